@@ -1,0 +1,49 @@
+"""The ``katari`` command. Each subcommand lives in ``runner/commands/<name>.py`` and exposes
+``register(subparsers)``; heavy imports stay inside the functions that need them so that
+``katari play`` starts fast."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from runner import __version__
+
+ORDER = ["play", "list", "check", "roll", "schema", "replay", "graph", "simulate", "test",
+         "new", "manual", "rules", "speak", "voices", "hear", "voice"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="katari",
+        description="Katari (語り): play tabletop scenarios as interactive fiction, by text or by voice.",
+        epilog="`katari COMMAND --help` for each command. With no command: play the default story.",
+    )
+    p.add_argument("--version", action="version", version=f"katari {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    import runner.commands as pkg
+
+    names = [m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")]
+    names.sort(key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
+    for name in names:
+        importlib.import_module(f"runner.commands.{name}").register(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+        argv = ["play", *argv]
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,1 @@
+"""One module per `katari` subcommand; each exposes ``register(subparsers)``."""
