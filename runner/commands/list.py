@@ -1,0 +1,37 @@
+"""`katari list`: the stories we ship."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("list", help="list the shipped stories",
+                       description="List the stories that come with Katari: id, title, rule system, length, language.")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from runner.stories import DEFAULT_STORY, shipped
+    from runner.story import StoryError, load
+
+    rows = []
+    for path in shipped():
+        try:
+            s = load(path)
+        except StoryError as e:
+            rows.append({"id": path.stem, "title": f"(broken: {e})", "rules": "?", "nodes": 0,
+                         "language": "?", "length": ""})
+            continue
+        rows.append({"id": s.id, "title": s.title, "rules": s.rules, "nodes": len(s.nodes),
+                     "endings": len(s.endings), "language": s.language,
+                     "length": s.length, "default": s.id == DEFAULT_STORY})
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return 0
+    for r in rows:
+        star = "*" if r.get("default") else " "
+        print(f"{star} {r['id']:<22} {r['rules']:<6} {r['language']:<3} {r['nodes']:>4} nodes  {r['length']:<8} {r['title']}")
+    return 0

@@ -1,0 +1,73 @@
+"""`katari roll EXPR`: dice from the command line (plain notation, or BCDice's CoC 7th syntax)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("roll", help="roll dice (1d6+1d4, CC<=50, ...)",
+                       description="Roll dice. Plain notation: 1d6+1d4, 3d3, 2d10-1, 1d100. "
+                                   "CoC 7th in BCDice's syntax: CC<=50, CC(1)<=50, CC<=50h, CBR(50,30), "
+                                   "SAN<=55 1/1d6, 1d100<=50.")
+    p.add_argument("expr", nargs="+", help="what to roll")
+    p.add_argument("--seed", type=int, default=None, help="seed for repeatable rolls")
+    p.add_argument("--dice", default=None,
+                   help="the faces of real dice, in the order rolled, e.g. 3,5 (tens die first for CC)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=run)
+
+
+def _source(args: argparse.Namespace):  # noqa: ANN202
+    import secrets
+
+    from runner.rules.dice import ManualDice, SeededDice, seed_state
+
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
+    seeded = SeededDice(seed_state(seed))
+    if args.dice:
+        faces = [int(x) for x in args.dice.replace(" ", "").split(",") if x]
+        return ManualDice(faces), faces
+    return seeded, None
+
+
+def run(args: argparse.Namespace) -> int:
+    from runner.rules.dice import DiceError, NeedDice, roll
+
+    text = " ".join(args.expr)
+    try:
+        source, faces = _source(args)
+    except ValueError:
+        print(f"katari roll: --dice takes whole numbers separated by commas, not {args.dice!r}", file=sys.stderr)
+        return 2
+    try:
+        try:
+            from runner.rules.coc7.bcdice import bcdice
+        except ImportError:
+            bcdice = None
+        res = bcdice(text, source) if bcdice else None
+        if res is not None:
+            if args.json:
+                print(json.dumps(res.to_json(), ensure_ascii=False))
+            else:
+                print(res.text)
+            return 0
+        r = roll(text, source)
+    except NeedDice as e:
+        print(f"katari roll: not enough dice given for {text!r}: {len(e.sides)} more needed "
+              f"({', '.join('d' + str(s) for s in e.sides)})", file=sys.stderr)
+        return 2
+    except DiceError as e:
+        print(f"katari roll: {e}", file=sys.stderr)
+        return 2
+    if faces is not None and len(faces) > len(r.dice):
+        print(f"katari roll: {len(faces) - len(r.dice)} die face(s) left over", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"expr": r.expr, "dice": list(r.dice), "sides": list(r.sides), "total": r.total},
+                         ensure_ascii=False))
+    else:
+        dice = " ".join(f"[{f}/d{s}]" for f, s in zip(r.dice, r.sides))
+        print(f"{r.expr}: {dice} = {r.total}" if dice else f"{r.expr} = {r.total}")
+    return 0

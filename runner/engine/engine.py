@@ -1,0 +1,508 @@
+"""The pure engine: ``step(story, state, command) -> (state, events)``.
+
+Nothing here prints, reads files or the wall clock, or uses global randomness: the dice
+come from the generator held in the state or from faces a person entered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from runner.engine.evaluate import EvalError, compile_expr
+from runner.engine.match import normalise, suggestions
+from runner.engine.state import State
+from runner.rules import system
+from runner.rules.base import RuleError
+from runner.rules.dice import DiceSource, ManualDice, NeedDice, Roll, SeededDice, roll as roll_dice, seed_state
+from runner.story.model import Action, Narration, Story
+
+MAX_EFFECTS = 100_000
+"""Effects one command may run; a story that loops forever is stopped with an error."""
+
+
+class StoryRuntimeError(Exception):
+    """A story bug found while running (bad value, endless loop); reported as an error event."""
+
+
+class _Ending(Exception):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """An action valid now, as a front end lists it."""
+
+    n: int
+    id: str
+    label: str
+    aliases: tuple[str, ...]
+    action: Action
+
+
+class Ctx:
+    """The :class:`runner.rules.base.Context` the engine hands to hooks."""
+
+    __slots__ = ("story", "state", "gm", "events", "dice", "goto", "budget", "_seeded")
+
+    def __init__(self, story: Story, state: State, gm: bool, dice: DiceSource) -> None:
+        self.story = story
+        self.state = state
+        self.gm = gm
+        self.events: list[dict] = []
+        self.dice = dice
+        self.goto: str | None = None
+        self.budget = MAX_EFFECTS
+        self._seeded: SeededDice | None = None
+
+    # -- the Context protocol ---------------------------------------------
+    def roll(self, expr: str, *, label: str = "", emit: bool = True, **extra: Any) -> Roll:
+        r = roll_dice(expr, self.dice)
+        if emit:
+            ev = r.to_event(**extra)
+            if label:
+                ev["label"] = label
+            self.events.append(ev)
+        return r
+
+    def faces(self, sides: list[int], *, expr: str) -> list[int]:
+        out = []
+        try:
+            for s in sides:
+                out.append(self.dice.face(s))
+        except NeedDice:
+            raise NeedDice(expr, sides) from None
+        return out
+
+    def emit(self, event: dict) -> None:
+        if event.get("keeper") and not self.gm:
+            return
+        self.events.append(event)
+
+    def say(self, text: str, *, speaker: str | None = None, keeper: bool = False,
+            id: str | None = None) -> None:
+        if keeper and not self.gm:
+            return
+        ev = {"type": "narration", "text": text, "speaker": speaker or "narrator", "id": id}
+        if keeper:
+            ev["keeper"] = True
+        self.events.append(ev)
+
+    def call(self, name: str, *args: Any) -> Any:
+        from runner.rules import find_hook
+
+        hook = find_hook(name, self.story.rules)
+        if hook is None:
+            raise RuleError(f"unknown hook {name!r}")
+        return hook.fn(self, *args)
+
+    def run_effects(self, effects: Any) -> None:
+        if effects and isinstance(effects, (list, dict)) and not isinstance(effects, tuple):
+            effects = _compile_raw(self.story, effects)
+        _run(self, effects)
+
+    # -- engine helpers ----------------------------------------------------
+    def eval(self, node: tuple) -> Any:
+        cache = self.story.cache
+        fn = cache.get(id(node))
+        if fn is None:
+            fn = cache[id(node)] = compile_expr(node, self.story.rules)
+        return fn(self)
+
+
+def _compile_raw(story: Story, effects: Any) -> tuple:
+    """Compiles effect data that a rule system took from the story (obstacles and such)."""
+    from runner.story.loader import _Checker
+
+    key = ("raw", id(effects))
+    hit = story.cache.get(key)
+    if hit is not None and hit[0] is effects:
+        return hit[1]
+    chk = _Checker(None)
+    chk.variables = set(story.variables)
+    chk.items = set(story.items)
+    compiled = chk.effects(effects, None, "rule")
+    if chk.diags:
+        raise StoryRuntimeError(f"bad effects in rule data: {chk.diags[0].message}")
+    story.cache[key] = (effects, compiled)
+    return compiled
+
+
+def _dice_for(state: State, dice: list[int] | None, manual: bool) -> tuple[DiceSource, SeededDice]:
+    seeded = SeededDice(state.rng)
+    if manual:
+        return ManualDice(dice or []), seeded
+    if dice:
+        return ManualDice(dice, then=seeded), seeded
+    return seeded, seeded
+
+
+def new_game(story: Story, seed: int = 0, *, gm: bool = False, dice: list[int] | None = None,
+             manual: bool = False) -> tuple[State, list[dict]]:
+    """Starts a game: the state at the start node and the opening events (with state and prompt)."""
+    state = State(story.id, story.start, {k: v.value for k, v in story.variables.items()},
+                  rng=seed_state(seed), seed=seed)
+    for c in story.characters.values():
+        if c.stats:
+            state.stats[c.id] = dict(c.stats)
+    source, seeded = _dice_for(state, dice, manual)
+    ctx = Ctx(story, state, gm, source)
+    try:
+        rs = system(story.rules)
+        if rs.init is not None:
+            rs.init(ctx)
+        _enter(ctx, story.start)
+        _settle(ctx)
+    except _Ending:
+        pass
+    except (EvalError, RuleError, StoryRuntimeError) as e:
+        ctx.events.append({"type": "error", "message": f"story error: {e}"})
+    state.rng = seeded.state
+    return state, ctx.events + tail(story, state, gm=gm)
+
+
+def available(story: Story, state: State) -> list[Choice]:
+    """The actions valid now, numbered from 1 as a player sees them (hidden ones last, unnumbered)."""
+    if state.ending is not None:
+        return []
+    node = story.nodes.get(state.node)
+    if node is None:
+        return []
+    ctx = None
+    out: list[Choice] = []
+    n = 0
+    hidden: list[Choice] = []
+    for a in node.actions:
+        if a.once and state.done.get(f"{node.id}.{a.id}"):
+            continue
+        if a.when is not None:
+            if ctx is None:
+                ctx = Ctx(story, state, False, SeededDice(0))
+            try:
+                if not ctx.eval(a.when):
+                    continue
+            except (EvalError, RuleError):
+                continue
+        if a.hidden:
+            hidden.append(Choice(0, a.id, a.label, a.aliases, a))
+            continue
+        n += 1
+        out.append(Choice(n, a.id, a.label, a.aliases, a))
+    return out + hidden
+
+
+def match(story: Story, state: State, command: str, choices: list[Choice] | None = None) -> Choice | None:
+    """Finds the action a command names: its number, id, label or an alias."""
+    choices = available(story, state) if choices is None else choices
+    text = command.strip()
+    if text.isdigit():
+        k = int(text)
+        for c in choices:
+            if c.n == k:
+                return c
+        return None
+    for c in choices:
+        if c.id == text:
+            return c
+    key = normalise(text)
+    if not key:
+        return None
+    for c in choices:
+        if normalise(c.label) == key or normalise(c.id) == key:
+            return c
+        for al in c.aliases:
+            if normalise(al) == key:
+                return c
+    return None
+
+
+def step(story: Story, state: State, command: str, *, dice: list[int] | None = None,
+         manual: bool = False, gm: bool = False, tail_events: bool = True) -> tuple[State, list[dict]]:
+    """Runs one command. Returns the new state (the old one is untouched) and the turn's events.
+
+    A command that cannot run returns the same state, an ``error`` event and the prompt again.
+    With ``manual``, dice come only from ``dice``; when more are needed, :class:`NeedDice` is
+    raised so the front end can ask the table and call again with more faces.
+    """
+    if state.ending is not None:
+        return state, [{"type": "error", "message": "the game is over"}] + (tail(story, state, gm=gm) if tail_events else [])
+    choices = available(story, state)
+    choice = match(story, state, command, choices)
+    new = state.copy()
+    source, seeded = _dice_for(new, dice, manual)
+    ctx = Ctx(story, new, gm, source)
+    try:
+        if choice is None:
+            rs = system(story.rules)
+            if rs.on_unmatched is not None and command.strip() and rs.on_unmatched(ctx, command):
+                pass
+            else:
+                return state, [_no_match(story, command, choices)] + (tail(story, state, gm=gm) if tail_events else [])
+        else:
+            _run_action(ctx, choice.action)
+        rs = system(story.rules)
+        if rs.after_command is not None and new.ending is None:
+            rs.after_command(ctx, command)
+        _settle(ctx)
+    except _Ending:
+        pass
+    except (EvalError, RuleError, StoryRuntimeError, RecursionError) as e:
+        msg = "story error: effects nest too deeply" if isinstance(e, RecursionError) else f"story error: {e}"
+        return state, [{"type": "error", "message": msg}] + (tail(story, state, gm=gm) if tail_events else [])
+    new.turn += 1
+    new.rng = seeded.state
+    return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
+
+
+def _no_match(story: Story, command: str, choices: list[Choice]) -> dict:
+    text = command.strip()
+    if not text:
+        return {"type": "error", "message": "empty command", "code": "empty"}
+    if text.isdigit():
+        visible = [c for c in choices if c.n]
+        return {"type": "error", "code": "no_such_number",
+                "message": f"no action {text}: choose 1 to {len(visible)}" if visible else f"no action {text}"}
+    cands: dict[str, str] = {}
+    for c in choices:
+        if not c.n:
+            continue
+        cands[normalise(c.label)] = c.label
+        cands.setdefault(normalise(c.id), c.label)
+        for al in c.aliases:
+            cands.setdefault(normalise(al), c.label)
+    near = suggestions(text, cands)
+    ev: dict = {"type": "error", "code": "unknown_command", "message": f"cannot do {text[:80]!r} here"}
+    if near:
+        ev["suggestions"] = near
+        ev["message"] += "; did you mean " + " / ".join(repr(s) for s in near) + "?"
+    return ev
+
+
+def _run_action(ctx: Ctx, a: Action) -> None:
+    st = ctx.state
+    key = f"{st.node}.{a.id}"
+    st.done[key] = st.done.get(key, 0) + 1
+    _run(ctx, a.effects)
+    if a.check is not None:
+        result = ctx.eval(a.check)
+        _outcome(ctx, result, a.outcomes)
+    _run(ctx, a.after)
+    if a.cost:
+        advance(ctx, a.cost)
+
+
+def _keys(result: Any) -> list[str]:
+    if result is True:
+        return ["success"]
+    if result is False or result is None:
+        return ["failure"]
+    if isinstance(result, str):
+        return [result]
+    if isinstance(result, (list, tuple)):
+        return [str(x) for x in result]
+    if isinstance(result, (int, float)):
+        return [str(result)]
+    return [str(result)]
+
+
+def _outcome(ctx: Ctx, result: Any, outcomes: Iterable[Any]) -> None:
+    keys = _keys(result)
+    table = {o.key: o for o in outcomes}
+    for k in keys:
+        o = table.get(k)
+        if o is not None:
+            _run(ctx, o.effects)
+            return
+    o = table.get("otherwise")
+    if o is not None:
+        _run(ctx, o.effects)
+
+
+def advance(ctx: Ctx, minutes: int) -> None:
+    """Moves the clock on and fires the timed events that fall due, once each, in order."""
+    st = ctx.state
+    if minutes <= 0:
+        return
+    st.clock += minutes
+    for ev in ctx.story.events:
+        if ev.at is None or ev.at > st.clock:
+            continue
+        if ev.id in st.fired and not ev.repeat:
+            continue
+        if ev.when is not None and not ctx.eval(ev.when):
+            continue
+        if ev.id not in st.fired:
+            st.fired.append(ev.id)
+        _run(ctx, ev.effects)
+
+
+def _settle(ctx: Ctx) -> None:
+    """After a command: condition events, then the move to a new node (which may chain)."""
+    hops = 0
+    while True:
+        for ev in ctx.story.events:
+            if ev.at is not None or ev.when is None:
+                continue
+            if ev.id in ctx.state.fired and not ev.repeat:
+                continue
+            if ctx.eval(ev.when):
+                if ev.id not in ctx.state.fired:
+                    ctx.state.fired.append(ev.id)
+                _run(ctx, ev.effects)
+        if ctx.goto is None:
+            return
+        target, ctx.goto = ctx.goto, None
+        _enter(ctx, target)
+        hops += 1
+        if hops > 1000:
+            raise StoryRuntimeError("more than 1000 moves in one command (a goto loop?)")
+
+
+def _enter(ctx: Ctx, node_id: str) -> None:
+    st = ctx.state
+    if node_id in ctx.story.endings:
+        _end(ctx, node_id)
+    node = ctx.story.nodes[node_id]
+    st.node = node_id
+    st.visits[node_id] = st.visits.get(node_id, 0) + 1
+    _narrate(ctx, node.narration)
+    if ctx.gm:
+        _narrate(ctx, node.keeper)
+    _run(ctx, node.on_enter)
+
+
+def _narrate(ctx: Ctx, lines: Iterable[Narration]) -> None:
+    for line in lines:
+        if line.keeper and not ctx.gm:
+            continue
+        if line.when is not None and not ctx.eval(line.when):
+            continue
+        ev = {"type": "narration", "text": line.text, "speaker": line.speaker or "narrator", "id": line.id}
+        if line.keeper:
+            ev["keeper"] = True
+        ctx.events.append(ev)
+
+
+def _end(ctx: Ctx, ending_id: str) -> None:
+    e = ctx.story.endings[ending_id]
+    _narrate(ctx, e.narration)
+    ctx.state.ending = ending_id
+    ctx.goto = None
+    raise _Ending
+
+
+def _run(ctx: Ctx, effects: tuple) -> None:
+    for e in effects:
+        ctx.budget -= 1
+        if ctx.budget < 0:
+            raise StoryRuntimeError("more than 100,000 effects in one command (an endless loop?)")
+        k = e[0]
+        st = ctx.state
+        if k == "goto":
+            if e[1] in ctx.story.endings:
+                _end(ctx, e[1])
+            ctx.goto = e[1]
+        elif k == "say":
+            _narrate(ctx, e[1])
+        elif k == "set":
+            for name, ex in e[1]:
+                st.vars[name] = ctx.eval(ex)
+        elif k == "add":
+            for name, ex in e[1]:
+                v = ctx.eval(ex)
+                old = st.vars.get(name, 0)
+                try:
+                    st.vars[name] = old + v
+                except TypeError:
+                    raise EvalError(f"cannot add {v!r} to {name} ({old!r})") from None
+        elif k == "give":
+            for item, n in e[1]:
+                st.inventory[item] = st.inventory.get(item, 0) + n
+        elif k == "take":
+            for item, n in e[1]:
+                left = st.inventory.get(item, 0) - n
+                if left > 0:
+                    st.inventory[item] = left
+                else:
+                    st.inventory.pop(item, None)
+        elif k == "end":
+            _end(ctx, e[1])
+        elif k == "do":
+            for ex in e[1]:
+                ctx.eval(ex)
+        elif k == "if":
+            _run(ctx, e[2] if (e[1] is None or ctx.eval(e[1])) else e[3])
+        elif k == "roll":
+            r = ctx.roll(e[1], label=e[3])
+            if e[2]:
+                st.vars[e[2]] = r.total
+        elif k == "check":
+            _outcome(ctx, ctx.eval(e[1]), e[2])
+        elif k == "advance":
+            advance(ctx, int(ctx.eval(e[1])))
+        else:  # pragma: no cover
+            raise StoryRuntimeError(f"unknown effect {k!r}")
+
+
+def clock_text(story: Story, minutes: int) -> str:
+    start = story.clock.start if story.clock else 0
+    t = start + minutes
+    day, t = divmod(t, 24 * 60)
+    s = f"{t // 60:02d}:{t % 60:02d}"
+    return s if not day else f"{s} (+{day}d)"
+
+
+def state_event(story: Story, state: State, *, gm: bool = False) -> dict:
+    """What the player can see of the state (and, for a GM, the hidden parts)."""
+    node = story.nodes.get(state.node)
+    ev: dict = {"type": "state", "node": state.node, "title": node.title if node else "",
+                "turn": state.turn, "clock": state.clock}
+    if story.clock is not None:
+        ev["time"] = clock_text(story, state.clock)
+        if story.clock.limit is not None:
+            ev["time_left"] = max(0, story.clock.limit - state.clock)
+    vis = {}
+    for name, var in story.variables.items():
+        if var.visible or gm:
+            vis[name] = state.vars.get(name)
+    ev["vars"] = vis
+    ev["inventory"] = {k: v for k, v in state.inventory.items()}
+    if state.stats:
+        ev["stats"] = {cid: s for cid, s in state.stats.items()
+                       if gm or (story.characters.get(cid) is None or story.characters[cid].kind == "pc")}
+    rs = system(story.rules)
+    if rs.view is not None:
+        ev.update(rs.view(story, state, gm))
+    if gm:
+        ev["gm"] = {
+            "pending_events": [{"id": e.id, "at": e.at, "time": clock_text(story, e.at) if e.at is not None else None}
+                               for e in story.events if e.id not in state.fired],
+            "fired": list(state.fired),
+            "all_vars": dict(state.vars),
+        }
+    return ev
+
+
+def tail(story: Story, state: State, *, gm: bool = False) -> list[dict]:
+    """The turn's closing events: one ``state``, then one ``prompt`` or ``ending``."""
+    out = [state_event(story, state, gm=gm)]
+    if state.ending is not None:
+        e = story.endings[state.ending]
+        out.append({"type": "ending", "id": e.id, "kind": e.kind, "title": e.title})
+    else:
+        out.append({"type": "prompt", "actions": [{"id": c.id, "label": c.label, "n": c.n}
+                                                   for c in available(story, state) if c.n]})
+    return out
+
+
+def describe(story: Story, state: State, *, gm: bool = False) -> list[dict]:
+    """The current place's narration again (for ``look``), without running anything."""
+    node = story.nodes.get(state.node)
+    if node is None:
+        return []
+    ctx = Ctx(story, state, gm, SeededDice(0))
+    _narrate(ctx, node.narration)
+    if gm:
+        _narrate(ctx, node.keeper)
+    return ctx.events

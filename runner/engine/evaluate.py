@@ -1,0 +1,154 @@
+"""Compiles expression ASTs into closures over a hook context. No ``eval``, no Python access."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from runner.rules import find_hook
+from runner.rules.base import RuleError
+
+MAX_ABS = 10**18
+MAX_STR = 10_000
+
+Fn = Callable[[Any], Any]
+
+
+class EvalError(ValueError):
+    """An expression that cannot be computed at run time (a story bug, reported, never raised to the player)."""
+
+
+def _num(v: Any) -> Any:
+    if type(v) is int:
+        if -MAX_ABS <= v <= MAX_ABS:
+            return v
+        raise EvalError("number too large")
+    if type(v) is float:
+        if v != v or abs(v) > MAX_ABS:
+            raise EvalError("number too large or not a number")
+        return v
+    if type(v) is str and len(v) > MAX_STR:
+        raise EvalError("text too long")
+    return v
+
+
+def _div(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise EvalError("division by zero")
+    r = a / b
+    return int(r) if isinstance(r, float) and r.is_integer() and isinstance(a, int) and isinstance(b, int) else r
+
+
+def _floordiv(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise EvalError("division by zero")
+    return a // b
+
+
+def _mod(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise EvalError("division by zero")
+    return a % b
+
+
+def _add(a: Any, b: Any) -> Any:
+    if type(a) is str or type(b) is str:
+        return str(a) + str(b)
+    return a + b
+
+
+_BIN = {"+": _add, "-": operator.sub, "*": operator.mul, "/": _div, "//": _floordiv, "%": _mod}
+_CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge}
+
+
+def compile_expr(node: tuple, rules: str) -> Fn:
+    """Returns ``fn(ctx) -> value`` for an AST."""
+    k = node[0]
+    if k == "lit":
+        v = node[1]
+        return lambda ctx: v
+    if k == "var":
+        name = node[1]
+
+        def var(ctx: Any) -> Any:
+            try:
+                return ctx.state.vars[name]
+            except KeyError:
+                raise EvalError(f"unknown variable {name!r}") from None
+        return var
+    if k == "neg":
+        a = compile_expr(node[1], rules)
+
+        def neg(ctx: Any) -> Any:
+            v = a(ctx)
+            if type(v) not in (int, float):
+                raise EvalError(f"cannot negate {v!r}")
+            return -v
+        return neg
+    if k == "not":
+        a = compile_expr(node[1], rules)
+        return lambda ctx: not a(ctx)
+    if k == "and":
+        a, b = compile_expr(node[1], rules), compile_expr(node[2], rules)
+        return lambda ctx: a(ctx) and b(ctx)
+    if k == "or":
+        a, b = compile_expr(node[1], rules), compile_expr(node[2], rules)
+        return lambda ctx: a(ctx) or b(ctx)
+    if k == "bin":
+        op = _BIN[node[1]]
+        sym = node[1]
+        a, b = compile_expr(node[2], rules), compile_expr(node[3], rules)
+
+        def binop(ctx: Any) -> Any:
+            x, y = a(ctx), b(ctx)
+            try:
+                if sym == "*" and (type(x) is str or type(y) is str):
+                    raise TypeError
+                return _num(op(x, y))
+            except TypeError:
+                raise EvalError(f"cannot compute {x!r} {sym} {y!r}") from None
+        return binop
+    if k == "cmp":
+        ops = [_CMP[o] for o in node[1]]
+        parts = [compile_expr(x, rules) for x in node[2]]
+        if len(ops) == 1:
+            op0, a, b = ops[0], parts[0], parts[1]
+
+            def cmp1(ctx: Any) -> bool:
+                try:
+                    return op0(a(ctx), b(ctx))
+                except TypeError:
+                    raise EvalError("cannot compare those values") from None
+            return cmp1
+
+        def cmpn(ctx: Any) -> bool:
+            left = parts[0](ctx)
+            for op, p in zip(ops, parts[1:]):
+                right = p(ctx)
+                try:
+                    if not op(left, right):
+                        return False
+                except TypeError:
+                    raise EvalError("cannot compare those values") from None
+                left = right
+            return True
+        return cmpn
+    if k == "call":
+        name, argn = node[1], node[2]
+        hook = find_hook(name, rules)
+        if hook is None:
+            raise EvalError(f"unknown function {name!r}")
+        fn = hook.fn
+        args = [compile_expr(x, rules) for x in argn]
+
+        def call(ctx: Any) -> Any:
+            try:
+                return fn(ctx, *[a(ctx) for a in args])
+            except (RuleError, TypeError, ValueError, KeyError) as e:
+                if isinstance(e, EvalError):
+                    raise
+                raise EvalError(f"{name}(): {e}") from None
+        return call
+    raise EvalError(f"bad expression node {k!r}")  # pragma: no cover

@@ -1,0 +1,41 @@
+"""Finding stories: a path, or the id of a story we ship in ``stories/``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+DEFAULT_STORY = "deep_sea_atelier"
+FALLBACK_STORY = "ureg_window_room"
+
+
+def shipped_dir() -> Path:
+    env = os.environ.get("KATARI_STORIES")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "stories"
+
+
+def shipped() -> list[Path]:
+    d = shipped_dir()
+    if not d.is_dir():
+        return []
+    return sorted(p for p in d.iterdir() if (p.is_dir() and any(p.glob("*.yaml"))) or p.suffix == ".yaml")
+
+
+def resolve(name: str | None) -> Path:
+    """Turns a story argument into a path: an existing path, or a shipped story's id."""
+    if not name:
+        d = shipped_dir()
+        for cand in (DEFAULT_STORY, FALLBACK_STORY):
+            if (d / cand).exists():
+                return d / cand
+        return d / DEFAULT_STORY
+    p = Path(name)
+    if p.exists():
+        return p
+    d = shipped_dir()
+    for cand in (d / name, d / f"{name}.yaml"):
+        if cand.exists():
+            return cand
+    return p

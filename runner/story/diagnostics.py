@@ -1,0 +1,33 @@
+"""Diagnostics: what is wrong with a story, and where."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    path: str
+    line: int
+    col: int
+    message: str
+    code: str = "K000"
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        tail = " (warning)" if self.severity == "warning" else ""
+        return f"{self.path}:{self.line}:{self.col}: {self.message}{tail}"
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "line": self.line, "col": self.col,
+                "message": self.message, "code": self.code, "severity": self.severity}
+
+
+class StoryError(Exception):
+    """A story that cannot be loaded; ``diagnostics`` lists every problem found."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        self.diagnostics = diagnostics
+        first = str(diagnostics[0]) if diagnostics else "story error"
+        more = f" (and {len(diagnostics) - 1} more)" if len(diagnostics) > 1 else ""
+        super().__init__(first + more)

@@ -1,0 +1,161 @@
+"""The runtime model of a story: frozen, plain, and free of YAML.
+
+Expressions are kept as ASTs from :mod:`runner.story.expr`; effects as tuples
+``(kind, *args)``. The engine compiles and caches what it runs in ``Story.cache``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Expr = tuple
+"""An expression AST (see :mod:`runner.story.expr`)."""
+
+Effect = tuple
+"""``("set", var, expr)``, ``("add", var, expr)``, ``("give", item, n)``, ``("take", item, n)``,
+``("goto", node)``, ``("end", ending)``, ``("say", Narration)``, ``("do", expr)``,
+``("if", expr, then, else)``, ``("roll", dice, var|None, label)``,
+``("check", expr, {key: Outcome})``, ``("advance", expr)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Narration:
+    id: str
+    """Stable id: for voice recordings, translations and "seen" marks."""
+    text: str
+    when: Expr | None = None
+    speaker: str | None = None
+    keeper: bool = False
+    """Keeper-only: shown to a game master, never to players, never spoken."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    key: str
+    effects: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    id: str
+    label: str
+    aliases: tuple[str, ...] = ()
+    when: Expr | None = None
+    once: bool = False
+    cost: int = 0
+    check: Expr | None = None
+    outcomes: tuple[Outcome, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    """Run before the check (if any); ``say``, ``goto`` and ``end`` written on the action
+    are folded in, in that order, after the outcome."""
+    after: tuple[Effect, ...] = ()
+    """Effects after the check's outcome: the action's own ``goto``/``end``."""
+    hidden: bool = False
+    """Matched when typed or spoken but not listed (secret words)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    id: str
+    kind: str = "place"
+    title: str = ""
+    scene: str = ""
+    """A group for maps of large stories: the file or folder it came from, or ``scene:``."""
+    narration: tuple[Narration, ...] = ()
+    keeper: tuple[Narration, ...] = ()
+    on_enter: tuple[Effect, ...] = ()
+    actions: tuple[Action, ...] = ()
+    props: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    id: str
+    kind: str
+    title: str = ""
+    narration: tuple[Narration, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TimedEvent:
+    id: str
+    at: int | None = None
+    """Minutes after the clock's start."""
+    when: Expr | None = None
+    effects: tuple[Effect, ...] = ()
+    repeat: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    name: str
+    value: Any
+    visible: bool = False
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    id: str
+    name: str
+    description: str = ""
+    props: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Character:
+    id: str
+    name: str
+    kind: str = "npc"
+    stats: dict = field(default_factory=dict)
+    props: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    start: int = 0
+    """Minutes after midnight shown at the start (10:00 → 600)."""
+    limit: int | None = None
+    """Minutes after the start when time runs out, if ever."""
+    show: bool = True
+
+
+@dataclass(frozen=True)
+class Story:
+    id: str
+    title: str
+    language: str
+    rules: str
+    start: str
+    path: str
+    nodes: dict[str, Node]
+    endings: dict[str, Ending]
+    variables: dict[str, Variable] = field(default_factory=dict)
+    items: dict[str, Item] = field(default_factory=dict)
+    characters: dict[str, Character] = field(default_factory=dict)
+    events: tuple[TimedEvent, ...] = ()
+    clock: Clock | None = None
+    credits: tuple[str, ...] = ()
+    licence: str = ""
+    author: str = ""
+    description: str = ""
+    length: str = ""
+    """How long a game takes, as the author says ("30分", "2-3 hours")."""
+    options: dict = field(default_factory=dict)
+    readings: dict[str, str] = field(default_factory=dict)
+    voices: dict[str, str] = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+    """Top-level sections a rule system reads (``ureg:``, ``coc7:``, ...), as plain data."""
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
+    """The engine's compiled closures; not part of the story's identity."""
+
+    def narration_by_id(self) -> dict[str, Narration]:
+        out: dict[str, Narration] = {}
+        for n in self.nodes.values():
+            for line in (*n.narration, *n.keeper):
+                out[line.id] = line
+        for e in self.endings.values():
+            for line in e.narration:
+                out[line.id] = line
+        return out

@@ -1,0 +1,1 @@
+"""Front ends: thin adapters over the engine's events."""
