@@ -23,7 +23,7 @@ def manual_text(name: str, lang: str = "ja") -> str:
 def run(args: argparse.Namespace) -> int:
     if not args.module:
         for name in MANUALS:
-            print(name)
+            sys.stdout.write(name + "\n")
         return 0
     try:
         text = manual_text(args.module, args.lang)
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         msg = (f"マニュアルがありません: {args.module}（あるもの: {', '.join(MANUALS)}）"
                if args.lang == "ja" else
                f"no manual for {args.module!r} (known: {', '.join(MANUALS)})")
-        print(msg, file=sys.stderr)
+        sys.stderr.write(msg + "\n")
         return 2
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
