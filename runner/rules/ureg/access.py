@@ -1,0 +1,151 @@
+"""Reading the story and the state without depending on their exact classes.
+
+The engine hands hooks a frozen ``Story`` object; tests and ``validate`` hand plain dicts.
+These helpers read either (attribute first, then mapping key) so the rule system works
+with both, and keep every UREG field of the state in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from runner.rules.ureg.items import CATALOGUE, ItemInfo, by_name
+
+KEY = "ureg"
+
+
+def get(obj: Any, key: str, default: Any = None) -> Any:
+    if obj is None:
+        return default
+    if isinstance(obj, Mapping):
+        return obj.get(key, default)
+    return getattr(obj, key, default)
+
+
+def as_dict(obj: Any) -> dict:
+    """Plain dict view of a mapping or a simple object (``props`` and the like)."""
+    if obj is None:
+        return {}
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    if hasattr(obj, "__dict__"):
+        return dict(vars(obj))
+    return {}
+
+
+def _meta(story: Any) -> Any:
+    for k in ("meta", "story", "info"):
+        m = get(story, k)
+        if m is not None and not isinstance(m, str):
+            return m
+    return story
+
+
+def options(story: Any) -> dict:
+    """The story's ``options`` (rule-system settings)."""
+    o = get(story, "options")
+    if o is None:
+        o = get(_meta(story), "options")
+    return as_dict(o)
+
+
+def start_node(story: Any) -> str | None:
+    return get(story, "start") or get(_meta(story), "start")
+
+
+def section(story: Any, name: str) -> dict:
+    return as_dict(get(story, name))
+
+
+def node(story: Any, node_id: str | None) -> Any:
+    return section(story, "nodes").get(node_id) if node_id else None
+
+
+def node_props(story: Any, node_id: str | None) -> dict:
+    return as_dict(get(node(story, node_id), "props"))
+
+
+def rules(state: Any) -> dict:
+    """The UREG part of ``state.rules``, created on first use."""
+    r = get(state, "rules")
+    if r is None:
+        r = {}
+        try:
+            state.rules = r
+        except AttributeError:
+            pass
+    return r.setdefault(KEY, {})
+
+
+def stats(state: Any) -> dict:
+    s = get(state, "stats")
+    if s is None:
+        s = {}
+        state.stats = s
+    return s
+
+
+def inventory(state: Any) -> dict:
+    inv = get(state, "inventory")
+    if inv is None:
+        inv = {}
+        state.inventory = inv
+    return inv
+
+
+def held(state: Any) -> list[str]:
+    return [k for k, n in inventory(state).items() if n]
+
+
+# ---- items: a story item, its catalogue entry and merged properties ----
+
+def story_item(story: Any, item_id: str) -> Any:
+    return section(story, "items").get(item_id)
+
+
+def catalogue_entry(story: Any, item_id: str) -> ItemInfo | None:
+    """A story item names its catalogue entry by ``props.ureg``, by its id, or by its name."""
+    it = story_item(story, item_id)
+    props = as_dict(get(it, "props"))
+    ref = props.get("ureg")
+    if isinstance(ref, str) and ref in CATALOGUE:
+        return CATALOGUE[ref]
+    if item_id in CATALOGUE:
+        return CATALOGUE[item_id]
+    name = get(it, "name")
+    if isinstance(name, str):
+        return by_name(name)
+    return None
+
+
+def item_props(story: Any, item_id: str) -> dict:
+    """Catalogue properties overlaid with the story's own ``props``."""
+    cat = catalogue_entry(story, item_id)
+    merged = dict(cat.props) if cat else {}
+    merged.update(as_dict(get(story_item(story, item_id), "props")))
+    return merged
+
+
+def item_name(story: Any, item_id: str, lang: str = "ja") -> str:
+    it = story_item(story, item_id)
+    name = get(it, "name")
+    cat = catalogue_entry(story, item_id)
+    if lang == "en":
+        return get(it, "name_en") or (cat.name_en if cat else None) or name or item_id
+    return name or (cat.name if cat else item_id)
+
+
+def item_words(story: Any, item_id: str) -> list[str]:
+    """Every word that names the item: id, names, story aliases, catalogue aliases."""
+    words = [item_id, item_name(story, item_id, "ja"), item_name(story, item_id, "en")]
+    it = story_item(story, item_id)
+    words += list(get(it, "aliases") or [])
+    cat = catalogue_entry(story, item_id)
+    if cat:
+        words += [cat.name, cat.name_en, *cat.aliases]
+    return [w for w in dict.fromkeys(words) if isinstance(w, str) and w]
+
+
+def characters(story: Any) -> dict:
+    return section(story, "characters")

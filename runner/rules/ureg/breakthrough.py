@@ -1,0 +1,612 @@
+"""突破: obstacles declared by a story, and the players' free proposals to get past them.
+
+A story declares obstacles under ``story.options.obstacles`` (each with a ``node``) or under
+a node's ``props.obstacles``; docs/rules-ureg.md gives the format. A proposal such as
+「梯子を窓に立て掛けて登る」 or "use the ladder on the window" is read into the items,
+obstacle, characters and intents it names; the obstacle's own ``ways`` are tried first, then
+the generic rules (reach, break, unlock, light, gap, narrow, heavy, poke).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from runner.rules.base import RuleError
+from runner.rules.ureg import access as A
+from runner.rules.ureg import core as C
+from runner.rules.ureg import physics as P
+from runner.rules.ureg.items import CATALOGUE
+
+# ---- words ----
+
+INTENTS: dict[str, tuple[str, ...]] = {
+    "hint": ("ヒント", "hint", "閃", "ひらめ"),
+    "shoulder": ("肩車", "かたぐるま", "shoulder"),
+    "run": ("助走", "じょそう", "run-up", "run up", "running", "run and"),
+    "jump": ("跳", "飛び", "飛ぶ", "飛ん", "じゃんぷ", "jump", "leap", "とぶ", "とん"),
+    "climb": ("登", "のぼ", "上が", "あが", "届", "とど", "立て掛", "立てかけ", "たてか", "乗", "のる",
+              "のって", "climb", "reach", "lean", "stand on", "get up", "step on"),
+    "break": ("壊", "こわ", "割", "わる", "わって", "破", "やぶ", "砕", "くだ", "叩き", "たたき", "爆破",
+              "break", "smash", "bash", "blow", "blast", "destroy"),
+    "unlock": ("鍵を開", "解錠", "開錠", "ぴっきんぐ", "unlock", "pick the lock", "pick"),
+    "open": ("開け", "あけ", "開く", "ひらく", "open"),
+    "light": ("照ら", "てら", "灯", "点け", "つけ", "火を", "light", "illuminat", "shine", "ignite"),
+    "bend": ("曲げ", "まげ", "曲", "bend"),
+    "join": ("繋", "つな", "くっつ", "くっ付", "貼", "結", "むす", "接着", "継ぎ", "join", "tie",
+             "tape", "glue", "attach", "combine", "connect"),
+    "poke": ("突", "つつ", "つい", "押", "おす", "おし", "poke", "push", "prod", "knock"),
+    "cross": ("渡", "わた", "越", "こえ", "cross", "bridge", "over the gap"),
+    "squeeze": ("潜", "くぐ", "通り抜", "すり抜", "とおりぬ", "squeeze", "crawl through", "slip through"),
+    "move": ("持ち上", "もちあ", "動か", "うごか", "どか", "ずら", "lift", "move", "shift", "heave"),
+    "fold": ("閉じ", "たた", "close", "fold"),
+    "spread": ("広げ", "ひろげ", "伸ば", "のば", "unfold", "extend"),
+}
+
+
+def fold(text: str) -> str:
+    """NFKC, lower case, katakana → hiragana: the form every match compares."""
+    t = unicodedata.normalize("NFKC", text).lower()
+    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in t)
+
+
+@dataclass
+class Proposal:
+    text: str
+    items: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    """Items named that nobody holds (story ids or catalogue names)."""
+    obstacles: list[str] = field(default_factory=list)
+    pcs: list[str] = field(default_factory=list)
+    intents: set[str] = field(default_factory=set)
+
+    def understood(self, ctx: Any) -> str:
+        names = [f"「{A.item_name(ctx.story, i, C.lang(ctx))}」" for i in self.items]
+        return "".join(names)
+
+
+# ---- obstacle definitions ----
+
+def obstacles(story: Any) -> dict[str, dict]:
+    """Every obstacle of the story: id -> definition (with ``node`` a list)."""
+    out: dict[str, dict] = {}
+    for oid, ob in A.as_dict(A.options(story).get("obstacles")).items():
+        d = A.as_dict(ob)
+        d["node"] = C.split(d.get("node"))
+        out[oid] = d
+    for nid, node in A.section(story, "nodes").items():
+        for oid, ob in A.as_dict(A.as_dict(A.get(node, "props")).get("obstacles")).items():
+            d = A.as_dict(ob)
+            d["node"] = C.split(d.get("node")) or [nid]
+            out[oid] = d
+    return out
+
+
+def active(ctx: Any) -> dict[str, dict]:
+    """Obstacles at the current node, not yet solved, not hidden (or revealed)."""
+    r = C.R(ctx)
+    node = A.get(ctx.state, "node")
+    return {oid: ob for oid, ob in obstacles(ctx.story).items()
+            if (not ob["node"] or node in ob["node"]) and oid not in r["solved"]
+            and (not ob.get("hidden") or oid in r["revealed"])}
+
+
+def ob_name(ctx: Any, ob: dict, oid: str) -> str:
+    if C.lang(ctx) == "en":
+        return ob.get("name_en") or ob.get("name") or oid
+    return ob.get("name") or oid
+
+
+def fixtures(ctx: Any, ob: dict | None = None) -> list[str]:
+    """Story items usable where they stand (a desk, a statue): node props and the obstacle."""
+    node = A.get(ctx.state, "node")
+    out = C.split(A.node_props(ctx.story, node).get("fixtures"))
+    if ob:
+        out += C.split(ob.get("fixtures"))
+    return list(dict.fromkeys(out))
+
+
+# ---- parsing ----
+
+def parse(ctx: Any, text: str) -> Proposal:
+    prop = Proposal(text)
+    folded = fold(text)
+    held = set(A.held(ctx.state)) | set(fixtures(ctx))
+    for ob in active(ctx).values():
+        held |= set(fixtures(ctx, ob))
+    # (word, kind, id), longest first so 「木箱」 wins over 「箱」.
+    words: list[tuple[str, str, str]] = []
+    story_items = set(A.section(ctx.story, "items")) | held
+    for item in story_items:
+        for w in A.item_words(ctx.story, item):
+            words.append((fold(w), "item", item))
+    for cat in CATALOGUE.values():
+        if cat.id not in story_items:
+            for w in (cat.name, cat.name_en, *cat.aliases):
+                words.append((fold(w), "cat", cat.id))
+    for oid, ob in active(ctx).items():
+        for w in [oid, ob.get("name"), ob.get("name_en"), *(ob.get("aliases") or [])]:
+            if w:
+                words.append((fold(str(w)), "obstacle", oid))
+    stats = A.stats(ctx.state)
+    for cid in C.pc_ids(ctx) + [c for c in stats if c not in C.pc_ids(ctx)]:
+        for w in (cid, stats.get(cid, {}).get("name")):
+            if w and len(str(w)) > 1:
+                words.append((fold(str(w)), "pc", cid))
+    words.sort(key=lambda w: -len(w[0]))
+    mask = folded
+    for w, kind, ident in words:
+        if not w or len(w) < 1:
+            continue
+        pat = re.escape(w)
+        if re.fullmatch(r"[a-z0-9 \-']+", w):
+            pat = rf"\b{pat}s?\b"  # whole English words (ladder, ladders)
+        m = re.search(pat, mask)
+        if not m:
+            continue
+        mask = mask[:m.start()] + "\0" * (m.end() - m.start()) + mask[m.end():]
+        if kind == "item":
+            (prop.items if ident in held else prop.missing).append(ident)
+        elif kind == "cat":
+            prop.missing.append(ident)
+        elif kind == "obstacle":
+            prop.obstacles.append(ident)
+        else:
+            prop.pcs.append(ident)
+    for intent, keys in INTENTS.items():
+        if any(fold(k) in mask for k in keys):
+            prop.intents.add(intent)
+    for lst in (prop.items, prop.missing, prop.obstacles, prop.pcs):
+        lst[:] = list(dict.fromkeys(lst))
+    return prop
+
+
+# ---- platforms ----
+
+def forms(ctx: Any, item: str) -> list[P.Form]:
+    props = A.item_props(ctx.story, item)
+    mods = C.R(ctx)["mods"]
+    if mods.get(item) == "bent":
+        return []  # a bent ladder is a hook now, not a ladder
+    name = A.item_name(ctx.story, item, "ja")
+    name_en = A.item_name(ctx.story, item, "en")
+    out = []
+    plat = props.get("platform")
+    if isinstance(plat, list):
+        for f in plat:
+            f = A.as_dict(f)
+            if item in mods and f.get("form") not in (mods[item], None):
+                continue
+            out.append(P.Form(item, name, name_en, P.metres(f["height"]), bool(f.get("unstable")),
+                              bool(f.get("support"))))
+    elif props.get("height") is not None and plat is not False:
+        out.append(P.Form(item, name, name_en, P.metres(props["height"]),
+                          bool(props.get("unstable")), bool(props.get("support"))))
+    return out
+
+
+def reach_attempt(ctx: Any, height: Any, items: Any = None, pcs: Any = None, how: str = "",
+                  *, run_up_room: bool = True) -> tuple[bool, P.Attempt | None]:
+    """Decides whether the PCs reach ``height`` m; ``items`` None = any held platform."""
+    target = P.metres(height)
+    ids = C.who_list(ctx, pcs)
+    people = [C.character(ctx, c) for c in ids]
+    exact = items is not None and items != ""
+    chosen = C.split(items) if exact else A.held(ctx.state)
+    fb = {i: forms(ctx, i) for i in chosen}
+    fb = {i: f for i, f in fb.items() if f}
+    try:
+        stances = P.stance_set(how)
+    except ValueError as e:
+        raise RuleError(str(e)) from None
+    ok, fail = P.solve(target, people, fb, stances=stances, exact_items=exact,
+                       run_up_room=run_up_room)
+    return (ok is not None), (ok or fail)
+
+
+# ---- resolving a proposal ----
+
+@dataclass
+class Verdict:
+    ok: bool
+    text: str
+    text_en: str
+    way: dict | None = None
+
+
+def _t(ctx: Any, v: Verdict) -> str:
+    return v.text_en if C.lang(ctx) == "en" else v.text
+
+
+def _tools(ctx: Any, items: list[str], kind: str) -> list[str]:
+    return [i for i in items if kind in (A.item_props(ctx.story, i).get("tools") or [])]
+
+
+def _needs_ok(ctx: Any, item: str) -> tuple[bool, str, str]:
+    need = A.item_props(ctx.story, item).get("needs")
+    if not need:
+        return True, "", ""
+    held = A.held(ctx.state)
+    has_manual = any(A.item_props(ctx.story, i).get("expertise") for i in held)
+    for alt in str(need).split("|"):
+        if alt == "manual" and has_manual:
+            return True, "", ""
+        if alt != "manual" and C.has_ability(ctx, alt):
+            return True, "", ""
+    name = A.item_name(ctx.story, item, "ja")
+    return False, f"{name}を安全に使うには専門知識が要る", \
+        f"the {A.item_name(ctx.story, item, 'en')} needs expert knowledge to use safely"
+
+
+def _way_matches(ctx: Any, way: dict, prop: Proposal, usable: set[str]) -> bool | None:
+    """True: the proposal names this way and it works; False: named but not met; None: not named."""
+    items = C.split(way.get("items"))
+    words = [fold(str(w)) for w in (way.get("words") or [])]
+    intents = C.split(way.get("intents"))
+    if not (items or words or intents):
+        return None
+    named = True
+    if items:
+        named = set(items) <= set(prop.items) | set(prop.missing)
+    if words:
+        named = named and any(w in fold(prop.text) for w in words)
+    if intents:
+        named = named and bool(set(intents) & prop.intents)
+    if not named:
+        return None
+    if not set(items) <= usable:
+        return False
+    abil = C.split(way.get("abilities"))
+    if abil and not any(C.has_ability(ctx, a) for a in abil):
+        return False
+    for item, form in A.as_dict(way.get("mods")).items():
+        if C.R(ctx)["mods"].get(item) != form:
+            return False
+    return True
+
+
+def resolve(ctx: Any, oid: str, ob: dict, prop: Proposal) -> Verdict | None:
+    """Tries the story's ways, then the generic rules; None when nothing applies."""
+    usable = set(A.held(ctx.state)) | set(fixtures(ctx, ob))
+    best_fail: Verdict | None = None
+    for way in ob.get("ways") or []:
+        way = A.as_dict(way)
+        m = _way_matches(ctx, way, prop, usable)
+        if m:
+            return Verdict(True, way.get("say", ""), way.get("say_en", way.get("say", "")), way)
+        if m is False and best_fail is None:
+            best_fail = Verdict(False, way.get("fail", "その方法はまだうまくいかない。"),
+                                way.get("fail_en", "That does not work yet."))
+    for rule in (_reach, _poke, _break, _unlock, _light, _gap, _narrow, _heavy):
+        v = rule(ctx, ob, prop, usable)
+        if v is not None:
+            if v.ok:
+                return v
+            best_fail = best_fail or v
+    return best_fail
+
+
+def _people(ctx: Any, prop: Proposal) -> list[str]:
+    named = [p for p in prop.pcs if p in C.active_pcs(ctx)]
+    return named if named else C.active_pcs(ctx)
+
+
+def _reach(ctx, ob, prop, usable):
+    if ob.get("height") is None:
+        return None
+    plats = [i for i in prop.items if i in usable and forms(ctx, i)]
+    others = [i for i in prop.items if i not in plats]
+    it = prop.intents
+    if not plats and not it & {"climb", "shoulder", "jump"}:
+        return None
+    if others and not plats and not it & {"climb", "shoulder", "jump"}:
+        return None
+    if "shoulder" in it:
+        how = "shoulder,standing_shoulder"
+    elif "jump" in it:
+        how = "run_touch" if "run" in it else "touch"
+    elif "climb" in it or plats:
+        how = "stand"
+    else:
+        how = ""
+    ok, att = reach_attempt(ctx, ob["height"], plats, _people(ctx, prop), how,
+                            run_up_room=ob.get("run_up", True) is not False)
+    if att is None:
+        return Verdict(False, "それでは高さが足りない。", "That is not high enough.")
+    ja, en = att.explain("ja"), att.explain("en")
+    if ok and att.stance in ("touch", "run_touch") and not ob.get("touch"):
+        return Verdict(False, f"{ja}。跳んで一瞬触れるだけでは足りない。",
+                       f"{en}. A momentary touch is not enough here.")
+    if ok:
+        return Verdict(True, f"{ja}。届いた！", f"{en}. You reach it!")
+    return Verdict(False, f"{ja}。届かない。", f"{en}. Out of reach.")
+
+
+def _poke(ctx, ob, prop, usable):
+    if not ob.get("poke") or ob.get("height") is None:
+        return None
+    longs = [i for i in prop.items if i in usable and A.item_props(ctx.story, i).get("length")]
+    if not longs:
+        return None
+    joined = next((j for j in C.R(ctx)["joined"] if set(longs) & set(j)), None)
+    parts = joined if joined else longs[:1]
+    length = sum((P.metres(A.item_props(ctx.story, i)["length"]) for i in parts), Fraction(0))
+    pcs = [C.character(ctx, c) for c in _people(ctx, prop)]
+    best = max(pcs, key=P.reach)
+    total = P.reach(best) + length
+    target = P.metres(ob["height"])
+    names = "+".join(A.item_name(ctx.story, i) for i in parts)
+    names_en = "+".join(A.item_name(ctx.story, i, "en") for i in parts)
+    rel = "≥" if total >= target else "<"
+    ja = f"手の届く高さ {P.fmt(P.reach(best))} m + {names} {P.fmt(length)} m = {P.fmt(total)} m {rel} {P.fmt(target)} m"
+    en = f"reach {P.fmt(P.reach(best))} m + {names_en} {P.fmt(length)} m = {P.fmt(total)} m {rel} {P.fmt(target)} m"
+    return Verdict(total >= target, ja + ("。届いた！" if total >= target else "。届かない。"),
+                   en + (". It reaches!" if total >= target else ". Out of reach."))
+
+
+def _break(ctx, ob, prop, usable):
+    if "break" not in prop.intents:
+        return None
+    name = ob_name(ctx, ob, "")
+    if not ob.get("breakable") and not ob.get("sturdy"):
+        return Verdict(False, f"{name}は壊せそうにない。", f"The {name} will not break.")
+    tools = _tools(ctx, [i for i in prop.items if i in usable], "break")
+    for tool in tools:
+        ok, why, why_en = _needs_ok(ctx, tool)
+        if not ok:
+            return Verdict(False, why + "。", why_en + ".")
+        tn = A.item_name(ctx.story, tool)
+        return Verdict(True, f"{tn}で{name}を壊した！", f"You smash the {name} with the {A.item_name(ctx.story, tool, 'en')}!")
+    if ob.get("sturdy"):
+        return Verdict(False, f"{name}は頑丈で、素手や力任せでは壊せない。",
+                       f"The {name} is sturdy: bare hands and brute force will not break it.")
+    if C.has_ability(ctx, "強力", ",".join(_people(ctx, prop))):
+        return Verdict(True, f"〈○強力〉の力で{name}を壊した！", f"〈○Strong〉 muscles break the {name}!")
+    return Verdict(False, f"素手では{name}を壊せない。", f"Bare hands cannot break the {name}.")
+
+
+def _lock(ob: dict) -> dict:
+    lk = ob.get("lock")
+    if isinstance(lk, str):
+        return {"key": lk}
+    return A.as_dict(lk)
+
+
+def _unlock(ctx, ob, prop, usable):
+    lk = _lock(ob)
+    if not lk or not prop.intents & {"unlock", "open"} and not prop.items:
+        return None
+    name = ob_name(ctx, ob, "")
+    keys = C.split(lk.get("key"))
+    for k in keys:
+        if k in prop.items and k in usable:
+            return Verdict(True, f"{A.item_name(ctx.story, k)}で{name}の鍵を開けた。",
+                           f"The {A.item_name(ctx.story, k, 'en')} opens the {name}.")
+    picks = _tools(ctx, [i for i in prop.items if i in usable], "pick")
+    if picks or "unlock" in prop.intents:
+        if lk.get("safety") or lk.get("pick") is False:
+            return Verdict(False, f"{name}の錠は鍵開けができない作りだ。", f"The {name}'s lock cannot be picked.")
+        if not picks:
+            if not prop.items:
+                return Verdict(False, f"{name}には鍵がかかっている。", f"The {name} is locked.")
+            return None
+        if not C.has_ability(ctx, "器用", ",".join(_people(ctx, prop))):
+            return Verdict(False, "鍵開けには〈○器用〉な手先が要る。", "Picking a lock takes 〈○Dexterous〉 hands.")
+        return Verdict(True, f"{A.item_name(ctx.story, picks[0])}で{name}の鍵を開けた。",
+                       f"You pick the {name}'s lock with the {A.item_name(ctx.story, picks[0], 'en')}.")
+    return None
+
+
+def _light(ctx, ob, prop, usable):
+    if not ob.get("dark"):
+        return None
+    lights = [i for i in prop.items if i in usable and (
+        A.item_props(ctx.story, i).get("light") or A.item_props(ctx.story, i).get("fire")
+        or C.R(ctx)["mods"].get(i) == "lit")]
+    if lights:
+        return Verdict(True, f"{A.item_name(ctx.story, lights[0])}で照らした。",
+                       f"You light the way with the {A.item_name(ctx.story, lights[0], 'en')}.")
+    if "light" in prop.intents:
+        return Verdict(False, "照らす物がない。", "You have nothing to light it with.")
+    if C.has_ability(ctx, "夜目", ",".join(_people(ctx, prop))) and not prop.items:
+        return Verdict(True, "〈○夜目〉で暗がりを白黒に見通した。", "〈○Night-eyed〉, you see through the dark in black and white.")
+    return None
+
+
+def _gap(ctx, ob, prop, usable):
+    if ob.get("gap") is None or not prop.intents & {"jump", "cross"} and not prop.items:
+        return None
+    gap = P.metres(ob["gap"])
+    longs = [i for i in prop.items if i in usable and A.item_props(ctx.story, i).get("length")]
+    for i in longs:
+        ln = P.metres(A.item_props(ctx.story, i)["length"])
+        rel = "≥" if ln >= gap else "<"
+        ja = f"{A.item_name(ctx.story, i)} {P.fmt(ln)} m {rel} 隙間 {P.fmt(gap)} m"
+        en = f"{A.item_name(ctx.story, i, 'en')} {P.fmt(ln)} m {rel} gap {P.fmt(gap)} m"
+        if ln >= gap:
+            return Verdict(True, ja + "。橋が架かった。", en + ". A bridge!")
+        return Verdict(False, ja + "。短すぎる。", en + ". Too short.")
+    if not prop.intents & {"jump", "cross"}:
+        return None
+    run = "run" in prop.intents and ob.get("run_up", True) is not False
+    lines, lines_en, ok = [], [], True
+    for c in _people(ctx, prop):
+        ch = C.character(ctx, c)
+        j = P.long_jump(ch, run)
+        ok &= j >= gap
+        lines.append(f"{ch.label} {P.fmt(j)} m")
+        lines_en.append(f"{ch.label} {P.fmt(j)} m")
+    kind = ("助走付き幅跳び", "running long jump") if run else ("幅跳び", "long jump")
+    ja = f"{kind[0]}：{'、'.join(lines)}（隙間 {P.fmt(gap)} m）"
+    en = f"{kind[1]}: {', '.join(lines_en)} (gap {P.fmt(gap)} m)"
+    return Verdict(ok, ja + ("。跳び越えた！" if ok else "。届かない。"),
+                   en + (". Across!" if ok else ". Too short."))
+
+
+def _narrow(ctx, ob, prop, usable):
+    if not ob.get("narrow") or not prop.intents & {"squeeze", "climb", "move"} and not prop.pcs:
+        return None
+    if C.has_ability(ctx, "小柄", ",".join(_people(ctx, prop))):
+        return Verdict(True, "〈○小柄〉な体で狭い隙間を抜けた。", "〈○Small〉 enough, you slip through.")
+    return Verdict(False, "普通の体では狭すぎて通れない。", "Too narrow for an ordinary body.")
+
+
+def _heavy(ctx, ob, prop, usable):
+    if not ob.get("heavy") or "move" not in prop.intents:
+        return None
+    tools = [i for i in prop.items if i in usable and set(A.item_props(ctx.story, i).get("tools") or [])
+             & {"lift", "lever"}]
+    if tools:
+        return Verdict(True, f"{A.item_name(ctx.story, tools[0])}を使って動かした。",
+                       f"With the {A.item_name(ctx.story, tools[0], 'en')} it moves.")
+    if C.has_ability(ctx, "強力", ",".join(_people(ctx, prop))):
+        return Verdict(True, "〈○強力〉の力で動かした。", "〈○Strong〉 arms shift it.")
+    return Verdict(False, "重すぎて、素手では動かない。", "Too heavy to move bare-handed.")
+
+
+# ---- modifications (加工) ----
+
+def modify(ctx: Any, prop: Proposal) -> Verdict | None:
+    r = C.R(ctx)
+    items = [i for i in prop.items if i in A.held(ctx.state) or i in fixtures(ctx)]
+    it = prop.intents
+    pcs = ",".join(_people(ctx, prop))
+    if "bend" in it:
+        target = next((i for i in items if A.item_props(ctx.story, i).get("bendable")), None)
+        if target is None:
+            return None
+        tool = next((i for i in _tools(ctx, items, "bend") + _tools(ctx, items, "lever")), None)
+        tname = A.item_name(ctx.story, target)
+        if tool is None and not (C.has_ability(ctx, "強力", pcs)):
+            return Verdict(False, f"道具なしでは{tname}は曲がらない。", f"The {A.item_name(ctx.story, target, 'en')} will not bend without a tool.")
+        r["mods"][target] = "bent"
+        how = f"{A.item_name(ctx.story, tool)}を使い、" if tool else "〈○強力〉の力で"
+        return Verdict(True, f"{how}{tname}を中央で「く」の字に曲げた。",
+                       f"You bend the {A.item_name(ctx.story, target, 'en')} in the middle.")
+    if "join" in it:
+        longs = [i for i in items if A.item_props(ctx.story, i).get("length")
+                 and not set(A.item_props(ctx.story, i).get("tools") or []) & {"bind"}]
+        binders = [i for i in A.held(ctx.state) if set(A.item_props(ctx.story, i).get("tools") or []) & {"bind", "glue"}]
+        if len(longs) < 2:
+            return None
+        if not binders:
+            return Verdict(False, "繋ぎ合わせる物がない。", "You have nothing to join them with.")
+        r["joined"] = [j for j in r["joined"] if not set(j) & set(longs)] + [longs]
+        length = sum((P.metres(A.item_props(ctx.story, i)["length"]) for i in longs), Fraction(0))
+        names = "と".join(A.item_name(ctx.story, i) for i in longs)
+        return Verdict(True, f"{A.item_name(ctx.story, binders[0])}で{names}を繋いだ（長さ {P.fmt(length)} m）。",
+                       f"You join them with the {A.item_name(ctx.story, binders[0], 'en')} ({P.fmt(length)} m long).")
+    if "light" in it:
+        candle = next((i for i in items if A.item_props(ctx.story, i).get("needs_fire")), None)
+        if candle is None:
+            return None
+        fire = next((i for i in A.held(ctx.state) if A.item_props(ctx.story, i).get("fire")), None)
+        if fire is None:
+            return Verdict(False, "火がない。", "You have no fire.")
+        r["mods"][candle] = "lit"
+        return Verdict(True, f"{A.item_name(ctx.story, fire)}で{A.item_name(ctx.story, candle)}に火を灯した。",
+                       f"You light the {A.item_name(ctx.story, candle, 'en')}.")
+    if it & {"spread", "fold", "open"}:
+        target = next((i for i in items if len(A.item_props(ctx.story, i).get("platform") or []) > 1), None)
+        if target is None:
+            return None
+        form = "step" if "fold" in it else "ladder"
+        r["mods"][target] = form
+        return Verdict(True, f"{A.item_name(ctx.story, target)}を{'踏み台にした' if form == 'step' else '開いて梯子にした'}。",
+                       f"The {A.item_name(ctx.story, target, 'en')} is now a {'step' if form == 'step' else 'ladder'}.")
+    return None
+
+
+# ---- the entry point ----
+
+def solve_obstacle(ctx: Any, oid: str, ob: dict, v: Verdict) -> None:
+    r = C.R(ctx)
+    if oid not in r["solved"]:
+        r["solved"].append(oid)
+    text = _t(ctx, v)
+    if text:
+        ctx.say(text, id=f"ureg.breakthrough.{oid}")
+    extra = ob.get("say_en" if C.lang(ctx) == "en" else "say") or ob.get("say")
+    if extra:
+        ctx.say(extra, id=f"ureg.obstacle.{oid}")
+    effects = list((v.way or {}).get("effects") or []) + list(ob.get("effects") or [])
+    if effects:
+        ctx.run_effects(effects)
+
+
+def propose(ctx: Any, text: str) -> bool:
+    """Handles a free proposal; False when nothing in it was recognised."""
+    prop = parse(ctx, text)
+    if "hint" in prop.intents and not prop.items:
+        give_hint(ctx)
+        return True
+    acts = active(ctx)
+    targets = [o for o in prop.obstacles if o in acts]
+    if not targets and not prop.obstacles:
+        mod = modify(ctx, prop)
+        if mod is not None:
+            ctx.say(_t(ctx, mod), id="ureg.modify")
+            return True
+        if len(acts) == 1 and (prop.items or prop.intents):
+            targets = list(acts)
+    if not prop.items and not prop.missing and not targets and not prop.obstacles:
+        return False
+    lang_en = C.lang(ctx) == "en"
+    if prop.missing and not prop.items:
+        names = "、".join(f"「{A.item_name(ctx.story, i) if i not in CATALOGUE or A.story_item(ctx.story, i) else CATALOGUE[i].name}」" for i in prop.missing)
+        names_en = ", ".join(A.item_name(ctx.story, i, "en") if A.story_item(ctx.story, i) or i not in CATALOGUE else CATALOGUE[i].name_en for i in prop.missing)
+        ctx.say(f"You do not have: {names_en}." if lang_en else f"{names}は手元にない。", id="ureg.missing")
+        return True
+    if not targets:
+        what = prop.understood(ctx)
+        ctx.say("Use it on what? Nothing here seems to need it yet." if lang_en else
+                f"{what}を何に使うのか、ここでは対象が見当たらない。", id="ureg.no_target")
+        return True
+    oid = targets[0]
+    ob = acts[oid]
+    v = resolve(ctx, oid, ob, prop)
+    if v is not None and v.ok:
+        solve_obstacle(ctx, oid, ob, v)
+        return True
+    understood = prop.understood(ctx) + f"「{ob_name(ctx, ob, oid)}」"
+    if v is None:
+        ctx.say(f"Understood: {', '.join([A.item_name(ctx.story, i, 'en') for i in prop.items] + [ob_name(ctx, ob, oid)])}. "
+                "But how exactly? That plan does not get you past it." if lang_en else
+                f"{understood}について考えたが、その方法では突破できそうにない。どう使うか、もう少し具体的に。",
+                id="ureg.not_through")
+    else:
+        ctx.say(_t(ctx, v) if lang_en else f"{understood}：{v.text}", id="ureg.not_through")
+    return True
+
+
+def give_hint(ctx: Any) -> bool:
+    """〈○閃き〉's special hint, once per scenario play (UA-19)."""
+    r = C.R(ctx)
+    if not C.hint_available(ctx):
+        ctx.say(C.t(ctx, "特別なヒントはもう使った（または〈○閃き〉のPCがいない）。",
+                    "The special hint is used up (or no PC has 〈○Inspiration〉)."), id="ureg.hint_none")
+        return False
+    acts = active(ctx)
+    if not acts:
+        ctx.say(C.t(ctx, "今は閃くことがない。", "Nothing comes to mind just now."), id="ureg.hint_none")
+        return False
+    oid, ob = next(iter(acts.items()))
+    text = ob.get("hint_en" if C.lang(ctx) == "en" else "hint") or ob.get("hint")
+    if not text:
+        ways = [A.as_dict(w) for w in ob.get("ways") or []]
+        items = [i for w in ways for i in C.split(w.get("items"))]
+        if items:
+            text = C.t(ctx, f"閃いた！「{A.item_name(ctx.story, items[0])}」が役に立ちそうだ。",
+                       f"Inspiration! The {A.item_name(ctx.story, items[0], 'en')} could help.")
+        elif ob.get("height") is not None:
+            text = C.t(ctx, "閃いた！高さを足せる物を、重ねて使えないだろうか。",
+                       "Inspiration! Could things that add height be stacked?")
+        else:
+            text = C.t(ctx, f"閃いた！「{ob_name(ctx, ob, oid)}」をよく調べてみよう。",
+                       f"Inspiration! Look closely at the {ob_name(ctx, ob, oid)}.")
+    r["hint_used"] = True
+    ctx.say(text, id="ureg.hint")
+    return True

@@ -1,0 +1,466 @@
+"""UREG state: options, characters, life, flowers, time, continue and victory.
+
+Everything lives in plain JSON-able data: ``state.stats[character_id]`` for each
+character (``good``, ``bad``, ``archetype``, ``life``, ``status``) and
+``state.rules["ureg"]`` for the rest (see docs/rules-ureg.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runner.rules.base import RuleError
+from runner.rules.ureg import access as A
+from runner.rules.ureg.abilities import ARCHETYPES, Character, parse_choice
+from runner.rules.ureg.items import FLOWER_COLOURS
+
+# Optional rules (追加ルール) and their dependencies (UA-22) live in validate.py.
+from runner.rules.ureg.validate import DEPENDS, OPTIONS, SETTINGS  # noqa: E402,F401
+
+IN, ESCAPED, VANISHED, NEUTRALISED = "in", "escaped", "vanished", "neutralised"
+NPC_KINDS = {"ally": "ally", "npc": "neutral", "neutral": "neutral", "enemy": "enemy"}
+DEFAULT_ENDINGS = {"full_victory": "full_victory", "partial_victory": "partial_victory",
+                   "failure": "failure"}
+
+
+def lang(ctx: Any) -> str:
+    story = ctx.story
+    meta_lang = A.get(story, "language") or A.get(A.get(story, "meta"), "language")
+    return "en" if str(meta_lang or "ja").startswith("en") else "ja"
+
+
+def t(ctx: Any, ja: str, en: str) -> str:
+    return en if lang(ctx) == "en" else ja
+
+
+def option(story: Any, name: str) -> Any:
+    o = A.options(story)
+    if name == "combat":
+        v = o.get("combat", False)
+        return "numeric" if v is True else (v or False)
+    return o.get(name, False)
+
+
+def require(ctx: Any, name: str) -> None:
+    if not option(ctx.story, name):
+        raise RuleError(f"the UREG rule {name!r} is not switched on in this story's options")
+
+
+def R(ctx: Any) -> dict:
+    """The UREG rule data, with its defaults."""
+    r = A.rules(ctx.state)
+    for k, v in (("pcs", []), ("hint_used", False), ("solved", []), ("revealed", []),
+                 ("mods", {}), ("joined", []), ("flower_colour", None), ("time_spent", 0),
+                 ("continues", 0), ("chosen", False), ("lit", [])):
+        r.setdefault(k, v if not isinstance(v, (list, dict)) else type(v)())
+    return r
+
+
+# ---- characters ----
+
+def init(ctx: Any) -> None:
+    """Sets up PCs and NPCs from the story's characters (kind pc / ally / npc / enemy)."""
+    r = R(ctx)
+    stats = A.stats(ctx.state)
+    pcs: list[str] = []
+    for cid, ch in A.characters(ctx.story).items():
+        kind = A.get(ch, "kind", "pc")
+        st = stats.setdefault(cid, {})
+        src = {**A.as_dict(A.get(ch, "props")), **A.as_dict(A.get(ch, "stats"))}
+        st.setdefault("name", A.get(ch, "name") or cid)
+        if kind == "pc":
+            pcs.append(cid)
+            spec = src.get("archetype") or src.get("abilities") or (
+                f"○{src['good']} ×{src['bad']}" if src.get("good") and src.get("bad") else None)
+            if spec:
+                arch, good, bad = parse_choice(str(spec))
+                st.update(archetype=arch, good=good, bad=bad)
+            st.setdefault("life", 1)
+            st.setdefault("status", IN)
+        else:
+            st.setdefault("kind", NPC_KINDS.get(kind, "neutral"))
+            st.setdefault("status", IN)
+            if "power" in src:
+                st.setdefault("power", src["power"])
+            for k in ("good", "bad"):
+                if k in src:
+                    st.setdefault(k, src[k])
+    if not pcs:
+        # A solo player with no PC in the story: the recommended 〈○閃き〉〈×平凡〉 until chosen.
+        a = ARCHETYPES["Inspiration"]
+        stats.setdefault("pc", {"name": "PC", "archetype": a.id, "good": a.good, "bad": a.bad,
+                                "life": 1, "status": IN})
+        pcs = ["pc"]
+    r["pcs"] = pcs
+
+
+def character(ctx: Any, cid: str) -> Character:
+    st = A.stats(ctx.state).get(cid)
+    if st is None:
+        raise RuleError(f"no character {cid!r}")
+    return Character(cid, st.get("good", ""), st.get("bad", ""), st.get("name", cid))
+
+
+def pc_ids(ctx: Any) -> list[str]:
+    r = R(ctx)
+    if not r["pcs"]:
+        init(ctx)
+    return list(r["pcs"])
+
+
+def active_pcs(ctx: Any) -> list[str]:
+    s = A.stats(ctx.state)
+    return [p for p in pc_ids(ctx) if s.get(p, {}).get("status", IN) == IN]
+
+
+def split(arg: Any) -> list[str]:
+    """"a+b", "a,b", ["a","b"] → ["a","b"]."""
+    if arg is None or arg == "":
+        return []
+    if isinstance(arg, (list, tuple)):
+        return [str(x) for x in arg]
+    import re
+
+    return [p for p in re.split(r"[\s,+、・]+", str(arg)) if p]
+
+
+def who_list(ctx: Any, who: Any) -> list[str]:
+    """Character ids named by ``who``; empty or "all" means every PC still in the space."""
+    ids = split(who)
+    if not ids or ids == ["all"]:
+        return active_pcs(ctx)
+    stats = A.stats(ctx.state)
+    for i in ids:
+        if i not in stats:
+            raise RuleError(f"no character {i!r}")
+    return ids
+
+
+def choose(ctx: Any, spec: str, who: str = "") -> str:
+    """Sets a PC's abilities from an archetype or a ○/× pair; returns the archetype id."""
+    cid = who or pc_ids(ctx)[0]
+    r = R(ctx)
+    if option(ctx.story, "campaign") and r.get("chosen"):
+        raise RuleError("in a campaign the first character chosen cannot be changed")
+    arch, good, bad = parse_choice(spec)
+    st = A.stats(ctx.state).setdefault(cid, {"name": cid, "life": 1, "status": IN})
+    st.update(archetype=arch, good=good, bad=bad)
+    if cid not in r["pcs"]:
+        r["pcs"].append(cid)
+    r["chosen"] = True
+    c = character(ctx, cid)
+    ctx.say(t(ctx, f"{c.label}：{c.tags()}" + (f"（{arch}）" if arch else ""),
+              f"{c.label}: {c.tags()}" + (f" ({arch})" if arch else "")), id="ureg.choose")
+    return arch
+
+
+def has_ability(ctx: Any, ability: str, who: str = "") -> bool:
+    from runner.rules.ureg.abilities import ability_name
+
+    a = ability_name(ability)
+    return any(a in (character(ctx, c).good, character(ctx, c).bad) for c in who_list(ctx, who))
+
+
+# ---- life, flowers, vanish ----
+
+def flowers_held(ctx: Any) -> dict[str, int]:
+    """colour -> count of flowers in the inventory."""
+    out: dict[str, int] = {}
+    for item, n in A.inventory(ctx.state).items():
+        colour = A.item_props(ctx.story, item).get("flower")
+        if colour and n:
+            out[colour] = out.get(colour, 0) + n
+    return out
+
+
+def enforce_flowers(ctx: Any) -> None:
+    """UA-08: a flower of another colour than those held falls from the hand."""
+    r = R(ctx)
+    inv = A.inventory(ctx.state)
+    held = flowers_held(ctx)
+    colour = r["flower_colour"] if r["flower_colour"] in held else None
+    if colour is None and held:
+        # The first colour picked up (when several arrive at once, the story's item order).
+        colour = next(iter(held))
+    exceptions = set(A.as_dict(A.options(ctx.story)).get("flower_exceptions", []) or [])
+    for item in list(inv):
+        c = A.item_props(ctx.story, item).get("flower")
+        if c and inv[item] and c != colour and c not in exceptions:
+            del inv[item]
+            name = A.item_name(ctx.story, item, lang(ctx))
+            ctx.say(t(ctx, f"{name}は手の中の花と反発し合い、手から離れて落ちた。",
+                      f"The {name} repels the flowers you hold and falls from your hand."),
+                    id="ureg.flower_repel")
+    r["flower_colour"] = colour if flowers_held(ctx) else None
+
+
+def damage(ctx: Any, who: str = "", amount: int = 1) -> list[str]:
+    """Each PC named loses ``amount`` life; a held flower takes each point first (UA-08).
+
+    Returns the ids who vanished."""
+    require(ctx, "life")
+    gone = []
+    inv = A.inventory(ctx.state)
+    stats = A.stats(ctx.state)
+    for cid in who_list(ctx, who):
+        st = stats[cid]
+        if st.get("status", IN) != IN:
+            continue
+        for _ in range(int(amount)):
+            flower = next((i for i, n in inv.items()
+                           if n and A.item_props(ctx.story, i).get("flower")), None)
+            if flower:
+                inv[flower] -= 1
+                if inv[flower] <= 0:
+                    del inv[flower]
+                name = A.item_name(ctx.story, flower, lang(ctx))
+                ctx.say(t(ctx, f"{name}が{st.get('name', cid)}の代わりにダメージを受け、散った。",
+                          f"The {name} takes the blow for {st.get('name', cid)} and scatters."),
+                        id="ureg.flower_scatter")
+                continue
+            st["life"] = st.get("life", 1) - 1
+            if st["life"] <= 0:
+                st["life"] = 0
+                vanish(ctx, cid)
+                gone.append(cid)
+                break
+    if not flowers_held(ctx):
+        R(ctx)["flower_colour"] = None
+    return gone
+
+
+def vanish(ctx: Any, who: str = "") -> None:
+    """消滅: the character leaves the space; when every PC is gone the game ends, or a
+    held pocket watch starts it again (continue)."""
+    require(ctx, "vanish")
+    stats = A.stats(ctx.state)
+    for cid in split(who) or active_pcs(ctx):
+        stats[cid]["status"] = VANISHED
+        ctx.say(t(ctx, f"{stats[cid].get('name', cid)}は消滅した。",
+                  f"{stats[cid].get('name', cid)} vanishes."), id="ureg.vanish")
+    pcs = pc_ids(ctx)
+    if pcs and not any(stats[p].get("status", IN) == IN for p in pcs):
+        none_out = not any(stats[p].get("status") == ESCAPED for p in pcs)
+        if none_out and option(ctx.story, "continue") and watch_item(ctx):
+            do_continue(ctx, reason="vanish")
+        else:
+            finish(ctx)
+
+
+# ---- continue, restart ----
+
+def watch_item(ctx: Any) -> str | None:
+    for item, n in A.inventory(ctx.state).items():
+        if n and A.item_props(ctx.story, item).get("watch"):
+            return item
+    return None
+
+
+def wind_watch(ctx: Any, who: str = "") -> None:
+    """The holder winds the pocket watch within the time limit: continue from the start."""
+    require(ctx, "continue")
+    if not watch_item(ctx):
+        raise RuleError("nobody holds the pocket watch")
+    if time_left(ctx) == 0:
+        raise RuleError("the time limit has passed")
+    do_continue(ctx, reason="wind")
+
+
+def _initial_vars(story: Any) -> dict:
+    out = {}
+    for k, v in A.section(story, "variables").items():
+        val = A.get(v, "value", v) if not isinstance(v, (int, float, str, bool, type(None))) else v
+        out[k] = val
+    return out
+
+
+def do_continue(ctx: Any, reason: str = "wind", *, keep_time: bool = True) -> None:
+    """UA-09: everyone back at the start with 1 life, items other than the watch undiscovered,
+    the time left unchanged, a used 閃き hint still used."""
+    r = R(ctx)
+    state = ctx.state
+    inv = A.inventory(state)
+    for item in list(inv):
+        if not A.item_props(ctx.story, item).get("watch") or not keep_time:
+            del inv[item]
+    stats = A.stats(state)
+    for cid, st in stats.items():
+        if cid in r["pcs"]:
+            st["life"] = 1
+        if "status" in st:
+            st["status"] = IN
+    for k in ("solved", "revealed", "joined", "lit"):
+        r[k] = []
+    r["mods"] = {}
+    r["flower_colour"] = None
+    r["outcome"] = None
+    if keep_time:
+        r["continues"] = r.get("continues", 0) + 1
+    else:
+        r["time_spent"] = 0
+        r["hint_used"] = False
+    init_vars = _initial_vars(ctx.story)
+    if init_vars and isinstance(A.get(state, "vars"), dict):
+        state.vars.clear()
+        state.vars.update(init_vars)
+    # Once-only actions and visit counts start again with the scenario.
+    for f in ("done", "visits"):
+        v = A.get(state, f)
+        if isinstance(v, dict):
+            v.clear()
+    if reason == "wind":
+        msg = t(ctx, "懐中時計のネジを巻くと、景色が巻き戻っていく……。", "You wind the pocket watch and the world unwinds...")
+    elif reason == "vanish":
+        msg = t(ctx, "全員が消えかけたその時、懐中時計が時を巻き戻した……。",
+                "As the last of you fades, the pocket watch turns time back...")
+    else:
+        msg = t(ctx, "同じ顔ぶれで、始めからやり直す。", "The same party starts over from the beginning.")
+    ctx.say(msg, id=f"ureg.{'continue' if keep_time else 'restart'}")
+    start = A.start_node(ctx.story)
+    if start:
+        ctx.run_effects([{"goto": start}])
+
+
+def restart(ctx: Any) -> None:
+    """リスタート: a failed scenario again with the same PCs (the time limit starts over)."""
+    require(ctx, "restart")
+    try:
+        ctx.state.ending = None
+    except AttributeError:
+        pass
+    do_continue(ctx, reason="restart", keep_time=False)
+
+
+# ---- time (UA-16) ----
+
+def time_limit(story: Any) -> int | None:
+    m = A.options(story).get("time_limit_minutes")
+    return int(round(float(m) * 60)) if m else None
+
+
+def time_left(ctx: Any) -> int | None:
+    lim = time_limit(ctx.story)
+    if lim is None:
+        return None
+    return max(0, lim - int(R(ctx)["time_spent"]))
+
+
+def time_passed(ctx: Any, seconds: Any) -> None:
+    """The front end reports real seconds played since its last report."""
+    s = float(seconds)
+    if s < 0:
+        raise RuleError("time cannot go backwards")
+    _set_spent(ctx, R(ctx)["time_spent"] + s)
+
+
+def time_sync(ctx: Any, total: Any) -> None:
+    """The front end's own running total (kept outside the state); undo never lowers it."""
+    _set_spent(ctx, max(float(R(ctx)["time_spent"]), float(total)))
+
+
+def _set_spent(ctx: Any, spent: float) -> None:
+    r = R(ctx)
+    r["time_spent"] = int(spent) if float(spent).is_integer() else round(spent, 3)
+    if time_left(ctx) == 0 and not A.get(ctx.state, "ending") and not r.get("timed_out"):
+        r["timed_out"] = True
+        ctx.say(t(ctx, "制限時間が過ぎた。閉鎖空間は静かに閉じていく……。",
+                  "Time is up. The closed space seals itself..."), id="ureg.time_up")
+        ending = endings(ctx.story).get("time_up") or endings(ctx.story)["failure"]
+        r["outcome"] = "failure"
+        ctx.run_effects([{"end": ending}])
+
+
+# ---- victory (UA-07, UA-21) ----
+
+def endings(story: Any) -> dict:
+    return {**DEFAULT_ENDINGS, **A.as_dict(A.options(story).get("endings"))}
+
+
+def escape(ctx: Any, who: str = "") -> None:
+    """Marks characters (default: every PC still in the space) as escaped."""
+    stats = A.stats(ctx.state)
+    for cid in split(who) or active_pcs(ctx):
+        if cid not in stats:
+            raise RuleError(f"no character {cid!r}")
+        if stats[cid].get("status", IN) == IN:
+            stats[cid]["status"] = ESCAPED
+
+
+def outcome(ctx: Any) -> str:
+    stats = A.stats(ctx.state)
+    pcs = pc_ids(ctx)
+    out = [p for p in pcs if stats[p].get("status") == ESCAPED]
+    if not out:
+        return "failure"
+    allies = [c for c, s in stats.items() if s.get("kind") == "ally"]
+    if len(out) == len(pcs) and all(stats[a].get("status") == ESCAPED for a in allies):
+        return "full_victory"
+    return "partial_victory"
+
+
+def finish(ctx: Any) -> str:
+    """Ends the game with the story's ending for the outcome (options.endings)."""
+    o = outcome(ctx)
+    R(ctx)["outcome"] = o
+    ctx.run_effects([{"end": endings(ctx.story)[o]}])
+    return o
+
+
+# ---- light and sight (〈×鳥目〉, 〈○夜目〉) ----
+
+def darkness(ctx: Any) -> str:
+    """"dark", "dim" or "" for the current node (node props ``dark``/``dim``/``light``)."""
+    node = A.get(ctx.state, "node")
+    if node in R(ctx)["lit"]:
+        return ""
+    p = A.node_props(ctx.story, node)
+    level = p.get("light") or ("dark" if p.get("dark") else "dim" if p.get("dim") else "")
+    return level if level in ("dark", "dim") else ""
+
+
+def has_light(ctx: Any) -> bool:
+    mods = R(ctx)["mods"]
+    for item in A.held(ctx.state):
+        p = A.item_props(ctx.story, item)
+        if p.get("light") or p.get("fire") or mods.get(item) == "lit":
+            return True
+    return False
+
+
+def can_see(ctx: Any, who: str = "") -> bool:
+    level = darkness(ctx)
+    if not level or has_light(ctx):
+        return True
+    ids = who_list(ctx, who)
+    ok = []
+    for c in ids:
+        ch = character(ctx, c)
+        if ch.good == "夜目":
+            ok.append(True)
+        elif level == "dim":
+            ok.append(ch.bad != "鳥目")
+        else:
+            ok.append(False)
+    return all(ok)
+
+
+def movement(ctx: Any, who: str = "") -> str:
+    """"walk", "led" (someone who sees takes the hand) or "crawl" (〈×鳥目〉 in the dim)."""
+    ids = who_list(ctx, who)
+    if can_see(ctx, ",".join(ids)):
+        return "walk"
+    seers = [c for c in active_pcs(ctx) if c not in ids and can_see(ctx, c)]
+    return "led" if seers else "crawl"
+
+
+# ---- 閃き hint (UA-19) ----
+
+def hint_available(ctx: Any) -> bool:
+    return not R(ctx)["hint_used"] and any(character(ctx, c).good == "閃き" for c in active_pcs(ctx))
+
+
+def flower_colour_name(ctx: Any, colour: str | None) -> str | None:
+    if not colour:
+        return None
+    ja, en = FLOWER_COLOURS.get(colour, (colour, colour))
+    return t(ctx, ja, en)
