@@ -404,3 +404,28 @@ def test_rules_use_only_the_standard_library() -> None:
                     assert top in sys.stdlib_module_names or top == "runner", (path, n)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 assert node.func.id not in ("print", "open"), path
+
+
+def test_countdown_through_the_hooks() -> None:
+    ctx = Ctx(seed=2, timer=5)
+    SYSTEM.init(ctx)
+    assert SYSTEM.view(ctx.story, ctx.state, False)["time_left"] == 5
+    SYSTEM.meta_commands["tick"](ctx, ["3"])
+    assert SYSTEM.view(ctx.story, ctx.state, False)["time_left"] == 2
+    assert not SYSTEM.hooks["exploded"].fn(ctx)
+    SYSTEM.hooks["tick"].fn(ctx, 2)
+    assert SYSTEM.hooks["exploded"].fn(ctx) and ctx.events[-1]["text"] == "時間切れ。爆弾が爆発した。"
+    assert "time_left" not in SYSTEM.view(Ctx().story, _inited(Ctx()).state, False)
+
+
+def _inited(ctx: Ctx) -> Ctx:
+    SYSTEM.init(ctx)
+    return ctx
+
+
+def test_english_narration() -> None:
+    ctx = Ctx(seed=4)
+    ctx.story.language = "en"
+    SYSTEM.init(ctx)
+    SYSTEM.hooks["press"].fn(ctx, "shield")
+    assert ctx.events[-1]["text"] == "Strike. That makes 1."

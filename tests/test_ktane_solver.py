@@ -287,6 +287,7 @@ def test_solver_defuses_every_seeded_module_without_a_strike(story) -> None:
         assert ending(events) == "defused", (seed, st[-1])
         assert st[-1]["strikes"] == 0 and st[-1]["solved"] is True, seed
         assert st[-1]["led"] == "off"
+        assert all("hidden" not in s for s in st)  # the player never sees the answers
         assert max(s["stage"] for s in st) == 16
         whites += sum(1 for s in st if s["led"] == "white")
     assert whites > GAMES  # fights did happen

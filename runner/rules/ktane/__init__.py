@@ -342,4 +342,17 @@ def _validate(raw: Any) -> list[tuple[str, str]]:
 
 SYSTEM.validate = _validate
 
+
+def _meta_tick(ctx: Any, args: list[str]) -> None:
+    try:
+        seconds = int(args[0]) if args else 1
+    except ValueError as e:
+        raise RuleError(f"tick: seconds must be a whole number, not {args[0]!r}") from e
+    tick(ctx, seconds)
+
+
+# For front ends that pass meta commands to the rule system: ``tick 5`` runs the countdown,
+# ``describe`` repeats what the bomb shows (for voice play).
+SYSTEM.meta_commands.update({"tick": _meta_tick, "describe": lambda ctx, args: describe(ctx)})
+
 __all__ = ["SYSTEM", "dungeon", "edgework", "view"]
