@@ -14,9 +14,9 @@ from runner.rules.ureg import breakthrough as B
 from runner.rules.ureg import combat as K
 from runner.rules.ureg import core as C
 from runner.rules.ureg import physics as P
+from runner.rules.ureg.text import CREDIT
 from runner.rules.ureg.validate import validate
 
-CREDIT = "「cc-by UREGベーシック Yasuda Lin」を参考にしました。"
 SOURCE = "Un Realistic Escape Game ベーシックシステム ver.1.5（保田琳, 2019）CC-BY"
 
 SYSTEM = RuleSystem("ureg", "UREG ベーシックシステム ver.1.5")

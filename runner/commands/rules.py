@@ -1,0 +1,52 @@
+"""``katari rules [SYSTEM [items]] [--lang ja|en]``: the rule systems and their summaries."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("rules", help="list rule systems, or show one's rules (ureg: also items)",
+                       description="With no SYSTEM: lists the rule systems. "
+                                   "`katari rules ureg` shows the UREG rules; "
+                                   "`katari rules ureg items` the item catalogue.")
+    p.add_argument("system", nargs="?", help="coc7, ureg, ktane, none")
+    p.add_argument("topic", nargs="?", help="items (ureg)")
+    p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language (default ja)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from runner.rules import KNOWN, system
+
+    out = sys.stdout
+    if not args.system:
+        for name in KNOWN:
+            try:
+                title = system(name).title or name
+            except Exception:  # a rule system still being written must not break the list
+                title = "(not available)" if args.lang == "en" else "（未実装）"
+            out.write(f"{name:8} {title}\n")
+        return 0
+    if args.system not in KNOWN:
+        sys.stderr.write(f"katari rules: unknown rule system {args.system!r} "
+                         f"(known: {', '.join(KNOWN)})\n")
+        return 2
+    if args.system == "ureg":
+        from runner.rules.ureg import text
+
+        if args.topic in (None, "", "summary", "rules"):
+            out.write(text.summary(args.lang))
+            return 0
+        if args.topic in ("items", "item", "アイテム"):
+            out.write(text.catalogue(args.lang))
+            return 0
+        sys.stderr.write(f"katari rules ureg: unknown topic {args.topic!r} (items)\n")
+        return 2
+    rs = system(args.system)
+    out.write(f"{rs.name}: {rs.title}\n")
+    for h in rs.hooks.values():
+        first = h.doc.splitlines()[0] if h.doc else ""
+        out.write(f"  {h.name}({', '.join(h.args)})  {first}\n")
+    return 0
