@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import wave
 from pathlib import Path
 
@@ -22,12 +23,15 @@ def read_wav(path: str | Path, rate: int = 16000, lang: str | None = None) -> by
     except FileNotFoundError as e:
         raise AudioError(messages.text("no_wav", lang, path=path, why=e.strerror)) from e
     except (wave.Error, EOFError, OSError) as e:
-        raise AudioError(messages.text("wav_format", lang, path=path, why=e, want=rate)) from e
+        raise AudioError(messages.text("wav_format", lang, path=path, why=e, want=rate,
+                                         qpath=shlex.quote(str(path)))) from e
     if channels != 1 or width != 2:
         why = f"{channels} ch, {8 * width} bit"
-        raise AudioError(messages.text("wav_format", lang, path=path, why=why, want=rate))
+        raise AudioError(messages.text("wav_format", lang, path=path, why=why, want=rate,
+                                         qpath=shlex.quote(str(path))))
     if got != rate:
-        raise AudioError(messages.text("wav_rate", lang, path=path, got=got, want=rate))
+        raise AudioError(messages.text("wav_rate", lang, path=path, got=got, want=rate,
+                                         qpath=shlex.quote(str(path))))
     return frames
 
 

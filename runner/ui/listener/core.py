@@ -115,18 +115,17 @@ def phrases_for(actions: Iterable[Any], lang: str = "ja", *,
 
 def story_phrases(story: Any, node: str | None = None, *, lang: str | None = None,
                   meta: dict[str, str] | None = None) -> list[Phrase]:
-    """The phrases a game of ``story`` would listen for at ``node`` (default: the start)."""
-    from dataclasses import replace
-
-    from runner import engine  # the lead's engine; imported late so the listener stands alone
+    """The phrases a new game of ``story`` listens for at ``node`` (default: the start):
+    the actions available there with the story's starting variables, and meta commands."""
+    from runner import engine  # imported late: the listener stands without the engine
 
     state, _ = engine.new_game(story)
     if node is not None and node != state.node:
         if node not in story.nodes:
             raise KeyError(node)
-        state = replace(state, node=node)
-    lang = lang or getattr(getattr(story, "meta", None), "language", None) or "ja"
-    return phrases_for(engine.available(story, state), lang, meta=meta)
+        state = state.copy()
+        state.node = node
+    return phrases_for(engine.available(story, state), lang or story.language, meta=meta)
 
 
 def similarity(a: str, b: str) -> float:

@@ -40,12 +40,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Voice input: the microphone cannot record at {rate} Hz; allow {rate} Hz in the sound settings or pick another with --device (carrying on by keyboard).",
     },
     "wav_rate": {
-        "ja": "{path}: {got} Hz の音声です。モデルは {want} Hz です。`sox {path} -r {want} -c 1 -b 16 out.wav` で変換してください。",
-        "en": "{path}: audio is {got} Hz but the model takes {want} Hz; convert it with `sox {path} -r {want} -c 1 -b 16 out.wav`.",
+        "ja": "{path}: {got} Hz の音声です。モデルは {want} Hz です。`sox {qpath} -r {want} -c 1 -b 16 out.wav` で変換してください。",
+        "en": "{path}: audio is {got} Hz but the model takes {want} Hz; convert it with `sox {qpath} -r {want} -c 1 -b 16 out.wav`.",
     },
     "wav_format": {
-        "ja": "{path}: 16 ビット・モノラルの WAV ではありません（{why}）。`sox {path} -r {want} -c 1 -b 16 out.wav` で変換してください。",
-        "en": "{path}: not a 16-bit mono WAV ({why}); convert it with `sox {path} -r {want} -c 1 -b 16 out.wav`.",
+        "ja": "{path}: 16 ビット・モノラルの WAV ではありません（{why}）。`sox {qpath} -r {want} -c 1 -b 16 out.wav` で変換してください。",
+        "en": "{path}: not a 16-bit mono WAV ({why}); convert it with `sox {qpath} -r {want} -c 1 -b 16 out.wav`.",
     },
     "no_wav": {
         "ja": "{path}: ファイルが読めません（{why}）。",

@@ -175,7 +175,7 @@ class VoskListener(Listener):
         """Decide one recorded utterance; ``seconds`` is the whole decoding time."""
         if sample_rate is not None and sample_rate != self.rate:
             raise AudioError(messages.text("wav_rate", None, path="audio", got=sample_rate,
-                                           want=self.rate))
+                                           want=self.rate, qpath="audio.wav"))
         with self._lock:
             self._apply_pending()
             if not self._active.forms or self.rec is None:
