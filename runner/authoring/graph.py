@@ -1,0 +1,773 @@
+"""The story map: nodes, endings and the moves between them, as DOT, SVG, Mermaid or HTML.
+
+:func:`build` reads a loaded :class:`Story` into a :class:`Graph` (plain data); the ``to_*``
+functions write it out. Large stories are drawn scene by scene (:func:`scene_graph`).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from runner.story.model import Action, Effect, Node, Story
+
+LAYOUT_LIMIT = 2000
+"""Above this many nodes and endings, Graphviz takes too long and the picture is unreadable."""
+
+KIND_SHAPE = {"place": ("box", "#ffffff"), "check": ("diamond", "#fff4cc"),
+              "combat": ("octagon", "#ffd9c2"), "scene": ("box", "#eef3ff")}
+ENDING_COLOUR = {"good": "#a8e6a1", "normal": "#cfe2f3", "neutral": "#e6e6e6",
+                 "partial": "#fff0a8", "extra": "#e3d4f7", "bad": "#f5a9a9",
+                 "failure": "#f7c6a3", "death": "#7a7a7a"}
+
+
+class GraphvizMissing(RuntimeError):
+    """The ``dot`` program is not installed."""
+
+
+@dataclass(slots=True)
+class Edge:
+    src: str
+    dst: str
+    label: str
+    cond: str = ""
+    kind: str = "action"
+    """``action``, ``enter`` (on_enter), ``event`` (a timed event) or ``rules`` (rule data)."""
+    action: str = ""
+
+
+@dataclass(slots=True)
+class GNode:
+    """A box on the map: a node, an ending, a timed event or (in a scene map) a scene."""
+
+    key: str
+    """Safe name for DOT/Mermaid/HTML (``n3``, ``e0``, ``t1``, ``s2``)."""
+    id: str
+    label: str
+    kind: str
+    """Node kind, ``ending``, ``event`` or ``scene``."""
+    ending_kind: str = ""
+    scene: str = ""
+    start: bool = False
+    info: dict = field(default_factory=dict)
+    """What the HTML side panel shows."""
+
+
+@dataclass(slots=True)
+class Graph:
+    title: str
+    start: str
+    nodes: dict[str, GNode]
+    """Story id -> box (events keyed ``@event-id``)."""
+    edges: list[Edge]
+    collapsed: bool = False
+    """True for a scene-level map of a large story."""
+    note: str = ""
+
+
+# ----------------------------------------------------------------- text of expressions
+
+_PREC = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "//": 6,
+         "%": 6, "neg": 7}
+
+
+def unparse(n: Any, parent: int = 0) -> str:
+    """An expression AST back to source text (for labels and the side panel)."""
+    if n is None:
+        return ""
+    k = n[0]
+    if k == "lit":
+        v = n[1]
+        if v is True:
+            return "true"
+        if v is False:
+            return "false"
+        if v is None:
+            return "none"
+        if isinstance(v, str):
+            return "'" + v.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        return repr(v)
+    if k == "var":
+        return n[1]
+    if k == "call":
+        return f"{n[1]}({', '.join(unparse(a) for a in n[2])})"
+    if k == "neg":
+        s, p = "-" + unparse(n[1], _PREC["neg"]), _PREC["neg"]
+    elif k == "not":
+        s, p = "not " + unparse(n[1], _PREC["not"]), _PREC["not"]
+    elif k in ("and", "or"):
+        p = _PREC[k]
+        s = f"{unparse(n[1], p)} {k} {unparse(n[2], p + 1)}"
+    elif k == "bin":
+        p = _PREC[n[1]]
+        s = f"{unparse(n[2], p)} {n[1]} {unparse(n[3], p + 1)}"
+    elif k == "cmp":
+        p = _PREC["cmp"]
+        parts = [unparse(n[2][0], p + 1)]
+        for op, rhs in zip(n[1], n[2][1:]):
+            parts.append(f"{op} {unparse(rhs, p + 1)}")
+        s = " ".join(parts)
+    else:  # pragma: no cover - a node kind added later
+        return "?"
+    return f"({s})" if p < parent else s
+
+
+def shorten(text: str, n: int = 32) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def describe_effect(e: Effect) -> str:
+    """One effect as a short line of text."""
+    k = e[0]
+    if k in ("set", "add"):
+        op = "=" if k == "set" else "+="
+        return ", ".join(f"{name} {op} {unparse(ex)}" for name, ex in e[1])
+    if k in ("give", "take"):
+        return f"{k} " + ", ".join(f"{i}×{n}" if n != 1 else i for i, n in e[1])
+    if k in ("goto", "end"):
+        return f"{k} {e[1]}"
+    if k == "say":
+        return "say " + " / ".join(shorten(line.text, 40) for line in e[1])
+    if k == "do":
+        return "do " + "; ".join(unparse(x) for x in e[1])
+    if k == "if":
+        return f"if {unparse(e[1])}: " + "; ".join(describe_effect(x) for x in e[2]) + (
+            " else: " + "; ".join(describe_effect(x) for x in e[3]) if e[3] else "")
+    if k == "roll":
+        return f"roll {e[1]}" + (f" → {e[2]}" if e[2] else "")
+    if k == "check":
+        return f"check {unparse(e[1])} → " + ", ".join(o.key for o in e[2])
+    if k == "advance":
+        return f"advance {unparse(e[1])} min"
+    return k
+
+
+def cond_text(conds: tuple[str, ...]) -> str:
+    """Conditions on the way to a move, joined with `` · `` (outcome keys appear bare)."""
+    if len(conds) == 1:
+        return conds[0]
+    return " · ".join(f"({c})" if " " in c else c for c in conds)
+
+
+def moves(effects: tuple, conds: tuple[str, ...] = ()) -> Iterator[tuple[str, str, tuple[str, ...]]]:
+    """Every ``goto``/``end`` in effects: (kind, target, the conditions on the way there)."""
+    for e in effects:
+        k = e[0]
+        if k in ("goto", "end"):
+            yield k, e[1], conds
+        elif k == "if":
+            c = unparse(e[1])
+            yield from moves(e[2], (*conds, c))
+            yield from moves(e[3], (*conds, f"not ({c})"))
+        elif k == "check":
+            for o in e[2]:
+                yield from moves(o.effects, (*conds, o.key))
+
+
+def action_moves(a: Action) -> Iterator[tuple[str, str, tuple[str, ...]]]:
+    """Where an action can lead: before its check, per outcome, and its own goto/end."""
+    base = (unparse(a.when),) if a.when is not None else ()
+    yield from moves(a.effects, base)
+    for o in a.outcomes:
+        yield from moves(o.effects, (*base, o.key))
+    yield from moves(a.after, base)
+
+
+def _props_moves(v: Any) -> Iterator[str]:
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if k in ("goto", "end") and isinstance(x, str):
+                yield x
+            else:
+                yield from _props_moves(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from _props_moves(x)
+
+
+# ----------------------------------------------------------------- building
+
+def _lines(lines: tuple) -> list[dict]:
+    return [{"text": ln.text, "when": unparse(ln.when) if ln.when is not None else "",
+             "speaker": ln.speaker or ""} for ln in lines]
+
+
+def _node_info(n: Node) -> dict:
+    acts = []
+    for a in n.actions:
+        acts.append({
+            "id": a.id, "label": a.label, "when": unparse(a.when) if a.when is not None else "",
+            "once": a.once, "hidden": a.hidden, "cost": a.cost,
+            "check": unparse(a.check) if a.check is not None else "",
+            "effects": [describe_effect(e) for e in (*a.effects, *a.after)],
+            "outcomes": {o.key: [describe_effect(e) for e in o.effects] for o in a.outcomes},
+            "targets": sorted({t for _k, t, _c in action_moves(a)}),
+        })
+    return {"id": n.id, "title": n.title, "kind": n.kind, "scene": n.scene,
+            "narration": _lines(n.narration), "keeper": _lines(n.keeper),
+            "on_enter": [describe_effect(e) for e in n.on_enter], "actions": acts}
+
+
+def build(story: Story) -> Graph:
+    """Reads the story's nodes, endings, timed events and every move between them."""
+    nodes: dict[str, GNode] = {}
+    for i, n in enumerate(story.nodes.values()):
+        nodes[n.id] = GNode(f"n{i}", n.id, n.title or n.id, n.kind, scene=n.scene,
+                            start=n.id == story.start, info=_node_info(n))
+    for i, e in enumerate(story.endings.values()):
+        nodes[e.id] = GNode(f"e{i}", e.id, e.title or e.id, "ending", ending_kind=e.kind,
+                            info={"id": e.id, "title": e.title, "kind": "ending",
+                                  "ending": e.kind, "narration": _lines(e.narration)})
+    edges: list[Edge] = []
+    for n in story.nodes.values():
+        for _k, t, conds in moves(n.on_enter):
+            edges.append(Edge(n.id, t, "(enter)", cond_text(conds), "enter"))
+        for a in n.actions:
+            seen: set[tuple[str, str]] = set()
+            for _k, t, conds in action_moves(a):
+                cond = cond_text(conds)
+                if (t, cond) in seen:
+                    continue
+                seen.add((t, cond))
+                edges.append(Edge(n.id, t, a.label or a.id, cond, "action", a.id))
+        for t in dict.fromkeys(_props_moves(n.props)):
+            edges.append(Edge(n.id, t, "(rules)", "", "rules"))
+    for i, ev in enumerate(story.events):
+        key = "@" + ev.id
+        when = unparse(ev.when) if ev.when is not None else ""
+        at = f"{ev.at} min" if ev.at is not None else ""
+        label = "⏰ " + ev.id + (f"\n{at}" if at else "") + (f"\nif {shorten(when, 28)}" if when else "")
+        nodes[key] = GNode(f"t{i}", key, label, "event", info={
+            "id": ev.id, "title": f"⏰ {ev.id}", "kind": "event", "at": ev.at, "when": when,
+            "repeat": ev.repeat, "effects": [describe_effect(e) for e in ev.effects]})
+        for _k, t, conds in moves(ev.effects):
+            edges.append(Edge(key, t, "", cond_text(conds), "event"))
+    return Graph(story.title, story.start, nodes, [e for e in edges if e.dst in nodes])
+
+
+def scene_graph(g: Graph) -> Graph:
+    """One box per scene (and per ending), edges counted between them: a map of a large story."""
+    scene_of: dict[str, str] = {}
+    nodes: dict[str, GNode] = {}
+    counts: dict[str, int] = {}
+    for gn in g.nodes.values():
+        if gn.kind in ("ending", "event"):
+            continue
+        s = gn.scene or "(main)"
+        scene_of[gn.id] = s
+        counts[s] = counts.get(s, 0) + 1
+    for i, s in enumerate(sorted(counts)):
+        start = scene_of.get(g.start) == s
+        nodes[s] = GNode(f"s{i}", s, f"{s}\n{counts[s]} nodes", "scene", start=start,
+                         info={"id": s, "title": s, "kind": "scene",
+                               "nodes": sorted(k for k, v in scene_of.items() if v == s)[:500]})
+    for gn in g.nodes.values():
+        if gn.kind in ("ending", "event"):
+            nodes[gn.id] = gn
+            scene_of[gn.id] = gn.id
+    agg: dict[tuple[str, str], int] = {}
+    for e in g.edges:
+        a, b = scene_of.get(e.src), scene_of.get(e.dst)
+        if a is None or b is None or a == b:
+            continue
+        agg[(a, b)] = agg.get((a, b), 0) + 1
+    edges = [Edge(a, b, f"{n} moves" if n > 1 else "1 move", "", "scene") for (a, b), n in agg.items()]
+    start = scene_of.get(g.start, g.start)
+    return Graph(g.title, start, nodes, edges, collapsed=True,
+                 note=f"{sum(counts.values())} nodes drawn as {len(counts)} scenes")
+
+
+def too_large(g: Graph, limit: int = LAYOUT_LIMIT) -> bool:
+    return len(g.nodes) > limit
+
+
+def for_layout(g: Graph, limit: int = LAYOUT_LIMIT) -> Graph | None:
+    """The graph to draw: itself, its scene map if it is too large, or None if neither fits."""
+    if not too_large(g, limit):
+        return g
+    s = scene_graph(g)
+    scenes = sum(1 for n in s.nodes.values() if n.kind == "scene")
+    if scenes > 1 and not too_large(s, limit):
+        return s
+    return None
+
+
+# ----------------------------------------------------------------- DOT / SVG
+
+def _dq(s: str) -> str:
+    """A DOT double-quoted string (backslashes, quotes and newlines escaped)."""
+    s = str(s).replace("\\", "\\\\").replace('"', '\\"')
+    s = s.replace("\r", "").replace("\n", "\\n")
+    return f'"{s}"'
+
+
+def _edge_label(e: Edge) -> str:
+    parts = []
+    if e.label:
+        parts.append(shorten(e.label, 24))
+    if e.cond:
+        parts.append("[" + shorten(e.cond, 30) + "]")
+    return "\n".join(parts)
+
+
+def _node_attrs(gn: GNode) -> str:
+    if gn.kind == "ending":
+        colour = ENDING_COLOUR.get(gn.ending_kind, "#e6e6e6")
+        font = "#ffffff" if gn.ending_kind == "death" else "#000000"
+        label = f"{gn.label}\n({gn.ending_kind})"
+        attrs = f'shape=doubleoctagon, style=filled, fillcolor="{colour}", fontcolor="{font}"'
+    elif gn.kind == "event":
+        label = gn.label
+        attrs = 'shape=note, style="filled,dashed", fillcolor="#fffbe6"'
+    elif gn.key[0] == "s":
+        label = gn.label
+        attrs = 'shape=folder, style=filled, fillcolor="#eef3ff"'
+    else:
+        shape, colour = KIND_SHAPE.get(gn.kind, ("box", "#ffffff"))
+        label = gn.label if gn.label == gn.id else f"{gn.label}\n{gn.id}"
+        style = "rounded,filled" if gn.kind == "scene" else "filled"
+        attrs = f'shape={shape}, style="{style}", fillcolor="{colour}"'
+    if gn.start:
+        label = "▶ " + label
+        attrs += ", penwidth=2.5"
+    return f"{attrs}, label={_dq(label)}, id={_dq('k' + gn.key)}, tooltip={_dq(gn.id)}"
+
+
+def to_dot(g: Graph, *, clusters: bool = True) -> str:
+    """Graphviz DOT text; nodes grouped by scene when the story has more than one."""
+    out = ["digraph story {",
+           f"  graph [rankdir=LR, fontname=\"sans-serif\", label={_dq(g.title + (' — ' + g.note if g.note else ''))}, "
+           "labelloc=t, nodesep=0.3, ranksep=0.5];",
+           '  node [fontname="sans-serif", fontsize=11];',
+           '  edge [fontname="sans-serif", fontsize=9, color="#555555"];']
+    scenes: dict[str, list[GNode]] = {}
+    for gn in g.nodes.values():
+        # Only story nodes (keys n…) belong to a scene; endings and events float outside.
+        scenes.setdefault(gn.scene if clusters and gn.key[0] == "n" else "", []).append(gn)
+    use_clusters = len(scenes) > 1
+    for ci, (scene, members) in enumerate(scenes.items()):
+        indent = "  "
+        if use_clusters and scene:
+            out.append(f"  subgraph cluster_{ci} {{")
+            out.append(f'    label={_dq(scene)}; style="rounded,dashed"; color="#8899bb";')
+            indent = "    "
+        for gn in members:
+            out.append(f"{indent}{gn.key} [{_node_attrs(gn)}];")
+        if use_clusters and scene:
+            out.append("  }")
+    keys = {k: gn.key for k, gn in g.nodes.items()}
+    for e in g.edges:
+        attrs = [f"label={_dq(_edge_label(e))}"] if _edge_label(e) else []
+        if e.kind in ("event", "rules"):
+            attrs.append("style=dashed")
+        if e.kind == "enter":
+            attrs.append("style=bold")
+        if e.cond:
+            attrs.append(f"tooltip={_dq(e.cond)}")
+        out.append(f"  {keys[e.src]} -> {keys[e.dst]}" + (f" [{', '.join(attrs)}]" if attrs else "") + ";")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def render_svg(dot_text: str, *, timeout: float = 300) -> str:
+    """Lays the graph out with Graphviz's ``dot`` and returns the SVG text."""
+    exe = shutil.which("dot")
+    if exe is None:
+        raise GraphvizMissing("graphviz is not installed: install it (apt install graphviz, "
+                              "brew install graphviz, or https://graphviz.org/download/) "
+                              "or use --format mermaid / dot")
+    r = subprocess.run([exe, "-Tsvg"], input=dot_text.encode("utf-8"), capture_output=True,
+                       timeout=timeout, check=False)
+    if r.returncode != 0:
+        raise RuntimeError("dot failed: " + r.stderr.decode("utf-8", "replace").strip()[:500])
+    return r.stdout.decode("utf-8")
+
+
+# ----------------------------------------------------------------- Mermaid
+
+def _mq(s: str) -> str:
+    """Text inside a Mermaid ``"..."`` label: quotes and markup as entity codes."""
+    s = str(s).replace("&", "#amp;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+    s = s.replace("\r", "").replace("\n", "<br/>")
+    return s.replace("|", "#124;").replace("`", "#96;")
+
+
+def to_mermaid(g: Graph) -> str:
+    """A Mermaid flowchart for pasting into Markdown (```mermaid)."""
+    out = ["flowchart LR"]
+    scenes: dict[str, list[GNode]] = {}
+    for gn in g.nodes.values():
+        scenes.setdefault(gn.scene if gn.key[0] == "n" else "", []).append(gn)
+    use_sub = len(scenes) > 1
+
+    def box(gn: GNode) -> str:
+        label = gn.label if gn.key[0] != "n" or gn.label == gn.id else f"{gn.label}\n{gn.id}"
+        if gn.start:
+            label = "▶ " + label
+        t = _mq(label)
+        if gn.kind == "ending":
+            return f'{gn.key}(["{t}"]):::end_{gn.ending_kind}'
+        if gn.kind == "check":
+            return f'{gn.key}{{"{t}"}}'
+        if gn.kind == "combat":
+            return f'{gn.key}{{{{"{t}"}}}}'
+        if gn.kind == "event":
+            return f'{gn.key}>"{t}"]:::event'
+        if gn.kind == "scene":
+            return f'{gn.key}("{t}")'
+        return f'{gn.key}["{t}"]'
+
+    for si, (scene, members) in enumerate(scenes.items()):
+        ind = "  "
+        if use_sub and scene:
+            out.append(f'  subgraph sc{si} ["{_mq(scene)}"]')
+            ind = "    "
+        for gn in members:
+            out.append(ind + box(gn))
+        if use_sub and scene:
+            out.append("  end")
+    keys = {k: gn.key for k, gn in g.nodes.items()}
+    for e in g.edges:
+        lab = _edge_label(e)
+        arrow = "-.->" if e.kind in ("event", "rules") else "-->"
+        out.append(f'  {keys[e.src]} {arrow}' + (f'|"{_mq(lab)}"|' if lab else "") + f" {keys[e.dst]}")
+    for kind, colour in ENDING_COLOUR.items():
+        font = ",color:#fff" if kind == "death" else ""
+        out.append(f"  classDef end_{kind} fill:{colour}{font}")
+    out.append("  classDef event fill:#fffbe6,stroke-dasharray:3 3")
+    return "\n".join(out) + "\n"
+
+
+# ----------------------------------------------------------------- HTML
+
+def _json_for_script(data: Any) -> str:
+    """JSON safe inside ``<script type="application/json">`` (no ``</script>``, no ``<!--``)."""
+    s = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return (s.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def _svg_body(svg: str) -> str:
+    """Drops the XML declaration, DOCTYPE and comments Graphviz writes before ``<svg``."""
+    i = svg.find("<svg")
+    return svg[i:] if i >= 0 else ""
+
+
+def to_html(g: Graph, svg: str | None, *, lang: str = "ja") -> str:
+    """One self-contained page: the map (inline SVG) with zoom, pan and a side panel.
+
+    With ``svg`` None (a story too large to lay out) the page lists the nodes instead.
+    """
+    data = {"title": g.title, "start": g.start, "collapsed": g.collapsed, "note": g.note,
+            "lang": lang, "nodes": {}}
+    for gn in g.nodes.values():
+        info = dict(gn.info) if gn.info else {"id": gn.id, "title": gn.label, "kind": gn.kind}
+        info["key"] = gn.key
+        info.setdefault("id", gn.id)
+        data["nodes"]["k" + gn.key] = info
+    start_key = "k" + g.nodes[g.start].key if g.start in g.nodes else ""
+    data["startKey"] = start_key
+    t = _T[lang if lang in _T else "en"]
+    body = _svg_body(svg) if svg else f'<p class="nolayout">{html.escape(t["nolayout"])}</p><ul id="list"></ul>'
+    values = {
+        "LANG": html.escape(lang), "TITLE": html.escape(g.title), "MAPOF": html.escape(t["map"]),
+        "NOTE": html.escape(g.note), "HELP": html.escape(t["help"]), "SEARCH": html.escape(t["search"]),
+        "PICK": html.escape(t["pick"]),
+        "COUNTS": html.escape(t["counts"].format(
+            n=sum(1 for x in g.nodes.values() if x.kind not in ("ending", "event")),
+            e=sum(1 for x in g.nodes.values() if x.kind == "ending"), m=len(g.edges))),
+        "DATA": _json_for_script(data), "SVG": body,
+    }
+    # One pass: text put into a slot is never scanned again, whatever the story says.
+    return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: values[m.group(1)], _PAGE)
+
+
+_T = {
+    "ja": {"map": "ストーリーマップ", "help": "ホイールで拡大縮小、ドラッグで移動、クリックで詳細。",
+           "search": "ノードを検索（id・題名）", "pick": "ノードをクリックすると、語り・GMメモ・行動が出ます。",
+           "counts": "ノード {n}・エンディング {e}・移動 {m}",
+           "nolayout": "ノードが多すぎて配置図を描けません。一覧から選ぶか、scene: でまとめてください。"},
+    "en": {"map": "story map", "help": "Wheel to zoom, drag to pan, click a box for details.",
+           "search": "find a node (id or title)", "pick": "Click a node to see its narration, keeper notes and actions.",
+           "counts": "{n} nodes · {e} endings · {m} moves",
+           "nolayout": "Too many nodes to lay out; pick one from the list, or group nodes with scene:."},
+}
+
+_PAGE = """<!doctype html>
+<html lang="{{LANG}}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<title>{{TITLE}} — {{MAPOF}}</title>
+<script>
+window.addEventListener("error", function (e) {
+  document.documentElement.setAttribute("data-js-error", String(e.message || e));
+});
+</script>
+<style>
+html, body { margin: 0; height: 100%; font-family: sans-serif; }
+body { display: flex; flex-direction: column; }
+header { padding: 6px 12px; background: #223; color: #fff; display: flex; gap: 12px; align-items: center; flex-wrap: wrap; }
+header h1 { font-size: 16px; margin: 0; }
+header small { opacity: .8; }
+header input { margin-left: auto; padding: 3px 6px; min-width: 14em; }
+header button { padding: 2px 8px; }
+main { flex: 1; display: flex; min-height: 0; }
+#view { flex: 1; overflow: hidden; position: relative; background: #fafafa; cursor: grab; }
+#view.dragging { cursor: grabbing; }
+#view > svg { width: 100%; height: 100%; display: block; }
+#view g.node { cursor: pointer; }
+#view g.node.sel polygon, #view g.node.sel ellipse, #view g.node.sel path { stroke: #e0218a; stroke-width: 3; }
+#view .nolayout { padding: 1em; }
+#list { columns: 3; font-size: 13px; }
+#list li { cursor: pointer; }
+aside { width: 34%; max-width: 560px; min-width: 260px; overflow: auto; border-left: 1px solid #ccc; padding: 8px 14px; font-size: 14px; background: #fff; }
+aside h2 { font-size: 17px; margin: 4px 0; }
+aside .meta { color: #555; font-size: 12px; }
+aside .when, aside .cond { color: #875; font-family: monospace; font-size: 12px; }
+aside .keeper { background: #fff3d6; border-left: 3px solid #e0a800; padding: 2px 6px; }
+aside li { margin: 4px 0; }
+aside a { color: #0645ad; cursor: pointer; text-decoration: underline; }
+aside code { font-size: 12px; }
+</style>
+</head>
+<body>
+<header>
+<h1>{{TITLE}}</h1><small>{{COUNTS}} {{NOTE}}</small><small>{{HELP}}</small>
+<button id="zin" type="button">＋</button><button id="zout" type="button">－</button><button id="fit" type="button">⤢</button>
+<input id="q" type="search" placeholder="{{SEARCH}}">
+</header>
+<main>
+<div id="view">{{SVG}}</div>
+<aside id="panel"><p>{{PICK}}</p></aside>
+</main>
+<script type="application/json" id="katari-data">{{DATA}}</script>
+<script>
+(function () {
+  "use strict";
+  var DATA = JSON.parse(document.getElementById("katari-data").textContent);
+  var nodes = DATA.nodes;
+  var view = document.getElementById("view");
+  var panel = document.getElementById("panel");
+  var svg = view.querySelector("svg");
+  var byId = {};
+  Object.keys(nodes).forEach(function (k) { byId[nodes[k].id] = k; });
+
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  }
+  function link(id) {
+    var a = el("a", id);
+    a.addEventListener("click", function () { if (byId[id]) select(byId[id], true); });
+    return a;
+  }
+  function lines(title, arr, cls) {
+    if (!arr || !arr.length) return;
+    panel.appendChild(el("h3", title));
+    var ul = el("ul");
+    arr.forEach(function (l) {
+      var li = el("li", null, cls);
+      if (l.when) li.appendChild(el("div", "when: " + l.when, "when"));
+      if (l.speaker) li.appendChild(el("b", l.speaker + ": "));
+      li.appendChild(document.createTextNode(l.text));
+      ul.appendChild(li);
+    });
+    panel.appendChild(ul);
+  }
+  function plain(title, arr) {
+    if (!arr || !arr.length) return;
+    panel.appendChild(el("h3", title));
+    var ul = el("ul");
+    arr.forEach(function (t) { ul.appendChild(el("li", t)); });
+    panel.appendChild(ul);
+  }
+
+  var current = null;
+  function select(key, center) {
+    var info = nodes[key];
+    if (!info) return;
+    if (current) { var old = document.getElementById(current); if (old) old.classList.remove("sel"); }
+    current = key;
+    var g = document.getElementById(key);
+    if (g) { g.classList.add("sel"); if (center) centerOn(g); }
+    panel.textContent = "";
+    panel.setAttribute("data-selected", info.id);
+    panel.appendChild(el("h2", info.title || info.id));
+    var meta = el("div", null, "meta");
+    meta.appendChild(el("code", info.id));
+    meta.appendChild(document.createTextNode(" · " + (info.kind === "ending" ? "ending (" + info.ending + ")" : info.kind) + (info.scene ? " · scene " + info.scene : "")));
+    panel.appendChild(meta);
+    lines("narration", info.narration);
+    lines("keeper", info.keeper, "keeper");
+    plain("on enter", info.on_enter);
+    if (info.kind === "event") {
+      panel.appendChild(el("p", (info.at !== null && info.at !== undefined ? "at " + info.at + " min " : "") + (info.when ? "when " + info.when : "") + (info.repeat ? " (repeats)" : "")));
+      plain("effects", info.effects);
+    }
+    if (info.nodes) {
+      panel.appendChild(el("h3", "nodes"));
+      var ul0 = el("ul");
+      info.nodes.forEach(function (id) { var li = el("li"); li.appendChild(link(id)); ul0.appendChild(li); });
+      panel.appendChild(ul0);
+    }
+    if (info.actions && info.actions.length) {
+      panel.appendChild(el("h3", "actions"));
+      var ul = el("ul");
+      info.actions.forEach(function (a) {
+        var li = el("li");
+        li.appendChild(el("b", a.label));
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(el("code", a.id));
+        var flags = [];
+        if (a.once) flags.push("once");
+        if (a.hidden) flags.push("hidden");
+        if (a.cost) flags.push(a.cost + " min");
+        if (flags.length) li.appendChild(document.createTextNode(" (" + flags.join(", ") + ")"));
+        if (a.when) li.appendChild(el("div", "when: " + a.when, "cond"));
+        if (a.check) li.appendChild(el("div", "check: " + a.check, "cond"));
+        a.effects.forEach(function (t) { li.appendChild(el("div", "· " + t)); });
+        Object.keys(a.outcomes).forEach(function (k) {
+          li.appendChild(el("div", k + ": " + a.outcomes[k].join("; "), "cond"));
+        });
+        if (a.targets.length) {
+          var d = el("div", "→ ");
+          a.targets.forEach(function (t, i) { if (i) d.appendChild(document.createTextNode(", ")); d.appendChild(link(t)); });
+          li.appendChild(d);
+        }
+        ul.appendChild(li);
+      });
+      panel.appendChild(ul);
+    }
+  }
+
+  // Zoom and pan by changing the SVG's viewBox.
+  var vb = null, home = null;
+  function setVB(b) { vb = b; svg.setAttribute("viewBox", b.x + " " + b.y + " " + b.w + " " + b.h); }
+  function zoom(f, cx, cy) {
+    if (!vb) return;
+    if (cx === undefined) { cx = vb.x + vb.w / 2; cy = vb.y + vb.h / 2; }
+    setVB({x: cx - (cx - vb.x) * f, y: cy - (cy - vb.y) * f, w: vb.w * f, h: vb.h * f});
+  }
+  function toSvg(ev) {
+    var r = svg.getBoundingClientRect();
+    var s = Math.max(vb.w / r.width, vb.h / r.height);
+    var ox = (r.width * s - vb.w) / 2, oy = (r.height * s - vb.h) / 2;
+    return {x: vb.x - ox + (ev.clientX - r.left) * s, y: vb.y - oy + (ev.clientY - r.top) * s, s: s};
+  }
+  function centerOn(g) {
+    if (!vb || !g.getBBox) return;
+    var b = g.getBBox();
+    var x = b.x + b.width / 2, y = b.y + b.height / 2, cx = x, cy = y;
+    // Graphviz wraps everything in one transformed group; map the box into viewBox units.
+    var t = g.closest("g.graph");
+    if (t && t.transform && t.transform.baseVal.numberOfItems) {
+      var mt = t.transform.baseVal.consolidate().matrix;
+      cx = mt.a * x + mt.c * y + mt.e; cy = mt.b * x + mt.d * y + mt.f;
+    }
+    setVB({x: cx - vb.w / 2, y: cy - vb.h / 2, w: vb.w, h: vb.h});
+  }
+  if (svg) {
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    var b0 = svg.viewBox && svg.viewBox.baseVal;
+    if (b0 && b0.width) { home = {x: b0.x, y: b0.y, w: b0.width, h: b0.height}; setVB(home); }
+    view.addEventListener("wheel", function (ev) {
+      ev.preventDefault();
+      var p = toSvg(ev);
+      zoom(ev.deltaY > 0 ? 1.15 : 1 / 1.15, p.x, p.y);
+    }, {passive: false});
+    var drag = null, moved = false;
+    view.addEventListener("mousedown", function (ev) { drag = {x: ev.clientX, y: ev.clientY, vb: vb}; moved = false; view.classList.add("dragging"); });
+    window.addEventListener("mousemove", function (ev) {
+      if (!drag || !vb) return;
+      var dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3) moved = true;
+      var s = toSvg(ev).s;
+      setVB({x: drag.vb.x - dx * s, y: drag.vb.y - dy * s, w: drag.vb.w, h: drag.vb.h});
+    });
+    window.addEventListener("mouseup", function () { drag = null; view.classList.remove("dragging"); });
+    svg.addEventListener("click", function (ev) {
+      if (moved) return;
+      var g = ev.target.closest ? ev.target.closest("g.node") : null;
+      if (g && nodes[g.id]) select(g.id, false);
+    });
+  } else {
+    var list = document.getElementById("list");
+    if (list) {
+      Object.keys(nodes).forEach(function (k) {
+        var li = el("li", (nodes[k].title || nodes[k].id) + " (" + nodes[k].id + ")");
+        li.addEventListener("click", function () { select(k, false); });
+        list.appendChild(li);
+      });
+    }
+  }
+  document.getElementById("zin").addEventListener("click", function () { zoom(1 / 1.3); });
+  document.getElementById("zout").addEventListener("click", function () { zoom(1.3); });
+  document.getElementById("fit").addEventListener("click", function () { if (home) setVB(home); });
+  document.getElementById("q").addEventListener("keydown", function (ev) {
+    if (ev.key !== "Enter") return;
+    var q = ev.target.value.trim().toLowerCase();
+    if (!q) return;
+    var hit = Object.keys(nodes).filter(function (k) {
+      var n = nodes[k];
+      return String(n.id).toLowerCase().indexOf(q) >= 0 || String(n.title || "").toLowerCase().indexOf(q) >= 0;
+    })[0];
+    if (hit) select(hit, true);
+  });
+  if (DATA.startKey) select(DATA.startKey, false);
+  document.documentElement.setAttribute("data-ready", "1");
+})();
+</script>
+</body>
+</html>
+"""
+
+
+def render(story: Story, fmt: str, *, limit: int = LAYOUT_LIMIT, full: bool = False,
+           lang: str = "ja") -> tuple[str, str]:
+    """The map of ``story`` in ``fmt`` (svg, dot, mermaid, html) and a note for the author.
+
+    Raises :class:`GraphvizMissing` for svg/html without Graphviz, and ValueError for an
+    SVG of a story too large to lay out.
+    """
+    g = build(story)
+    note = ""
+    drawn: Graph | None = g
+    if not full and too_large(g, limit):
+        drawn = for_layout(g, limit)
+        if drawn is not None:
+            note = f"{len(g.nodes)} boxes is too many to draw one by one: drawing {drawn.note}."
+        elif fmt in ("dot", "mermaid"):
+            drawn = g
+            note = (f"{len(g.nodes)} boxes and no scenes to group them: the {fmt} text is complete "
+                    "but too large to render well; add scene: to nodes or split the story into files.")
+    if fmt == "dot":
+        assert drawn is not None
+        return to_dot(drawn), note
+    if fmt == "mermaid":
+        assert drawn is not None
+        return to_mermaid(drawn), note
+    if fmt == "svg":
+        if drawn is None:
+            raise ValueError(f"{len(g.nodes)} boxes is too many to lay out and the story has no "
+                             "scenes to group them; use --format html (a searchable list), "
+                             "--format dot, or add scene: to nodes")
+        return render_svg(to_dot(drawn)), note
+    if fmt == "html":
+        if drawn is None:
+            note = f"{len(g.nodes)} boxes is too many to lay out: the page lists them instead."
+            return to_html(g, None, lang=lang), note
+        return to_html(drawn, render_svg(to_dot(drawn)), lang=lang), note
+    raise ValueError(f"unknown format {fmt!r}")
+

@@ -1,0 +1,61 @@
+"""`katari graph STORY`: the story map as SVG, Graphviz DOT, Mermaid or one HTML page."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("graph", help="draw the story map (svg, dot, mermaid, html)",
+                       description="Draw a story's map: nodes by kind, endings coloured by kind, "
+                                   "moves labelled with the action and its condition, timed events. "
+                                   "svg and html need Graphviz (the `dot` program).")
+    p.add_argument("story", help="story file, folder, or shipped story id")
+    p.add_argument("--format", "-f", choices=["svg", "dot", "mermaid", "html"], default=None,
+                   help="output format (default: from -o's suffix, else svg)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("--full", action="store_true",
+                   help="draw every node even in a very large story (slow)")
+    p.add_argument("--limit", type=int, default=None, metavar="N",
+                   help="boxes above which a story is drawn scene by scene (default 2000)")
+    p.add_argument("--lang", choices=["ja", "en"], default="ja", help="language of the HTML page")
+    p.set_defaults(func=run)
+
+
+_SUFFIX = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".md": "mermaid",
+           ".html": "html", ".htm": "html"}
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from runner.authoring.graph import LAYOUT_LIMIT, GraphvizMissing, render
+    from runner.stories import resolve
+    from runner.story import StoryError, load
+
+    fmt = args.format or (_SUFFIX.get(Path(args.output).suffix.lower()) if args.output else None) or "svg"
+    path = resolve(args.story)
+    try:
+        story = load(path)
+    except StoryError as e:
+        for d in e.diagnostics[:20]:
+            print(d, file=sys.stderr)
+        print(f"katari graph: {path} has errors (katari check {path})", file=sys.stderr)
+        return 1
+    try:
+        text, note = render(story, fmt, limit=args.limit or LAYOUT_LIMIT, full=args.full, lang=args.lang)
+    except GraphvizMissing as e:
+        print(f"katari graph: {e}", file=sys.stderr)
+        return 1
+    except (ValueError, RuntimeError) as e:
+        print(f"katari graph: {e}", file=sys.stderr)
+        return 1
+    if note:
+        print(f"katari graph: {note}", file=sys.stderr)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"katari graph: wrote {args.output} ({fmt})", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
