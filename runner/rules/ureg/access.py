@@ -132,7 +132,7 @@ def item_name(story: Any, item_id: str, lang: str = "ja") -> str:
     name = get(it, "name")
     cat = catalogue_entry(story, item_id)
     if lang == "en":
-        return get(it, "name_en") or (cat.name_en if cat else None) or name or item_id
+        return get(it, "name_en") or as_dict(get(it, "props")).get("name_en") or (cat.name_en if cat else None) or name or item_id
     return name or (cat.name if cat else item_id)
 
 
@@ -140,7 +140,10 @@ def item_words(story: Any, item_id: str) -> list[str]:
     """Every word that names the item: id, names, story aliases, catalogue aliases."""
     words = [item_id, item_name(story, item_id, "ja"), item_name(story, item_id, "en")]
     it = story_item(story, item_id)
-    words += list(get(it, "aliases") or [])
+    props = as_dict(get(it, "props"))
+    words += list(get(it, "aliases") or []) + list(props.get("aliases") or [])
+    if props.get("name_en"):
+        words.append(props["name_en"])
     cat = catalogue_entry(story, item_id)
     if cat:
         words += [cat.name, cat.name_en, *cat.aliases]

@@ -174,7 +174,10 @@ def forms(ctx: Any, item: str) -> list[P.Form]:
     name = A.item_name(ctx.story, item, "ja")
     name_en = A.item_name(ctx.story, item, "en")
     out = []
+    own = A.as_dict(A.get(A.story_item(ctx.story, item), "props"))
     plat = props.get("platform")
+    if "height" in own and "platform" not in own:
+        plat = None  # the story's own height wins over the catalogue's forms
     if isinstance(plat, list):
         for f in plat:
             f = A.as_dict(f)

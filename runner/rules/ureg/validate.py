@@ -31,8 +31,18 @@ def _num(x: Any) -> bool:
         return False
 
 
+def _props(item: dict) -> dict:
+    """The loader hands items with their props flattened in; raw YAML keeps them nested."""
+    return {**item, **_d(item.get("props"))}
+
+
+def _node_props(node: Any) -> dict:
+    node = _d(node)
+    return _d(node.get("props")) if "props" in node and "obstacles" not in node else node
+
+
 def _is_watch(item_id: str, item: dict) -> bool:
-    props = _d(item.get("props"))
+    props = _props(item)
     return (item_id == "pocket_watch" or props.get("ureg") == "pocket_watch"
             or bool(props.get("watch")) or item.get("name") == "懐中時計")
 
@@ -92,7 +102,7 @@ def validate(raw: Any) -> list[tuple[str, str]]:
     nodes = _d(raw.get("nodes"))
     obs: list[tuple[str, str, dict]] = [(f"{base}.obstacles.{o}", o, _d(d)) for o, d in _d(opts.get("obstacles")).items()]
     for nid, node in nodes.items():
-        for o, d in _d(_d(_d(node).get("props")).get("obstacles")).items():
+        for o, d in _d(_node_props(node).get("obstacles")).items():
             obs.append((f"nodes.{nid}.props.obstacles.{o}", o, _d(d)))
     for path, _oid, ob in obs:
         for k in ob:
