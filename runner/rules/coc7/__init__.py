@@ -1,0 +1,468 @@
+"""Call of Cthulhu 7th edition (新クトゥルフ神話TRPG) as pure hooks.
+
+Investigator sheets live in ``state.stats[<id>]``; this system's own data (the active
+investigator, the running fight, the last check, the day's SAN losses) in
+``state.rules["coc7"]``. See docs/rules-coc7.md for every hook.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runner.rules.base import Context, RuleError, RuleSystem
+from runner.rules.coc7 import checks as ck
+from runner.rules.coc7 import combat as cb
+from runner.rules.coc7 import sanity as sn
+from runner.rules.coc7 import sheet as sh
+from runner.rules.coc7.bcdice import BCResult, bcdice
+from runner.rules.coc7.sheet import make_enemy, make_investigator, pregens, quick_investigator
+
+__all__ = ["SYSTEM", "BCResult", "bcdice", "make_enemy", "make_investigator", "pregens",
+           "quick_investigator", "install"]
+
+SYSTEM = RuleSystem("coc7", "新クトゥルフ神話TRPG（第7版）")
+hook = SYSTEM.hook
+
+DEFAULT_OCCUPATION = ("目星", "聞き耳", "図書館", "心理学", "説得", "回避", "応急手当", "隠密",
+                      "近接戦闘(格闘)")
+DEFAULT_HOBBIES = ("水泳", "投擲", "登攀", "オカルト")
+
+
+def _default_id(ctx: Any) -> str:
+    chars = getattr(ctx.story, "characters", None) or {}
+    for k, v in chars.items():
+        kind = v.get("kind") if isinstance(v, dict) else getattr(v, "kind", "")
+        if kind == "pc":
+            return k
+    return "pc"
+
+
+def install(ctx: Any, sheet: dict, who: str = "") -> str:
+    """Stores an investigator sheet in ``state.stats`` and makes it the active one."""
+    pid = str(who or "") or ck.data(ctx).get("pc") or _default_id(ctx)
+    ctx.state.stats[pid] = sheet
+    ck.data(ctx)["pc"] = pid
+    return pid
+
+
+# ---------------------------------------------------------------- life cycle
+
+def _init(ctx: Context) -> None:
+    d = ck.data(ctx)
+    chars = getattr(ctx.story, "characters", None) or {}
+    for cid, c in chars.items():
+        kind = c.get("kind") if isinstance(c, dict) else getattr(c, "kind", "")
+        if kind != "pc" or cid in ctx.state.stats:
+            continue
+        name, stats, props = ck.story_character(ctx, cid) or (cid, {}, {})
+        try:
+            sh.normalise_chars(stats)
+        except RuleError:
+            continue  # no sheet in the story: the player picks a pregen
+        skills = {k: v for k, v in stats.items() if sh.CHAR_ALIASES.get(sh._key(k)) is None
+                  and k not in ("luck", "幸運", "age")}
+        luck = stats.get("luck", stats.get("幸運"))
+        ctx.state.stats[cid] = make_investigator(
+            name, stats, skills, luck=int(luck) if luck is not None else None,
+            source=_Dice(ctx), native=str(props.get("native", "日本語")),
+            occupation=str(props.get("occupation", "")))
+        d["pc"] = d.get("pc") or cid
+    n = ck.option(ctx, "pregen")
+    if n and not ck.pc_ids(ctx):
+        choose_pregen(ctx, n)
+
+
+class _Dice:
+    """Adapts ctx.faces to a DiceSource for sheet-making helpers."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+
+    def face(self, sides: int) -> int:
+        return self.ctx.faces([sides], expr=f"1d{sides}")[0]
+
+
+def _view(story: Any, state: Any, gm: bool) -> dict:
+    d = (getattr(state, "rules", None) or {}).get("coc7") or {}
+    pcs = []
+    for k, s in (getattr(state, "stats", None) or {}).items():
+        if isinstance(s, dict) and s.get("system") == "coc7" and s.get("kind") == "investigator":
+            cond = s.get("cond", {})
+            pcs.append({"id": k, "name": s["name"], "hp": s["hp"], "hp_max": s["hp_max"],
+                        "mp": s["mp"], "mp_max": s["mp_max"], "san": s["san"], "luck": s["luck"],
+                        "conditions": [c for c in ("major_wound", "unconscious", "dying", "dead",
+                                                   "stable") if cond.get(c)]
+                        + ([f"insane:{cond['insane']}"] if cond.get("insane") else [])})
+    out: dict = {"investigators": pcs, "active": d.get("pc", "")}
+    c = d.get("combat")
+    if c:
+        rows = []
+        for k in c["order"]:
+            r = c["c"][k]
+            row: dict = {"id": k, "side": r["side"], "dazed": r["dazed"], "held_by": r["held_by"],
+                         "fled": r["fled"], "down": r["down"]}
+            if r["side"] == "enemy":
+                row["name"] = r["sheet"]["name"]
+                if gm:
+                    row["hp"] = r["sheet"]["hp"]
+            else:
+                row["name"] = state.stats[k]["name"]
+            rows.append(row)
+        out["combat"] = {"round": c["round"], "order": rows,
+                         "awaiting": "response" if c["pending"] else ("action" if c["actor"] else ""),
+                         "actor": c["actor"]}
+    return {"coc7": out}
+
+
+def _sheet_lines(s: dict, en: bool) -> list[str]:
+    ch = s["chars"]
+    lines = [f"{s['name']}（{s.get('occupation', '')}）",
+             " ".join(f"{k}{ch[k]}" for k in sh.CHARS),
+             f"HP {s['hp']}/{s['hp_max']}  MP {s['mp']}/{s['mp_max']}  SAN {s['san']}  "
+             f"{'Luck' if en else '幸運'} {s['luck']}  MOV {s['mov']}  DB {s['db']}  "
+             f"{'Build' if en else 'ビルド'} {s['build']}"]
+    sk = [f"{sh.english(k) if en else k} {v}" for k, v in sorted(s["skills"].items(), key=lambda kv: -kv[1])]
+    lines.append(", ".join(sk))
+    return lines
+
+
+def _meta_sheet(ctx: Context, args: list[str]) -> None:
+    s = ck.sheet_of(ctx, args[0] if args else "")
+    for line in _sheet_lines(s, ck.lang(ctx) == "en"):
+        ctx.say(line, speaker="system")
+
+
+def _validate(raw: Any) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    chars = (raw or {}).get("characters") or {}
+    if not isinstance(chars, dict):
+        return out
+    for cid, c in chars.items():
+        if not isinstance(c, dict) or not c.get("stats"):
+            continue
+        stats = c["stats"]
+        if not isinstance(stats, dict):
+            out.append((f"characters.{cid}.stats", "stats must be a mapping"))
+            continue
+        try:
+            if c.get("kind") == "pc":
+                sh.normalise_chars(stats)
+            else:
+                sh.make_enemy(str(c.get("name", cid)), stats, c.get("props") or {})
+        except (RuleError, ValueError, TypeError) as e:
+            out.append((f"characters.{cid}.stats", str(e)))
+    return out
+
+
+SYSTEM.init = _init
+SYSTEM.view = _view
+SYSTEM.validate = _validate
+SYSTEM.meta_commands["sheet"] = _meta_sheet
+
+
+# ---------------------------------------------------------------- investigators
+
+@hook()
+def choose_pregen(ctx: Context, n: Any, who: str = "") -> list[str]:
+    """Takes ready-made investigator ``n`` (1-4) as the active investigator."""
+    ps = pregens()
+    try:
+        i = int(n)
+    except (TypeError, ValueError):
+        raise RuleError(f"pregen {n!r}: give a number 1-{len(ps)}") from None
+    if not 1 <= i <= len(ps):
+        raise RuleError(f"pregen {n!r}: give a number 1-{len(ps)}")
+    s = ps[i - 1]
+    install(ctx, s, who)
+    ctx.say(ck.t(ctx, f"探索者：{s['name']}（{s['occupation']}）", f"Investigator: {s['name_en']}"))
+    return ["chosen"]
+
+
+@hook()
+def quick_create(ctx: Context, name: str = "", method: str = "roll", who: str = "") -> list[str]:
+    """Quick-start creation: ``roll`` (3D6×5 / (2D6+6)×5) or ``array`` (80,70,60,60,50,50,50,40
+    in STR CON SIZ DEX APP INT POW EDU order), with a general set of skills."""
+    dice = _Dice(ctx)
+    if method in ("roll", "dice", "ダイス"):
+        chars = sh.roll_characteristics(dice)
+    elif method in ("array", "standard", "配分"):
+        chars = sh.assign_array(sh.CHARS)
+    else:
+        raise RuleError(f"method {method!r}: roll or array")
+    s = quick_investigator(name or ck.t(ctx, "探索者", "Investigator"), chars,
+                           list(DEFAULT_OCCUPATION), list(DEFAULT_HOBBIES), dice,
+                           weapons=[sh.weapon("素手")])
+    install(ctx, s, who)
+    ctx.say(" / ".join(_sheet_lines(s, ck.lang(ctx) == "en")))
+    return ["created"]
+
+
+@hook()
+def set_active(ctx: Context, who: str) -> list[str]:
+    """Makes another investigator the one whose checks ``who``-less hooks roll."""
+    ck.data(ctx)["pc"] = ck.pc_id(ctx, who)
+    return ["ok"]
+
+
+@hook()
+def give_weapon(ctx: Context, name: str, who: str = "") -> list[str]:
+    """Gives a known weapon (M360J, ナイフ, 棍棒) to an investigator."""
+    s = ck.sheet_of(ctx, who)
+    w = sh.weapon(name)
+    s.setdefault("weapons", []).append(w)
+    return ["given"]
+
+
+@hook()
+def give_ammo(ctx: Context, n: Any, weapon: str = "", who: str = "") -> list[str]:
+    """Spare rounds for a firearm (e.g. the investigator carries .38 Special)."""
+    s = ck.sheet_of(ctx, who)
+    w = cb._find_weapon(s, str(weapon or ""), True)
+    w["spare"] = int(w.get("spare", 0)) + int(n)
+    return ["given"]
+
+
+@hook()
+def spend_mp(ctx: Context, n: Any, who: str = "") -> list[str]:
+    """Spends magic points (the transfer spell's 10); ["not_enough"] leaves MP untouched."""
+    s = ck.sheet_of(ctx, who)
+    n = int(n)
+    if s["mp"] < n:
+        return ["not_enough"]
+    s["mp"] -= n
+    return ["spent"]
+
+
+@hook()
+def improve(ctx: Context, who: str = "") -> list[str]:
+    """Development phase: each ticked skill improves by 1D10 on a d100 over it (or over 95)."""
+    s = ck.sheet_of(ctx, who)
+    grew = False
+    for skill in list(s.get("marks", [])):
+        _, value = sh.skill_value(s, skill)
+        r = ctx.roll("1d100", label=ck.t(ctx, f"成長:{skill}", f"improve: {skill}")).total
+        if r > value or r > 95:
+            gain = ctx.roll("1d10", label=skill).total
+            s["skills"][skill] = value + gain
+            grew = True
+    s["marks"] = []
+    return ["improved"] if grew else ["none"]
+
+
+# ---------------------------------------------------------------- checks
+
+@hook()
+def check(ctx: Context, skill: str, difficulty: str = "regular", bonus: Any = 0,
+          who: str = "", hidden: Any = False) -> list[str]:
+    """A skill or characteristic roll; bonus > 0 bonus dice, < 0 penalty dice."""
+    return ck.check(ctx, skill, difficulty, bonus, who, hidden)
+
+
+@hook()
+def hidden_check(ctx: Context, skill: str, difficulty: str = "regular", bonus: Any = 0,
+                 who: str = "") -> list[str]:
+    """A check rolled by the keeper: the roll event is keeper-only."""
+    return ck.check(ctx, skill, difficulty, bonus, who, True)
+
+
+@hook()
+def push(ctx: Context) -> list[str]:
+    """Pushes the last failed check; a failed push adds the key ``pushed_failure``."""
+    return ck.push(ctx)
+
+
+@hook()
+def luck(ctx: Context, difficulty: str = "regular", who: str = "") -> list[str]:
+    return ck.luck(ctx, difficulty, who)
+
+
+@hook()
+def group_luck(ctx: Context, difficulty: str = "regular") -> list[str]:
+    return ck.group_luck(ctx, difficulty)
+
+
+@hook()
+def spend_luck(ctx: Context) -> list[str]:
+    return ck.spend_luck(ctx)
+
+
+@hook()
+def opposed(ctx: Context, skill: str, opponent: str, opp_skill: str = "", who: str = "") -> list[str]:
+    return ck.opposed(ctx, skill, opponent, opp_skill, who)
+
+
+# ---------------------------------------------------------------- sanity
+
+@hook()
+def san(ctx: Context, loss: str, who: str = "", source: str = "") -> list[str]:
+    """A Sanity roll, ``loss`` like ``1/1d6``."""
+    return sn.san_check(ctx, loss, who, source)
+
+
+@hook()
+def san_all(ctx: Context, loss: str, source: str = "") -> list[str]:
+    return sn.san_all(ctx, loss, source)
+
+
+# ---------------------------------------------------------------- combat and health
+
+for _fn in (cb.start_combat, cb.end_combat, cb.attack, cb.shoot, cb.aim, cb.reload, cb.fix_jam,
+            cb.throw, cb.maneuver, cb.dodge, cb.fight_back, cb.enemy_turn, cb.pass_turn,
+            cb.flee, cb.daze, cb.grope, cb.damage, cb.first_aid, cb.medicine, cb.tick):
+    hook()(_fn)
+
+
+@hook()
+def heal(ctx: Context, amount: Any, who: str = "") -> list[str]:
+    pid = ck.pc_id(ctx, who)
+    n = amount if isinstance(amount, int) else ctx.roll(str(amount), label="回復").total
+    cb.heal(ctx, pid, n)
+    return ["healed"]
+
+
+# ---------------------------------------------------------------- pure reads (conditions)
+
+def _pc(ctx: Any, who: str) -> dict:
+    return ck.sheet_of(ctx, who)
+
+
+@hook(pure=True)
+def in_combat(ctx: Context) -> bool:
+    return bool(ck.data(ctx).get("combat"))
+
+
+@hook(pure=True)
+def awaiting(ctx: Context) -> str:
+    """"response" (dodge or fight back), "action" (an investigator's turn) or ""."""
+    c = ck.data(ctx).get("combat")
+    if not c:
+        return ""
+    return "response" if c["pending"] else ("action" if c["actor"] else "")
+
+
+@hook(pure=True)
+def hp(ctx: Context, who: str = "") -> int:
+    c = ck.data(ctx).get("combat")
+    if c and who in c["c"] and c["c"][who]["side"] == "enemy":
+        return int(c["c"][who]["sheet"]["hp"])
+    return int(_pc(ctx, who)["hp"])
+
+
+@hook(pure=True)
+def mp(ctx: Context, who: str = "") -> int:
+    return int(_pc(ctx, who)["mp"])
+
+
+@hook(pure=True)
+def sanity(ctx: Context, who: str = "") -> int:
+    return int(_pc(ctx, who)["san"])
+
+
+@hook(pure=True)
+def luck_points(ctx: Context, who: str = "") -> int:
+    return int(_pc(ctx, who)["luck"])
+
+
+@hook(pure=True)
+def skill(ctx: Context, name: str, who: str = "") -> int:
+    return sh.skill_value(_pc(ctx, who), name)[1]
+
+
+@hook(pure=True)
+def native(ctx: Context, language: str, who: str = "") -> bool:
+    """True if ``language`` is the investigator's own (rolled as 母国語)."""
+    return _pc(ctx, who).get("native") == sh.LANGUAGES.get(sh._key(language), language)
+
+
+@hook(pure=True)
+def alive(ctx: Context, who: str = "") -> bool:
+    return not _pc(ctx, who)["cond"].get("dead")
+
+
+@hook(pure=True)
+def any_alive(ctx: Context) -> bool:
+    return any(not ctx.state.stats[k]["cond"].get("dead") for k in ck.pc_ids(ctx))
+
+
+@hook(pure=True)
+def conscious(ctx: Context, who: str = "") -> bool:
+    return cb.able(_pc(ctx, who))
+
+
+@hook(pure=True)
+def dying(ctx: Context, who: str = "") -> bool:
+    return bool(_pc(ctx, who)["cond"].get("dying"))
+
+
+@hook(pure=True)
+def insane(ctx: Context, who: str = "") -> str:
+    """"", "temporary", "indefinite" or "permanent"."""
+    return str(_pc(ctx, who)["cond"].get("insane", ""))
+
+
+@hook(pure=True)
+def held(ctx: Context, who: str = "") -> bool:
+    c = ck.data(ctx).get("combat")
+    pid = ck.pc_id(ctx, who)
+    return bool(c and pid in c["c"] and c["c"][pid]["held_by"])
+
+
+@hook(pure=True)
+def dazed(ctx: Context, target: str) -> bool:
+    c = ck.data(ctx).get("combat")
+    return bool(c and target in c["c"] and c["c"][target]["dazed"] > 0)
+
+
+@hook(pure=True)
+def all_dazed(ctx: Context) -> bool:
+    """Every enemy still standing is dazed (the moment to shut the door, ruling DA-09)."""
+    c = ck.data(ctx).get("combat")
+    if not c:
+        return False
+    live = cb._enemies(c)
+    return bool(live) and all(c["c"][k]["dazed"] > 0 for k in live)
+
+
+@hook(pure=True)
+def enemies_left(ctx: Context) -> int:
+    c = ck.data(ctx).get("combat")
+    return len(cb._enemies(c)) if c else 0
+
+
+@hook(pure=True)
+def combat_round(ctx: Context) -> int:
+    c = ck.data(ctx).get("combat")
+    return int(c["round"]) if c else 0
+
+
+@hook(pure=True)
+def last_combat(ctx: Context) -> str:
+    """The result of the last finished fight (victory, defeat, escaped, repelled...)."""
+    lc = ck.data(ctx).get("last_combat")
+    return str(lc["result"]) if lc else ""
+
+
+@hook(pure=True)
+def last_level(ctx: Context) -> str:
+    last = ck.data(ctx).get("last")
+    return str(last["level"]) if last else ""
+
+
+@hook(pure=True)
+def last_loss(ctx: Context) -> int:
+    ls = ck.data(ctx).get("last_san")
+    return int(ls["lost"]) if ls else 0
+
+
+@hook(pure=True)
+def ammo(ctx: Context, weapon: str = "", who: str = "") -> int:
+    s = _pc(ctx, who)
+    for w in s.get("weapons", []):
+        if w.get("firearm") and (not weapon or w["name"] == weapon):
+            return int(w.get("ammo", 0))
+    return 0
+
+
+@hook(pure=True)
+def has_weapon(ctx: Context, name: str, who: str = "") -> bool:
+    return any(w["name"] == name for w in _pc(ctx, who).get("weapons", []))

@@ -1,0 +1,356 @@
+"""Percentile rolls: success levels, difficulty, bonus and penalty dice, checks, pushes, Luck.
+
+Dice order is BCDice's: one tens d10 per die (1 + bonus/penalty dice), then the units d10;
+a face of 10 reads 0, and 00 + 0 reads 100.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runner.rules.base import RuleError
+from runner.rules.coc7 import sheet as sh
+
+LEVELS: tuple[str, ...] = ("fumble", "failure", "regular", "hard", "extreme", "critical")
+RANK: dict[str, int] = {lv: i - 1 for i, lv in enumerate(LEVELS)}
+"""fumble −1, failure 0, regular 1, hard 2, extreme 3, critical 4."""
+LEVEL_JA: dict[str, str] = {
+    "critical": "クリティカル", "extreme": "イクストリーム成功", "hard": "ハード成功",
+    "regular": "レギュラー成功", "success": "成功", "failure": "失敗", "fumble": "ファンブル",
+}
+LEVEL_EN: dict[str, str] = {
+    "critical": "critical", "extreme": "extreme success", "hard": "hard success",
+    "regular": "regular success", "success": "success", "failure": "failure", "fumble": "fumble",
+}
+DIFFICULTY: dict[str, str] = {
+    "": "regular", "regular": "regular", "normal": "regular", "r": "regular", "レギュラー": "regular",
+    "通常": "regular", "hard": "hard", "h": "hard", "ハード": "hard", "困難": "hard",
+    "extreme": "extreme", "e": "extreme", "イクストリーム": "extreme", "極限": "extreme",
+    "critical": "critical", "c": "critical", "クリティカル": "critical",
+}
+DIFF_JA = {"regular": "レギュラー", "hard": "ハード", "extreme": "イクストリーム",
+           "critical": "クリティカル"}
+NO_PUSH = frozenset({"幸運", "正気度"})
+
+
+def difficulty(text: Any) -> str:
+    d = DIFFICULTY.get(str(text or "").strip().lower())
+    if d is None:
+        raise RuleError(f"unknown difficulty {text!r}: use regular, hard or extreme")
+    return d
+
+
+def level_of(total: int, target: int) -> str:
+    """The 7e success level of a d100 result against ``target`` (BCDice's reading).
+
+    01 is always critical; 100 always fumbles, and 96-99 fumble when the target is under 50.
+    """
+    if total == 1:
+        return "critical"
+    if total >= (96 if target < 50 else 100):
+        return "fumble"
+    if total <= target // 5:
+        return "extreme"
+    if total <= target // 2:
+        return "hard"
+    if total <= target:
+        return "regular"
+    return "failure"
+
+
+def needed(value: int, diff: str) -> int:
+    """The number to roll under for a difficulty (critical: only 01)."""
+    return {"regular": value, "hard": value // 2, "extreme": value // 5, "critical": 0}[diff]
+
+
+def judge(total: int, value: int, diff: str) -> tuple[str, bool]:
+    """Returns (level rolled against ``value``, success at difficulty ``diff``).
+
+    The fumble range follows the number needed (a Hard roll on 60 needs 30, so 96+ fumbles).
+    """
+    lv = level_of(total, value)
+    if diff == "regular":
+        return lv, RANK[lv] >= 1
+    if total == 1:
+        return "critical", True
+    if total >= (96 if needed(value, diff) < 50 else 100):
+        return "fumble", False
+    return lv, RANK[lv] >= RANK[diff]
+
+
+def outcome_keys(level: str, ok: bool) -> list[str]:
+    """Outcome keys, most specific first: extreme → [extreme, hard, regular, success]."""
+    if not ok:
+        return ["fumble", "failure"] if level == "fumble" else ["failure"]
+    order = ["critical", "extreme", "hard", "regular"]
+    return order[order.index(level):] + ["success"]
+
+
+def read_percentile(tens: list[int], units: int, bonus: int) -> tuple[int, list[int]]:
+    """Combines tens d10 faces and a units d10 face into (kept result, every candidate)."""
+    u = units % 10
+    cands = []
+    for t in tens:
+        v = (t % 10) * 10 + u
+        cands.append(100 if v == 0 else v)
+    return (min(cands) if bonus >= 0 else max(cands)), cands
+
+
+def bcdice_text(target: int | None, bonus: int, cands: list[int], total: int,
+                result: str | None) -> str:
+    """The BCDice Cthulhu7th line, e.g. ``(1D100<=46) ボーナス・ペナルティダイス[1] ＞ 47, 37 ＞ 37 ＞ レギュラー成功``."""
+    expr = "1D100" if target is None else f"1D100<={target}"
+    parts = [f"({expr}) ボーナス・ペナルティダイス[{bonus}]", ", ".join(map(str, cands)), str(total)]
+    if result:
+        parts.append(result)
+    return " ＞ ".join(parts)
+
+
+# ---------------------------------------------------------------- state helpers
+
+def lang(ctx: Any) -> str:
+    story = getattr(ctx, "story", None)
+    lg = getattr(story, "language", None) or "ja"
+    return "en" if str(lg).lower().startswith("en") else "ja"
+
+
+def t(ctx: Any, ja: str, en: str) -> str:
+    return en if lang(ctx) == "en" else ja
+
+
+def option(ctx: Any, key: str, default: Any = None) -> Any:
+    """A story setting: ``coc7:`` section, then ``story.options`` (flat or under coc7)."""
+    story = getattr(ctx, "story", None)
+    for src in ((getattr(story, "extra", None) or {}).get("coc7"),
+                (getattr(story, "options", None) or {}).get("coc7"),
+                getattr(story, "options", None)):
+        if isinstance(src, dict) and key in src:
+            return src[key]
+    return default
+
+
+def data(ctx: Any) -> dict:
+    """This rule system's part of the state (``state.rules["coc7"]``)."""
+    rules = ctx.state.rules
+    d = rules.get("coc7")
+    if d is None:
+        d = rules["coc7"] = {"pc": "", "last": None, "day": 0, "day_loss": {}, "day_start": {},
+                             "san_by_source": {}}
+    return d
+
+
+def pc_ids(ctx: Any) -> list[str]:
+    """Ids of the investigator sheets in ``state.stats``, in insertion order."""
+    return [k for k, v in ctx.state.stats.items()
+            if isinstance(v, dict) and v.get("system") == "coc7" and v.get("kind") == "investigator"]
+
+
+def pc_id(ctx: Any, who: str = "") -> str:
+    """Resolves ``who`` (an id, a sheet name or "") to an investigator id; "" is the active one."""
+    who = str(who or "")
+    ids = pc_ids(ctx)
+    if who:
+        if who in ctx.state.stats:
+            return who
+        for k in ids:
+            if ctx.state.stats[k].get("name") == who:
+                return k
+        raise RuleError(f"no investigator {who!r}; known: {', '.join(ids) or 'none'}")
+    active = data(ctx).get("pc")
+    if active and active in ctx.state.stats:
+        return active
+    if ids:
+        return ids[0]
+    raise RuleError("no investigator yet: call coc7.choose_pregen(n) or coc7.create(...) first")
+
+
+def sheet_of(ctx: Any, who: str = "") -> dict:
+    return ctx.state.stats[pc_id(ctx, who)]
+
+
+def story_character(ctx: Any, cid: str) -> tuple[str, dict, dict] | None:
+    """(name, stats, props) of a story character, whether the story is a model or plain data."""
+    chars = getattr(getattr(ctx, "story", None), "characters", None) or {}
+    c = chars.get(cid)
+    if c is None:
+        for k, v in chars.items():
+            name = v.get("name") if isinstance(v, dict) else getattr(v, "name", "")
+            if name == cid:
+                c, cid = v, k
+                break
+    if c is None:
+        return None
+    if isinstance(c, dict):
+        return c.get("name", cid), dict(c.get("stats") or {}), dict(c.get("props") or {})
+    return getattr(c, "name", cid), dict(getattr(c, "stats", {}) or {}), dict(getattr(c, "props", {}) or {})
+
+
+# ---------------------------------------------------------------- rolling
+
+def roll_d100(ctx: Any, value: int | None, *, bonus: int = 0, diff: str = "regular",
+              label: str = "", hidden: bool = False, emit: bool = True,
+              **extra: Any) -> dict:
+    """Rolls a percentile die with bonus (>0) or penalty (<0) dice and emits one roll event.
+
+    Returns {total, dice, level, success, candidates, text}; level and success are None
+    when ``value`` is None (a bare d100).
+    """
+    n = abs(int(bonus)) + 1
+    faces = list(ctx.faces([10] * (n + 1), expr="1d100"))
+    total, cands = read_percentile(faces[:n], faces[n], bonus)
+    if value is None:
+        level, ok = None, None
+        text = bcdice_text(None, bonus, cands, total, None)
+    else:
+        level, ok = judge(total, value, diff)
+        result = LEVEL_JA[level]
+        if diff != "regular":
+            result += f" ＞ {DIFF_JA[diff]}{'成功' if ok else '失敗'}"
+        text = bcdice_text(value, bonus, cands, total, result)
+    if label:
+        text = f"〈{label}〉 {text}"
+    out = {"total": total, "dice": faces, "level": level, "success": ok, "candidates": cands,
+           "text": text, "target": value, "difficulty": diff, "bonus": bonus}
+    if emit:
+        ev: dict = {"type": "roll", "expr": "1d100" if value is None else f"1d100<={value}",
+                    "dice": faces, "sides": [10] * len(faces), "total": total, "label": label,
+                    "text": text, "bonus": bonus}
+        if value is not None:
+            ev.update(level=level, target=value, difficulty=diff, success=ok)
+        if hidden:
+            ev["keeper"] = True
+        ev.update(extra)
+        ctx.emit(ev)
+    return out
+
+
+def _bonus(bonus: Any, penalty: Any = 0) -> int:
+    try:
+        return int(bonus or 0) - int(penalty or 0)
+    except (TypeError, ValueError):
+        raise RuleError(f"bonus/penalty dice must be whole numbers, not {bonus!r}") from None
+
+
+def mark(sheet: dict, skill: str) -> None:
+    """Ticks a skill for improvement (never characteristics, Luck, SAN, Mythos, Credit)."""
+    if sheet.get("kind") != "investigator":
+        return
+    if skill in sh.CHARS or skill in ("幸運", "正気度") or skill in sh.NO_IMPROVEMENT:
+        return
+    if skill not in sheet.setdefault("marks", []):
+        sheet["marks"].append(skill)
+
+
+def check(ctx: Any, skill: str, diff: Any = "regular", bonus: Any = 0, who: str = "",
+          hidden: Any = False, *, pushed: bool = False) -> list[str]:
+    """A skill or characteristic roll by an investigator; returns outcome keys."""
+    d = difficulty(diff)
+    pid = pc_id(ctx, who)
+    s = ctx.state.stats[pid]
+    name, value = sh.skill_value(s, skill)
+    b = _bonus(bonus)
+    label = name if lang(ctx) == "ja" else sh.english(name)
+    r = roll_d100(ctx, value, bonus=b, diff=d, label=label, hidden=bool(hidden), who=pid,
+                  pushed=pushed)
+    ok = bool(r["success"])
+    if ok:
+        mark(s, name)
+    data(ctx)["last"] = {"skill": name, "value": value, "difficulty": d, "bonus": b, "who": pid,
+                         "total": r["total"], "level": r["level"], "success": ok,
+                         "pushed": pushed, "hidden": bool(hidden),
+                         "pushable": name not in NO_PUSH and not pushed and not ok
+                         and r["level"] != "fumble"}
+    keys = outcome_keys(r["level"], ok)
+    if pushed and not ok:
+        keys = ["pushed_failure", *keys]
+    return keys
+
+
+def push(ctx: Any) -> list[str]:
+    """Pushes the last failed check (once; never Luck, SAN, a fumble or combat)."""
+    last = data(ctx).get("last")
+    if not last or not last.get("pushable"):
+        raise RuleError("nothing to push: only a failed, unpushed skill check can be pushed")
+    ctx.say(t(ctx, "もう一度、覚悟を決めて挑む（プッシュ・ロール）。失敗すれば、ただでは済まない。",
+              "You push the roll. Fail now, and things go badly wrong."))
+    return check(ctx, last["skill"], last["difficulty"], last["bonus"], last["who"],
+                 last.get("hidden", False), pushed=True)
+
+
+def luck(ctx: Any, diff: Any = "regular", who: str = "", hidden: Any = False) -> list[str]:
+    """A Luck roll (no improvement mark, cannot be pushed)."""
+    return check(ctx, "幸運", diff, 0, who, hidden)
+
+
+def group_luck(ctx: Any, diff: Any = "regular") -> list[str]:
+    """A Luck roll by the investigator with the lowest Luck (7e group Luck)."""
+    ids = pc_ids(ctx)
+    if not ids:
+        raise RuleError("no investigators")
+    low = min(ids, key=lambda k: ctx.state.stats[k].get("luck", 0))
+    return check(ctx, "幸運", diff, 0, low)
+
+
+def spend_luck(ctx: Any) -> list[str]:
+    """Optional rule: spends Luck to turn the last failed skill check into a bare success."""
+    last = data(ctx).get("last")
+    if not last or last.get("success") or last.get("skill") in NO_PUSH or last.get("pushed") \
+            or last.get("level") == "fumble":
+        raise RuleError("Luck can only be spent on a failed skill check that was not pushed")
+    s = ctx.state.stats[last["who"]]
+    cost = last["total"] - needed(last["value"], last["difficulty"])
+    if cost > s.get("luck", 0) or cost <= 0:
+        ctx.say(t(ctx, f"幸運が足りない（必要 {cost}、残り {s.get('luck', 0)}）。",
+                  f"Not enough Luck (needs {cost}, has {s.get('luck', 0)})."))
+        return ["failure"]
+    s["luck"] -= cost
+    last.update(success=True, pushable=False)
+    mark(s, last["skill"])
+    ctx.say(t(ctx, f"幸運を {cost} 消費して成功にした（残り {s['luck']}）。",
+              f"You spend {cost} Luck to succeed (Luck now {s['luck']})."))
+    return [last["difficulty"], "success"] if last["difficulty"] != "critical" else ["success"]
+
+
+def opposed(ctx: Any, skill: str, opponent: str, opp_skill: str = "", who: str = "",
+            bonus: Any = 0) -> list[str]:
+    """An opposed roll: the higher level wins; a tie goes to the higher skill, else a draw.
+
+    Returns ["win"], ["lose"] or ["draw"] (both failed, or all equal), plus the level keys.
+    """
+    pid = pc_id(ctx, who)
+    me = ctx.state.stats[pid]
+    other = sheet_for(ctx, opponent)
+    name, value = sh.skill_value(me, skill)
+    oname, ovalue = sh.skill_value(other, opp_skill or skill)
+    a = roll_d100(ctx, value, bonus=_bonus(bonus), label=name, who=pid)
+    b = roll_d100(ctx, ovalue, label=f"{other.get('name', opponent)}:{oname}", who=opponent)
+    ra, rb = RANK[a["level"]], RANK[b["level"]]
+    if ra >= 1:
+        mark(me, name)
+    if ra < 1 and rb < 1:
+        res = "draw"
+    elif ra != rb:
+        res = "win" if ra > rb else "lose"
+    elif value != ovalue:
+        res = "win" if value > ovalue else "lose"
+    else:
+        res = "draw"
+    return [res, *outcome_keys(a["level"], ra >= 1)]
+
+
+def sheet_for(ctx: Any, cid: str) -> dict:
+    """A sheet for an investigator id, a combatant or a story character (built on the fly)."""
+    if cid in ctx.state.stats and isinstance(ctx.state.stats[cid], dict) \
+            and ctx.state.stats[cid].get("system") == "coc7":
+        return ctx.state.stats[cid]
+    combat = data(ctx).get("combat")
+    if combat and cid in combat["c"]:
+        return combat["c"][cid]["sheet"]
+    sc = story_character(ctx, cid)
+    if sc is None:
+        raise RuleError(f"no character {cid!r}")
+    name, stats, props = sc
+    if any(sh.CHAR_ALIASES.get(sh._key(k)) for k in stats) and str(
+            props.get("kind", "")) != "investigator":
+        return sh.make_enemy(name, stats, props)
+    raise RuleError(f"character {cid!r} has no coc7 stats")

@@ -1,0 +1,914 @@
+"""Combat, turn by turn: DEX order, melee with dodge or fight back, maneuvers, firearms,
+damage, major wounds, dying, First Aid and Medicine.
+
+The fight lives in ``state.rules["coc7"]["combat"]``. Hooks move it forward and stop
+whenever an investigator must choose: ``awaiting() == "action"`` (their turn) or
+``"response"`` (an attack is coming: ``dodge()`` or ``fight_back()``).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from runner.rules.base import RuleError
+from runner.rules.coc7 import checks as ck
+from runner.rules.coc7 import sheet as sh
+from runner.rules.dice import parse
+
+MAX_ROUNDS = 100
+"""A fight the investigators can no longer influence is played out at most this long."""
+
+
+# ---------------------------------------------------------------- small helpers
+
+def combat(ctx: Any) -> dict | None:
+    return ck.data(ctx).get("combat")
+
+
+def need(ctx: Any) -> dict:
+    c = combat(ctx)
+    if c is None:
+        raise RuleError("no combat is running: call coc7.start_combat(...) first")
+    return c
+
+
+def sheet(ctx: Any, cid: str) -> dict:
+    c = combat(ctx)
+    if c is not None and cid in c["c"] and c["c"][cid]["side"] == "enemy":
+        return c["c"][cid]["sheet"]
+    return ctx.state.stats[cid]
+
+
+def _name(ctx: Any, cid: str) -> str:
+    return sheet(ctx, cid).get("name", cid)
+
+
+def able(s: dict) -> bool:
+    """Can act and defend: alive, conscious."""
+    cond = s.get("cond", {})
+    return not (cond.get("dead") or cond.get("unconscious") or cond.get("dying"))
+
+
+def _opts(text: Any) -> dict:
+    out: dict[str, Any] = {}
+    for tok in str(text or "").replace("、", ",").replace(" ", ",").split(","):
+        tok = tok.strip()
+        if not tok:
+            continue
+        k, _, v = tok.partition("=")
+        out[k.strip().lower()] = v.strip() if v else True
+    return out
+
+
+def _pick(ctx: Any, n: int, label: str) -> int:
+    """A seeded choice among n things (0-based), rolled as a keeper-only 1dn."""
+    if n <= 1:
+        return 0
+    return ctx.roll(f"1d{n}", label=label, keeper=True).total - 1
+
+
+def dmg_expr(base: str, db: str = "") -> str:
+    db = str(db or "").strip().replace(" ", "")
+    if not db or db in ("0", "+0", "-0", "なし"):
+        return base
+    return base + (db if db[0] in "+-" else "+" + db)
+
+
+def roll_damage(ctx: Any, expr: str, db: str, *, extreme: bool, impale: bool, label: str) -> int:
+    """Normal, or extreme: impaling = max weapon + max DB + a weapon roll; else max of all."""
+    full = dmg_expr(expr, db)
+    if not extreme:
+        return max(0, ctx.roll(full, label=label).total)
+    if impale:
+        top = parse(full).maximum
+        extra = ctx.roll(expr, label=label + ck.t(ctx, "（貫通）", " (impale)")).total
+        return max(0, top + extra)
+    return max(0, parse(full).maximum)
+
+
+# ---------------------------------------------------------------- damage and healing
+
+def apply_damage(ctx: Any, pid: str, amount: int) -> list[str]:
+    """Damages an investigator: major wound (≥ half max HP at once), unconscious, dying, dead."""
+    s = ctx.state.stats[pid]
+    cond = s["cond"]
+    amount = max(0, int(amount))
+    name = s["name"]
+    if amount == 0:
+        return ["unhurt"]
+    if cond.get("dead"):
+        return ["dead"]
+    keys: list[str] = []
+    cond["aided"] = cond["treated"] = False
+    if amount >= s["hp_max"]:
+        s["hp"] = 0
+        cond.update(dead=True, dying=False, unconscious=True)
+        ctx.say(ck.t(ctx, f"{name}は致命的な一撃を受け、命を落とした。",
+                     f"{name} takes a fatal blow and dies."))
+        return ["dead"]
+    if cond.get("dying"):
+        # Our reading: more harm to someone already dying ends it.
+        s["hp"] = 0
+        cond.update(dead=True, dying=False)
+        ctx.say(ck.t(ctx, f"{name}は息絶えた。", f"{name} dies."))
+        return ["dead"]
+    major = amount * 2 >= s["hp_max"] or s["hp"] == 0
+    before = s["hp"]
+    s["hp"] = max(0, before - amount)
+    ctx.say(ck.t(ctx, f"{name}に {amount} ダメージ（耐久力 {before} → {s['hp']}）。",
+                 f"{name} takes {amount} damage (HP {before} → {s['hp']})."))
+    if major:
+        cond["major_wound"] = True
+        keys.append("major_wound")
+    if s["hp"] == 0:
+        if cond.get("major_wound"):
+            cond.update(dying=True, unconscious=True, stable=False)
+            ctx.say(ck.t(ctx, f"{name}は重傷を負って倒れた。瀕死だ。",
+                         f"{name} collapses, mortally wounded: dying."))
+            return ["dying", "unconscious", *keys, "hurt"]
+        cond["unconscious"] = True
+        ctx.say(ck.t(ctx, f"{name}は気を失った。", f"{name} falls unconscious."))
+        return ["unconscious", *keys, "hurt"]
+    if major:
+        ctx.say(ck.t(ctx, "重傷だ。", "A major wound."))
+        r = ck.check(ctx, "CON", "regular", 0, pid)
+        ck.data(ctx)["last"]["pushable"] = False
+        if "success" not in r:
+            cond["unconscious"] = True
+            ctx.say(ck.t(ctx, f"{name}は痛みで気を失った。", f"{name} passes out from the pain."))
+            return ["unconscious", *keys, "hurt"]
+    return [*keys, "hurt"]
+
+
+def heal(ctx: Any, pid: str, amount: int) -> int:
+    s = ctx.state.stats[pid]
+    before = s["hp"]
+    s["hp"] = min(s["hp_max"], s["hp"] + max(0, int(amount)))
+    if s["hp"] > 0 and not s["cond"].get("dying"):
+        s["cond"]["unconscious"] = False
+    if s["hp"] * 2 > s["hp_max"]:
+        s["cond"]["major_wound"] = False
+    return s["hp"] - before
+
+
+def dying_roll(ctx: Any, pid: str) -> bool:
+    """The dying investigator's CON roll for this round; returns True if they still live."""
+    s = ctx.state.stats[pid]
+    r = ck.check(ctx, "CON", "regular", 0, pid)
+    ck.data(ctx)["last"]["pushable"] = False
+    if "success" in r:
+        ctx.say(ck.t(ctx, f"{s['name']}はまだ持ちこたえている。", f"{s['name']} clings to life."))
+        return True
+    s["cond"].update(dead=True, dying=False)
+    ctx.say(ck.t(ctx, f"{s['name']}は息を引き取った。", f"{s['name']} dies."))
+    return False
+
+
+def tick(ctx: Any) -> list[str]:
+    """One round passes outside combat: every dying investigator makes a CON roll."""
+    died = False
+    for pid in ck.pc_ids(ctx):
+        cond = ctx.state.stats[pid]["cond"]
+        if cond.get("dying") and not cond.get("stable") and not dying_roll(ctx, pid):
+            died = True
+    return ["dead"] if died else ["alive"]
+
+
+def damage(ctx: Any, amount: Any, who: str = "", label: str = "") -> list[str]:
+    """Story damage (a fall, 3d3 of deep water): a number or dice notation."""
+    pid = ck.pc_id(ctx, who)
+    if isinstance(amount, int):
+        n = amount
+    else:
+        n = ctx.roll(str(amount), label=label or ck.t(ctx, "ダメージ", "damage")).total
+    return apply_damage(ctx, pid, n)
+
+
+def first_aid(ctx: Any, target: str = "", who: str = "") -> list[str]:
+    """First Aid: stabilises the dying, wakes the unconscious, or +1 HP once per injury."""
+    healer = ck.pc_id(ctx, who)
+    tid = ck.pc_id(ctx, target) if target else healer
+    ts = ctx.state.stats[tid]
+    cond = ts["cond"]
+    if cond.get("dead"):
+        raise RuleError(f"{ts['name']} is dead")
+    r = ck.check(ctx, "応急手当", "regular", 0, healer)
+    return _turn_done(ctx, healer, _first_aid(ctx, ts, tid, r))
+
+
+def _first_aid(ctx: Any, ts: dict, tid: str, r: list[str]) -> list[str]:
+    cond = ts["cond"]
+    if "success" not in r:
+        return r
+    if cond.get("dying"):
+        cond.update(dying=False, stable=True)
+        ts["hp"] = max(ts["hp"], 1)
+        cond["aided"] = True
+        ctx.say(ck.t(ctx, f"{ts['name']}の容体が安定した。だが医学の手当てが要る。",
+                     f"{ts['name']} is stabilised, but needs Medicine."))
+        return ["stabilised", *r]
+    if cond.get("aided"):
+        ctx.say(ck.t(ctx, "この傷には、もう応急手当が済んでいる。", "This wound was already treated."))
+        return ["no_effect", *r]
+    cond["aided"] = True
+    heal(ctx, tid, 1)
+    ctx.say(ck.t(ctx, f"{ts['name']}の耐久力が 1 回復した（{ts['hp']}）。",
+                 f"{ts['name']} regains 1 HP ({ts['hp']})."))
+    return ["healed", *r]
+
+
+def medicine(ctx: Any, target: str = "", who: str = "") -> list[str]:
+    """Medicine: +1D3 HP once per injury; ends a stabilised investigator's danger."""
+    healer = ck.pc_id(ctx, who)
+    tid = ck.pc_id(ctx, target) if target else healer
+    ts = ctx.state.stats[tid]
+    cond = ts["cond"]
+    if cond.get("dead"):
+        raise RuleError(f"{ts['name']} is dead")
+    r = ck.check(ctx, "医学", "regular", 0, healer)
+    return _turn_done(ctx, healer, _medicine(ctx, ts, tid, r))
+
+
+def _medicine(ctx: Any, ts: dict, tid: str, r: list[str]) -> list[str]:
+    cond = ts["cond"]
+    if "success" not in r:
+        return r
+    if cond.get("treated"):
+        ctx.say(ck.t(ctx, "この傷には、もう医学の手当てが済んでいる。", "This wound was already treated."))
+        return ["no_effect", *r]
+    cond.update(treated=True, dying=False, stable=False)
+    got = heal(ctx, tid, ctx.roll("1d3", label=ck.t(ctx, "回復", "healing")).total)
+    ctx.say(ck.t(ctx, f"{ts['name']}の耐久力が {got} 回復した（{ts['hp']}）。",
+                 f"{ts['name']} regains {got} HP ({ts['hp']})."))
+    return ["healed", *r]
+
+
+# ---------------------------------------------------------------- starting and ending
+
+def start_combat(ctx: Any, enemy: str, count: Any = 1, opts: Any = "") -> list[str]:
+    """Starts a fight with ``count`` copies of story character ``enemy``.
+
+    ``opts``: comma-separated words — ``firearm`` (the investigators hold a readied gun:
+    DEX+50 for the order), ``underwater`` (investigators attack and defend with Swim, their
+    damage to enemies is halved), ``spare`` (stop when no investigator can act instead of
+    playing the fight out), ``pcs=a+b`` (only these investigators take part).
+    """
+    d = ck.data(ctx)
+    if d.get("combat"):
+        raise RuleError("a combat is already running")
+    sc = ck.story_character(ctx, enemy)
+    if sc is None:
+        raise RuleError(f"no story character {enemy!r} to fight")
+    name, stats, props = sc
+    base = sh.make_enemy(name, stats, props)
+    n = int(count or 1)
+    if n < 1:
+        raise RuleError("count must be at least 1")
+    o = _opts(opts)
+    short = str(props.get("short") or base.get("short") or name)
+    recs: dict[str, dict] = {}
+    for i in range(1, n + 1):
+        cid = f"{enemy}{i}" if n > 1 else enemy
+        s = copy.deepcopy(base)
+        s["name"] = f"{short}{i}" if n > 1 else name
+        recs[cid] = {"side": "enemy", "dex": s["chars"].get("DEX", 0), "sheet": s,
+                     "skill": s["fighting"]}
+    pcs = [p for p in (str(o["pcs"]).split("+") if o.get("pcs") else ck.pc_ids(ctx))
+           if p in ctx.state.stats and not ctx.state.stats[p]["cond"].get("dead")]
+    if not pcs:
+        raise RuleError("no investigator can fight")
+    for p in pcs:
+        s = ctx.state.stats[p]
+        has_gun = any(w.get("firearm") for w in s.get("weapons", []))
+        dex = s["chars"]["DEX"] + (50 if o.get("firearm") and has_gun else 0)
+        recs[p] = {"side": "pc", "dex": dex,
+                   "skill": sh.skill_value(s, "近接戦闘(格闘)")[1]}
+    for r in recs.values():
+        r.update(responded=0, dazed=0, held_by=None, holding=None, fled=False, down=False,
+                 aim=False)
+    # DEX order; a tie goes to the higher combat skill, then to the investigator.
+    order = sorted(recs, key=lambda k: (-recs[k]["dex"], -recs[k]["skill"],
+                                        0 if recs[k]["side"] == "pc" else 1))
+    d["combat"] = {"round": 1, "order": order, "idx": 0, "c": recs, "pending": None,
+                   "actor": None, "opts": o, "enemy": enemy}
+    names = "、".join(_name(ctx, k) for k in order)
+    ctx.say(ck.t(ctx, f"戦闘開始。行動順：{names}", f"Combat! Order: {', '.join(_name(ctx, k) for k in order)}"))
+    return advance(ctx)
+
+
+def finish(ctx: Any, result: str) -> list[str]:
+    """Ends the fight with ``result`` (victory, defeat, escaped, repelled...)."""
+    d = ck.data(ctx)
+    c = d.get("combat")
+    if c is None:
+        return [result]
+    enemies = {k: {"hp": r["sheet"]["hp"], "down": r["down"], "dazed": r["dazed"]}
+               for k, r in c["c"].items() if r["side"] == "enemy"}
+    d["last_combat"] = {"result": result, "rounds": c["round"], "enemies": enemies}
+    d["combat"] = None
+    msg = {"victory": ("戦闘に勝利した。", "The fight is won."),
+           "defeat": ("探索者たちは倒れた。", "The investigators have fallen."),
+           "escaped": ("探索者は戦いから逃れた。", "The investigators got away."),
+           }.get(result, ("戦闘が終わった。", "The fight is over."))
+    ctx.say(ck.t(ctx, *msg))
+    return [result]
+
+
+def end_combat(ctx: Any, result: str = "ended") -> list[str]:
+    """Ends the running fight from the story (the door shut on dazed arms: ``repelled``)."""
+    need(ctx)
+    return finish(ctx, str(result or "ended"))
+
+
+def _present(c: dict) -> list[str]:
+    return [k for k in c["order"] if c["c"][k]["side"] == "pc" and not c["c"][k]["fled"]]
+
+
+def _enemies(c: dict) -> list[str]:
+    return [k for k in c["order"] if c["c"][k]["side"] == "enemy" and not c["c"][k]["down"]]
+
+
+def _end_state(ctx: Any, c: dict) -> str | None:
+    if not _enemies(c):
+        return "victory"
+    present = _present(c)
+    fled = any(c["c"][k]["fled"] for k in c["order"] if c["c"][k]["side"] == "pc")
+    alive = [k for k in present if not ctx.state.stats[k]["cond"].get("dead")]
+    active = [k for k in alive if able(ctx.state.stats[k])]
+    if not alive:
+        return "escaped" if fled else "defeat"
+    if not active:
+        if fled:
+            return "escaped"
+        if c["opts"].get("spare") or c["round"] > MAX_ROUNDS:
+            return "defeat"
+    return None
+
+
+def _end_round(ctx: Any, c: dict) -> None:
+    for k in c["order"]:
+        r = c["c"][k]
+        r["responded"] = 0
+        if r["side"] == "pc" and not r["fled"]:
+            cond = ctx.state.stats[k]["cond"]
+            if cond.get("dying") and not cond.get("stable"):
+                dying_roll(ctx, k)
+        elif r["side"] == "enemy" and r["dazed"] > 0 and not r["down"]:
+            r["dazed"] -= 1
+            if r["dazed"] == 0:
+                ctx.say(ck.t(ctx, f"{_name(ctx, k)}が我に返った。", f"{_name(ctx, k)} recovers."))
+    c["round"] += 1
+    c["idx"] = 0
+    ctx.say(ck.t(ctx, f"第{c['round']}ラウンド。", f"Round {c['round']}."))
+
+
+def advance(ctx: Any) -> list[str]:
+    """Runs the fight until an investigator must choose, or it ends; returns what waits."""
+    c = combat(ctx)
+    if c is None:
+        return []
+    c["actor"] = None
+    while True:
+        end = _end_state(ctx, c)
+        if end:
+            return finish(ctx, end)
+        if c["idx"] >= len(c["order"]):
+            _end_round(ctx, c)
+            continue
+        cid = c["order"][c["idx"]]
+        r = c["c"][cid]
+        if r["side"] == "enemy":
+            if r["down"] or r["dazed"] > 0:
+                c["idx"] += 1
+                continue
+            _enemy_declare(ctx, c, cid)
+            if c["pending"]:
+                return ["response"]
+            c["idx"] += 1
+            continue
+        if r["fled"] or not able(ctx.state.stats[cid]):
+            c["idx"] += 1
+            continue
+        c["actor"] = cid
+        return ["action"]
+
+
+def _turn_done(ctx: Any, pid: str, keys: list[str]) -> list[str]:
+    """In a fight, an action by the investigator whose turn it is uses that turn."""
+    c = combat(ctx)
+    if c is not None and c.get("actor") == pid and not c.get("pending"):
+        return _after(ctx, keys)
+    return keys
+
+
+def _after(ctx: Any, keys: list[str]) -> list[str]:
+    """Ends the actor's turn, runs the fight on, and puts a combat result first."""
+    c = combat(ctx)
+    if c is not None:
+        c["idx"] += 1
+        nxt = advance(ctx)
+        if nxt and nxt[0] not in ("action", "response"):
+            return [nxt[0], *keys]
+    return keys
+
+
+def _actor(ctx: Any) -> str:
+    c = need(ctx)
+    if c["pending"]:
+        raise RuleError("an attack is coming: answer with coc7.dodge() or coc7.fight_back()")
+    if not c.get("actor"):
+        advance(ctx)
+        c = combat(ctx)
+        if c is None or not c.get("actor"):
+            raise RuleError("it is not an investigator's turn")
+    return c["actor"]
+
+
+def _enemy_id(ctx: Any, c: dict, target: Any) -> str:
+    live = _enemies(c)
+    if not live:
+        raise RuleError("no enemy left")
+    t = str(target or "")
+    if not t:
+        return live[0]
+    if t in c["c"] and c["c"][t]["side"] == "enemy":
+        return t
+    for k in c["order"]:
+        if c["c"][k]["side"] == "enemy" and _name(ctx, k) == t:
+            return k
+    if t.isdigit() and 1 <= int(t) <= len(live):
+        return live[int(t) - 1]
+    raise RuleError(f"no enemy {t!r}; fighting: {', '.join(_name(ctx, k) for k in live)}")
+
+
+# ---------------------------------------------------------------- enemies
+
+def _enemy_declare(ctx: Any, c: dict, cid: str) -> None:
+    r = c["c"][cid]
+    s = r["sheet"]
+    present = [k for k in _present(c) if not ctx.state.stats[k]["cond"].get("dead")]
+    if r["holding"] in present:
+        target = r["holding"]
+    else:
+        active = [k for k in present if able(ctx.state.stats[k])]
+        pool = active or present
+        target = pool[_pick(ctx, len(pool), ck.t(ctx, "攻撃対象", "target"))]
+    attacks = s["attacks"]
+    if r["holding"] == target:
+        attacks = [a for a in attacks if not a.get("maneuver")] or attacks
+    attack = attacks[_pick(ctx, len(attacks), ck.t(ctx, "攻撃方法", "attack"))]
+    c["pending"] = {"attacker": cid, "target": target, "attack": attack}
+    ts = ctx.state.stats[target]
+    ctx.say(ck.t(ctx, f"{s['name']}が{ts['name']}に「{attack['name']}」で襲いかかる！",
+                 f"{s['name']} attacks {ts['name']}: {attack['name']}!"))
+    if not able(ts):
+        resolve_pending(ctx, "none")
+
+
+def resolve_pending(ctx: Any, response: str) -> list[str]:
+    c = need(ctx)
+    p = c["pending"]
+    if not p:
+        raise RuleError("no attack is waiting for an answer")
+    c["pending"] = None
+    att, tid, attack = p["attacker"], p["target"], p["attack"]
+    res = melee(ctx, att, tid, attack, response)
+    return res
+
+
+def respond(ctx: Any, response: str) -> list[str]:
+    """Answers the waiting attack (dodge / fight) and runs the fight on."""
+    keys = resolve_pending(ctx, response)
+    return _after(ctx, keys)
+
+
+def dodge(ctx: Any) -> list[str]:
+    """Dodges the waiting attack (a tie goes to the dodger)."""
+    return respond(ctx, "dodge")
+
+
+def fight_back(ctx: Any) -> list[str]:
+    """Fights back against the waiting attack (a tie goes to the attacker)."""
+    return respond(ctx, "fight")
+
+
+def enemy_turn(ctx: Any, response: str = "") -> list[str]:
+    """Resolves the waiting enemy attack with ``response`` (dodge, fight, none; default dodge)."""
+    r = str(response or "dodge").lower()
+    r = {"回避": "dodge", "反撃": "fight", "fight_back": "fight", "なし": "none"}.get(r, r)
+    if r not in ("dodge", "fight", "none"):
+        raise RuleError(f"response {response!r}: dodge, fight or none")
+    return respond(ctx, r)
+
+
+# ---------------------------------------------------------------- melee
+
+def _pc_attack_skill(ctx: Any, c: dict | None, s: dict, default: str) -> tuple[str, int]:
+    if c is not None and c["opts"].get("underwater"):
+        return sh.skill_value(s, "水泳")
+    return sh.skill_value(s, default)
+
+
+def _default_weapon(s: dict) -> dict:
+    for w in s.get("weapons", []):
+        if not w.get("firearm"):
+            return w
+    return sh.weapon("素手")
+
+
+def _find_weapon(s: dict, name: str, firearm: bool | None = None) -> dict:
+    ws = s.setdefault("weapons", [])
+    for w in ws:
+        if (not name or w["name"] == name) and (firearm is None or bool(w.get("firearm")) == firearm):
+            return w
+    if not name and firearm is False:
+        return sh.weapon("素手")
+    what = name or ("a firearm" if firearm else "a weapon")
+    raise RuleError(f"{s['name']} has no {what}")
+
+
+def melee(ctx: Any, att: str, tid: str, attack: dict, response: str, *,
+          bonus: int = 0, skill_name: str = "", skill_override: int | None = None) -> list[str]:
+    """Resolves one melee attack (or maneuver) by ``att`` on ``tid``; returns outcome keys."""
+    c = combat(ctx)
+    a_s, t_s = sheet(ctx, att), sheet(ctx, tid)
+    a_rec = c["c"].get(att) if c else None
+    t_rec = c["c"].get(tid) if c else None
+    enemy_attacks = a_s.get("kind") == "creature"
+    if enemy_attacks:
+        aname = attack.get("name", "攻撃")
+        avalue = int(attack.get("skill", a_s["fighting"]))
+        db, impale = "", bool(attack.get("impale"))
+    else:
+        aname, avalue = _pc_attack_skill(ctx, c, a_s, attack.get("skill", "近接戦闘(格闘)"))
+        db = a_s.get("db", "") if attack.get("db", True) else ""
+        impale = bool(attack.get("impale"))
+    if skill_override is not None:
+        avalue = skill_override
+    if skill_name:
+        aname = skill_name
+    is_maneuver = bool(attack.get("maneuver"))
+    if is_maneuver:
+        gap = int(t_s.get("build", 0)) - int(a_s.get("build", 0))
+        if gap >= 3:
+            ctx.say(ck.t(ctx, f"体格差がありすぎて、{t_s['name']}には通じない。",
+                         f"{t_s['name']} is far too big for that."))
+            return ["impossible"]
+        bonus -= max(0, gap)
+    if t_rec is not None and t_rec["responded"] > 0 and response != "none":
+        bonus += 1  # outnumbered: it already answered an attack this round
+    ar = ck.roll_d100(ctx, avalue, bonus=bonus, label=f"{a_s['name']}:{aname}", who=att)
+    ra = ck.RANK[ar["level"]]
+    if ra >= 1:
+        ck.mark(a_s, aname)
+    rd = -2
+    if response != "none":
+        if response == "dodge":
+            dname, dvalue = _pc_attack_skill(ctx, c, t_s, "回避") if t_s.get("kind") != "creature" \
+                else ("回避", t_s["dodge"])
+        elif response == "fight":
+            if t_s.get("kind") == "creature":
+                dname, dvalue = "近接戦闘", t_s["fighting"]
+            else:
+                dname, dvalue = _pc_attack_skill(
+                    ctx, c, t_s, _default_weapon(t_s).get("skill", "近接戦闘(格闘)"))
+        else:  # another skill answering like a dodge (Stealth in the dark, ruling DA-07)
+            dname, dvalue = sh.skill_value(t_s, response)
+        dr = ck.roll_d100(ctx, dvalue, label=f"{t_s['name']}:{dname}", who=tid)
+        rd = ck.RANK[dr["level"]]
+        if rd >= 1:
+            ck.mark(t_s, dname)
+        if t_rec is not None:
+            t_rec["responded"] += 1
+        if response == "dodge" and t_rec is not None and t_rec.get("held_by") == att and rd < 3:
+            # Held by this arm: only an Extreme dodge counts (ruling DA-11).
+            rd = min(rd, 0)
+    hit = counter = False
+    if response == "none":
+        hit = ra >= 1
+    elif response == "fight":
+        if ra >= 1 and ra >= rd:
+            hit = True
+        elif rd >= 1 and rd > ra:
+            counter = True
+    else:
+        hit = ra >= 1 and ra > rd
+    if hit:
+        if is_maneuver:
+            if t_rec is not None and a_rec is not None:
+                old = t_rec.get("held_by")
+                if old and old in c["c"]:
+                    c["c"][old]["holding"] = None
+                t_rec["held_by"], a_rec["holding"] = att, tid
+            ctx.say(ck.t(ctx, f"{t_s['name']}は{a_s['name']}に捕らえられた！",
+                         f"{a_s['name']} seizes {t_s['name']}!"))
+            return ["held", "hit"]
+        extreme = ra >= 3
+        amount = roll_damage(ctx, attack.get("damage", "1d3"), db, extreme=extreme,
+                             impale=impale, label=ck.t(ctx, "ダメージ", "damage"))
+        keys = hurt(ctx, tid, amount)
+        lead = (["impale"] if impale else ["extreme"]) if extreme else []
+        return [*keys, *lead, "hit"]
+    if counter:
+        ctx.say(ck.t(ctx, f"{t_s['name']}の反撃！", f"{t_s['name']} strikes back!"))
+        if t_s.get("kind") == "creature":
+            w = next((x for x in t_s["attacks"] if not x.get("maneuver")), t_s["attacks"][0])
+            amount = roll_damage(ctx, w.get("damage", "1d3"), "", extreme=False, impale=False,
+                                 label=ck.t(ctx, "ダメージ", "damage"))
+        else:
+            w = _default_weapon(t_s)
+            amount = roll_damage(ctx, w.get("damage", "1d3"),
+                                 t_s.get("db", "") if w.get("db", True) else "",
+                                 extreme=False, impale=False, label=ck.t(ctx, "ダメージ", "damage"))
+        keys = hurt(ctx, att, amount)
+        return ["countered", *keys, "miss"]
+    if response == "dodge" and ra >= 1:
+        ctx.say(ck.t(ctx, f"{t_s['name']}はかわした。", f"{t_s['name']} dodges."))
+        return ["dodged", "miss"]
+    if ar["level"] == "fumble":
+        ctx.say(ck.t(ctx, f"{a_s['name']}の攻撃は大きく外れた。", f"{a_s['name']} fumbles."))
+        return ["fumble", "miss"]
+    ctx.say(ck.t(ctx, f"{a_s['name']}の攻撃は当たらなかった。", f"{a_s['name']} misses."))
+    return ["miss"]
+
+
+def hurt(ctx: Any, tid: str, amount: int) -> list[str]:
+    """Damages a combatant or investigator; enemies may be crushed or dazed (ruling DA-09)."""
+    c = combat(ctx)
+    rec = c["c"].get(tid) if c else None
+    if rec is None or rec["side"] == "pc":
+        return apply_damage(ctx, tid, amount)
+    s = rec["sheet"]
+    if c["opts"].get("underwater"):
+        amount //= 2  # underwater the investigators' blows are halved (the scenario)
+    amount = max(0, amount - int(s.get("armour", 0)))
+    before = s["hp"]
+    s["hp"] = max(0, before - amount)
+    ctx.say(ck.t(ctx, f"{s['name']}に {amount} ダメージ。", f"{s['name']} takes {amount} damage."))
+    if ctx.gm:
+        ctx.say(ck.t(ctx, f"{s['name']}の耐久力 {before} → {s['hp']}",
+                     f"{s['name']} HP {before} → {s['hp']}"), keeper=True)
+    if s["hp"] == 0:
+        rec["down"] = True
+        _release(c, tid)
+        ctx.say(ck.t(ctx, f"{s['name']}は潰れた。", f"{s['name']} is destroyed."))
+        return ["crushed", "hurt"]
+    at = s.get("daze_at")
+    if at and amount >= int(at):
+        daze_enemy(ctx, tid)
+        return ["dazed", "hurt"]
+    return ["hurt"] if amount else ["unhurt"]
+
+
+def _release(c: dict, eid: str) -> None:
+    rec = c["c"][eid]
+    held = rec.get("holding")
+    if held and held in c["c"]:
+        c["c"][held]["held_by"] = None
+    rec["holding"] = None
+
+
+def daze_enemy(ctx: Any, eid: str, rounds: Any = "1d10") -> int:
+    """Dazes (怯み) an enemy for 1D10 rounds: it makes no attacks and lets go of its hold."""
+    c = need(ctx)
+    rec = c["c"][eid]
+    n = rounds if isinstance(rounds, int) else ctx.roll(str(rounds), label=ck.t(ctx, "怯み", "daze")).total
+    rec["dazed"] = max(rec["dazed"], int(n))
+    _release(c, eid)
+    ctx.say(ck.t(ctx, f"{_name(ctx, eid)}が怯んだ（{rec['dazed']}ラウンド）。",
+                 f"{_name(ctx, eid)} flinches ({rec['dazed']} rounds)."))
+    return rec["dazed"]
+
+
+def daze(ctx: Any, target: str = "", rounds: Any = "1d10") -> list[str]:
+    """Story hook: dazes an enemy (``all`` for every one)."""
+    c = need(ctx)
+    ids = _enemies(c) if str(target) in ("all", "全部") else [_enemy_id(ctx, c, target)]
+    for e in ids:
+        daze_enemy(ctx, e, rounds)
+    return ["dazed"]
+
+
+# ---------------------------------------------------------------- investigator actions
+
+def attack(ctx: Any, target: str = "", weapon: str = "") -> list[str]:
+    """The acting investigator's melee attack; the enemy fights back or dodges, whichever
+    is better for it (nothing while dazed)."""
+    pid = _actor(ctx)
+    c = need(ctx)
+    eid = _enemy_id(ctx, c, target)
+    s = ctx.state.stats[pid]
+    w = _find_weapon(s, str(weapon or ""), False)
+    if w.get("firearm"):
+        return shoot(ctx, target, "", 1, w["name"])
+    e = c["c"][eid]
+    es = e["sheet"]
+    response = "none" if e["dazed"] > 0 else ("fight" if es["fighting"] >= es["dodge"] else "dodge")
+    keys = melee(ctx, pid, eid, w, response)
+    return _after(ctx, keys)
+
+
+def maneuver(ctx: Any, target: str = "", kind: str = "escape") -> list[str]:
+    """A combat maneuver by build (7e): ``escape`` from a hold, or ``hold``/``knockdown``/
+    ``disarm`` an enemy. Smaller by 1 or 2 build → penalty dice; by 3 → impossible."""
+    pid = _actor(ctx)
+    c = need(ctx)
+    me = c["c"][pid]
+    kind = str(kind or "escape").lower()
+    if kind in ("escape", "脱出"):
+        holder = me.get("held_by")
+        if not holder:
+            raise RuleError("nobody is holding this investigator")
+        eid = holder
+    else:
+        eid = _enemy_id(ctx, c, target)
+    e = c["c"][eid]
+    es = e["sheet"]
+    response = "none" if e["dazed"] > 0 else "fight"
+    keys = melee(ctx, pid, eid, {"name": kind, "maneuver": kind, "skill": "近接戦闘(格闘)"},
+                 response)
+    if keys == ["impossible"]:
+        return keys  # not attempted: the turn is not used
+    if "held" in keys:
+        keys.remove("held")
+        # melee() records a hold of the enemy by the investigator; undo it unless asked.
+        e["held_by"], me["holding"] = None, None
+        if kind == "hold":
+            e["held_by"], me["holding"] = pid, eid
+        if kind in ("escape", "脱出"):
+            _release(c, eid)
+            ctx.say(ck.t(ctx, f"{ctx.state.stats[pid]['name']}は{es['name']}を振りほどいた！",
+                         f"{ctx.state.stats[pid]['name']} breaks free!"))
+            keys = ["escaped_hold", *keys]
+        else:
+            keys = [kind, *keys]  # hold/knockdown/disarm: the story reads the key
+    return _after(ctx, keys)
+
+
+def shoot(ctx: Any, target: str = "", range_: str = "", shots: Any = 1,
+          weapon: str = "") -> list[str]:
+    """Fires a firearm: not opposed; range ``normal``/``long`` (Hard)/``very_long`` (Extreme)/
+    ``point_blank`` (+1 bonus die); 2-3 shots each take a penalty die; aiming gives a bonus
+    die; a roll at or over the malfunction number jams; an Extreme success impales."""
+    pid = _actor(ctx)
+    c = need(ctx)
+    eid = _enemy_id(ctx, c, target)
+    s = ctx.state.stats[pid]
+    w = _find_weapon(s, str(weapon or ""), True)
+    rng = str(range_ or "normal").lower()
+    diff = {"normal": "regular", "": "regular", "point_blank": "regular", "pb": "regular",
+            "至近": "regular", "通常": "regular", "long": "hard", "遠距離": "hard",
+            "very_long": "extreme", "extreme": "extreme", "超遠距離": "extreme"}.get(rng)
+    if diff is None:
+        raise RuleError(f"range {range_!r}: normal, long, very_long or point_blank")
+    if w.get("jammed"):
+        ctx.say(ck.t(ctx, f"{w['name']}は弾詰まりしている。", f"The {w['name']} is jammed."))
+        return ["jammed"]
+    n = max(1, min(int(shots or 1), int(w.get("shots", 1))))
+    bonus = 0
+    if rng in ("point_blank", "pb", "至近"):
+        bonus += 1
+    if c["c"][pid].get("aim"):
+        bonus += 1
+        c["c"][pid]["aim"] = False
+    if n > 1:
+        bonus -= 1
+    if int(c["c"][eid]["sheet"].get("build", 0)) >= 4:
+        bonus += 1  # a big target
+    if c["opts"].get("melee"):
+        bonus -= 1  # firing into a melee
+    skill, value = sh.skill_value(s, w.get("skill", "射撃(拳銃)"))
+    best: list[str] = []
+    for _ in range(n):
+        if int(w.get("ammo", 0)) <= 0:
+            ctx.say(ck.t(ctx, "カチッ。弾切れだ。", "Click. Out of ammunition."))
+            best = best or ["empty"]
+            break
+        r = ck.roll_d100(ctx, value, bonus=bonus, diff=diff, label=f"{s['name']}:{skill}", who=pid)
+        if r["total"] >= int(w.get("malfunction", 100)):
+            w["jammed"] = True
+            ctx.say(ck.t(ctx, f"{w['name']}が作動しない！（故障）", f"The {w['name']} malfunctions!"))
+            best = best or ["jam", "miss"]
+            break
+        w["ammo"] = int(w["ammo"]) - 1
+        if not r["success"]:
+            ctx.say(ck.t(ctx, "弾は外れた。", "The shot misses."))
+            best = best or (["fumble", "miss"] if r["level"] == "fumble" else ["miss"])
+            continue
+        ck.mark(s, skill)
+        extreme = ck.RANK[r["level"]] >= 3
+        amount = roll_damage(ctx, w.get("damage", "1d10"), "", extreme=extreme,
+                             impale=bool(w.get("impale", True)), label=ck.t(ctx, "ダメージ", "damage"))
+        keys = hurt(ctx, eid, amount)
+        lead = ["impale"] if extreme else []
+        best = [*keys, *lead, "hit"]
+        if c["c"][eid]["down"]:
+            break
+    ctx.say(ck.t(ctx, f"{w['name']}の残弾 {w['ammo']}。", f"{w['name']}: {w['ammo']} rounds left."))
+    return _after(ctx, best)
+
+
+def aim(ctx: Any) -> list[str]:
+    """Spends the turn aiming: the next shot gets a bonus die."""
+    pid = _actor(ctx)
+    combat(ctx)["c"][pid]["aim"] = True
+    ctx.say(ck.t(ctx, "狙いを定めた。", "You take aim."))
+    return _after(ctx, ["aimed"])
+
+
+def reload(ctx: Any, weapon: str = "") -> list[str]:
+    """Loads up to two spare rounds into the gun (takes the turn in a fight)."""
+    c = combat(ctx)
+    pid = _actor(ctx) if c else ck.pc_id(ctx)
+    s = ctx.state.stats[pid]
+    w = _find_weapon(s, str(weapon or ""), True)
+    room = int(w.get("capacity", 0)) - int(w.get("ammo", 0))
+    n = min(2, room, int(w.get("spare", 0)))
+    if n <= 0:
+        ctx.say(ck.t(ctx, "込める弾がない。", "No rounds to load."))
+        return ["no_ammo"]
+    w["ammo"] += n
+    w["spare"] -= n
+    ctx.say(ck.t(ctx, f"{n}発を装填した（残弾 {w['ammo']}）。", f"Loaded {n} ({w['ammo']} now)."))
+    return _after(ctx, ["reloaded"]) if c else ["reloaded"]
+
+
+def fix_jam(ctx: Any, weapon: str = "") -> list[str]:
+    """Clears a jam with a Mechanical Repair roll (takes the turn in a fight)."""
+    c = combat(ctx)
+    pid = _actor(ctx) if c else ck.pc_id(ctx)
+    w = _find_weapon(ctx.state.stats[pid], str(weapon or ""), True)
+    r = ck.check(ctx, "機械修理", "regular", 0, pid)
+    if "success" in r:
+        w["jammed"] = False
+    return _after(ctx, r) if c else r
+
+
+def throw(ctx: Any, target: str = "", thing: str = "fire") -> list[str]:
+    """Throws something at an enemy with Throw: ``fire`` (a burning object) or ``food``
+    (seafood) dazes it on a success with no damage and no dodge (rulings DA-08, DA-09);
+    ``all`` as the target dazes every enemy. Dice notation throws a weapon (it may dodge)."""
+    pid = _actor(ctx)
+    c = need(ctx)
+    kind = str(thing or "fire").lower()
+    if kind in ("fire", "火", "炎", "food", "食べ物", "食材", "海産物"):
+        r = ck.check(ctx, "投擲", "regular", 0, pid)
+        ck.data(ctx)["last"]["pushable"] = False
+        if "success" in r:
+            ids = _enemies(c) if str(target) in ("all", "全部") else [_enemy_id(ctx, c, target)]
+            for e in ids:
+                daze_enemy(ctx, e)
+            return _after(ctx, ["dazed", *r])
+        return _after(ctx, r)
+    eid = _enemy_id(ctx, c, target)
+    e = c["c"][eid]
+    keys = melee(ctx, pid, eid, {"name": "投擲", "skill": "投擲", "damage": kind, "db": False},
+                 "none" if e["dazed"] else "dodge")
+    return _after(ctx, keys)
+
+
+def pass_turn(ctx: Any) -> list[str]:
+    """Ends the acting investigator's turn (after a story action such as reaching a switch)."""
+    _actor(ctx)
+    return _after(ctx, ["passed"])
+
+
+def flee(ctx: Any) -> list[str]:
+    """Leaves the fight (not while held); a chase, if any, is the story's business."""
+    pid = _actor(ctx)
+    c = need(ctx)
+    if c["c"][pid].get("held_by"):
+        ctx.say(ck.t(ctx, "捕まっていて逃げられない！", "You are held and cannot get away!"))
+        return ["held"]
+    c["c"][pid]["fled"] = True
+    ctx.say(ck.t(ctx, f"{ctx.state.stats[pid]['name']}は戦いから離れた。",
+                 f"{ctx.state.stats[pid]['name']} flees the fight."))
+    return _after(ctx, ["fled"])
+
+
+def grope(ctx: Any, enemy: str, response: str = "隠密", who: str = "") -> list[str]:
+    """In the dark, an enemy gropes for an investigator (ruling DA-07): its Fighting against
+    their ``response`` (Stealth or Dodge) like a dodge, a tie to the investigator. Found →
+    the enemy's normal damage. Works with or without a running fight."""
+    pid = ck.pc_id(ctx, who)
+    c = combat(ctx)
+    if c is not None and enemy in c["c"]:
+        es = c["c"][enemy]["sheet"]
+    else:
+        es = ck.sheet_for(ctx, enemy)
+    s = ctx.state.stats[pid]
+    ar = ck.roll_d100(ctx, int(es["fighting"]), label=f"{es['name']}:近接戦闘", who=enemy)
+    rname, rvalue = sh.skill_value(s, response)
+    dr = ck.roll_d100(ctx, rvalue, label=f"{s['name']}:{rname}", who=pid)
+    if ck.RANK[dr["level"]] >= 1:
+        ck.mark(s, rname)
+    ra, rd = ck.RANK[ar["level"]], ck.RANK[dr["level"]]
+    if ra >= 1 and ra > rd:
+        w = next((x for x in es["attacks"] if not x.get("maneuver")), es["attacks"][0])
+        ctx.say(ck.t(ctx, f"{es['name']}が{s['name']}を探り当てた！", f"{es['name']} finds {s['name']}!"))
+        amount = roll_damage(ctx, w.get("damage", "1d3"), "", extreme=False, impale=False,
+                             label=ck.t(ctx, "ダメージ", "damage"))
+        return ["found", *apply_damage(ctx, pid, amount)]
+    ctx.say(ck.t(ctx, f"{s['name']}は見つからなかった。", f"{s['name']} stays hidden."))
+    return ["hidden"]

@@ -1,0 +1,165 @@
+"""Sanity: X/Y rolls, temporary, indefinite and permanent insanity, bouts of madness."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runner.rules.base import RuleError
+from runner.rules.coc7 import checks as ck
+from runner.rules.dice import DiceError, parse
+
+# Bouts of madness, summarised in our own words (7e has ten of each kind).
+BOUTS_REALTIME: tuple[tuple[str, str], ...] = (
+    ("記憶が飛ぶ：最後に安全だった時からあとのことを覚えていない。", "Amnesia: no memory of anything since the last safe moment."),
+    ("心因性の障害：目か耳、あるいは手足が一時的に利かなくなる。", "Psychosomatic: sight, hearing or a limb stops working for a while."),
+    ("暴力の衝動：敵味方の区別なく周りに暴力を振るう。", "Violence: lashes out at everything nearby, friend or foe."),
+    ("偏執：誰もが自分を狙っていると思い込む。", "Paranoia: everyone is out to get them."),
+    ("大切な人の幻：そばにいる誰かを、大切な人だと思い込む。", "Significant person: mistakes someone nearby for a person dear to them."),
+    ("失神：その場で気を失う。", "Faint: collapses unconscious."),
+    ("恐慌：なりふり構わず、できるだけ遠くへ逃げようとする。", "Flee in panic: runs as far as possible by any means."),
+    ("ヒステリー：笑い、泣き、叫び続けて何もできない。", "Hysterics: laughs, weeps or screams and can do nothing else."),
+    ("恐怖症：新しい恐怖症にとらわれ、その対象がそこにあると思い込む。", "Phobia: gains a new phobia and believes its object is present."),
+    ("マニア：新しいマニアにとらわれ、それに没頭する。", "Mania: gains a new mania and indulges it."),
+)
+BOUTS_SUMMARY: tuple[tuple[str, str], ...] = (
+    ("記憶喪失：見知らぬ場所で、自分が誰かもわからずに我に返る。", "Amnesia: comes to somewhere unknown, not knowing who they are."),
+    ("盗難：我に返ると、持ち物を盗まれている。", "Robbed: comes to, unhurt but robbed."),
+    ("暴行：我に返ると、傷だらけになっている（耐久力が半分）。", "Battered: comes to beaten (HP halved)."),
+    ("暴力：暴れ回った記憶が、あったりなかったりする。", "Violence: an outburst of violence, perhaps remembered."),
+    ("信念：自分の信念の権化となり、それを声高に説く。", "Ideology: becomes a fanatic of one of their beliefs."),
+    ("大切な人：大切な人のもとへ向かおうとする。", "Significant people: goes to the person who matters most."),
+    ("収容：病院か留置場で我に返る。", "Institutionalised: comes to in a ward or a cell."),
+    ("逃走：遠く離れた場所で我に返る。", "Flee in panic: comes to far away."),
+    ("恐怖症：新しい恐怖症を得る。", "Phobia: gains a new phobia."),
+    ("マニア：新しいマニアを得る。", "Mania: gains a new mania."),
+)
+
+
+def parse_loss(loss: str) -> tuple[str, str]:
+    """Splits ``X/Y`` (each a number or dice notation: ``1/1d6``, ``0/1d3``, ``2/2d10``)."""
+    parts = str(loss).replace("／", "/").split("/")
+    if len(parts) != 2:
+        raise RuleError(f"SAN loss {loss!r}: write it as X/Y, e.g. 1/1d6")
+    try:
+        for p in parts:
+            parse(p.strip())
+    except DiceError as e:
+        raise RuleError(f"SAN loss {loss!r}: {e}") from None
+    return parts[0].strip(), parts[1].strip()
+
+
+def _amount(ctx: Any, expr: str, label: str, maximum: bool = False) -> int:
+    e = parse(expr)
+    if maximum:
+        return max(0, e.maximum)
+    if e.dice_count == 0:
+        return max(0, e.minimum)
+    return max(0, ctx.roll(expr, label=label).total)
+
+
+def bout(ctx: Any, pid: str, realtime: bool | None = None) -> dict:
+    """Rolls a bout of madness (1D10 on the table, 1D10 rounds or hours) and narrates it."""
+    if realtime is None:
+        realtime = bool(ck.data(ctx).get("combat"))
+    table = BOUTS_REALTIME if realtime else BOUTS_SUMMARY
+    n = ctx.roll("1d10", label=ck.t(ctx, "狂気の発作", "bout of madness")).total
+    length = ctx.roll("1d10", label=ck.t(ctx, "発作の長さ", "bout length")).total
+    ja, en = table[n - 1]
+    unit_ja, unit_en = ("ラウンド", "rounds") if realtime else ("時間", "hours")
+    s = ctx.state.stats[pid]
+    s["cond"]["bout"] = {"roll": n, "length": length, "unit": "rounds" if realtime else "hours"}
+    ctx.say(ck.t(ctx, f"{s['name']}は狂気の発作に襲われる（{length}{unit_ja}）。{ja}",
+                 f"{s['name']} suffers a bout of madness ({length} {unit_en}). {en}"))
+    return s["cond"]["bout"]
+
+
+_SEVERITY = {"": 0, "temporary": 1, "indefinite": 2, "permanent": 3}
+
+
+def _set_insane(s: dict, kind: str) -> bool:
+    cur = s["cond"].get("insane", "")
+    if _SEVERITY[kind] > _SEVERITY.get(cur, 0):
+        s["cond"]["insane"] = kind
+        return True
+    return False
+
+
+def san_check(ctx: Any, loss: str, who: str = "", source: str = "", hidden: Any = False) -> list[str]:
+    """A Sanity roll with loss ``X/Y``; returns keys such as ["temporary","insane","failure"].
+
+    Success loses X, failure Y, a fumble the maximum of Y. No bonus or penalty dice.
+    5+ lost at once → INT roll (success: temporary insanity and a bout); a fifth of the
+    day's starting SAN lost in one game day → indefinite; 0 → permanent.
+    """
+    x, y = parse_loss(loss)
+    pid = ck.pc_id(ctx, who)
+    s = ctx.state.stats[pid]
+    d = ck.data(ctx)
+    day = int(getattr(ctx.state, "clock", 0) or 0) // 1440
+    if d.get("day") != day:
+        d["day"], d["day_loss"], d["day_start"] = day, {}, {}
+    d["day_start"].setdefault(pid, s["san"])
+    label = ck.t(ctx, "正気度ロール", "Sanity roll")
+    r = ck.roll_d100(ctx, s["san"], label=label, hidden=bool(hidden), who=pid, san=True)
+    level = r["level"]
+    ok = ck.RANK[level] >= 1
+    lbl = ck.t(ctx, "正気度喪失", "SAN loss")
+    amount = _amount(ctx, x if ok else y, lbl, maximum=(level == "fumble"))
+    cap = ck.option(ctx, "san_cap", False)
+    if source and cap:
+        # 7e keeper guidance (ruling DA-15): a creature never costs more in total than its worst.
+        limit = parse(y).maximum
+        got = d["san_by_source"].get(source, 0)
+        amount = max(0, min(amount, limit - got))
+    if source:
+        d["san_by_source"][source] = d["san_by_source"].get(source, 0) + amount
+    before = s["san"]
+    s["san"] = max(0, before - amount)
+    lost = before - s["san"]
+    d["day_loss"][pid] = d["day_loss"].get(pid, 0) + lost
+    d["last_san"] = {"who": pid, "lost": lost, "level": level, "san": s["san"]}
+    ctx.say(ck.t(ctx, f"{s['name']}の正気度 {before} → {s['san']}（-{lost}）",
+                 f"{s['name']}'s SAN {before} → {s['san']} (-{lost})"))
+    keys = ["success"] if ok else (["fumble", "failure"] if level == "fumble" else ["failure"])
+    mad: list[str] = []
+    if s["san"] == 0:
+        _set_insane(s, "permanent")
+        mad.append("permanent")
+        ctx.say(ck.t(ctx, f"{s['name']}の正気は完全に失われた（永久的狂気）。",
+                     f"{s['name']} is permanently insane."))
+    else:
+        start = d["day_start"][pid]
+        if lost > 0 and d["day_loss"][pid] * 5 >= start and s["cond"].get("insane") != "indefinite":
+            _set_insane(s, "indefinite")
+            mad.append("indefinite")
+            ctx.say(ck.t(ctx, f"{s['name']}は不定の狂気に陥る。",
+                         f"{s['name']} falls into indefinite insanity."))
+            bout(ctx, pid)
+        if lost >= 5:
+            ir = ck.check(ctx, "INT", "regular", 0, pid)
+            if "success" in ir:
+                _set_insane(s, "temporary")
+                mad.append("temporary")
+                ctx.say(ck.t(ctx, f"{s['name']}は恐怖の意味を理解してしまった（一時的狂気）。",
+                             f"{s['name']} understands too well: temporary insanity."))
+                if "indefinite" not in mad:
+                    bout(ctx, pid)
+            else:
+                ctx.say(ck.t(ctx, "心が記憶を押し込め、狂気は免れた。",
+                             "The mind buries the memory; no insanity this time."))
+    if mad:
+        return [*mad, "insane", *keys]
+    return keys
+
+
+def san_all(ctx: Any, loss: str, source: str = "") -> list[str]:
+    """A Sanity roll for every investigator still alive; returns the active one's keys."""
+    active = ck.pc_id(ctx)
+    out: list[str] = []
+    for pid in ck.pc_ids(ctx):
+        if ctx.state.stats[pid]["cond"].get("dead"):
+            continue
+        keys = san_check(ctx, loss, pid, source)
+        if pid == active:
+            out = keys
+    return out
