@@ -96,7 +96,7 @@ def validate(raw: Any) -> list[tuple[str, str]]:
     emap = {"full_victory": "full_victory", "partial_victory": "partial_victory",
             "failure": "failure", **_d(opts.get("endings"))}
     wanted = ["failure"] if tl or "vanish" in on else []
-    for key in wanted:
+    for key in wanted if "endings" in raw else ():  # the loader's raw view has no endings
         if emap.get(key) not in endings:
             out.append((f"{base}.endings.{key}", f"no ending {emap.get(key)!r} for {key} (time-out or everyone vanished)"))
     nodes = _d(raw.get("nodes"))
