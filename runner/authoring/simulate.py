@@ -1,0 +1,420 @@
+"""Automated play: many games through the real engine, and what they say about a story.
+
+Game ``i`` uses seed ``seed + i`` for both the dice and the policy, so the same seed gives
+the same report. Policies: ``random`` (any valid action), ``explorer`` (actions not yet
+taken, in this game, then in any game), ``greedy`` (actions leading to nodes not yet
+visited). Hidden actions (secret words) are only tried with ``secrets=True``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from runner.authoring.graph import Graph, action_moves, build, moves, unparse
+from runner.engine import available, new_game, step
+from runner.story.model import Story
+
+POLICIES = ("random", "explorer", "greedy")
+FAILURE_LEVELS = frozenset({"failure", "fumble", "fail", "pushed_failure"})
+SUCCESS_KEYS = frozenset({"success", "critical", "extreme", "hard", "regular", "special"})
+
+
+@dataclass
+class Report:
+    story: str
+    runs: int
+    seed: int
+    policy: str
+    max_turns: int
+    endings: dict[str, int] = field(default_factory=dict)
+    """Ending id -> games; ``(stuck)``, ``(turn cap)`` and ``(error)`` for games without one."""
+    ending_kinds: dict[str, str] = field(default_factory=dict)
+    turns: dict[str, float] = field(default_factory=dict)
+    clock: dict[str, float] = field(default_factory=dict)
+    nodes_total: int = 0
+    unreached_nodes: list[str] = field(default_factory=list)
+    actions_total: int = 0
+    untaken_actions: list[str] = field(default_factory=list)
+    """``node.action`` never taken, in nodes that games did reach."""
+    unreached_endings: list[dict] = field(default_factory=list)
+    """``{id, reason, detail}``: reason is a code (see REASONS) and detail its evidence."""
+    stuck: list[dict] = field(default_factory=list)
+    """``{node, why, games}``: why is ``no_action`` or ``turn_cap``."""
+    errors: list[dict] = field(default_factory=list)
+    rolls: list[dict] = field(default_factory=list)
+    checks: list[dict] = field(default_factory=list)
+    elapsed: float = 0.0
+
+    def to_dict(self, *, timing: bool = True) -> dict:
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "elapsed"}
+        if timing:
+            d["elapsed_s"] = round(self.elapsed, 3)
+            d["games_per_s"] = round(self.runs / self.elapsed, 1) if self.elapsed > 0 else None
+        return d
+
+
+def _stats(xs: list[int]) -> dict[str, float]:
+    if not xs:
+        return {"mean": 0, "min": 0, "max": 0}
+    return {"mean": round(sum(xs) / len(xs), 2), "min": min(xs), "max": max(xs)}
+
+
+def _outcome_marks(story: Story) -> tuple[dict[str, tuple[str, str]], dict[tuple[str, str], list]]:
+    """Narration ids that show which outcome of which check ran; and each action check's outcomes."""
+    marks: dict[str, tuple[str, str]] = {}
+    action_checks: dict[tuple[str, str], list] = {}
+
+    def says(effs: tuple) -> list[str]:
+        out = []
+        for e in effs:
+            if e[0] == "say":
+                out.extend(line.id for line in e[1])
+            elif e[0] == "if":
+                out += says(e[2]) + says(e[3])
+        return out
+
+    def walk(effs: tuple, where: str) -> None:
+        for e in effs:
+            if e[0] == "check":
+                name = f"{where}: {unparse(e[1])}"
+                for o in e[2]:
+                    for nid in says(o.effects):
+                        marks[nid] = (name, o.key)
+                    walk(o.effects, where)
+            elif e[0] == "if":
+                walk(e[2], where)
+                walk(e[3], where)
+
+    for n in story.nodes.values():
+        walk(n.on_enter, f"{n.id}.(enter)")
+        for a in n.actions:
+            where = f"{n.id}.{a.id}"
+            walk(a.effects, where)
+            walk(a.after, where)
+            if a.check is not None:
+                name = f"{where}: {unparse(a.check)}"
+                action_checks[(n.id, a.id)] = [name, a.outcomes, {o.key: says(o.effects) for o in a.outcomes}]
+                for o in a.outcomes:
+                    for nid in says(o.effects):
+                        marks[nid] = (name, o.key)
+                    walk(o.effects, where)
+    return marks, action_checks
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.rolls: dict[str, list] = {}   # label -> [count, successes, judged, Counter(levels)]
+        self.checks: dict[str, Counter] = {}
+
+    def roll(self, ev: dict) -> None:
+        key = str(ev.get("label") or ev.get("expr") or "?")
+        r = self.rolls.get(key)
+        if r is None:
+            r = self.rolls[key] = [0, 0, 0, Counter()]
+        r[0] += 1
+        ok = ev.get("success")
+        level = ev.get("level")
+        if ok is None and level is not None:
+            ok = str(level) not in FAILURE_LEVELS
+        if ok is not None:
+            r[2] += 1
+            r[1] += bool(ok)
+        if level is not None:
+            r[3][str(level)] += 1
+
+    def check(self, name: str, key: str) -> None:
+        c = self.checks.get(name)
+        if c is None:
+            c = self.checks[name] = Counter()
+        c[key] += 1
+
+
+def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "random",
+             max_turns: int = 500, secrets: bool = False,
+             progress: Callable[[int, int], None] | None = None) -> Report:
+    """Plays ``runs`` games and reports endings, lengths, coverage, dead ends and rolls."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}: one of {', '.join(POLICIES)}")
+    marks, action_checks = _outcome_marks(story)
+    targets: dict[tuple[str, str], frozenset[str]] = {
+        (n.id, a.id): frozenset(t for _k, t, _c in action_moves(a))
+        for n in story.nodes.values() for a in n.actions}
+    endings_set = frozenset(story.endings)
+    visited: set[str] = set()
+    taken: set[str] = set()          # "node.action"
+    offered: set[tuple[str, str]] = set()
+    fired: set[str] = set()
+    reached_endings: set[str] = set()
+    outcomes: Counter = Counter()
+    stuck: Counter = Counter()
+    errors: Counter = Counter()
+    turns: list[int] = []
+    clocks: list[int] = []
+    tally = _Tally()
+    t0 = time.perf_counter()
+
+    for i in range(runs):
+        rng = random.Random(seed + i)
+        choice_rng = rng.random
+        state, events = new_game(story, seed + i)
+        for ev in events:
+            if ev["type"] == "roll":
+                tally.roll(ev)
+            elif ev["type"] == "error":
+                errors[(ev.get("message", ""), state.node)] += 1
+        result = None
+        while state.ending is None:
+            if state.turn >= max_turns:
+                result = "(turn cap)"
+                stuck[(state.node, "turn_cap")] += 1
+                break
+            node = state.node
+            choices = available(story, state)
+            if not secrets:
+                choices = [c for c in choices if c.n]
+            if not choices:
+                result = "(stuck)"
+                stuck[(node, "no_action")] += 1
+                break
+            for c in choices:
+                offered.add((node, c.id))
+            if policy == "random" or len(choices) == 1:
+                pick = choices[int(choice_rng() * len(choices))]
+            else:
+                pick = _pick(policy, choices, node, state, taken, visited, reached_endings,
+                             targets, endings_set, choice_rng)
+            new, events = step(story, state, pick.id, tail_events=False)
+            if new is state:
+                msg = next((ev.get("message", "") for ev in events if ev["type"] == "error"), "no change")
+                errors[(msg, node)] += 1
+                result = "(error)"
+                break
+            heard = None
+            for ev in events:
+                t = ev["type"]
+                if t == "roll":
+                    tally.roll(ev)
+                elif t == "narration":
+                    m = marks.get(ev.get("id"))
+                    if m is not None:
+                        tally.check(*m)
+                        if heard is None:
+                            heard = set()
+                        heard.add(m[0])
+                elif t == "error":
+                    errors[(ev.get("message", ""), node)] += 1
+            ac = action_checks.get((node, pick.id))
+            if ac is not None and (heard is None or ac[0] not in heard):
+                tally.check(ac[0], _silent_outcome(ac, new))
+            taken.add(f"{node}.{pick.id}")
+            state = new
+        if state.ending is not None:
+            result = state.ending
+            reached_endings.add(state.ending)
+        outcomes[result] += 1
+        turns.append(state.turn)
+        clocks.append(state.clock)
+        visited.update(state.visits)
+        taken.update(state.done)
+        fired.update(state.fired)
+        if progress is not None:
+            progress(i + 1, runs)
+
+    rep = Report(story.id, runs, seed, policy, max_turns)
+    rep.elapsed = time.perf_counter() - t0
+    rep.endings = dict(sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0])))
+    rep.ending_kinds = {k: e.kind for k, e in story.endings.items()}
+    rep.turns = _stats(turns)
+    rep.clock = _stats(clocks)
+    rep.nodes_total = len(story.nodes)
+    rep.unreached_nodes = [n for n in story.nodes if n not in visited]
+    all_actions = [(n.id, a.id) for n in story.nodes.values() for a in n.actions
+                   if secrets or not a.hidden]
+    rep.actions_total = len(all_actions)
+    rep.untaken_actions = [f"{n}.{a}" for n, a in all_actions if n in visited and f"{n}.{a}" not in taken]
+    missing = [e for e in story.endings if e not in reached_endings]
+    g = build(story) if missing else None
+    rep.unreached_endings = [{"id": e, **_why_unreached(g, e, visited, offered, taken, fired)}
+                             for e in missing]
+    rep.stuck = [{"node": n, "why": why, "games": c} for (n, why), c in
+                 sorted(stuck.items(), key=lambda kv: (-kv[1], kv[0]))]
+    rep.errors = [{"message": m, "node": n, "count": c} for (m, n), c in
+                  sorted(errors.items(), key=lambda kv: (-kv[1], kv[0]))]
+    for label, (count, ok, judged, levels) in sorted(tally.rolls.items()):
+        row: dict[str, Any] = {"label": label, "count": count}
+        if judged:
+            row["success_rate"] = round(ok / judged, 3)
+        if levels:
+            row["levels"] = dict(sorted(levels.items()))
+        rep.rolls.append(row)
+    for name, keys in sorted(tally.checks.items()):
+        judged = sum(c for k, c in keys.items() if k in SUCCESS_KEYS or k in FAILURE_LEVELS)
+        ok = sum(c for k, c in keys.items() if k in SUCCESS_KEYS)
+        row = {"check": name, "count": sum(keys.values()), "outcomes": dict(sorted(keys.items()))}
+        if judged:
+            row["success_rate"] = round(ok / judged, 3)
+        rep.checks.append(row)
+    return rep
+
+
+def _silent_outcome(ac: list, new: Any) -> str:
+    """The outcome of a check that said nothing: by where the game went, or by elimination."""
+    _name, outs, says = ac
+    here = new.ending or new.node
+    by_move = [o.key for o in outs if any(t == here for _k, t, _c in moves(o.effects))]
+    if len(by_move) == 1:
+        return by_move[0]
+    quiet = [k for k, ids in says.items() if not ids]
+    if len(quiet) == 1:
+        return quiet[0]
+    return "?"
+
+
+def _pick(policy: str, choices: list, node: str, state: Any, taken: set[str], visited: set[str],
+          reached: set[str], targets: dict, endings: frozenset[str], rnd: Callable[[], float]) -> Any:
+    cands = choices
+    if policy == "greedy":
+        seen_here = state.visits
+        done_here = state.done
+        # Once per game per action: retrying a failed way is the explorer's business.
+        fresh = [c for c in choices if f"{node}.{c.id}" not in done_here
+                 and any((t not in endings and t not in seen_here) or (t in endings and t not in reached)
+                        for t in targets.get((node, c.id), ()))]
+        if fresh:
+            never = [c for c in fresh if any(t not in visited and t not in reached
+                                             for t in targets.get((node, c.id), ()))]
+            cands = never or fresh
+            return cands[int(rnd() * len(cands))]
+    done = state.done
+    new_here = [c for c in choices if f"{node}.{c.id}" not in done]
+    if new_here:
+        never = [c for c in new_here if f"{node}.{c.id}" not in taken]
+        cands = never or new_here
+    else:
+        never = [c for c in choices if f"{node}.{c.id}" not in taken]
+        cands = never or choices
+    return cands[int(rnd() * len(cands))]
+
+
+REASONS = {
+    "no_move": ("どの移動もここへ来ない（ルールの処理だけが終わらせられる）",
+                "no move in the story leads here (only a rule system could end here)"),
+    "source_unreached": ("ここへ来る場所に一度も着かなかった",
+                         "the places that lead here were never reached"),
+    "never_offered": ("行動が一度も選べなかった（when が真にならなかった）",
+                      "the action was never offered (its 'when' was never true)"),
+    "never_chosen": ("行動は選べたが一度も選ばれなかった（回数や方針を変えて）",
+                     "the action was offered but never chosen (more runs or another policy)"),
+    "condition_never_true": ("行動はしたが、ここへ来る条件・判定結果が出なかった",
+                             "the action was taken but the condition or check result leading here never came up"),
+    "event_never_fired": ("時間イベントが起きなかった", "the timed event never fired"),
+    "needs_rules_input": ("ルールの入力次第（ランダムな選択では出にくい）",
+                          "depends on rule-system input that random play does not produce"),
+}
+
+
+def _why_unreached(g: Graph | None, ending: str, visited: set[str], offered: set[tuple[str, str]],
+                   taken: set[str], fired: set[str]) -> dict:
+    """Guesses why no game reached ``ending``: the furthest any path to it got."""
+    assert g is not None
+    rank = {"no_move": 0, "source_unreached": 1, "event_never_fired": 2, "never_offered": 3,
+            "never_chosen": 4, "condition_never_true": 5, "needs_rules_input": 6}
+    best = ("no_move", "")
+    for e in g.edges:
+        if e.dst != ending:
+            continue
+        if e.kind == "event":
+            ev = e.src[1:]
+            r = ("event_never_fired", ev) if ev not in fired else ("condition_never_true", f"event {ev}: {e.cond}")
+        elif e.src not in visited:
+            r = ("source_unreached", e.src)
+        elif e.kind == "action":
+            key = f"{e.src}.{e.action}"
+            if (e.src, e.action) not in offered and key not in taken:
+                r = ("never_offered", key)
+            elif key not in taken:
+                r = ("never_chosen", key)
+            elif "." in e.cond and "(" in e.cond:
+                r = ("needs_rules_input", f"{key}: {e.cond}")
+            else:
+                r = ("condition_never_true", f"{key}: {e.cond}" if e.cond else key)
+        elif e.kind == "rules":
+            r = ("needs_rules_input", f"{e.src} (rule data)")
+        else:
+            r = ("condition_never_true", f"{e.src} (enter): {e.cond}")
+        if rank[r[0]] > rank[best[0]]:
+            best = r
+    return {"reason": best[0], "detail": best[1]}
+
+
+# ----------------------------------------------------------------- text report
+
+_T = {
+    "ja": {"head": "{story}: {runs} 回（方針 {policy}、シード {seed}、上限 {cap} 手）",
+           "endings": "エンディング", "turns": "手数", "clock": "ゲーム内時間（分）",
+           "stat": "平均 {mean}・最小 {min}・最大 {max}", "nodes": "到達したノード {n}/{t}",
+           "unreached_nodes": "一度も着かなかったノード", "actions": "選ばれなかった行動（着いたノードで）",
+           "unreached_endings": "一度も出なかったエンディング", "stuck": "行き詰まり",
+           "no_action": "選べる行動がない", "turn_cap": "手数の上限（ループ？）", "errors": "ストーリーのエラー",
+           "rolls": "ロール", "checks": "判定の結果", "rate": "成功率", "speed": "{n} ゲーム/秒（{s:.2f} 秒）",
+           "games": "回"},
+    "en": {"head": "{story}: {runs} games (policy {policy}, seed {seed}, cap {cap} turns)",
+           "endings": "endings", "turns": "turns", "clock": "in-game time (minutes)",
+           "stat": "mean {mean}, min {min}, max {max}", "nodes": "nodes reached {n}/{t}",
+           "unreached_nodes": "nodes never reached", "actions": "actions never taken (in reached nodes)",
+           "unreached_endings": "endings never reached", "stuck": "stuck",
+           "no_action": "no valid action", "turn_cap": "turn cap reached (a loop?)", "errors": "story errors",
+           "rolls": "rolls", "checks": "check outcomes", "rate": "success", "speed": "{n} games/s ({s:.2f} s)",
+           "games": "games"},
+}
+
+
+def format_report(rep: Report, lang: str = "ja", *, limit: int = 20) -> str:
+    """The report as text for a person."""
+    t = _T.get(lang, _T["en"])
+    li = 0 if lang == "ja" else 1
+    out = [t["head"].format(story=rep.story, runs=rep.runs, policy=rep.policy, seed=rep.seed,
+                            cap=rep.max_turns), ""]
+    out.append(t["endings"] + ":")
+    for k, c in rep.endings.items():
+        kind = rep.ending_kinds.get(k)
+        out.append(f"  {k:<24} {c:>6}  {100 * c / max(1, rep.runs):5.1f}%" + (f"  ({kind})" if kind else ""))
+    out.append(f"{t['turns']}: " + t["stat"].format(**rep.turns))
+    out.append(f"{t['clock']}: " + t["stat"].format(**rep.clock))
+    out.append(t["nodes"].format(n=rep.nodes_total - len(rep.unreached_nodes), t=rep.nodes_total))
+
+    def listing(title: str, items: list[str]) -> None:
+        if not items:
+            return
+        out.append(f"{title} ({len(items)}):")
+        for x in items[:limit]:
+            out.append(f"  {x}")
+        if len(items) > limit:
+            out.append(f"  … +{len(items) - limit}")
+
+    listing(t["unreached_nodes"], rep.unreached_nodes)
+    listing(t["actions"], rep.untaken_actions)
+    listing(t["unreached_endings"], [
+        f"{u['id']}: {REASONS[u['reason']][li]}" + (f" — {u['detail']}" if u["detail"] else "")
+        for u in rep.unreached_endings])
+    listing(t["stuck"], [f"{s['node']}: {t[s['why']]} ×{s['games']}" for s in rep.stuck])
+    listing(t["errors"], [f"{e['node']}: {e['message']} ×{e['count']}" for e in rep.errors])
+    rows = []
+    for r in rep.rolls:
+        extra = f"  {t['rate']} {100 * r['success_rate']:.1f}%" if "success_rate" in r else ""
+        lv = "  " + ", ".join(f"{k} {v}" for k, v in r["levels"].items()) if r.get("levels") else ""
+        rows.append(f"{r['label']}: ×{r['count']}{extra}{lv}")
+    listing(t["rolls"], rows)
+    rows = []
+    for c in rep.checks:
+        extra = f"  {t['rate']} {100 * c['success_rate']:.1f}%" if "success_rate" in c else ""
+        rows.append(f"{c['check']}: " + ", ".join(f"{k} {v}" for k, v in c["outcomes"].items()) + extra)
+    listing(t["checks"], rows)
+    if rep.elapsed > 0:
+        out.append(t["speed"].format(n=round(rep.runs / rep.elapsed), s=rep.elapsed))
+    return "\n".join(out) + "\n"
