@@ -253,9 +253,10 @@ def improve(ctx: Context, who: str = "") -> list[str]:
 
 @hook()
 def check(ctx: Context, skill: str, difficulty: str = "regular", bonus: Any = 0,
-          who: str = "", hidden: Any = False) -> list[str]:
-    """A skill or characteristic roll; bonus > 0 bonus dice, < 0 penalty dice."""
-    return ck.check(ctx, skill, difficulty, bonus, who, hidden)
+          who: str = "", hidden: Any = False, penalty: Any = 0) -> list[str]:
+    """A skill or characteristic roll; ``bonus`` bonus dice and ``penalty`` penalty dice
+    cancel one for one (a negative ``bonus`` is penalty dice); at most two either way."""
+    return ck.check(ctx, skill, difficulty, ck.net_dice(bonus, penalty), who, hidden)
 
 
 @hook()

@@ -231,6 +231,15 @@ def _bonus(bonus: Any, penalty: Any = 0) -> int:
         raise RuleError(f"bonus/penalty dice must be whole numbers, not {bonus!r}") from None
 
 
+MAX_EXTRA_DICE = 2
+
+
+def net_dice(bonus: Any = 0, penalty: Any = 0) -> int:
+    """Bonus and penalty dice cancel one for one; 7e allows at most two of either."""
+    n = _bonus(bonus, penalty)
+    return max(-MAX_EXTRA_DICE, min(MAX_EXTRA_DICE, n))
+
+
 def mark(sheet: dict, skill: str) -> None:
     """Ticks a skill for improvement (never characteristics, Luck, SAN, Mythos, Credit)."""
     if sheet.get("kind") != "investigator":
@@ -248,7 +257,7 @@ def check(ctx: Any, skill: str, diff: Any = "regular", bonus: Any = 0, who: str 
     pid = pc_id(ctx, who)
     s = ctx.state.stats[pid]
     name, value = sh.skill_value(s, skill)
-    b = _bonus(bonus)
+    b = net_dice(bonus)
     label = name if lang(ctx) == "ja" else sh.english(name)
     r = roll_d100(ctx, value, bonus=b, diff=d, label=label, hidden=bool(hidden), who=pid,
                   pushed=pushed)

@@ -97,3 +97,34 @@ class SimpleContext:
 
     def texts(self) -> list[str]:
         return [e["text"] for e in self.events if e["type"] == "narration"]
+
+
+def pct(total: int, bonus_tens: tuple[int, ...] = ()) -> list[int]:
+    """ManualDice faces that make a d100 read ``total``: tens d10 (then more tens), units d10.
+
+    ``bonus_tens`` are the extra tens dice's tens digits (0-9) for bonus/penalty rolls.
+    """
+    if not 1 <= total <= 100:
+        raise ValueError(total)
+    t, u = divmod(total % 100, 10)
+    return [t or 10, *[(x or 10) for x in bonus_tens], u or 10]
+
+
+TENTACLE_STATS = {"STR": 100, "CON": 90, "SIZ": 60, "INT": 85, "POW": 250, "DEX": 10, "EDU": 10,
+                  "移動": 10, "耐久力": 30, "ビルド": 3, "近接戦闘": 40, "ダメージ": "1d6+1d4",
+                  "回避": 10, "遭遇正気度喪失": "1/1d6"}
+TENTACLE_PROPS = {"short": "触腕", "daze_at": 10,
+                  "attacks": [{"name": "叩く"}, {"name": "叩きつける"},
+                              {"name": "巻き付く", "maneuver": "hold"}]}
+
+
+def tentacle_story(language: str = "ja", *, attacks: list | None = None, **options: Any) -> SimpleStory:
+    """A story double with a pc and the scenario's writhing tentacle as characters."""
+    props = dict(TENTACLE_PROPS)
+    if attacks is not None:
+        props["attacks"] = attacks
+    return SimpleStory(language=language, options={"coc7": options} if options else {},
+                       characters={
+                           "pc": SimpleCharacter("pc", "探索者", "pc"),
+                           "tentacle": SimpleCharacter("tentacle", "蠢く触腕", "enemy",
+                                                       dict(TENTACLE_STATS), props)})
