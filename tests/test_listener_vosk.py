@@ -256,3 +256,25 @@ def test_make_listener_without_microphone_says_one_line(tmp_path, monkeypatch):
     lis, msg = make_listener("ko", model=MODEL, microphone=False)
     assert msg is None and lis is not None
     lis.close()
+
+
+def test_narrator_event_drops_audio_in_hands_free_mode(model, say):
+    """The narrator may set ``listener.muted`` itself; what was half heard is forgotten."""
+    lis = VoskListener(model, lang="ko", mode="continuous")
+    lis.set_phrases([("사다리 잡아", "take"), ("문 열어", "door"), ("올라가", "climb")])
+    lis.start(microphone=False)
+    try:
+        half = chunks(say("사다리 잡아"))
+        for c in half[: len(half) // 2]:
+            lis.feed(c)
+        lis.muted.set()  # the narrator starts
+        for c in chunks(say("문 열어") + bytes(32000)):
+            lis.feed(c)
+        lis.muted.clear()
+        for c in chunks(say("올라가") + bytes(32000)):
+            lis.feed(c)
+        got = [lis.next_heard(timeout=5)]
+        got.append(lis.next_heard(timeout=0.5))
+        assert [h.command for h in got if h is not None] == ["climb"]
+    finally:
+        lis.close()

@@ -239,16 +239,16 @@ class Listener(ABC):
     def unmute(self) -> None:
         self.muted.clear()
 
-    def start(self) -> None:
+    def start(self) -> None:  # noqa: B027  (a no-op by default)
         """Begin listening (opens the microphone where there is one)."""
 
-    def press(self) -> None:
+    def press(self) -> None:  # noqa: B027
         """Push-to-talk: the key went down (start an utterance)."""
 
-    def release(self) -> None:
+    def release(self) -> None:  # noqa: B027
         """Push-to-talk: the key went up (end the utterance)."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027
         """Stop listening and free the device."""
 
 

@@ -108,6 +108,7 @@ class VoskListener(Listener):
         self._worker: threading.Thread | None = None
         self._stream: Any = None
         self._closed = False
+        self._was_muted = False
 
     @classmethod
     def from_path(cls, path: Path, *, lang: str = "ja", **kw: Any) -> VoskListener:
@@ -197,8 +198,14 @@ class VoskListener(Listener):
     def feed(self, pcm: bytes) -> None:
         """Audio from the microphone (any thread). Dropped while muted, and in push-to-talk
         mode while the key is up."""
-        if self._closed or self.muted.is_set():
+        if self._closed:
             return
+        if self.muted.is_set():  # the narrator may set the Event directly
+            self._was_muted = True
+            return
+        if self._was_muted:  # forget what was half heard before the narrator spoke
+            self._was_muted = False
+            self._audio.put(_RESET)
         if self.mode == "push" and not self.talking.is_set():
             return
         self._audio.put(pcm)
