@@ -34,7 +34,8 @@ INTENTS: dict[str, tuple[str, ...]] = {
               "break", "smash", "bash", "blow", "blast", "destroy"),
     "unlock": ("鍵を開", "解錠", "開錠", "ぴっきんぐ", "unlock", "pick the lock", "pick"),
     "open": ("開け", "あけ", "開く", "ひらく", "open"),
-    "light": ("照ら", "てら", "灯", "点け", "つけ", "火を", "light", "illuminat", "shine", "ignite"),
+    "light": ("照ら", "てら", "灯", "点け", "火をつけ", "明かりをつけ", "火を", "light", "illuminat",
+              "shine", "ignite"),
     "bend": ("曲げ", "まげ", "曲", "bend"),
     "join": ("繋", "つな", "くっつ", "くっ付", "貼", "結", "むす", "接着", "継ぎ", "join", "tie",
              "tape", "glue", "attach", "combine", "connect"),
@@ -45,6 +46,11 @@ INTENTS: dict[str, tuple[str, ...]] = {
     "fold": ("閉じ", "たた", "close", "fold"),
     "spread": ("広げ", "ひろげ", "伸ば", "のば", "unfold", "extend"),
 }
+
+
+# Intents that make sense with no object named (「肩車して手を伸ばす」); the others need an item
+# or an obstacle in the sentence, so everyday words do not turn into proposals.
+STRONG_INTENTS = {"shoulder", "jump", "climb", "squeeze", "break", "cross"}
 
 
 def fold(text: str) -> str:
@@ -553,7 +559,7 @@ def propose(ctx: Any, text: str) -> bool:
         if mod is not None:
             ctx.say(_t(ctx, mod), id="ureg.modify")
             return True
-        if len(acts) == 1 and (prop.items or prop.intents):
+        if len(acts) == 1 and (prop.items or prop.intents & STRONG_INTENTS):
             targets = list(acts)
     if not prop.items and not prop.missing and not targets and not prop.obstacles:
         return False
