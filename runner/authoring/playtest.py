@@ -1,0 +1,399 @@
+"""Play-tests: scripted games with expectations, kept in a story's ``tests/*.yaml``.
+
+A file holds one case or a list of cases (see docs/playtests.md)::
+
+    - name: 閃きで脱出する
+      seed: 1
+      dice: [3, 5]                 # faces for the first rolls, in order (optional)
+      commands: [inspiration, look around, {command: climb, dice: [6]}]
+      expect:
+        - {after: 1, node: room}   # after the first command (0 = at the start)
+        - ending: escaped          # no ``after``: at the end of the script
+
+Every expectation is reported with its ``path:line`` when it fails.
+"""
+
+from __future__ import annotations
+
+import difflib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from runner.engine import NeedDice, available, clock_text, new_game, step
+from runner.rules.dice import DiceError
+from runner.story.model import Story
+from runner.story.yamlpos import Map, Seq, load as yaml_load
+
+CASE_KEYS = {"name", "seed", "gm", "dice", "commands", "expect", "allow_errors", "skip"}
+EXPECT_KEYS = {"after", "node", "var", "vars", "ending", "has", "lacks", "clock", "text",
+               "no_text", "offers", "not_offers", "visited", "turn", "fired"}
+COMMAND_KEYS = {"command", "dice"}
+
+
+class PlaytestError(ValueError):
+    """A test file that cannot be read; ``where`` is ``path:line``."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+@dataclass
+class Command:
+    text: str
+    dice: list[int]
+    line: int
+
+
+@dataclass
+class Expect:
+    checks: dict[str, Any]
+    after: int | None
+    line: int
+
+
+@dataclass
+class Case:
+    name: str
+    file: str
+    line: int
+    seed: int = 0
+    gm: bool = False
+    dice: list[int] = field(default_factory=list)
+    dice_line: int = 0
+    commands: list[Command] = field(default_factory=list)
+    expect: list[Expect] = field(default_factory=list)
+    allow_errors: bool = False
+    skip: str = ""
+
+    @property
+    def nodeid(self) -> str:
+        return f"{self.file}::{self.name}"
+
+
+@dataclass
+class Result:
+    case: Case
+    outcome: str
+    """``passed``, ``failed``, ``skipped`` or ``error`` (a file that cannot be read)."""
+    failures: list[str] = field(default_factory=list)
+    """``path:line: message`` for each failed expectation."""
+    seconds: float = 0.0
+
+
+def _line(m: Any, key: Any = None, index: int | None = None) -> int:
+    if index is not None and isinstance(m, Seq) and index < len(m.ipos):
+        return m.ipos[index][0]
+    if key is not None and isinstance(m, Map) and key in m.kpos:
+        return m.kpos[key][0]
+    return getattr(m, "pos", (1, 1))[0]
+
+
+def _faces(v: Any, where: str) -> list[int]:
+    if v is None:
+        return []
+    if isinstance(v, int) and not isinstance(v, bool):
+        return [v]
+    if isinstance(v, str):
+        v = v.replace(",", " ").split()
+    if not isinstance(v, list):
+        raise PlaytestError(where, "dice must be a list of faces, e.g. [3, 5]")
+    try:
+        return [int(x) for x in v]
+    except (TypeError, ValueError):
+        raise PlaytestError(where, f"dice must be whole numbers, not {v!r}") from None
+
+
+def _near(word: str, options: set[str]) -> str:
+    hit = difflib.get_close_matches(word, sorted(options), n=1, cutoff=0.6)
+    return f" (did you mean {hit[0]!r}?)" if hit else ""
+
+
+def load_cases(path: str | Path, *, display: str | None = None) -> list[Case]:
+    """Reads one test file. Raises :class:`PlaytestError` for a malformed one."""
+    p = Path(path)
+    shown = display or str(p)
+    try:
+        data, dups = yaml_load(p.read_text(encoding="utf-8"))
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        raise PlaytestError(f"{shown}:{mark.line + 1 if mark else 1}", f"YAML syntax: {e.problem or e.context}") from None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        raise PlaytestError(f"{shown}:1", f"cannot read: {e}") from None
+    if dups:
+        key, pos = dups[0]
+        raise PlaytestError(f"{shown}:{pos[0]}", f"duplicate key {key!r}")
+    if data is None:
+        return []
+    items = data if isinstance(data, list) else [data]
+    cases: list[Case] = []
+    names: set[str] = set()
+    for i, raw in enumerate(items):
+        line = _line(data, index=i) if isinstance(data, list) else _line(data)
+        where = f"{shown}:{line}"
+        if not isinstance(raw, dict):
+            raise PlaytestError(where, "a test case must be a mapping with name, commands and expect")
+        for k in raw:
+            if k not in CASE_KEYS:
+                raise PlaytestError(f"{shown}:{_line(raw, k)}", f"unknown key {k!r} in a test case{_near(str(k), CASE_KEYS)}")
+        name = str(raw.get("name") or f"case {i + 1}")
+        if name in names:
+            raise PlaytestError(where, f"two cases are named {name!r}")
+        names.add(name)
+        case = Case(name, shown, line, seed=int(raw.get("seed", 0) or 0), gm=bool(raw.get("gm", False)),
+                    allow_errors=bool(raw.get("allow_errors", False)), skip=str(raw.get("skip") or ""))
+        case.dice = _faces(raw.get("dice"), f"{shown}:{_line(raw, 'dice')}")
+        case.dice_line = _line(raw, "dice")
+        cmds = raw.get("commands") or []
+        if isinstance(cmds, str):
+            cmds = [cmds]
+        if not isinstance(cmds, list):
+            raise PlaytestError(f"{shown}:{_line(raw, 'commands')}", "commands must be a list")
+        for j, c in enumerate(cmds):
+            cl = _line(cmds, index=j) if isinstance(cmds, Seq) else _line(raw, "commands")
+            if isinstance(c, dict):
+                for k in c:
+                    if k not in COMMAND_KEYS:
+                        raise PlaytestError(f"{shown}:{cl}", f"unknown key {k!r} in a command{_near(str(k), COMMAND_KEYS)}")
+                if "command" not in c:
+                    raise PlaytestError(f"{shown}:{cl}", "a command written as a mapping needs 'command'")
+                case.commands.append(Command(str(c["command"]), _faces(c.get("dice"), f"{shown}:{cl}"), cl))
+            elif c is None or isinstance(c, (list, bool)):
+                raise PlaytestError(f"{shown}:{cl}", f"a command must be text, not {c!r}")
+            else:
+                case.commands.append(Command(str(c), [], cl))
+        exps = raw.get("expect") or []
+        if isinstance(exps, dict):
+            exps = [exps]
+        if not isinstance(exps, list):
+            raise PlaytestError(f"{shown}:{_line(raw, 'expect')}", "expect must be a list")
+        for j, x in enumerate(exps):
+            xl = _line(exps, index=j) if isinstance(exps, Seq) else _line(raw, "expect")
+            if not isinstance(x, dict) or not x:
+                raise PlaytestError(f"{shown}:{xl}", "an expectation is a mapping such as {node: room}")
+            for k in x:
+                if k not in EXPECT_KEYS:
+                    raise PlaytestError(f"{shown}:{_line(x, k)}", f"unknown expectation {k!r}{_near(str(k), EXPECT_KEYS)}")
+            after = x.get("after")
+            if after is not None and (not isinstance(after, int) or isinstance(after, bool)
+                                      or not 0 <= after <= len(case.commands)):
+                raise PlaytestError(f"{shown}:{_line(x, 'after')}",
+                                    f"after must be 0 to {len(case.commands)} (the number of commands played)")
+            checks = {k: v for k, v in x.items() if k != "after"}
+            if not checks:
+                raise PlaytestError(f"{shown}:{xl}", "an expectation needs something to check besides 'after'")
+            case.expect.append(Expect(checks, after, xl))
+        cases.append(case)
+    return cases
+
+
+def _as_list(v: Any) -> list:
+    return v if isinstance(v, list) else [v]
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b or (isinstance(a, bool) and isinstance(b, bool) and a == b)
+    return a == b
+
+
+def check_expectation(story: Story, state: Any, seen: list[str], checks: dict[str, Any]) -> list[str]:
+    """What does not hold, as messages (empty when everything does)."""
+    bad: list[str] = []
+    for key, want in checks.items():
+        if key == "node":
+            if state.node != str(want):
+                bad.append(f"expected to be at node {want!r}, but at {state.node!r}"
+                           + (f" (the game ended: {state.ending})" if state.ending else ""))
+        elif key == "ending":
+            if want is None or want is False or str(want).lower() == "none":
+                if state.ending is not None:
+                    bad.append(f"expected the game to go on, but it ended: {state.ending!r}")
+            elif state.ending != str(want):
+                bad.append(f"expected ending {want!r}, but " + (f"got {state.ending!r}" if state.ending
+                                                               else f"the game goes on at {state.node!r}"))
+        elif key in ("var", "vars"):
+            if not isinstance(want, dict):
+                bad.append(f"{key}: write a mapping such as {{gold: 3}}")
+                continue
+            for name, value in want.items():
+                if name not in state.vars:
+                    bad.append(f"no variable {name!r}" + _near(str(name), set(state.vars)))
+                elif not _same(state.vars[name], value):
+                    bad.append(f"expected {name} = {value!r}, got {state.vars[name]!r}")
+        elif key == "has":
+            for item in _as_list(want):
+                if isinstance(item, dict):
+                    for it, n in item.items():
+                        if state.inventory.get(str(it), 0) != n:
+                            bad.append(f"expected {n} × {it}, have {state.inventory.get(str(it), 0)}")
+                elif not state.inventory.get(str(item)):
+                    bad.append(f"expected to have {item!r}; inventory: {dict(state.inventory) or 'empty'}")
+        elif key == "lacks":
+            for item in _as_list(want):
+                if state.inventory.get(str(item)):
+                    bad.append(f"expected not to have {item!r}")
+        elif key == "clock":
+            if isinstance(want, str) and ":" in want:
+                got = clock_text(story, state.clock)
+                if got != want:
+                    bad.append(f"expected the clock to show {want}, it shows {got}")
+            elif state.clock != want:
+                bad.append(f"expected {want} minutes on the clock, got {state.clock}")
+        elif key == "turn":
+            if state.turn != want:
+                bad.append(f"expected turn {want}, got {state.turn}")
+        elif key == "text":
+            for s in _as_list(want):
+                if not any(str(s) in t for t in seen):
+                    bad.append(f"expected to see text {str(s)!r}; last lines: "
+                               + " / ".join(repr(t[:40]) for t in seen[-3:]))
+        elif key == "no_text":
+            for s in _as_list(want):
+                if any(str(s) in t for t in seen):
+                    bad.append(f"did not expect to see text {str(s)!r}")
+        elif key in ("offers", "not_offers"):
+            ids = {c.id for c in available(story, state) if c.n}
+            labels = {c.label for c in available(story, state) if c.n}
+            for a in _as_list(want):
+                present = str(a) in ids or str(a) in labels
+                if key == "offers" and not present:
+                    bad.append(f"expected action {a!r} to be offered; offered: {', '.join(sorted(ids)) or 'none'}")
+                if key == "not_offers" and present:
+                    bad.append(f"did not expect action {a!r} to be offered")
+        elif key == "visited":
+            for n in _as_list(want):
+                if not state.visits.get(str(n)):
+                    bad.append(f"expected node {n!r} to have been visited")
+        elif key == "fired":
+            for ev in _as_list(want):
+                if str(ev) not in state.fired:
+                    bad.append(f"expected event {ev!r} to have fired; fired: {', '.join(state.fired) or 'none'}")
+    return bad
+
+
+def _step_counting(story: Story, state: Any, text: str, queue: list[int], gm: bool) -> tuple[Any, list[dict], int]:
+    """Steps with the queued faces first; returns how many of them the command used.
+
+    A step is pure, so trying it with 0, 1, 2… faces and only dice from the list finds
+    exactly how many it rolls; past the list, the game's own seeded dice take over.
+    """
+    if not queue:
+        new, events = step(story, state, text, gm=gm)
+        return new, events, 0
+    for k in range(len(queue) + 1):
+        try:
+            new, events = step(story, state, text, dice=queue[:k], manual=True, gm=gm)
+            return new, events, k
+        except NeedDice:
+            continue
+    new, events = step(story, state, text, dice=list(queue), gm=gm)
+    return new, events, len(queue)
+
+
+def run_case(story: Story, case: Case) -> Result:
+    """Plays a case and checks its expectations."""
+    t0 = time.perf_counter()
+    res = Result(case, "passed")
+    if case.skip:
+        res.outcome = "skipped"
+        return res
+    fails = res.failures
+    at: dict[int | None, list[Expect]] = {}
+    for x in case.expect:
+        at.setdefault(x.after, []).append(x)
+    state, events = new_game(story, case.seed, gm=case.gm)
+    seen: list[str] = []
+    queue = list(case.dice)
+
+    def absorb(evs: list[dict]) -> list[str]:
+        errs = []
+        for ev in evs:
+            if ev["type"] == "narration":
+                seen.append(str(ev.get("text", "")))
+            elif ev["type"] == "error":
+                errs.append(str(ev.get("message", "")))
+        return errs
+
+    def verify(k: int | None) -> None:
+        for x in at.get(k, ()):
+            for msg in check_expectation(story, state, seen, x.checks):
+                where = f" (after command {k})" if k else (" (at the start)" if k == 0 else "")
+                fails.append(f"{case.file}:{x.line}: {msg}{where}")
+
+    for msg in absorb(events):
+        fails.append(f"{case.file}:{case.line}: the story fails at the start: {msg}")
+    verify(0)
+    for i, cmd in enumerate(case.commands, 1):
+        if state.ending is not None:
+            fails.append(f"{case.file}:{cmd.line}: the game already ended ({state.ending}) "
+                         f"before command {i} {cmd.text!r}")
+            break
+        queue = cmd.dice + queue
+        try:
+            new, events, used = _step_counting(story, state, cmd.text, queue, case.gm)
+        except DiceError as e:
+            fails.append(f"{case.file}:{cmd.line}: bad dice for {cmd.text!r}: {e}")
+            break
+        queue = queue[used:]
+        errs = absorb(events)
+        if new is state and errs and not case.allow_errors:
+            fails.append(f"{case.file}:{cmd.line}: command {i} {cmd.text!r} failed at node "
+                         f"{state.node!r}: {errs[0]}")
+            break
+        state = new
+        verify(i)
+    else:
+        if queue:
+            fails.append(f"{case.file}:{case.dice_line or case.line}: {len(queue)} dice face(s) "
+                         f"were never rolled: {queue}")
+        verify(None)
+    res.outcome = "failed" if fails else "passed"
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def test_files(story_path: str | Path) -> list[Path]:
+    """The play-test files of a story folder (``tests/*.yaml``), or next to a single file."""
+    p = Path(story_path)
+    folder = (p if p.is_dir() else p.parent) / "tests"
+    if not folder.is_dir():
+        return []
+    return sorted(q for q in folder.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file())
+
+
+def run_tests(story: Story, files: list[Path], *, select: str = "",
+              display_base: Path | None = None) -> list[Result]:
+    """Runs every case in ``files`` (those whose id contains ``select``)."""
+    results: list[Result] = []
+    for f in files:
+        shown = str(f)
+        if display_base is not None:
+            try:
+                shown = str(f.resolve().relative_to(display_base.resolve()))
+            except ValueError:
+                shown = str(f)
+        try:
+            cases = load_cases(f, display=shown)
+        except PlaytestError as e:
+            c = Case(Path(shown).name, shown, 1)
+            results.append(Result(c, "error", [str(e)]))
+            continue
+        for c in cases:
+            if select and select not in c.nodeid:
+                continue
+            results.append(run_case(story, c))
+    return results
+
+
+def summary(results: list[Result], seconds: float) -> str:
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.outcome] = counts.get(r.outcome, 0) + 1
+    parts = [f"{counts[k]} {k}" for k in ("passed", "failed", "error", "skipped") if counts.get(k)]
+    return (", ".join(parts) or "no tests ran") + f" in {seconds:.2f}s"
