@@ -112,8 +112,9 @@ _BASE: dict[str, int | str] = {}
 _EN: dict[str, str] = {}
 
 
-def _key(text: str) -> str:
-    s = unicodedata.normalize("NFKC", str(text)).strip().lower()
+def _key(text: str, lower: bool = True) -> str:
+    s = unicodedata.normalize("NFKC", str(text)).strip()
+    s = s.lower() if lower else s
     s = s.replace(" ", "").replace("　", "")
     # The scenario writes 芸術・製作 and 芸術および製作; the rulebook 芸術/製作.
     s = s.replace("芸術・製作", "芸術/製作").replace("芸術および製作", "芸術/製作")
@@ -153,11 +154,12 @@ def canonical(name: str) -> str:
         return f"ほかの言語({LANGUAGES[k]})"
     m = _SPEC.match(k)
     if m:
-        group, spec = m.group(1), m.group(2)
+        group = m.group(1)
+        spec = _SPEC.match(_key(name, lower=False)).group(2)  # keep the specialisation's case
         group = _EN_GROUP.get(group, _ALIASES.get(group, group))
         group = group.split("(")[0]
         if group in ("ほかの言語", "母国語"):
-            spec = LANGUAGES.get(spec, spec)
+            spec = LANGUAGES.get(spec.lower(), spec)
         full = f"{group}({spec})"
         return _ALIASES.get(_key(full), full)
     return unicodedata.normalize("NFKC", str(name)).strip()
