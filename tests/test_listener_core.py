@@ -79,6 +79,13 @@ def test_nbest_posteriors_weigh_alternatives():
     assert h2.needs_confirm or h2.command is None
 
 
+def test_quit_always_asks_first():
+    book = PhraseBook([Phrase("종료", "quit"), Phrase("문 열어", "door")])
+    h = book.decide([("종료", 1.0)])
+    assert h.command == "quit" and h.needs_confirm
+    assert not book.decide([("문 열어", 1.0)]).needs_confirm
+
+
 def test_unk_is_noise_not_words():
     book = PhraseBook([Phrase("open door", "door")])
     h = book.decide([("[unk]", 1.0)])

@@ -129,7 +129,7 @@ def test_corrupt_archive_is_refused_and_cleaned(server, tmp_path):
     i = data.find(b"final.mdl") + 200  # inside the first member's compressed data
     data[i:i + 50] = b"\xff" * 50
     server.routes["/bad.zip"] = (bytes(data), {})
-    with pytest.raises(InstallError):
+    with pytest.raises(InstallError, match="corrupt"):
         install(url=server.url("/bad.zip"), dest=tmp_path)
     assert leftovers(tmp_path) == []
     server.routes["/html.zip"] = (b"<html>not found</html>", {})
