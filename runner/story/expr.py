@@ -241,11 +241,21 @@ class _Parser:
         raise ExprError(f"unexpected {t.value!r}", t.col)
 
 
+_parsed: dict[str, Node] = {}
+
+
 def parse(src: str) -> Node:
-    """Parses an expression; raises :class:`ExprError` with the column of the problem."""
+    """Parses an expression; raises :class:`ExprError` with the column of the problem.
+
+    ASTs are immutable tuples, so one parse serves every place the same text appears."""
     if not isinstance(src, str):
         return ("lit", src)
-    return _Parser(src).parse()
+    hit = _parsed.get(src)
+    if hit is None:
+        hit = _Parser(src).parse()
+        if len(_parsed) < 50_000:
+            _parsed[src] = hit
+    return hit
 
 
 def names(node: Node) -> tuple[set[tuple[str, int]], set[tuple[str, int, int]]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import inspect
 import os
 import re
@@ -17,7 +18,7 @@ from runner.story.model import (
     Action, Character, Clock, Ending, Item, Narration, Node, Outcome, Story, TimedEvent,
     Variable,
 )
-from runner.story.yamlpos import Map, Seq, load as yaml_load
+from runner.story.yamlpos import Map, Seq, load as yaml_load, load_fast
 
 RULES = ("coc7", "ureg", "ktane", "none")
 NODE_KINDS = ("place", "check", "combat", "scene")
@@ -65,6 +66,9 @@ class _Checker:
         self.edges: dict[str, set[str]] = {}
         self.global_edges: set[str] = set()
         self.cur_node = ""
+        self.fast = False
+        """Loading without positions: skip the work that only serves error messages."""
+        self._seen_exprs: set[tuple[int, bool]] = set()
 
     # -- diagnostics -------------------------------------------------------
     def err(self, pos: tuple[int, int] | None, msg: str, code: str = "K000",
@@ -117,6 +121,11 @@ class _Checker:
             off = col + e.col + (1 if src and pos else 0)
             self.err((line, off if "\n" not in src else col), f"bad expression {_short(src)}: {e}", "K010")
             return None
+        if self.fast:
+            key = (id(node), condition)
+            if key in self._seen_exprs:
+                return node
+            self._seen_exprs.add(key)
         self.exprs.append((node, self.file, pos or (1, 1), condition))
         return node
 
@@ -199,7 +208,16 @@ class _Checker:
             self.err(pos, f"effects must be a list, not {_kind(v)}", "K001")
             return ()
         out: list[tuple] = []
+        fast = self.fast
         for i, eff in enumerate(v):
+            if fast and type(eff) is dict and len(eff) == 1:
+                # The common case on a correct story: one known key, no positions to find.
+                key = next(iter(eff))
+                if key in EFFECT_KEYS and key not in EFFECT_COMPANIONS:
+                    e = self.effect(key, eff[key], None, eff, f"{base}.{i + 1}")
+                    if e is not None:
+                        out.append(e)
+                    continue
             epos = self.ipos(v, i) or pos
             if isinstance(eff, str) and eff in ("end", "stop"):
                 self.err(epos, f"effect {eff!r} needs a target", "K020")
@@ -389,7 +407,11 @@ def _minutes(v: Any) -> int | None:
     return None
 
 
-def _read_files(files: list[Path], chk: _Checker) -> list[tuple[str, Any]]:
+class _Retry(Exception):
+    """The fast loader met something it cannot place: load again with positions."""
+
+
+def _read_files(files: list[Path], chk: _Checker, fast: bool = False) -> list[tuple[str, Any]]:
     docs = []
     for f in files:
         name = str(f)
@@ -410,6 +432,16 @@ def _read_files(files: list[Path], chk: _Checker) -> list[tuple[str, Any]]:
             continue
         except OSError as e:
             chk.err(None, f"cannot read: {e.strerror}", "K100")
+            continue
+        if fast:
+            try:
+                data = load_fast(text)
+            except Exception:  # noqa: BLE001 - any trouble: the careful loader explains it
+                raise _Retry from None
+            if data is not None and not isinstance(data, dict):
+                raise _Retry
+            if data is not None:
+                docs.append((name, data))
             continue
         try:
             data, dups = yaml_load(text)
@@ -450,12 +482,34 @@ def check(path: str | os.PathLike[str]) -> tuple[Story | None, list[Diagnostic]]
 
 
 def _load(path: str | os.PathLike[str], *, check_hooks: bool) -> tuple[Story | None, list[Diagnostic]]:
+    # Positions cost most of the loading time on large stories, and only a story with
+    # problems needs them: load fast first, and again with positions if anything is wrong.
+    # The cyclic garbage collector is paused meanwhile: a large story makes millions of
+    # objects and none of them is garbage, so its passes (2/3 of the time) find nothing.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        try:
+            story, diags = _load_pass(path, check_hooks=check_hooks, fast=True)
+        except _Retry:
+            story, diags = None, []
+        else:
+            if not diags:
+                return story, diags
+        return _load_pass(path, check_hooks=check_hooks, fast=False)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -> tuple[Story | None, list[Diagnostic]]:
     find_hook = None
     if check_hooks:
         from runner.rules import find_hook as _fh
 
         find_hook = _fh
     chk = _Checker(find_hook)
+    chk.fast = fast
     p = Path(path)
     if not p.exists():
         chk.err(None, "no such file or folder", "K100", file=str(path))
@@ -464,7 +518,7 @@ def _load(path: str | os.PathLike[str], *, check_hooks: bool) -> tuple[Story | N
     if not files:
         chk.err(None, "no .yaml files in this folder", "K100", file=str(path))
         return None, chk.diags
-    docs = _read_files(files, chk)
+    docs = _read_files(files, chk, fast)
 
     # Merge sections from every file, remembering which file each entry came from.
     meta: Map | None = None
