@@ -137,6 +137,7 @@ def san_check(ctx: Any, loss: str, who: str = "", source: str = "", hidden: Any 
             bout(ctx, pid)
         if lost >= 5:
             ir = ck.check(ctx, "INT", "regular", 0, pid)
+            d["last"]["pushable"] = False
             if "success" in ir:
                 _set_insane(s, "temporary")
                 mad.append("temporary")
