@@ -227,6 +227,8 @@ def step(story: Story, state: State, command: str, *, dice: list[int] | None = N
     """
     if state.ending is not None:
         return state, [{"type": "error", "message": "the game is over"}] + (tail(story, state, gm=gm) if tail_events else [])
+    if command.startswith("@"):
+        return _rule_command(story, state, command, dice=dice, manual=manual, gm=gm, tail_events=tail_events)
     choices = available(story, state)
     choice = match(story, state, command, choices)
     new = state.copy()
@@ -251,6 +253,32 @@ def step(story: Story, state: State, command: str, *, dice: list[int] | None = N
         msg = "story error: effects nest too deeply" if isinstance(e, RecursionError) else f"story error: {e}"
         return state, [{"type": "error", "message": msg}] + (tail(story, state, gm=gm) if tail_events else [])
     new.turn += 1
+    new.rng = seeded.state
+    return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
+
+
+def _rule_command(story: Story, state: State, command: str, *, dice: list[int] | None,
+                  manual: bool, gm: bool, tail_events: bool) -> tuple[State, list[dict]]:
+    """``@name args``: a rule system's own command from a front end (``@tick 5``,
+    ``@time_passed 30``), not a player's action. It may end the game like any effect."""
+    name, _, rest = command[1:].strip().partition(" ")
+    rs = system(story.rules)
+    fn = rs.meta_commands.get(name)
+    if fn is None:
+        known = ", ".join("@" + k for k in sorted(rs.meta_commands)) or "none"
+        return state, [{"type": "error", "code": "unknown_rule_command",
+                        "message": f"unknown rule command @{name} (this story's rules have: {known})"}] + (
+            tail(story, state, gm=gm) if tail_events else [])
+    new = state.copy()
+    source, seeded = _dice_for(new, dice, manual)
+    ctx = Ctx(story, new, gm, source)
+    try:
+        fn(ctx, rest.split())
+        _settle(ctx)
+    except _Ending:
+        pass
+    except (EvalError, RuleError, StoryRuntimeError, ValueError) as e:
+        return state, [{"type": "error", "message": f"@{name}: {e}"}] + (tail(story, state, gm=gm) if tail_events else [])
     new.rng = seeded.state
     return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
 

@@ -767,6 +767,17 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
         if chk.want_map(val, chk.vpos(data, "voices"), "'voices'"):
             voices.update({str(k): str(v) for k, v in val.items()})
 
+    # Rule data may move the player or end the game too (an obstacle's way through, the
+    # ending a rule system picks, ``options: {endings: {full_victory: escaped}}``).
+    chk.cur_node = ""
+    _props_edges(chk, options, "")
+    ends = options.get("endings")
+    if isinstance(ends, dict):
+        chk.global_edges.update(str(v) for v in ends.values() if isinstance(v, str))
+    for r in chk.refs:
+        if not r[4] and r[0] in ("goto", "end"):
+            chk.global_edges.add(r[1])
+
     # References and reachability.
     start = str(meta.get("start", ""))
     chk.file = meta_file
@@ -816,7 +827,8 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
                    "items": {k: {"name": v.name, **v.props} for k, v in items.items()},
                    "characters": {k: {"name": c.name, "kind": c.kind, "stats": c.stats, "props": c.props}
                                   for k, c in characters.items()},
-                   "nodes": {k: n.props for k, n in nodes.items()}, **extra}
+                   "nodes": {k: n.props for k, n in nodes.items()},
+                   "endings": {k: {"kind": e.kind, "title": e.title} for k, e in endings.items()}, **extra}
             for where, msg in rs.validate(raw):
                 chk.err(_locate(docs, where), msg, "K040", _file_of(docs, where) or meta_file)
 
