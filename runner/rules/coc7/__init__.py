@@ -465,5 +465,12 @@ def ammo(ctx: Context, weapon: str = "", who: str = "") -> int:
 
 
 @hook(pure=True)
+def jammed(ctx: Context, weapon: str = "", who: str = "") -> bool:
+    s = _pc(ctx, who)
+    return any(w.get("jammed") for w in s.get("weapons", [])
+               if w.get("firearm") and (not weapon or w["name"] == weapon))
+
+
+@hook(pure=True)
 def has_weapon(ctx: Context, name: str, who: str = "") -> bool:
     return any(w["name"] == name for w in _pc(ctx, who).get("weapons", []))

@@ -193,6 +193,8 @@ def first_aid(ctx: Any, target: str = "", who: str = "") -> list[str]:
     cond = ts["cond"]
     if cond.get("dead"):
         raise RuleError(f"{ts['name']} is dead")
+    if not able(ctx.state.stats[healer]):
+        raise RuleError(f"{ctx.state.stats[healer]['name']} cannot give first aid now")
     r = ck.check(ctx, "応急手当", "regular", 0, healer)
     return _turn_done(ctx, healer, _first_aid(ctx, ts, tid, r))
 
@@ -226,6 +228,8 @@ def medicine(ctx: Any, target: str = "", who: str = "") -> list[str]:
     cond = ts["cond"]
     if cond.get("dead"):
         raise RuleError(f"{ts['name']} is dead")
+    if not able(ctx.state.stats[healer]):
+        raise RuleError(f"{ctx.state.stats[healer]['name']} cannot treat anyone now")
     r = ck.check(ctx, "医学", "regular", 0, healer)
     return _turn_done(ctx, healer, _medicine(ctx, ts, tid, r))
 
@@ -448,6 +452,8 @@ def _enemy_declare(ctx: Any, c: dict, cid: str) -> None:
     r = c["c"][cid]
     s = r["sheet"]
     present = [k for k in _present(c) if not ctx.state.stats[k]["cond"].get("dead")]
+    if r["holding"] and r["holding"] not in present:
+        _release(c, cid)  # its prey is dead or gone
     if r["holding"] in present:
         target = r["holding"]
     else:
