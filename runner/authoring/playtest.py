@@ -358,7 +358,7 @@ def run_case(story: Story, case: Case) -> Result:
     return res
 
 
-def test_files(story_path: str | Path) -> list[Path]:
+def playtest_files(story_path: str | Path) -> list[Path]:
     """The play-test files of a story folder (``tests/*.yaml``), or next to a single file."""
     p = Path(story_path)
     folder = (p if p.is_dir() else p.parent) / "tests"

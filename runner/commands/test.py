@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from runner.authoring.playtest import run_tests, summary, test_files
+    from runner.authoring.playtest import run_tests, summary, playtest_files
     from runner.stories import resolve
     from runner.story import StoryError, load
 
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
             print(d)
         print(f"katari test: {path} has errors (katari check {path})")
         return 1
-    files = [Path(f) for f in args.files] if args.files else test_files(path)
+    files = [Path(f) for f in args.files] if args.files else playtest_files(path)
     if not files:
         where = (path if path.is_dir() else path.parent) / "tests"
         print(f"katari test: no play-tests in {where} (write tests/*.yaml; see docs/playtests.md)")
