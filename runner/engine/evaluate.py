@@ -83,7 +83,7 @@ def compile_expr(node: tuple, rules: str) -> Fn:
 
         def neg(ctx: Any) -> Any:
             v = a(ctx)
-            if type(v) not in (int, float):
+            if type(v) not in (int, float, bool):
                 raise EvalError(f"cannot negate {v!r}")
             return -v
         return neg

@@ -31,9 +31,6 @@ def turns(story: Story, lines: Iterable[str], *, seed: int = 0, gm: bool = False
             except ValueError:
                 yield {"type": "error", "message": f"cannot read dice {line[6:]!r}"}
             continue
-        if state.ending is not None:
-            yield {"type": "error", "message": "the game is over"}
-            continue
         used = None
         if pending:
             used = pending
