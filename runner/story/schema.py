@@ -143,7 +143,6 @@ def story_schema() -> dict:
     """The schema of one story file (any file of a multi-file story: every section is optional)."""
     return {
         "$schema": DRAFT,
-        "$id": "katari-story.schema.json",
         "title": "Katari story",
         "description": "A Katari story file (see docs/authoring.md). Check with `katari check`.",
         "type": "object",
@@ -208,7 +207,7 @@ def playtest_schema() -> dict:
         "expect": {"anyOf": [expect, {"type": "array", "items": expect}]},
         "allow_errors": {"type": "boolean"}, "skip": {"type": "string"},
     }, required=["commands"])
-    return {"$schema": DRAFT, "$id": "katari-playtest.schema.json", "title": "Katari play-tests",
+    return {"$schema": DRAFT, "title": "Katari play-tests",
             "anyOf": [case, {"type": "array", "items": case}]}
 
 
