@@ -474,3 +474,6 @@ def jammed(ctx: Context, weapon: str = "", who: str = "") -> bool:
 @hook(pure=True)
 def has_weapon(ctx: Context, name: str, who: str = "") -> bool:
     return any(w["name"] == name for w in _pc(ctx, who).get("weapons", []))
+
+
+from runner.rules.coc7 import scenario as _scenario  # noqa: E402,F401  (scenario hooks register on SYSTEM)
