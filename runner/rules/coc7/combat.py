@@ -65,7 +65,11 @@ def _pick(ctx: Any, n: int, label: str) -> int:
     """A seeded choice among n things (0-based), rolled as a keeper-only 1dn."""
     if n <= 1:
         return 0
-    return ctx.roll(f"1d{n}", label=label, keeper=True).total - 1
+    f = ctx.faces([n], expr=f"1d{n}")[0]
+    # Through emit, so a front end that hides keeper events hides this one.
+    ctx.emit({"type": "roll", "expr": f"1d{n}", "dice": [f], "sides": [n], "total": f,
+              "label": label, "keeper": True})
+    return f - 1
 
 
 def dmg_expr(base: str, db: str = "") -> str:
