@@ -13,8 +13,8 @@ import pytest
 
 from runner.authoring import graph as G
 from runner.cli import main
-from runner.story import load
 from runner.stories import shipped
+from runner.story import load
 
 STORIES = shipped()
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.authoring.playtest import PlaytestError, load_cases, run_case, run_tests, playtest_files
+from runner.authoring.playtest import PlaytestError, load_cases, playtest_files, run_case, run_tests
 from runner.cli import main
 from runner.stories import shipped
 from runner.story import load

@@ -11,9 +11,9 @@ import pytest
 import yaml
 
 from runner.cli import main
+from runner.stories import shipped
 from runner.story import loader, story_files
 from runner.story.schema import EFFECT_SCHEMAS, playtest_schema, story_schema
-from runner.stories import shipped
 
 S = story_schema()
 DEFS = S["$defs"]

@@ -133,3 +133,20 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["runs"] == 30 and sum(data["endings"].values()) == 30
     assert data["games_per_s"] > 0
     assert main(["simulate", str(SAMPLE), "--runs", "0"]) == 2
+
+
+def test_ring_benchmark_story_has_the_ink_shape(tmp_path: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from ring import ring_story_yaml
+
+    s = story(tmp_path, ring_story_yaml(50))
+    assert len(s.nodes) == 50
+    k7 = s.nodes["k7"]
+    assert [a.id for a in k7.actions] == ["go", "search", "pay", "rest"]
+    from runner.authoring.graph import action_targets
+
+    assert [sorted(action_targets(a)) for a in k7.actions] == [["k8"], ["k2"], ["k46"], ["end", "k0"]]
+    rep = simulate(s, 30, seed=0)
+    assert rep.endings == {"end": 30} and rep.rolls[0]["label"] == "1d6"

@@ -110,7 +110,7 @@ def unparse(n: Any, parent: int = 0) -> str:
     elif k == "cmp":
         p = _PREC["cmp"]
         parts = [unparse(n[2][0], p + 1)]
-        for op, rhs in zip(n[1], n[2][1:]):
+        for op, rhs in zip(n[1], n[2][1:], strict=True):
             parts.append(f"{op} {unparse(rhs, p + 1)}")
         s = " ".join(parts)
     else:  # pragma: no cover - a node kind added later
@@ -178,6 +178,28 @@ def action_moves(a: Action) -> Iterator[tuple[str, str, tuple[str, ...]]]:
     for o in a.outcomes:
         yield from moves(o.effects, (*base, o.key))
     yield from moves(a.after, base)
+
+
+def targets(effects: tuple) -> Iterator[str]:
+    """Every ``goto``/``end`` target in effects (no condition text: fast, for simulation)."""
+    for e in effects:
+        k = e[0]
+        if k in ("goto", "end"):
+            yield e[1]
+        elif k == "if":
+            yield from targets(e[2])
+            yield from targets(e[3])
+        elif k == "check":
+            for o in e[2]:
+                yield from targets(o.effects)
+
+
+def action_targets(a: Action) -> frozenset[str]:
+    """Where an action can lead."""
+    out = set(targets(a.effects)) | set(targets(a.after))
+    for o in a.outcomes:
+        out.update(targets(o.effects))
+    return frozenset(out)
 
 
 def _props_moves(v: Any) -> Iterator[str]:

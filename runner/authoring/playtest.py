@@ -26,7 +26,8 @@ import yaml
 from runner.engine import NeedDice, available, clock_text, new_game, step
 from runner.rules.dice import DiceError
 from runner.story.model import Story
-from runner.story.yamlpos import Map, Seq, load as yaml_load
+from runner.story.yamlpos import Map, Seq
+from runner.story.yamlpos import load as yaml_load
 
 CASE_KEYS = {"name", "seed", "gm", "dice", "commands", "expect", "allow_errors", "skip"}
 EXPECT_KEYS = {"after", "node", "var", "vars", "ending", "has", "lacks", "clock", "text",

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from runner.authoring.graph import Graph, action_moves, build, moves, unparse
+from runner.authoring.graph import Graph, action_targets, build, moves, unparse
 from runner.engine import available, new_game, step
 from runner.story.model import Story
 
@@ -141,9 +141,9 @@ def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "ran
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}: one of {', '.join(POLICIES)}")
     marks, action_checks = _outcome_marks(story)
-    targets: dict[tuple[str, str], frozenset[str]] = {
-        (n.id, a.id): frozenset(t for _k, t, _c in action_moves(a))
-        for n in story.nodes.values() for a in n.actions}
+    targets: dict[tuple[str, str], frozenset[str]] = {}
+    if policy == "greedy":
+        targets = {(n.id, a.id): action_targets(a) for n in story.nodes.values() for a in n.actions}
     endings_set = frozenset(story.endings)
     visited: set[str] = set()
     taken: set[str] = set()          # "node.action"

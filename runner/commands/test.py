@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from runner.authoring.playtest import run_tests, summary, playtest_files
+    from runner.authoring.playtest import playtest_files, run_tests, summary
     from runner.stories import resolve
     from runner.story import StoryError, load
 
