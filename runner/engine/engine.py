@@ -59,7 +59,7 @@ class Ctx:
     # -- the Context protocol ---------------------------------------------
     def roll(self, expr: str, *, label: str = "", emit: bool = True, **extra: Any) -> Roll:
         r = roll_dice(expr, self.dice)
-        if emit:
+        if emit and (self.gm or not extra.get("keeper")):
             ev = r.to_event(**extra)
             if label:
                 ev["label"] = label
