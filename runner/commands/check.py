@@ -14,6 +14,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="story file, story folder, or shipped story id")
     p.add_argument("--json", action="store_true", help="print diagnostics as JSON lines")
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    p.add_argument("--model", metavar="PATH",
+                   help="vosk model to check spoken words against (default: the installed model "
+                        "for the story's language, if any)")
+    p.add_argument("--no-voice", action="store_true", help="skip the spoken-words check")
     p.set_defaults(func=run)
 
 
@@ -25,6 +29,8 @@ def run(args: argparse.Namespace) -> int:
     for raw in args.paths:
         path = resolve(raw)
         story, diags = check(path)
+        if story is not None and not args.no_voice:
+            diags = diags + voice_warnings(story, args.model)
         for d in diags:
             if args.json:
                 print(json.dumps(d.to_dict(), ensure_ascii=False))
@@ -38,3 +44,51 @@ def run(args: argparse.Namespace) -> int:
         elif not args.quiet and not args.json and story is not None:
             print(f"{path}: ok ({len(story.nodes)} nodes, {len(story.endings)} endings, rules {story.rules})")
     return 1 if bad else 0
+
+
+def voice_warnings(story, model_arg: str | None) -> list:  # noqa: ANN001
+    """Words of labels and aliases that the vosk model cannot hear, once each, located.
+
+    Runs only where a model for the story's language is installed (or given): players
+    with that model could not say those words."""
+    from pathlib import Path
+
+    from runner.story import Diagnostic, story_files
+
+    try:
+        from runner.ui.listener.models import find_model
+        from runner.ui.listener.vocab import unknown_words
+        from runner.ui.listener.vosk_listener import ModelError, load_model
+    except ImportError:
+        return []
+    path = Path(model_arg) if model_arg else find_model(story.language)
+    if path is None:
+        return []
+    try:
+        model = load_model(path, story.language)
+    except ModelError as e:
+        return [Diagnostic(story.path, 1, 1, f"voice check skipped: {e}", "K200", "warning")]
+    model_name = path.parent.name if path.name == "model" else path.name
+    files = [(f, f.read_text(encoding="utf-8")) for f in story_files(story.path)]
+    out = []
+    reported: set[str] = set()
+    for node in story.nodes.values():
+        for a in node.actions:
+            for phrase in (a.label, *a.aliases):
+                for word in unknown_words([phrase], model):
+                    if word in reported:
+                        continue
+                    reported.add(word)
+                    where, line, col = story.path, 1, 1
+                    for f, text in files:
+                        i = text.find(phrase)
+                        if i >= 0:
+                            line = text.count("\n", 0, i) + 1
+                            col = i - (text.rfind("\n", 0, i) + 1) + 1
+                            where = str(f)
+                            break
+                    out.append(Diagnostic(where, line, col,
+                                          f"{word!r} (in {phrase!r}, node {node.id!r}) is not in the "
+                                          f"vocabulary of the voice model {model_name}: players cannot say it",
+                                          "K201", "warning"))
+    return out
