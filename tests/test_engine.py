@@ -199,3 +199,43 @@ def test_engine_and_rules_use_the_standard_library_only_and_never_print_or_open(
                 elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                     assert (node.value.id, node.attr) not in (("time", "time"), ("random", "random"), ("datetime", "now")), \
                         f"{f}:{node.lineno}: {node.value.id}.{node.attr}"
+
+
+def test_gm_overrides_are_commands_a_replay_keeps(clocked) -> None:
+    s, _ = new_game(clocked)
+    _, ev = step(clocked, s, "!set shakes 5")
+    assert ev[0]["type"] == "error" and "--gm" in ev[0]["message"]
+    s, ev = step(clocked, s, "!set shakes 5", gm=True)
+    assert ev[0] == {"type": "override", "what": "set", "args": ["shakes", "5"], "message": "GM: shakes = 5"}
+    assert s.vars["shakes"] == 5
+    s, ev = step(clocked, s, "!clock +90", gm=True)
+    assert s.clock == 90 and "部屋が揺れた。" in texts(ev)  # 11:00 fell due
+    _, ev = step(clocked, s, "!clock 10:30", gm=True)
+    assert ev[0]["type"] == "error"
+    s, ev = step(clocked, s, "!clock 13:00", gm=True)
+    assert s.clock == 180 and "ノックの音。" in texts(ev)
+    s, ev = step(clocked, s, "!give key", gm=True)
+    assert s.inventory == {"key": 1}
+    s, ev = step(clocked, s, "!goto garden", gm=True)
+    assert s.node == "garden" and "庭。" in texts(ev)
+
+
+def test_a_forced_outcome_decides_the_next_check(tmp_path: Path) -> None:
+    p = tmp_path / "f.yaml"
+    p.write_text("""story: {id: f, title: F, language: en, rules: none, start: a}
+nodes:
+  a:
+    actions:
+      - {id: try, label: Try, check: "roll('1d6') > 6", outcomes: {success: {say: Yes.}, failure: {say: No.}}}
+      - {id: out, label: Out, end: e}
+endings: {e: {kind: good}}
+""", encoding="utf-8")
+    story = load(p)
+    s, _ = new_game(story)
+    _, ev = step(story, s, "try")
+    assert texts(ev) == ["No."]
+    s, _ = step(story, s, "!force success", gm=True)
+    s, ev = step(story, s, "try", gm=True)
+    assert texts(ev) == ["Yes."] and any(e["type"] == "override" for e in ev)
+    _, ev = step(story, s, "try", gm=True)
+    assert texts(ev) == ["No."]  # forced once only

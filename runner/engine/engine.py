@@ -227,6 +227,8 @@ def step(story: Story, state: State, command: str, *, dice: list[int] | None = N
     """
     if state.ending is not None:
         return state, [{"type": "error", "message": "the game is over"}] + (tail(story, state, gm=gm) if tail_events else [])
+    if command.startswith("!"):
+        return _gm_command(story, state, command, gm=gm, tail_events=tail_events)
     if command.startswith("@"):
         return _rule_command(story, state, command, dice=dice, manual=manual, gm=gm, tail_events=tail_events)
     choices = available(story, state)
@@ -254,6 +256,92 @@ def step(story: Story, state: State, command: str, *, dice: list[int] | None = N
         return state, [{"type": "error", "message": msg}] + (tail(story, state, gm=gm) if tail_events else [])
     new.turn += 1
     new.rng = seeded.state
+    return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
+
+
+FORCE_KEY = "_gm_force"
+_SUCCESS_LEVELS = ("critical", "extreme", "hard", "regular", "success")
+GM_COMMANDS = ("set", "clock", "damage", "force", "give", "take", "goto")
+
+
+def _gm_command(story: Story, state: State, command: str, *, gm: bool,
+                tail_events: bool) -> tuple[State, list[dict]]:
+    """``!set VAR EXPR``, ``!clock +30|HH:MM``, ``!damage WHO N [STAT]``, ``!force KEY``,
+    ``!give ITEM``, ``!take ITEM``, ``!goto NODE``: a game master's overrides. They are
+    commands like any other, so a transcript and a replay keep them."""
+    closing = tail(story, state, gm=gm) if tail_events else []
+
+    def fail(msg: str) -> tuple[State, list[dict]]:
+        return state, [{"type": "error", "code": "gm", "message": msg}] + closing
+
+    if not gm:
+        return fail("overrides (!set, !clock, ...) are for a game master: play with --gm")
+    words = command[1:].split()
+    if not words or words[0] not in GM_COMMANDS:
+        return fail("GM commands: " + ", ".join("!" + c for c in GM_COMMANDS))
+    verb, args = words[0], words[1:]
+    new = state.copy()
+    ctx = Ctx(story, new, gm, SeededDice(new.rng))
+    note = {"type": "override", "what": verb, "args": args}
+    try:
+        if verb == "set":
+            if len(args) < 2 or args[0] not in story.variables:
+                return fail("!set VARIABLE VALUE (a variable of this story)")
+            from runner.story.expr import ExprError, parse
+
+            try:
+                new.vars[args[0]] = ctx.eval(parse(" ".join(args[1:])))
+            except ExprError as e:
+                return fail(f"!set: {e}")
+            note["message"] = f"GM: {args[0]} = {new.vars[args[0]]!r}"
+        elif verb == "clock":
+            from runner.story.loader import _minutes
+
+            if len(args) != 1:
+                return fail("!clock +MINUTES or !clock HH:MM")
+            raw = args[0]
+            if raw.startswith("+"):
+                m = _minutes(raw[1:])
+                delta = m if m is not None else -1
+            else:
+                m = _minutes(raw)
+                start = story.clock.start if story.clock else 0
+                delta = (m - start - new.clock) if (m is not None and ":" in raw) else -1
+            if delta < 0:
+                return fail("the clock only moves forward: !clock +30, !clock 1h, or a later !clock HH:MM")
+            advance(ctx, delta)
+            note["message"] = f"GM: clock moved {delta} min to {clock_text(story, new.clock)}"
+        elif verb == "damage":
+            if len(args) < 2 or args[0] not in new.stats:
+                return fail("!damage WHO AMOUNT [STAT] (WHO: " + ", ".join(new.stats) + ")")
+            stat = args[2] if len(args) > 2 else "HP"
+            amount = int(args[1])
+            sheet = new.stats[args[0]]
+            if stat not in sheet or not isinstance(sheet[stat], (int, float)):
+                return fail(f"{args[0]} has no {stat}")
+            sheet[stat] = max(0, sheet[stat] - amount)
+            note["message"] = f"GM: {args[0]} {stat} -{amount} → {sheet[stat]}"
+        elif verb == "force":
+            if len(args) != 1:
+                return fail("!force OUTCOME (e.g. success, failure, critical, fumble)")
+            new.rules[FORCE_KEY] = args[0]
+            note["message"] = f"GM: the next check's outcome will be {args[0]}"
+        elif verb in ("give", "take"):
+            if len(args) != 1 or args[0] not in story.items:
+                return fail(f"!{verb} ITEM (an item of this story)")
+            _run(ctx, ((verb, ((args[0], 1),)),))
+            note["message"] = f"GM: {verb} {args[0]}"
+        elif verb == "goto":
+            if len(args) != 1 or args[0] not in story.nodes:
+                return fail("!goto NODE (a node of this story)")
+            ctx.goto = args[0]
+            note["message"] = f"GM: moved to {args[0]}"
+        ctx.events.insert(0, note)
+        _settle(ctx)
+    except _Ending:
+        pass
+    except ValueError as e:
+        return fail(f"!{verb}: {e}")
     return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
 
 
@@ -336,6 +424,12 @@ def _keys(result: Any) -> list[str]:
 
 def _outcome(ctx: Ctx, result: Any, outcomes: Iterable[Any]) -> None:
     keys = _keys(result)
+    forced = ctx.state.rules.pop(FORCE_KEY, None)
+    if forced is not None:
+        keys = [str(forced)] + (["success"] if forced in _SUCCESS_LEVELS else
+                                ["failure"] if forced in ("fumble", "failure") else [])
+        ctx.events.append({"type": "override", "what": "force", "value": forced,
+                           "message": f"GM: outcome forced to {forced}"})
     table = {o.key: o for o in outcomes}
     for k in keys:
         o = table.get(k)

@@ -398,6 +398,8 @@ def _minutes(v: Any) -> int | None:
     if isinstance(v, float) and v.is_integer():
         return int(v)
     if isinstance(v, str):
+        if v.strip().isdigit():
+            return int(v)
         m = _CLOCK.match(v)
         if m:
             return int(m.group(1)) * 60 + int(m.group(2))
