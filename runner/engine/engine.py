@@ -12,7 +12,7 @@ from typing import Any
 
 from runner.engine.evaluate import EvalError, compile_expr
 from runner.engine.match import normalise, suggestions
-from runner.engine.state import State
+from runner.engine.state import State, _copy
 from runner.rules import system
 from runner.rules.base import RuleError
 from runner.rules.dice import DiceSource, ManualDice, NeedDice, Roll, SeededDice, roll as roll_dice, seed_state
@@ -143,15 +143,16 @@ def new_game(story: Story, seed: int = 0, *, gm: bool = False, dice: list[int] |
     """Starts a game: the state at the start node and the opening events (with state and prompt)."""
     state = State(story.id, story.start, {k: v.value for k, v in story.variables.items()},
                   rng=seed_state(seed), seed=seed)
-    for c in story.characters.values():
-        if c.stats:
-            state.stats[c.id] = dict(c.stats)
     source, seeded = _dice_for(state, dice, manual)
     ctx = Ctx(story, state, gm, source)
     try:
         rs = system(story.rules)
         if rs.init is not None:
             rs.init(ctx)
+        # Characters the rule system did not make a sheet for keep the story's stats.
+        for c in story.characters.values():
+            if c.stats and c.id not in state.stats:
+                state.stats[c.id] = _copy(c.stats)
         _enter(ctx, story.start)
         _settle(ctx)
     except _Ending:
