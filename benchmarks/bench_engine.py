@@ -60,7 +60,7 @@ def random_play(path: Path, steps: int) -> float:
         if not choices:
             state, _ = new_game(story, 1)
             continue
-        state, _events = step(story, state, choices[int(rand() * len(choices))].id, tail_events=False)
+        state, _events = step(story, state, choices[int(rand() * len(choices))], tail_events=False)
         done += 1
     return steps / (time.perf_counter() - t)
 

@@ -35,6 +35,20 @@ def ring_story_yaml(n: int) -> str:
     return "\n".join(out) + "\n"
 
 
+def ring_story_ink(n: int) -> str:
+    """The twin in ink, for inkjs's compiler: the same knots, choices and roll."""
+    s = ["VAR hp = 10", "VAR gold = 0", "-> k0"]
+    for i in range(n):
+        a, b, c = (i + 1) % n, (i * 7 + 3) % n, (i * 13 + 5) % n
+        s += [f"=== k{i} ===", f"Room {i}. The walls are damp and the floor is cold.",
+              "~ temp r = RANDOM(1, 6)",
+              f"* {{hp > 0}} [Go on {i}] -> k{a}",
+              f"+ [Search {i}]", "  ~ gold = gold + r", f"  -> k{b}",
+              f"+ {{gold > 3}} [Pay {i}]", "  ~ gold = gold - 3", f"  -> k{c}",
+              f"+ [Rest {i}]", "  ~ hp = hp - 1", "  {hp <= 0: -> END}", f"  -> k{1 if i == 0 else 0}"]
+    return "\n".join(s) + "\n"
+
+
 if __name__ == "__main__":
     import sys
 

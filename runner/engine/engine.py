@@ -218,9 +218,12 @@ def match(story: Story, state: State, command: str, choices: list[Choice] | None
     return None
 
 
-def step(story: Story, state: State, command: str, *, dice: list[int] | None = None,
+def step(story: Story, state: State, command: str | Choice, *, dice: list[int] | None = None,
          manual: bool = False, gm: bool = False, tail_events: bool = True) -> tuple[State, list[dict]]:
     """Runs one command. Returns the new state (the old one is untouched) and the turn's events.
+
+    ``command`` is what the player typed, or a :class:`Choice` from :func:`available` for
+    this same state (which skips matching).
 
     A command that cannot run returns the same state, an ``error`` event and the prompt again.
     With ``manual``, dice come only from ``dice``; when more are needed, :class:`NeedDice` is
@@ -228,12 +231,18 @@ def step(story: Story, state: State, command: str, *, dice: list[int] | None = N
     """
     if state.ending is not None:
         return state, [{"type": "error", "message": "the game is over"}] + (tail(story, state, gm=gm) if tail_events else [])
-    if command.startswith("!"):
+    if isinstance(command, Choice):
+        # A choice that available() just gave for this very state (bots, simulations).
+        choices: list[Choice] = []
+        choice: Choice | None = command
+        command = command.id
+    elif command.startswith("!"):
         return _gm_command(story, state, command, gm=gm, tail_events=tail_events)
-    if command.startswith("@"):
+    elif command.startswith("@"):
         return _rule_command(story, state, command, dice=dice, manual=manual, gm=gm, tail_events=tail_events)
-    choices = available(story, state)
-    choice = match(story, state, command, choices)
+    else:
+        choices = available(story, state)
+        choice = match(story, state, command, choices)
     new = state.copy()
     source, seeded = _dice_for(new, dice, manual)
     ctx = Ctx(story, new, gm, source)
