@@ -28,7 +28,7 @@ sys.path.insert(0, str(HERE))
 from ring import ring_story_ink, ring_story_yaml  # noqa: E402
 
 from runner.engine import available, new_game, step  # noqa: E402
-from runner.story import load  # noqa: E402
+from runner.story import StoryError, load  # noqa: E402
 
 OUT = HERE / "out"
 
@@ -101,7 +101,11 @@ def main() -> None:
     for p in sorted((ROOT / "stories").iterdir()):
         if p.is_dir():
             t = time.perf_counter()
-            s = load(p)
+            try:
+                s = load(p)
+            except StoryError as e:
+                print(f"  {p.name:<24} has errors: {e}")
+                continue
             print(f"  {p.name:<24} {len(s.nodes):>5} nodes  {1000 * (time.perf_counter() - t):7.1f} ms")
 
     rows = []
