@@ -30,10 +30,24 @@ def _num(x: Any) -> float:
 # ---- characters ----
 
 @hook()
-def choose(ctx, spec: str, who: str = "") -> str:
+def choose(ctx, spec: str, who: str = "", name: str = "") -> str:
     """Chooses a PC: an archetype (Inspiration, Nimbleness, Strength, Dexterity, Night Vision,
-    Littleness) or one ○ and one × ability ("○身軽 ×低身長"). Returns the archetype id or ""."""
-    return C.choose(ctx, spec, who)
+    Littleness) or one ○ and one × ability ("○身軽 ×低身長"); ``who`` adds a PC to the party
+    (``pc2``), ``name`` names it. Returns the archetype id or ""."""
+    return C.choose(ctx, spec, who, name)
+
+
+@hook(pure=True)
+def chosen(ctx) -> bool:
+    """Whether a PC has been chosen (stays true through a continue, so a story's character
+    selection can be skipped when the watch starts the scenario again)."""
+    return bool(C.R(ctx).get("chosen"))
+
+
+@hook(pure=True)
+def party(ctx) -> int:
+    """How many PCs are still in the space."""
+    return len(C.active_pcs(ctx))
 
 
 @hook(pure=True)
@@ -397,9 +411,9 @@ def option(ctx, name: str) -> Any:
 
 @hook()
 def floor(ctx, name: str) -> None:
-    """フロア: records the floor (map) the PCs are on, for the status bar."""
-    C.require(ctx, "floors")
-    C.R(ctx)["floor"] = str(name)
+    """フロア: the PCs move to floor ``name`` (shown in the status bar). Items whose ``floor``
+    prop names another floor are left behind there, and picked up again on coming back."""
+    C.change_floor(ctx, name)
 
 
 @hook(pure=True)

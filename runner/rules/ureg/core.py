@@ -136,8 +136,10 @@ def who_list(ctx: Any, who: Any) -> list[str]:
     return ids
 
 
-def choose(ctx: Any, spec: str, who: str = "") -> str:
-    """Sets a PC's abilities from an archetype or a ○/× pair; returns the archetype id."""
+def choose(ctx: Any, spec: str, who: str = "", name: str = "") -> str:
+    """Sets a PC's abilities from an archetype or a ○/× pair; returns the archetype id.
+
+    ``name`` names the PC (a second PC of a party gets its id as a name otherwise)."""
     cid = who or pc_ids(ctx)[0]
     r = R(ctx)
     if option(ctx.story, "campaign") and r.get("chosen"):
@@ -145,6 +147,8 @@ def choose(ctx: Any, spec: str, who: str = "") -> str:
     arch, good, bad = parse_choice(spec)
     st = A.stats(ctx.state).setdefault(cid, {"name": cid, "life": 1, "status": IN})
     st.update(archetype=arch, good=good, bad=bad)
+    if name:
+        st["name"] = str(name)
     if cid not in r["pcs"]:
         r["pcs"].append(cid)
     r["chosen"] = True
@@ -292,6 +296,9 @@ def do_continue(ctx: Any, reason: str = "wind", *, keep_time: bool = True) -> No
     for k in ("solved", "revealed", "joined", "lit"):
         r[k] = []
     r["mods"] = {}
+    # Items left on other floors are undiscovered again too; the floor is the start's.
+    r.pop("left", None)
+    r.pop("floor", None)
     r["flower_colour"] = None
     r["outcome"] = None
     if keep_time:
@@ -404,6 +411,38 @@ def finish(ctx: Any) -> str:
     R(ctx)["outcome"] = o
     ctx.run_effects([{"end": endings(ctx.story)[o]}])
     return o
+
+
+# ---- floors (フロア) ----
+
+def change_floor(ctx: Any, name: str) -> None:
+    """フロア: items are carried only within a floor. An item whose ``floor`` prop names
+    another floor stays behind where the PCs leave it (kept in ``left``) and is picked up
+    again when they come back; items with no ``floor`` (the watch, flowers) go everywhere."""
+    require(ctx, "floors")
+    r = R(ctx)
+    new = str(name)
+    left: dict = r.setdefault("left", {})
+    inv = A.inventory(ctx.state)
+    dropped = []
+    for item in list(inv):
+        f = A.item_props(ctx.story, item).get("floor")
+        if f is not None and str(f) != new and inv[item]:
+            pile = left.setdefault(str(f), {})
+            pile[item] = pile.get(item, 0) + inv.pop(item)
+            dropped.append(A.item_name(ctx.story, item, lang(ctx)))
+    back = []
+    for item, n in left.pop(new, {}).items():
+        inv[item] = inv.get(item, 0) + n
+        back.append(A.item_name(ctx.story, item, lang(ctx)))
+    if dropped:
+        ctx.say(t(ctx, f"{'、'.join(dropped)}はこのフロアの外へは持ち出せない。境目に置いていった。",
+                  f"The {', '.join(dropped)} cannot leave their floor; you leave them at the threshold."),
+                id="ureg.floor_left")
+    if back:
+        ctx.say(t(ctx, f"置いていった{'、'.join(back)}を拾い直した。",
+                  f"You pick up the {', '.join(back)} you left here."), id="ureg.floor_back")
+    r["floor"] = new
 
 
 # ---- light and sight (〈×鳥目〉, 〈○夜目〉) ----
