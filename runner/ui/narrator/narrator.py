@@ -152,7 +152,10 @@ class Narrator(BaseNarrator):
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "runner.ui.narrator.worker"], stdin=subprocess.PIPE,
+                # Same interpreter flags as ours (-S, -I, -X ...), so the worker sees the same
+                # packages we do.
+                [sys.executable, *subprocess._args_from_interpreter_flags(),
+                 "-m", "runner.ui.narrator.worker"], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
                 encoding="utf-8", bufsize=1, start_new_session=True)
         except OSError as e:
