@@ -14,7 +14,13 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from runner.ui.narrator.engines import MEI_CREDIT, EngineError, engine_problem, get_engine, quiet_stdout
+    from runner.ui.narrator.engines import (
+        MEI_CREDIT,
+        EngineError,
+        engine_problem,
+        get_engine,
+        quiet_stdout,
+    )
     from runner.ui.narrator.profiles import ProfileError, load_voices, shipped
 
     lang = (args.lang or "").lower()
