@@ -142,8 +142,12 @@ def parse(ctx: Any, text: str) -> Proposal:
         for w in (cid, stats.get(cid, {}).get("name")):
             if w and len(str(w)) > 1:
                 words.append((fold(str(w)), "pc", cid))
-    words.sort(key=lambda w: -len(w[0]))
+    # Longest first (「木箱」 before 「箱」); ties in a fixed order, never a set's hash order,
+    # so the same proposal always reads the same.
+    rank = {"item": 0, "cat": 1, "obstacle": 2, "pc": 3}  # a story's own item wins a shared word
+    words.sort(key=lambda w: (-len(w[0]), rank[w[1]], w[0], w[2]))
     mask = folded
+    found: list[tuple[int, str, str]] = []
     for w, kind, ident in words:
         if not w or len(w) < 1:
             continue
@@ -154,6 +158,9 @@ def parse(ctx: Any, text: str) -> Proposal:
         if not m:
             continue
         mask = mask[:m.start()] + "\0" * (m.end() - m.start()) + mask[m.end():]
+        found.append((m.start(), kind, ident))
+    # Things are listed in the order the proposal names them (「木箱に梯子を載せて」: box, ladder).
+    for _pos, kind, ident in sorted(found):
         if kind == "item":
             (prop.items if ident in held else prop.missing).append(ident)
         elif kind == "cat":
