@@ -1,0 +1,104 @@
+"""Time from a narration event to the first audio sample written, per engine, on a long passage.
+
+    python benchmarks/bench_narration.py [--text-file FILE] [--runs 3] [--output dir:/tmp/x]
+
+The event goes through the real path: narrate_events → Narrator → worker process → reading →
+first sentence synthesised → first sample handed to the player. By default the player is the
+real-time WAV sink (no sound card needed); ``--output default`` uses aplay.
+Also printed, for comparison: synthesising the whole passage at once in this process (what the
+first sample would wait for without sentence splitting) and its real-time factor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from runner.ui.narrator import make_narrator, narrate_events  # noqa: E402
+from runner.ui.narrator.engines import engine_problem, get_engine, quiet_stdout  # noqa: E402
+from runner.ui.narrator.profiles import load_voices  # noqa: E402
+from runner.ui.narrator.readings import reading_for  # noqa: E402
+
+PASSAGE = (
+    "潜水艇の窓の外は、墨を流したような闇だった。探照灯の細い光の中を、白い塵がゆっくりと昇っていく。"
+    "深度計の針は三千メートルを越え、船体のどこかが低く軋んだ。通信士が顔を上げ、聞こえたかと小声で尋ねる。"
+    "誰も答えない。耳を澄ますと、規則正しい音が確かに届いていた。金属の壁を、外から叩く音だ。"
+    "一度、二度、そして三度。まるで中にいる者の数を数えているかのように。"
+    "操縦士は震える指で照明を消した。闇の向こうで、何か大きなものが向きを変える気配がした。"
+    "やがて窓のすぐ外を、青白く光る無数の吸盤が、音もなく滑っていった。"
+    "艇長は息を殺したまま、帰還の手順を思い出そうとしたが、頭の中には叩く音だけが響いていた。"
+)
+
+
+def bench_engine(engine: str, text: str, runs: int, output: str | None) -> dict | str:
+    problem = engine_problem(engine, needs_kana=engine == "pyttsx3")
+    if problem:
+        return problem
+    voices = load_voices("default").with_engine(engine)
+    profile = voices.resolve("narrator", "ja")
+    with quiet_stdout():
+        t = time.perf_counter()
+        reading = reading_for(text, None, engine, "ja")
+        t_reading = time.perf_counter() - t
+        eng = get_engine(engine)
+        eng.synth(reading[:20], profile)  # warm up (dictionary, HTS voice)
+        t = time.perf_counter()
+        clip = eng.synth(reading, profile)
+        t_whole = time.perf_counter() - t
+    sink = tempfile.mkdtemp(prefix="katari-bench-")
+    t = time.perf_counter()
+    n, msg = make_narrator(voices=voices, output=output or f"dir:{sink}")
+    t_start = time.perf_counter() - t
+    if msg:
+        return msg
+    latencies = []
+    try:
+        event = {"type": "narration", "text": text, "speaker": "narrator", "id": "bench"}
+        for _ in range(runs):
+            t0 = time.monotonic()
+            narrate_events(n, [event])
+            first = n.wait(op="first", timeout=120)
+            if not first:
+                return "no audio within 120 s"
+            latencies.append(first["at"] - t0)
+            n.skip(all=True)
+            n.wait(timeout=30)
+    finally:
+        n.close()
+    return {"chars": len(text), "reading_s": t_reading, "whole_synth_s": t_whole,
+            "audio_s": clip.seconds, "rate": clip.rate, "worker_start_s": t_start,
+            "first_sample_s": latencies}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--text-file", help="a UTF-8 file holding the passage to read")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--engine", action="append", choices=["pyttsx3", "openjtalk"])
+    ap.add_argument("--output", help="player: dir:FOLDER (default, a temp folder) or default/alsa:DEV")
+    a = ap.parse_args()
+    text = Path(a.text_file).read_text(encoding="utf-8").strip() if a.text_file else PASSAGE
+    print(f"passage: {len(text)} characters; {a.runs} runs per engine")
+    for engine in a.engine or ["pyttsx3", "openjtalk"]:
+        r = bench_engine(engine, text, a.runs, a.output)
+        if isinstance(r, str):
+            print(f"{engine:<9} skipped: {r}")
+            continue
+        lat = r["first_sample_s"]
+        print(f"{engine:<9} event→first sample: median {statistics.median(lat) * 1000:7.1f} ms "
+              f"(min {min(lat) * 1000:.1f}, max {max(lat) * 1000:.1f})")
+        print(f"{'':<9} whole passage at once: {r['whole_synth_s'] * 1000:7.1f} ms for "
+              f"{r['audio_s']:.1f} s of audio at {r['rate']} Hz (real-time factor "
+              f"{r['whole_synth_s'] / r['audio_s']:.3f}); reading {r['reading_s'] * 1000:.1f} ms; "
+              f"worker start {r['worker_start_s']:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
