@@ -134,8 +134,8 @@ def test_jsonl_in_process_each_ending():
 
 
 def test_jsonl_subprocess_full_victory():
-    cmds = ["inspiration", "go_greenhouse", "dig_pot", "take_box", "back_hall", "unlock_door",
-            "go_storeroom", "leave_storeroom", "stairs_box", "go_up", "go_library",
+    cmds = ["inspiration", "go_greenhouse", "dig_pot", "take_flashlight", "take_box", "back_hall",
+            "unlock_door", "go_storeroom", "talk_ally", "leave_storeroom", "stairs_box", "go_up", "go_library",
             "take_stepladder", "take_crowbar", "back_gallery", "take_curtain", "fight_plan",
             "go_dome", "skylight_ladder"]
     out = subprocess.run([sys.executable, "-m", "runner", "play", str(STORY), "--jsonl", "--seed", "1"],
@@ -143,9 +143,9 @@ def test_jsonl_subprocess_full_victory():
                          timeout=60, encoding="utf-8")
     assert out.returncode == 0, out.stderr
     ev = [json.loads(x) for x in out.stdout.splitlines()]
-    # Without a light the storeroom stays dark here (no flashlight taken): the ally is not found.
-    assert ev[-1]["type"] == "ending" and ev[-1]["id"] == "partial_victory"
-    assert any("真っ暗" in e.get("text", "") for e in ev)
+    assert ev[-1]["type"] == "ending" and ev[-1]["id"] == "full_victory"
+    assert ev[-2]["type"] == "state" and ev[-2]["ureg"]["time_limit"] == 1800
+    assert any("脚立 4 m + 手の届く高さ 2 m = 6 m ≥ 4.5 m" in e.get("text", "") for e in ev)
 
 
 # ---- the hooks the scenario relies on ----

@@ -74,8 +74,11 @@ def _reachable_endings(story, first: str, banned: set[str]) -> set[str]:
     """Every ending reachable through the offered actions, never using ``banned``."""
     st, _ = new_game(story, 1)
     st, _ = step(story, st, first)
-    key = lambda s: (s.node, tuple(sorted(s.vars.items())), tuple(sorted(s.inventory.items())),
-                     tuple(sorted(s.done)), repr(s.rules))
+
+    def key(s):
+        return (s.node, tuple(sorted(s.vars.items())), tuple(sorted(s.inventory.items())),
+                tuple(sorted(s.done)), repr(s.rules))
+
     seen = {key(st)}
     todo = deque([st])
     endings: set[str] = set()
