@@ -214,3 +214,53 @@ def _arm_attack(ctx: Any, a: dict, eid: str, pid: str, s: dict) -> list[str]:
         return ["hit_by", *cb.apply_damage(ctx, pid, n)]
     ctx.say(ck.t(ctx, f"{s['name']}は水を蹴ってかわした。", f"{s['name']} kicks clear."))
     return ["dodged"]
+
+
+# ---------------------------------------------------------------- small generic helpers
+
+@hook(pure=True)
+def best_skill(ctx: Context, *names: str) -> str:
+    """The name among ``names`` the active investigator is best at (for "roll any one of")."""
+    if not names:
+        raise RuleError("best_skill needs at least one skill name")
+    s = ck.sheet_of(ctx)
+    best = max(names, key=lambda n: sh.skill_value(s, str(n))[1])
+    return str(best)
+
+
+@hook()
+def weapon_damage(ctx: Context, weapon: str = "", who: str = "") -> int:
+    """Rolls the investigator's melee damage (weapon plus damage bonus) and returns it, for
+    harm to things that are not combatants (a door, a box)."""
+    s = ck.sheet_of(ctx, who)
+    w = cb._find_weapon(s, str(weapon or ""), False)
+    db = s.get("db", "") if w.get("db", True) else ""
+    return cb.roll_damage(ctx, w.get("damage", "1d3"), db, extreme=False, impale=False,
+                          label=ck.t(ctx, "ダメージ", "damage"))
+
+
+@hook()
+def tell_time(ctx: Context) -> list[str]:
+    """Says the story clock's time (a bedside clock, a wristwatch)."""
+    start = ctx.story.clock.start if getattr(ctx.story, "clock", None) else 0
+    t = (start + int(ctx.state.clock)) % (24 * 60)
+    ctx.say(ck.t(ctx, f"時計の針は {t // 60}時{t % 60:02d}分 を指している。",
+                 f"The clock shows {t // 60}:{t % 60:02d}."))
+    return ["told"]
+
+
+@hook()
+def grope_all(ctx: Context, response: str = "隠密") -> list[str]:
+    """The lights go out mid-fight (ruling DA-07): every enemy still standing and not dazed
+    gropes once for every investigator present, who answers with ``response``; then the
+    fight ends as ``repelled``. Returns ``found`` if anyone was found, else ``hidden``."""
+    c = cb.need(ctx)
+    found = False
+    for eid in [k for k in cb._enemies(c) if c["c"][k]["dazed"] <= 0]:
+        for pid in cb._present(c):
+            if ctx.state.stats[pid]["cond"].get("dead"):
+                continue
+            if "found" in cb.grope(ctx, eid, response, pid):
+                found = True
+    cb.finish(ctx, "repelled")
+    return ["found" if found else "hidden"]
