@@ -1,0 +1,230 @@
+"""Interface text of the console front end, in Japanese (the default) and English.
+
+Story text is the story's own; only what Katari itself says lives here.
+"""
+
+from __future__ import annotations
+
+import os
+
+LANGS = ("ja", "en")
+
+_TEXT: dict[str, dict[str, str]] = {
+    "ja": {
+        "welcome": "{title}",
+        "help_hint": "「help」で遊び方、Tab で行動の候補。数字でも選べます。",
+        "resume_q": "{when} のセーブ（{place}・{time}）から続けますか？ [Y/n] ",
+        "resumed": "続きから再開しました（{place}）。",
+        "new_game": "新しく始めます。",
+        "prompt": "▶ ",
+        "dice_prompt": "🎲 {expr}：{dice} の出目を入力 ({n}個) ▶ ",
+        "dice_bad": "出目を読めません：{text!r}（例: 3 5）",
+        "dice_range": "{sides}面ダイスに {face} の目はありません。",
+        "dice_cancel": "ロールを取り消しました。コマンドは実行されていません。",
+        "cancelled": "（入力を取り消しました）",
+        "bye": "中断しました。次回「katari play」で続きから遊べます。",
+        "bye_ended": "おつかれさまでした。",
+        "actions": "行動：",
+        "no_actions": "（いまできる行動はありません）",
+        "meta_head": "コマンド（/ か : を前につけるといつでも使えます）：",
+        "unknown_meta": "知らないコマンドです：{word}。「help」で一覧を表示します。",
+        "ended_already": "物語は終わりました。「undo」「restart」「load」「quit」が使えます。",
+        "saved": "セーブしました：{slot}",
+        "loaded": "ロードしました：{slot}（{place}・{time}）",
+        "no_save": "セーブ「{slot}」はありません。",
+        "bad_save": "セーブ「{name}」は読めません（{why}）。ファイルはそのままにしてあります。",
+        "other_story": "このセーブは別の物語のものです（{story}）。",
+        "story_changed": "注意：セーブ後に物語が変更されています。",
+        "saves_head": "セーブ一覧：",
+        "saves_none": "（セーブはまだありません）",
+        "save_line": "  {slot:<12} {when}  {place}・{time}{ended}",
+        "ended_mark": "（終了）",
+        "bad_slot": "セーブ名に使えない文字があります：{slot!r}",
+        "undone": "1手戻しました（手番 {turn}）。",
+        "undone_n": "{n}手戻しました（手番 {turn}）。",
+        "nothing_undo": "これ以上戻せません。",
+        "redone": "やり直しました（手番 {turn}）。",
+        "nothing_redo": "やり直す手がありません。",
+        "restarted": "最初からやり直します。前のゲームは「{slot}」にセーブしました。",
+        "history_head": "これまでのコマンド：",
+        "history_none": "（まだコマンドはありません）",
+        "inventory_head": "持ち物：",
+        "inventory_none": "（何も持っていません）",
+        "status_head": "状態：",
+        "transcript_on": "記録を {path} に書いています。",
+        "transcript_off": "記録を止めました（{path}）。",
+        "transcript_err": "記録を書けません：{why}",
+        "roll_usage": "使い方：roll 1d100 / roll CC<=50 など",
+        "roll_err": "ダイスを振れません：{why}",
+        "narrate_none": "読み上げは使えません：{why}",
+        "narrate_on": "読み上げ：オン",
+        "narrate_off": "読み上げ：オフ",
+        "no_narrator": "読み上げは動いていません（--narrate で起動）。",
+        "voice_none": "音声入力は使えません：{why}",
+        "heard": "🎤 {text}",
+        "error": "！ {message}",
+        "suggest": "もしかして：{list}",
+        "unknown_command": "ここでは「{text}」はできません。",
+        "no_such_number": "{text} 番の行動はありません。",
+        "empty": "",
+        "ending": "━━ エンディング：{title}（{kind}）━━",
+        "kind_good": "グッド", "kind_bad": "バッド", "kind_normal": "ノーマル",
+        "kind_failure": "失敗", "kind_true": "トゥルー",
+        "keeper": "［GM］",
+        "roll_line": "🎲 {label}{expr}：{dice} → {total}",
+        "roll_target": "（目標 {target}）",
+        "place": "場所", "time": "時刻", "left": "残り", "turn": "手番",
+        "hp": "HP", "items": "持ち物",
+        "toolbar_keys": "Tab 候補 ・ help ・ Ctrl-D 中断",
+        "gm_mode": "GM",
+        "save_io": "セーブを書けません：{why}",
+        "dice_manual": "ダイスは手で振ります（--dice manual）。",
+        "game_over": "物語は終わっています。",
+        "replay_ok": "OK：{n} 手を再生し、同じ状態で終わりました（{place}・手番 {turn}）。",
+        "replay_diff": "不一致：{n} 手を再生した結果が記録と違います：",
+        "replay_bad": "再生できません：{why}",
+        "level_critical": "クリティカル", "level_extreme": "イクストリーム成功",
+        "level_hard": "ハード成功", "level_regular": "レギュラー成功",
+        "level_success": "成功", "level_failure": "失敗", "level_fumble": "ファンブル",
+        "key_life": "ライフ", "key_flowers": "花", "key_floor": "階", "key_strikes": "ミス",
+        "key_stage": "ステージ", "key_led": "LED", "key_solved": "解除", "key_edgework": "外観",
+        "key_characters": "脱出者",
+    },
+    "en": {
+        "welcome": "{title}",
+        "help_hint": "Type “help” for how to play, Tab for the actions. Numbers work too.",
+        "resume_q": "Resume the game saved {when} ({place}, {time})? [Y/n] ",
+        "resumed": "Resumed ({place}).",
+        "new_game": "Starting a new game.",
+        "prompt": "> ",
+        "dice_prompt": "🎲 {expr}: enter the faces of {dice} ({n}) > ",
+        "dice_bad": "Cannot read the faces {text!r} (e.g. 3 5)",
+        "dice_range": "A d{sides} has no face {face}.",
+        "dice_cancel": "Roll cancelled; the command was not run.",
+        "cancelled": "(line cancelled)",
+        "bye": "Saved. `katari play` resumes where you left off.",
+        "bye_ended": "Thanks for playing.",
+        "actions": "Actions:",
+        "no_actions": "(nothing to do now)",
+        "meta_head": "Commands (always reachable with a leading / or :):",
+        "unknown_meta": "Unknown command: {word}. Type “help” for the list.",
+        "ended_already": "The story has ended. You can undo, restart, load or quit.",
+        "saved": "Saved: {slot}",
+        "loaded": "Loaded: {slot} ({place}, {time})",
+        "no_save": "No save called {slot!r}.",
+        "bad_save": "Cannot read the save {name!r} ({why}); the file is left as it is.",
+        "other_story": "This save belongs to another story ({story}).",
+        "story_changed": "Note: the story has changed since this save was made.",
+        "saves_head": "Saves:",
+        "saves_none": "(no saves yet)",
+        "save_line": "  {slot:<12} {when}  {place}, {time}{ended}",
+        "ended_mark": " (ended)",
+        "bad_slot": "A save name cannot contain that: {slot!r}",
+        "undone": "Undone (turn {turn}).",
+        "undone_n": "Undid {n} steps (turn {turn}).",
+        "nothing_undo": "Nothing to undo.",
+        "redone": "Redone (turn {turn}).",
+        "nothing_redo": "Nothing to redo.",
+        "restarted": "Starting again. The previous game is saved as {slot!r}.",
+        "history_head": "Commands so far:",
+        "history_none": "(no commands yet)",
+        "inventory_head": "Carrying:",
+        "inventory_none": "(nothing)",
+        "status_head": "Status:",
+        "transcript_on": "Recording the session to {path}.",
+        "transcript_off": "Stopped recording ({path}).",
+        "transcript_err": "Cannot write the transcript: {why}",
+        "roll_usage": "Usage: roll 1d100, roll CC<=50, ...",
+        "roll_err": "Cannot roll: {why}",
+        "narrate_none": "Narration is not available: {why}",
+        "narrate_on": "Narration on",
+        "narrate_off": "Narration off",
+        "no_narrator": "No narrator is running (start with --narrate).",
+        "voice_none": "Voice input is not available: {why}",
+        "heard": "🎤 {text}",
+        "error": "! {message}",
+        "suggest": "Did you mean: {list}",
+        "unknown_command": "You cannot do “{text}” here.",
+        "no_such_number": "There is no action {text}.",
+        "empty": "",
+        "ending": "━━ Ending: {title} ({kind}) ━━",
+        "kind_good": "good", "kind_bad": "bad", "kind_normal": "normal",
+        "kind_failure": "failure", "kind_true": "true",
+        "keeper": "[GM]",
+        "roll_line": "🎲 {label}{expr}: {dice} → {total}",
+        "roll_target": " (target {target})",
+        "place": "Place", "time": "Time", "left": "left", "turn": "Turn",
+        "hp": "HP", "items": "Items",
+        "toolbar_keys": "Tab actions · help · Ctrl-D leave",
+        "gm_mode": "GM",
+        "save_io": "Cannot write the save: {why}",
+        "dice_manual": "Dice are rolled by hand (--dice manual).",
+        "game_over": "The story is over.",
+        "replay_ok": "OK: replayed {n} commands and ended in the same state ({place}, turn {turn}).",
+        "replay_diff": "MISMATCH: replaying {n} commands ends in a different state:",
+        "replay_bad": "Cannot replay: {why}",
+        "level_critical": "critical", "level_extreme": "extreme success",
+        "level_hard": "hard success", "level_regular": "regular success",
+        "level_success": "success", "level_failure": "failure", "level_fumble": "fumble",
+        "key_life": "life", "key_flowers": "flowers", "key_floor": "floor", "key_strikes": "strikes",
+        "key_stage": "stage", "key_led": "LED", "key_solved": "solved", "key_edgework": "edgework",
+        "key_characters": "escapers",
+    },
+}
+
+# Meta commands: canonical name -> words per language. Every word works in either language;
+# a leading "/" or ":" always means a meta command, even when a story action has that name.
+META: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, str]] = {
+    # name: (ja words, en words, ja help, en help)
+    "help": (("ヘルプ", "へるぷ", "？"), ("help", "?", "h"), "この一覧", "this list"),
+    "look": (("見る", "みる", "見回す"), ("look", "l"), "いまの場所の描写をもう一度", "describe the place again"),
+    "inventory": (("持ち物", "もちもの"), ("inventory", "inv", "i"), "持ち物", "what you carry"),
+    "status": (("状態", "じょうたい", "ステータス"), ("status", "stats"), "能力値・時刻・変数", "stats, time and values"),
+    "history": (("履歴", "りれき"), ("history",), "これまでのコマンド", "the commands so far"),
+    "save": (("セーブ", "せーぶ", "保存"), ("save",), "save [名前]：セーブする", "save [name]: save the game"),
+    "load": (("ロード", "ろーど", "読込"), ("load", "restore"), "load [名前]：セーブを読む", "load [name]: load a save"),
+    "saves": (("セーブ一覧",), ("saves",), "セーブの一覧（日付・場所・時刻）", "list saves (date, place, time)"),
+    "undo": (("戻す", "もどす", "戻る"), ("undo", "u"), "undo [回数]：手を戻す", "undo [n]: take back moves"),
+    "redo": (("やり直す", "やりなおす"), ("redo",), "戻した手をやり直す", "redo an undone move"),
+    "restart": (("最初から", "さいしょから"), ("restart",), "最初から始める", "start again"),
+    "transcript": (("記録",), ("transcript",), "transcript [ファイル|off]：リプレイを Markdown で記録",
+                   "transcript [FILE|off]: record the session as Markdown"),
+    "roll": (("ロール", "ダイス"), ("roll",), "roll 式：ダイスを振る（1d100, CC<=50 など）",
+             "roll EXPR: roll dice (1d100, CC<=50, ...)"),
+    "narrate": (("読み上げ",), ("narrate",), "narrate on|off：読み上げ", "narrate on|off: read aloud"),
+    "skip": (("スキップ",), ("skip",), "読み上げを飛ばす", "skip the narration"),
+    "again": (("もう一度", "もういちど"), ("again", "repeat"), "もう一度読み上げる", "say it again"),
+    "quit": (("終了", "しゅうりょう", "やめる"), ("quit", "exit", "q"), "セーブして終わる", "save and leave"),
+}
+
+NARRATOR_ONLY = ("narrate", "skip", "again")
+
+
+def meta_words() -> dict[str, str]:
+    """Every meta word (case-folded) -> its canonical name."""
+    out: dict[str, str] = {}
+    for name, (ja, en, _, _) in META.items():
+        for w in (name, *ja, *en):
+            out[w.casefold()] = name
+    return out
+
+
+def default_lang() -> str:
+    """``KATARI_LANG`` if set to a known language, else Japanese."""
+    env = os.environ.get("KATARI_LANG", "")
+    return env if env in LANGS else "ja"
+
+
+def key_label(key: str, lang: str = "ja") -> str:
+    """A state key as the status bar names it (the key itself when we have no name for it)."""
+    s = t(f"key_{key}", lang)
+    return key if s == f"key_{key}" else s
+
+
+def t(key: str, lang: str = "ja", /, **kw: object) -> str:
+    """The interface text ``key`` in ``lang`` (falling back to Japanese), formatted with ``kw``."""
+    table = _TEXT.get(lang) or _TEXT["ja"]
+    text = table.get(key)
+    if text is None:
+        text = _TEXT["ja"].get(key, key)
+    return text.format(**kw) if kw else text

@@ -1,0 +1,494 @@
+"""Events into styled text: lines of ``(style, text)`` fragments, as prompt_toolkit prints them.
+
+Nothing here talks to a terminal, so other front ends (a web view, the transcript, tests)
+can reuse it. Widths are measured with prompt_toolkit's ``get_cwidth`` so that Japanese
+(two columns a character) wraps where the terminal wraps.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from typing import Any
+
+from prompt_toolkit.utils import get_cwidth
+
+from runner.ui.i18n import key_label, t
+
+Fragment = tuple[str, str]
+Line = list[Fragment]
+
+STYLE: dict[str, str] = {
+    "narration": "",
+    "speaker": "bold ansicyan",
+    "keeper": "ansimagenta",
+    "keeper.mark": "bold ansimagenta reverse",
+    "roll": "ansiyellow",
+    "roll.level": "bold ansiyellow",
+    "error": "ansired",
+    "hint": "ansibrightblack",
+    "actions": "ansibrightblack",
+    "actions.n": "bold ansigreen",
+    "ending": "bold ansigreen",
+    "ending.bad": "bold ansired",
+    "command": "bold",
+    "meta": "ansiblue",
+    "title": "bold underline",
+    "bottom-toolbar": "noreverse bg:#303030 #e0e0e0",
+    "bottom-toolbar.key": "bold",
+    "bottom-toolbar.place": "bold #ffffff",
+    "bottom-toolbar.warn": "bold #ff8080",
+}
+"""Class name -> prompt_toolkit style; the REPL builds a ``Style`` from it when colours are on."""
+
+# Characters that must not begin a line (kinsoku shori) and ones that must not end it.
+_NO_START = set("、。，．・：；？！ー…‥）〕］｝〉》」』】〙〗〟’”｠»ヽヾゝゞ々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.;:!?)]}%")
+_NO_END = set("（〔［｛〈《「『【〘〖〝‘“｟«([{")
+
+
+def is_wide(ch: str) -> bool:
+    return get_cwidth(ch) > 1 or unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes in a terminal."""
+    return get_cwidth(text)
+
+
+def tidy(text: str) -> str:
+    """Drops the spaces YAML folding leaves between Japanese sentences ("。 次")."""
+    if " " not in text:
+        return text
+    out = []
+    n = len(text)
+    for i, ch in enumerate(text):
+        if ch == " " and 0 < i < n - 1 and is_wide(text[i - 1]) and is_wide(text[i + 1]):
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def _tokens(text: str) -> list[str]:
+    """Breakable units: a Latin word, one wide character, or a run of spaces; with kinsoku glue."""
+    toks: list[str] = []
+    buf = ""
+    for ch in text:
+        if ch.isspace():
+            if buf and not buf[-1].isspace():
+                toks.append(buf)
+                buf = ""
+            buf += " "
+        elif is_wide(ch):
+            if buf:
+                toks.append(buf)
+                buf = ""
+            toks.append(ch)
+        else:
+            if buf and buf[-1].isspace():
+                toks.append(buf)
+                buf = ""
+            buf += ch
+    if buf:
+        toks.append(buf)
+    glued: list[str] = []
+    carry = ""
+    for tok in toks:
+        if tok.isspace():
+            if carry:
+                glued.append(carry)
+                carry = ""
+            glued.append(tok)
+            continue
+        tok = carry + tok
+        carry = ""
+        if glued and not glued[-1].isspace() and tok[0] in _NO_START:
+            glued[-1] += tok
+        else:
+            glued.append(tok)
+        if glued[-1][-1] in _NO_END and len(glued[-1]) == 1:
+            carry = glued.pop()
+    if carry:
+        glued.append(carry)
+    return glued
+
+
+def wrap(text: str, cols: int, *, indent: str = "", first: str = "") -> list[str]:
+    """Wraps ``text`` to ``cols`` columns: Japanese between any two characters (minding
+    kinsoku), English between words. ``first`` prefixes the first line, ``indent`` the rest."""
+    cols = max(cols, 8)
+    lines: list[str] = []
+    for para in tidy(text).split("\n"):
+        lead = para[: len(para) - len(para.lstrip(" "))]
+        if lead and not first and not indent:
+            first = indent = lead  # an indented line keeps its indent when it wraps
+        line, w = first if not lines else indent, width(first if not lines else indent)
+        start_w = w
+        for tok in _tokens(para):
+            tw = width(tok)
+            if tok.isspace():
+                if w > start_w:
+                    line += tok  # kept whole: columns in lists stay aligned
+                    w += width(tok)
+                continue
+            if w + tw > cols and w > start_w:
+                lines.append(line.rstrip())
+                line, w = indent, width(indent)
+                start_w = w
+            while w + tw > cols and len(tok) > 1:
+                # A word longer than the line: cut it by characters.
+                cut, cw = "", 0
+                for ch in tok:
+                    if w + cw + width(ch) > cols and cut:
+                        break
+                    cut += ch
+                    cw += width(ch)
+                lines.append(line + cut)
+                tok = tok[len(cut):]
+                tw = width(tok)
+                line, w = indent, width(indent)
+                start_w = w
+            line += tok
+            w += tw
+        lines.append(line.rstrip())
+    return lines
+
+
+def plain(lines: Iterable[Line]) -> str:
+    """The text of rendered lines, without styles."""
+    return "\n".join("".join(text for _, text in line) for line in lines)
+
+
+def _speaker_name(story: Any, speaker: str | None) -> str | None:
+    if not speaker or speaker == "narrator":
+        return None
+    chars = getattr(story, "characters", {}) or {}
+    c = chars.get(speaker)
+    return c.name if c is not None else speaker
+
+
+def level_text(level: Any, lang: str) -> str:
+    key = f"level_{level}"
+    s = t(key, lang)
+    return str(level) if s == key else s
+
+
+def roll_text(ev: dict, lang: str) -> tuple[str, str]:
+    """(the roll line without its level, the level text) for a ``roll`` event."""
+    dice = [int(x) for x in ev.get("dice", [])]
+    sides = [int(x) for x in ev.get("sides", [])]
+    if sides and len(set(sides)) == 1:
+        faces = " ".join(f"[{f}]" for f in dice)
+    else:
+        faces = " ".join(f"[{f}/d{s}]" for f, s in zip(dice, sides, strict=False))
+    label = ev.get("label") or ""
+    line = t("roll_line", lang, label=f"{label} " if label else "", expr=ev.get("expr", ""),
+             dice=faces or "-", total=ev.get("total", ""))
+    if ev.get("target") is not None:
+        line += t("roll_target", lang, target=ev["target"])
+    level = ev.get("level")
+    return line, (level_text(level, lang) if level not in (None, "") else "")
+
+
+class Renderer:
+    """Turns a turn's events into lines for a terminal ``cols`` wide."""
+
+    def __init__(self, story: Any = None, *, lang: str = "ja", gm: bool = False, cols: int = 80,
+                 show_actions: bool = True) -> None:
+        self.story = story
+        self.lang = lang
+        self.gm = gm
+        self.cols = cols
+        self.show_actions = show_actions
+
+    def events(self, events: Iterable[dict], *, command: str = "") -> list[Line]:
+        out: list[Line] = []
+        for ev in events:
+            out.extend(self.event(ev, command=command))
+        return out
+
+    def event(self, ev: dict, *, command: str = "") -> list[Line]:
+        kind = ev.get("type")
+        lang = self.lang
+        if kind == "narration":
+            if ev.get("keeper"):
+                if not self.gm:
+                    return []
+                mark = t("keeper", lang)
+                lines = wrap(str(ev.get("text", "")), self.cols, first=mark + " ",
+                             indent=" " * width(mark + " "))
+                return [[("class:keeper.mark", mark), ("class:keeper", lines[0][len(mark):])]] + \
+                    [[("class:keeper", line)] for line in lines[1:]]
+            name = _speaker_name(self.story, ev.get("speaker"))
+            text = str(ev.get("text", ""))
+            if name is None:
+                return [[("class:narration", line)] for line in wrap(text, self.cols)]
+            head = f"「{name}」"
+            lines = wrap(text, self.cols, first=head, indent="  ")
+            first = lines[0]
+            return [[("class:speaker", head), ("class:narration", first[len(head):])]] + \
+                [[("class:narration", line)] for line in lines[1:]]
+        if kind == "roll":
+            line, level = roll_text(ev, lang)
+            frags: Line = [("class:roll", line)]
+            if level:
+                frags.append(("class:roll.level", " " + level))
+            if ev.get("keeper") and not self.gm:
+                return []
+            return [frags]
+        if kind == "error":
+            return [[("class:error", line)] for line in self.error_lines(ev, command)]
+        if kind == "ending":
+            kname = t(f"kind_{ev.get('kind')}", lang)
+            if kname.startswith("kind_"):
+                kname = str(ev.get("kind", ""))
+            style = "class:ending.bad" if ev.get("kind") in ("bad", "failure") else "class:ending"
+            return [[("", "")], [(style, t("ending", lang, title=ev.get("title") or ev.get("id", ""),
+                                         kind=kname))]]
+        if kind == "prompt":
+            if not self.show_actions:
+                return []
+            return self.actions(ev.get("actions", []))
+        return []  # state events go to the status bar; unknown types are ignored
+
+    def error_lines(self, ev: dict, command: str) -> list[str]:
+        code = ev.get("code")
+        lang = self.lang
+        text = command.strip()
+        if len(text) > 40:
+            text = text[:40] + "…"
+        if code == "empty":
+            return []
+        if code == "unknown_command":
+            msg = t("unknown_command", lang, text=_printable(text))
+        elif code == "no_such_number":
+            msg = t("no_such_number", lang, text=_printable(text))
+        else:
+            msg = t("error", lang, message=ev.get("message", ""))
+        lines = wrap(msg, self.cols)
+        if ev.get("suggestions"):
+            lines += wrap(t("suggest", lang, list=" / ".join(ev["suggestions"])), self.cols)
+        return lines
+
+    def actions(self, actions: list[dict]) -> list[Line]:
+        if not actions:
+            return [[("class:actions", t("no_actions", self.lang))]]
+        out: list[Line] = []
+        for a in actions:
+            n = a.get("n")
+            head = f"  {n}. " if n else "  - "
+            for i, line in enumerate(wrap(str(a.get("label", "")), self.cols, first=head,
+                                          indent=" " * width(head))):
+                if i == 0:
+                    out.append([("class:actions.n", head), ("class:actions", line[len(head):])])
+                else:
+                    out.append([("class:actions", line)])
+        return out
+
+    def text(self, text: str, style: str = "") -> list[Line]:
+        """Wraps interface text."""
+        return [[(style, line)] for line in wrap(text, self.cols)]
+
+
+def _printable(text: str) -> str:
+    """Control characters shown as ``\\x..`` so an echo cannot move the cursor."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+# -- status ------------------------------------------------------------------
+
+CORE_KEYS = {"type", "node", "title", "turn", "clock", "time", "time_left", "vars", "inventory",
+             "stats", "gm"}
+PREFERRED_STATS = ("HP", "hp", "MP", "mp", "SAN", "san", "Luck", "luck", "幸運", "耐久力",
+                   "正気度", "life", "ライフ")
+_STAT_NAMES = {"hp": "HP", "mp": "MP", "san": "SAN", "luck": "Luck"}
+
+
+def duration(minutes: Any, lang: str) -> str:
+    try:
+        m = int(minutes)
+    except (TypeError, ValueError):
+        return str(minutes)
+    h, mm = divmod(m, 60)
+    if lang == "ja":
+        return f"{h}時間{mm:02d}分" if h else f"{mm}分"
+    return f"{h}h{mm:02d}m" if h else f"{mm}m"
+
+
+def compact(value: Any, depth: int = 0) -> str:
+    """A short one-line form of a view value."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    if isinstance(value, (int, float, str)):
+        return str(value)
+    if isinstance(value, dict):
+        parts = []
+        for k, v in value.items():
+            if v is None or v == "" or v == [] or v == {} or depth > 1:
+                continue
+            c = compact(v, depth + 1)
+            if c:
+                parts.append(f"{k}={c}" if not isinstance(v, dict) else f"{k}({c})")
+        return " ".join(parts)
+    if isinstance(value, (list, tuple)):
+        parts = []
+        for x in value:
+            if isinstance(x, dict):
+                name = x.get("name") or x.get("label") or x.get("id")
+                rest = {k: v for k, v in x.items() if k not in ("name", "label", "id")
+                        and isinstance(v, (int, float, str)) and not isinstance(v, bool) and v != ""}
+                lit = "*" if x.get("lit") else ""
+                s = f"{name}{lit}" if name is not None else ""
+                if rest and depth < 2:
+                    s += "(" + " ".join(f"{k}={v}" for k, v in list(rest.items())[:3]) + ")"
+                parts.append(s)
+            else:
+                c = compact(x, depth + 1)
+                if c:
+                    parts.append(c)
+        return ",".join(p for p in parts if p)
+    return str(value)
+
+
+def stat_items(stats: dict, lang: str = "ja") -> list[tuple[str, str]]:
+    """Toolbar pairs from a ``stats`` map (character id -> stats): the usual gauges first."""
+    out: list[tuple[str, str]] = []
+    many = len(stats) > 1
+    for cid, s in stats.items():
+        if not isinstance(s, dict):
+            continue
+        picked = [k for k in PREFERRED_STATS if k in s and isinstance(s[k], (int, float, str))]
+        if not picked:
+            picked = [k for k, v in s.items() if isinstance(v, (int, float)) and not isinstance(v, bool)][:4]
+        for k in picked:
+            name = _STAT_NAMES.get(k) or key_label(k, lang)
+            v = s[k]
+            mx = s.get(f"{k}_max")
+            val = f"{v}/{mx}" if isinstance(mx, int) and k != "san" else str(v)
+            out.append((f"{s.get('name', cid)} {name}" if many else name, val))
+    return out
+
+
+def status_items(ev: dict, story: Any = None, lang: str = "ja") -> list[tuple[str, str]]:
+    """(label, value) pairs for the status bar from a ``state`` event, the place first."""
+    items: list[tuple[str, str]] = [(t("place", lang), str(ev.get("title") or ev.get("node", "")))]
+    if ev.get("time"):
+        items.append((t("time", lang), str(ev["time"])))
+    if ev.get("time_left") is not None:
+        items.append((t("left", lang), duration(ev["time_left"], lang)))
+    items.extend(stat_items(ev.get("stats") or {}, lang))
+    variables = getattr(story, "variables", {}) or {}
+    for name, v in (ev.get("vars") or {}).items():
+        if v is None or v == "":
+            continue
+        var = variables.get(name)
+        label = (var.label if var is not None and var.label else name)
+        items.append((label, compact(v)))
+    for key, v in ev.items():
+        if key in CORE_KEYS or v is None:
+            continue
+        if isinstance(v, dict) and key in ("ureg",):
+            # A rule system's view under its own name: show its useful parts flat.
+            for k2, v2 in v.items():
+                if v2 in (None, "", [], {}, False) or k2 in ("time_limit", "time_spent", "npcs"):
+                    continue
+                if k2 == "characters" and ev.get("stats"):
+                    continue  # the same people as in ``stats``, already shown
+                if k2 == "time_left":
+                    items.append((t("left", lang), duration(v2, lang)))
+                    continue
+                c = compact(v2, 1)
+                if c:
+                    items.append((key_label(k2, lang), c))
+            continue
+        c = compact(v)
+        if c:
+            items.append((key_label(key, lang), c))
+    return items
+
+
+def toolbar(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int = 80,
+            gm: bool = False) -> list[Fragment]:
+    """The bottom toolbar's fragments, cut to ``cols``."""
+    if not ev:
+        return [("class:bottom-toolbar", t("toolbar_keys", lang))]
+    frags: list[Fragment] = []
+    used = 0
+    items = status_items(ev, story, lang)
+    if gm:
+        items.insert(0, ("", t("gm_mode", lang)))
+    if ev.get("turn") is not None:
+        items.append((t("turn", lang), str(ev["turn"])))
+    for i, (label, value) in enumerate(items):
+        sep = " │ " if frags else " "
+        chunk = f"{label} {value}".strip() if label else value
+        w = width(sep + chunk)
+        if used + w > cols - 1:
+            break
+        frags.append(("class:bottom-toolbar", sep))
+        style = "class:bottom-toolbar.place" if i == 0 else "class:bottom-toolbar"
+        if label == t("left", lang):
+            style = "class:bottom-toolbar.warn"
+        frags.append((style, chunk))
+        used += w
+    return frags
+
+
+def status_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int = 80) -> list[Line]:
+    """The ``status`` command: one pair a line."""
+    if not ev:
+        return []
+    out: list[Line] = [[("class:title", t("status_head", lang))]]
+    for label, value in status_items(ev, story, lang):
+        for line in wrap(f"{label}: {value}", cols, first="  ", indent="    "):
+            out.append([("", line)])
+    out.append([("", f"  {t('turn', lang)}: {ev.get('turn', 0)}")])
+    return out
+
+
+# -- transcripts -------------------------------------------------------------
+
+def markdown_turn(events: Iterable[dict], story: Any = None, *, lang: str = "ja", gm: bool = False,
+                  command: str | None = None, n: int | None = None) -> str:
+    """One turn as Markdown: the command as a heading-like line, narration as paragraphs."""
+    out: list[str] = []
+    if command is not None:
+        out.append(f"**▶ {_md(command)}**" + (f" <sub>#{n}</sub>" if n is not None else ""))
+        out.append("")
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "narration":
+            if ev.get("keeper"):
+                if gm:
+                    out.append(f"> {t('keeper', lang)} *{_md(tidy(str(ev.get('text', ''))))}*")
+                    out.append("")
+                continue
+            name = _speaker_name(story, ev.get("speaker"))
+            text = _md(tidy(str(ev.get("text", ""))))
+            out.append(f"**「{_md(name)}」** {text}" if name else text)
+            out.append("")
+        elif kind == "roll":
+            line, level = roll_text(ev, lang)
+            out.append(f"`{line}`" + (f" **{level}**" if level else ""))
+            out.append("")
+        elif kind == "ending":
+            kname = t(f"kind_{ev.get('kind')}", lang)
+            if kname.startswith("kind_"):
+                kname = str(ev.get("kind", ""))
+            out.append(f"### {t('ending', lang, title=_md(str(ev.get('title') or ev.get('id', ''))), kind=kname)}")
+            out.append("")
+        elif kind == "error":
+            out.append(f"*{_md(str(ev.get('message', '')))}*")
+            out.append("")
+    return "\n".join(out)
+
+
+def _md(text: str | None) -> str:
+    """Escapes what would turn narration into Markdown markup by accident."""
+    if not text:
+        return ""
+    s = "".join(ch if ch.isprintable() or ch == "\n" else " " for ch in text)
+    for ch in "\\`*_[]<>#|":
+        s = s.replace(ch, "\\" + ch)
+    return s.replace("\n", "  \n")
