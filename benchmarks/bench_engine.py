@@ -127,7 +127,7 @@ def main() -> None:
         rows.append(row)
         print(json.dumps(row))
     if len(rows) > 1:
-        for a, b in zip(rows, rows[1:]):
+        for a, b in zip(rows, rows[1:], strict=False):
             print(f"check time x{b['nodes'] // a['nodes']} nodes: x{b['katari_check_s'] / a['katari_check_s']:.1f} time")
 
 

@@ -9,7 +9,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from runner.rules.dice import DiceError, ManualDice, NeedDice, SeededDice, parse, roll, seed_state
 

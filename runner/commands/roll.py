@@ -68,6 +68,6 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"expr": r.expr, "dice": list(r.dice), "sides": list(r.sides), "total": r.total},
                          ensure_ascii=False))
     else:
-        dice = " ".join(f"[{f}/d{s}]" for f, s in zip(r.dice, r.sides))
+        dice = " ".join(f"[{f}/d{s}]" for f, s in zip(r.dice, r.sides, strict=True))
         print(f"{r.expr}: {dice} = {r.total}" if dice else f"{r.expr} = {r.total}")
     return 0

@@ -125,7 +125,7 @@ def compile_expr(node: tuple, rules: str) -> Fn:
 
         def cmpn(ctx: Any) -> bool:
             left = parts[0](ctx)
-            for op, p in zip(ops, parts[1:]):
+            for op, p in zip(ops, parts[1:], strict=True):
                 right = p(ctx)
                 try:
                     if not op(left, right):
