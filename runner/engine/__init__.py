@@ -1,7 +1,15 @@
 """The pure engine: State, step, and the actions valid now."""
 
 from runner.engine.engine import (
-    Choice, available, clock_text, describe, match, new_game, state_event, step, tail,
+    Choice,
+    available,
+    clock_text,
+    describe,
+    match,
+    new_game,
+    state_event,
+    step,
+    tail,
 )
 from runner.engine.state import SaveError, State
 from runner.rules.dice import NeedDice

@@ -15,7 +15,8 @@ from runner.engine.match import normalise, suggestions
 from runner.engine.state import State, _copy
 from runner.rules import system
 from runner.rules.base import RuleError
-from runner.rules.dice import DiceSource, ManualDice, NeedDice, Roll, SeededDice, roll as roll_dice, seed_state
+from runner.rules.dice import DiceSource, ManualDice, NeedDice, Roll, SeededDice, seed_state
+from runner.rules.dice import roll as roll_dice
 from runner.story.model import Action, Narration, Story
 
 MAX_EFFECTS = 100_000

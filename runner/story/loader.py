@@ -15,10 +15,20 @@ import yaml
 from runner.story import expr as X
 from runner.story.diagnostics import Diagnostic, StoryError
 from runner.story.model import (
-    Action, Character, Clock, Ending, Item, Narration, Node, Outcome, Story, TimedEvent,
+    Action,
+    Character,
+    Clock,
+    Ending,
+    Item,
+    Narration,
+    Node,
+    Outcome,
+    Story,
+    TimedEvent,
     Variable,
 )
-from runner.story.yamlpos import Map, Seq, load as yaml_load, load_fast
+from runner.story.yamlpos import Map, Seq, load_fast
+from runner.story.yamlpos import load as yaml_load
 
 RULES = ("coc7", "ureg", "ktane", "none")
 NODE_KINDS = ("place", "check", "combat", "scene")
@@ -306,7 +316,8 @@ class _Checker:
             self.unknown_keys(val, {"dice", "into", "label"}, "a 'roll' effect")
             dice = str(val.get("dice", ""))
             try:
-                from runner.rules.dice import DiceError, parse as dparse
+                from runner.rules.dice import DiceError
+                from runner.rules.dice import parse as dparse
                 dparse(dice)
             except DiceError as e:
                 self.err(self.vpos(val, "dice") or vp, str(e), "K022")
