@@ -71,6 +71,19 @@ class Pyttsx3Engine:
         except Exception as e:  # noqa: BLE001 - any failure here means "no speech"
             raise EngineError(f"pyttsx3 could not start espeak-ng: {e}") from None
         self._voices = self._engine.getProperty("voices")
+        # pyttsx3's driver proxy cleans up in __del__, which at interpreter exit runs after its
+        # module is torn down and prints a traceback; let it go while everything still exists.
+        import atexit
+
+        atexit.register(self._release)
+
+    def _release(self) -> None:
+        eng = self.__dict__.pop("_engine", None)
+        if eng is not None:
+            import gc
+
+            del eng
+            gc.collect()
 
     def voices(self) -> list[dict]:
         return [{"id": v.id, "name": v.name, "languages": list(v.languages or [])}
