@@ -25,7 +25,7 @@ from runner.rules.dice import DiceError
 from runner.ui import files
 from runner.ui.files import AUTOSAVE, RESTART_BACKUP, Entry, Timeline
 from runner.ui.i18n import META, NARRATOR_ONLY, default_lang, meta_words, t
-from runner.ui.render import STYLE, Line, Renderer, plain, status_lines, toolbar
+from runner.ui.render import STYLE, Line, Renderer, plain, status_lines, toolbar, width
 
 _META = meta_words()
 _PREFIXES = ("/", ":", "／", "：")
@@ -385,7 +385,7 @@ class Repl:
             return False
         info = good[0]
         try:
-            answer = self.io.ask(t("resume_q", self.lang, when=info.when, place=info.place,
+            answer = self.io.ask(t("resume_q", self.lang, when=info.when[5:], place=info.place,
                                      time=self.when(info.time, info.turn)))
         except KeyboardInterrupt:
             answer = "n"
@@ -519,6 +519,9 @@ class Repl:
             # Nothing happened: the error (and suggestions) is enough; the list is still on screen.
             events = [e for e in events if e.get("type") != "prompt"]
         self.show(events, command=text)
+        if self.state.ending is not None and new is self.state and self.tl.pos and \
+                self.tl.states[self.tl.pos - 1].ending is None:
+            self.say(t("ended_already", self.lang), "class:hint")  # what can be done now
         return True
 
     def ask_dice(self, need: NeedDice) -> list[int] | None:
@@ -676,10 +679,11 @@ class Repl:
         if not infos:
             self.say("  " + t("saves_none", self.lang))
         for i in infos:
+            slot = i.slot + " " * max(1, 14 - width(i.slot))  # columns, not characters: 梯子 is 4 wide
             if i.error:
-                self.say(f"  {i.slot:<12} " + t("bad_save", self.lang, name=i.path.name, why=i.error), "class:error")
+                self.say(f"  {slot}" + t("bad_save", self.lang, name=i.path.name, why=i.error), "class:error")
             else:
-                self.say(t("save_line", self.lang, slot=i.slot, when=i.when, place=i.place,
+                self.say(t("save_line", self.lang, slot=slot, when=i.when, place=i.place,
                            time=self.when(i.time, i.turn),
                            ended=t("ended_mark", self.lang) if i.ended else ""))
 
