@@ -822,23 +822,20 @@ def _err(text: str) -> None:
 def make_narrator(story: Any, args: argparse.Namespace, lang: str) -> Any:
     """The narrator for ``--narrate``, or None (after one line saying why)."""
     try:
-        from runner.ui import narrator as mod
+        from runner.ui.narrator import make_narrator as mk
     except ImportError as e:
         _err(t("narrate_none", lang, why=e))
         return None
     try:
-        maker = getattr(mod, "make_narrator", None)
-        if maker is not None:
-            res = maker(story=story, lang=lang, engine=getattr(args, "engine", None),
-                        voices=getattr(args, "voices", None))
-            nar, problem = res if isinstance(res, tuple) else (res, None)
-            if nar is None:
-                _err(t("narrate_none", lang, why=problem))
-            return nar
-        _err(t("narrate_none", lang, why="runner.ui.narrator.make_narrator is missing"))
+        nar, problem = mk(voices=getattr(args, "voices", None), mapping=story.voices or None,
+                          lang=story.language or lang, readings=story.readings or None,
+                          engine=getattr(args, "engine", None))
     except Exception as e:  # noqa: BLE001 - speech must never stop the game
-        _err(t("narrate_none", lang, why=e))
-    return None
+        nar, problem = None, str(e)
+    if problem or nar is None or not getattr(nar, "enabled", True):
+        _err(problem or t("narrate_none", lang, why="?"))  # already one line, in the story's language
+        return None
+    return nar
 
 
 def make_listener(args: argparse.Namespace, lang: str) -> Any:
