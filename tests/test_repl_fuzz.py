@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,31 +28,24 @@ ANY = st.one_of(st.text(max_size=200), CONTROL, EMOJI, LONG, WORDS,
 GARBAGE = st.one_of(CONTROL, EMOJI, LONG, WORDS.filter(lambda w: not w.startswith(("/", ":"))))
 
 
-def _fresh(tmp: Path) -> tuple[Repl, io.StringIO, files.Timeline]:
-    import os
-
-    os.environ["KATARI_HOME"] = str(tmp)
+@pytest.fixture(scope="module")
+def fuzz(tmp_path_factory) -> Iterator[tuple[Repl, io.StringIO, files.Timeline]]:
+    """One console for every example (a session per example would be slow), in its own home."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("KATARI_HOME", str(tmp_path_factory.mktemp("fuzz")))
     out = io.StringIO()
     repl = Repl(STORY, io=PlainIO(io.StringIO(), out, cols=60), seed=1, new=True)
     repl.begin()
     repl.handle("1")
     repl.handle("look around")
-    return repl, out, repl.tl
-
-
-_R: list = []
+    yield repl, out, repl.tl
+    mp.undo()
 
 
 def _split_word(text: str) -> str:
     import unicodedata
 
     return unicodedata.normalize("NFKC", text).split()[0].casefold()
-
-
-def _repl(tmp_path_factory) -> tuple[Repl, io.StringIO, files.Timeline]:
-    if not _R:
-        _R.append(_fresh(tmp_path_factory.mktemp("fuzz")))
-    return _R[0]
 
 
 def _reset(repl: Repl, tl: files.Timeline) -> None:
@@ -62,8 +57,8 @@ def _reset(repl: Repl, tl: files.Timeline) -> None:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=ANY)
-def test_any_input_no_traceback_and_non_commands_change_nothing(tmp_path_factory, text: str) -> None:
-    repl, out, tl = _repl(tmp_path_factory)
+def test_any_input_no_traceback_and_non_commands_change_nothing(fuzz, text: str) -> None:
+    repl, out, tl = fuzz
     _reset(repl, tl)
     before = repl.state
     engine_after, _ = step(STORY, before, _clean(text))
@@ -82,8 +77,8 @@ def test_any_input_no_traceback_and_non_commands_change_nothing(tmp_path_factory
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=GARBAGE)
-def test_garbage_is_answered_and_the_state_is_unchanged(tmp_path_factory, text: str) -> None:
-    repl, out, tl = _repl(tmp_path_factory)
+def test_garbage_is_answered_and_the_state_is_unchanged(fuzz, text: str) -> None:
+    repl, out, tl = fuzz
     _reset(repl, tl)
     before = repl.state.to_dict()
     saved = files.slot_path(STORY.id, "autosave").read_bytes()

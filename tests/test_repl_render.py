@@ -49,8 +49,11 @@ def test_events_render() -> None:
     ]))
     assert "「浜田」こんにちは。" in out
     assert "秘密" not in out
-    assert "🎲 目星 1d100：[4] [2] → 42（目標 50） ハード成功" in out
+    assert "🎲 目星 1d100：[40] [2] → 42（目標 50） ハード成功" in out
     assert "1d6+1d4：[3/d6] [2/d4] → 5" in out
+    miss = plain(r.event({"type": "roll", "expr": "1d100<=25", "dice": [10, 10], "sides": [10, 10],
+                          "total": 100, "level": "regular", "success": False, "difficulty": "hard"}))
+    assert "[00] [0] → 100" in miss and "レギュラー成功 ＞ 失敗（ハード成功が必要）" in miss
     assert "エンディング：闇の中（バッド）" in out
     gm = plain(Renderer(None, lang="en", gm=True, cols=60).events(
         [{"type": "narration", "text": "secret", "keeper": True}]))

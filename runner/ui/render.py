@@ -176,7 +176,11 @@ def roll_text(ev: dict, lang: str) -> tuple[str, str]:
     """(the roll line without its level, the level text) for a ``roll`` event."""
     dice = [int(x) for x in ev.get("dice", [])]
     sides = [int(x) for x in ev.get("sides", [])]
-    if sides and len(set(sides)) == 1:
+    expr = unicodedata.normalize("NFKC", str(ev.get("expr", ""))).lower()
+    if expr.startswith(("1d100", "d100", "cc", "cbr")) and len(sides) >= 2 and set(sides) == {10}:
+        # Percentile dice: tens die (or dice, with bonus/penalty) then units, read as 00-90 and 0-9.
+        faces = " ".join([f"[{(f % 10) * 10:02d}]" for f in dice[:-1]] + [f"[{dice[-1] % 10}]"])
+    elif sides and len(set(sides)) == 1:
         faces = " ".join(f"[{f}]" for f in dice)
     else:
         faces = " ".join(f"[{f}/d{s}]" for f, s in zip(dice, sides, strict=False))
@@ -186,7 +190,11 @@ def roll_text(ev: dict, lang: str) -> tuple[str, str]:
     if ev.get("target") is not None:
         line += t("roll_target", lang, target=ev["target"])
     level = ev.get("level")
-    return line, (level_text(level, lang) if level not in (None, "") else "")
+    text = level_text(level, lang) if level not in (None, "") else ""
+    if text and ev.get("success") is False and level not in ("failure", "fumble"):
+        # Rolled under the skill but not at the difficulty asked for.
+        text += t("roll_needed", lang, level=level_text(ev.get("difficulty", ""), lang))
+    return line, text
 
 
 class Renderer:
@@ -300,6 +308,9 @@ CORE_KEYS = {"type", "node", "title", "turn", "clock", "time", "time_left", "var
              "stats", "gm"}
 PREFERRED_STATS = ("HP", "hp", "MP", "mp", "SAN", "san", "Luck", "luck", "幸運", "耐久力",
                    "正気度", "life", "ライフ")
+RULE_VIEWS = ("ureg", "coc7", "ktane")
+"""State keys that hold a rule system's whole view: shown flat, one level down."""
+_VIEW_SKIP = ("time_limit", "time_spent", "npcs", "active")
 _STAT_NAMES = {"hp": "HP", "mp": "MP", "san": "SAN", "luck": "Luck"}
 
 
@@ -388,12 +399,12 @@ def status_items(ev: dict, story: Any = None, lang: str = "ja") -> list[tuple[st
     for key, v in ev.items():
         if key in CORE_KEYS or v is None:
             continue
-        if isinstance(v, dict) and key in ("ureg",):
+        if isinstance(v, dict) and (key in RULE_VIEWS or key == getattr(story, "rules", None)):
             # A rule system's view under its own name: show its useful parts flat.
             for k2, v2 in v.items():
-                if v2 in (None, "", [], {}, False) or k2 in ("time_limit", "time_spent", "npcs"):
+                if v2 in (None, "", [], {}, False) or k2 in _VIEW_SKIP:
                     continue
-                if k2 == "characters" and ev.get("stats"):
+                if k2 in ("characters", "investigators") and ev.get("stats"):
                     continue  # the same people as in ``stats``, already shown
                 if k2 == "time_left":
                     items.append((t("left", lang), duration(v2, lang)))

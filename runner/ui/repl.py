@@ -534,9 +534,13 @@ class Repl:
                 groups[-1] = f"{head}×{int(k or 1) + 1}"
             else:
                 groups.append(f"d{s}")
+        percentile = len(sides) >= 2 and set(sides) == {10} and \
+            unicodedata.normalize("NFKC", need.expr).lower().startswith(("1d100", "d100"))
+        hint = t("dice_percentile", self.lang) if percentile else ""
         while True:
             try:
-                raw = self.io.ask(t("dice_prompt", self.lang, expr=need.expr, dice=" ".join(groups), n=len(sides)))
+                raw = self.io.ask(t("dice_prompt", self.lang, expr=need.expr, dice=" ".join(groups) + hint,
+                                    n=len(sides)))
             except (KeyboardInterrupt, EOFError):
                 return None
             raw = unicodedata.normalize("NFKC", raw).replace(",", " ").strip()
@@ -547,6 +551,10 @@ class Repl:
             except ValueError:
                 self.say(t("dice_bad", self.lang, text=raw[:40]), "class:error")
                 continue
+            if percentile:
+                # Tens dice read 00-90 (or 0-9), the units die 0-9: as d10 faces, 0 is 10.
+                faces = [(f // 10 or 10) if i < len(sides) - 1 and f % 10 == 0 and 0 <= f <= 90 else f
+                         for i, f in enumerate(faces)]
             bad = next(((f, s) for f, s in zip(faces, sides, strict=False)
                         if not (1 <= f <= s or (f == 0 and s in (10, 100)))), None)
             if bad is not None:
