@@ -46,7 +46,7 @@ def time_to_screen(tmux: str, command: str, marker: str, env: dict[str, str], ti
     # The shell is started first and waits for a go signal, so tmux's own start-up is not timed.
     go = Path(tempfile.mkdtemp()) / "go"
     script = f"while [ ! -e {shlex.quote(str(go))} ]; do sleep 0.005; done; cd {shlex.quote(str(ROOT))}; " \
-             f"exec env {exports} {command}"
+             f"env {exports} {command}; sleep 5"
     subprocess.run([tmux, "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", script],
                    check=True)
     try:
@@ -75,7 +75,7 @@ def main() -> int:
     base = {"TERM": "xterm-256color", "LANG": os.environ.get("LANG", "C.UTF-8"), "PYTHONPATH": str(ROOT)}
     bare, play = [], []
     for _ in range(args.runs):
-        bare.append(time_to_screen(tmux, f"{py} -c \"print('READY')\"; sleep 5", "READY", base))
+        bare.append(time_to_screen(tmux, f"{py} -c \"print('READY')\"", "READY", base))
         with tempfile.TemporaryDirectory() as home:  # a new user: no saves, no history
             env = dict(base, KATARI_HOME=home)
             play.append(time_to_screen(tmux, f"{py} -m runner play {shlex.quote(args.story)}", "▶", env))

@@ -71,7 +71,6 @@ def test_sigkill_during_a_save_loses_only_the_command_in_flight(tmp_path: Path) 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     try:
-        _wait(lambda: _autosave_turn(auto) == 0)
         _wait(lambda: "▶".encode() in b"".join(screen))
         for turn, cmd in [(1, "1"), (2, "look around")]:
             os.write(fd, cmd.encode() + b"\r")

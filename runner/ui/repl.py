@@ -359,7 +359,8 @@ class Repl:
             self._pick_autosave_slot()
         if not resumed:
             self._new_game()
-        self.autosave()
+        # No autosave yet: a game with no commands has nothing to lose, and an fsync here
+        # would only delay the first prompt. The first command saves.
         if self.transcript_path is not None:
             self.write_transcript()
 
