@@ -117,6 +117,21 @@ def fixtures(ctx: Any, ob: dict | None = None) -> list[str]:
 
 # ---- parsing ----
 
+_PARTICLES = set("をにがはでとのもへや")
+
+
+def _word_start(text: str, pos: int, word: str) -> bool:
+    """A short kana word (「べる」, 「いた」) starts a word only at the start, after a particle
+    or after anything that is not kana or kanji: 「調べる」 names no bell, 「叩いた」 no board."""
+    if len(word) > 2 or not all("ぁ" <= c <= "ゖ" or c == "ー" for c in word) or pos == 0:
+        return True
+    prev = text[pos - 1]
+    if "一" <= prev <= "鿿" or "々" == prev:
+        return False
+    if "ぁ" <= prev <= "ゖ" or prev == "ー":
+        return prev in _PARTICLES
+    return True
+
 def parse(ctx: Any, text: str) -> Proposal:
     prop = Proposal(text)
     folded = fold(text)
@@ -154,7 +169,7 @@ def parse(ctx: Any, text: str) -> Proposal:
         pat = re.escape(w)
         if re.fullmatch(r"[a-z0-9 \-']+", w):
             pat = rf"\b{pat}s?\b"  # whole English words (ladder, ladders)
-        m = re.search(pat, mask)
+        m = next((m for m in re.finditer(pat, mask) if _word_start(mask, m.start(), w)), None)
         if not m:
             continue
         mask = mask[:m.start()] + "\0" * (m.end() - m.start()) + mask[m.end():]

@@ -51,8 +51,9 @@ def item_power(props: dict | None) -> Fraction:
 
 def plan_modifier(x: object) -> Fraction:
     m = Fraction(str(x or 0))
-    if not -5 <= m <= 5:
-        raise RuleError(f"a plan modifies power by -5..+5, not {x!r}")
+    # The source: a good plan +1..+5, a bad one -1..-5 (whole steps); 0 = no modifier.
+    if not -5 <= m <= 5 or m.denominator != 1:
+        raise RuleError(f"a plan modifies power by a whole number from -5 to +5, not {x!r}")
     return m
 
 

@@ -307,7 +307,7 @@ def do_continue(ctx: Any, reason: str = "wind", *, keep_time: bool = True) -> No
         r["time_spent"] = 0
         r["hint_used"] = False
     init_vars = _initial_vars(ctx.story)
-    if init_vars and isinstance(A.get(state, "vars"), dict):
+    if isinstance(A.get(state, "vars"), dict):  # variables set in play go, even with none declared
         state.vars.clear()
         state.vars.update(init_vars)
     # Once-only actions and visit counts start again with the scenario.

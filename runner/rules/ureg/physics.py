@@ -209,7 +209,9 @@ def solve(target: Fraction, pcs: list[Character], forms_by_item: dict[str, list[
         support = any(f.support for f in stack)
         for att in _attempts(target, pcs, stack, base, base_parts, unstable, support, stances,
                              run_up_room):
-            rank = (len(stack), STANCES.index(att.stance), -att.total)
+            # Fewer items, then the simplest stance, then steady footing (a stepladder as a
+            # step before as a ladder), then the higher.
+            rank = (len(stack), STANCES.index(att.stance), unstable, -att.total)
             if att.ok and not att.blocked:
                 if best_ok is None or rank < best_ok[0]:
                     best_ok = (rank, att)
