@@ -13,6 +13,8 @@ UREG ベーシックシステム ver.1.5 — 非現実脱出ゲーム
 
 ■ 目的
 PC が障害物を突破して閉鎖空間から脱出する協力ゲーム。光り輝くゴールに着けば脱出。
+対象年齢10歳以上、推奨2〜5人（ひとりでも遊べる）、目安30分。
+ゲームの終了：PC全員が脱出した／これ以上誰も脱出できない／制限時間が過ぎた／あきらめた。
 ・完全勝利：PC 全員と味方 NPC 全員が脱出。
 ・部分的勝利：一部の PC だけが脱出、または味方 NPC を残して脱出。
 ・失敗：誰も脱出できない（制限時間切れ・全員消滅・あきらめた）。
@@ -21,6 +23,8 @@ PC が障害物を突破して閉鎖空間から脱出する協力ゲーム。�
 探索（調べる）、所持（持つ）、突破（方法を提案する）。アイテムや PC の能力、部屋にある物は
 何でも使える。アイテムは加工（例：バールで梯子を「く」の字に曲げる）や組み合わせもできる。
 自由に「梯子を窓に立て掛けて登る」のように提案すると、可能かどうかを判定する。
+GM（このプログラム）は突破の方法を直接は教えない（〈○閃き〉の特別なヒントは1度だけ）。
+持ち物は身に着けた服とアクセサリーだけ。
 制限時間は実時間（一時停止可）。ゲーム内の時間は巻き戻らない（やり直しても時間は戻らない）。
 
 ■ キャラクター（○長所と×短所を1つずつ）
@@ -52,6 +56,8 @@ Source: Yasuda Lin, "Un Realistic Escape Game basic system ver.1.5" (2019), CC-B
 
 Goal
 The PCs break through obstacles to escape a closed space; reaching the shining goal escapes.
+Ages 10 and up, 2-5 players (solo works too), about 30 minutes. The game ends when every PC
+is out, when nobody else can get out, when time runs out, or when the players give up.
 - Full victory: every PC and every ally NPC escapes.
 - Partial victory: some PCs escape, or an ally is left behind.
 - Failure: nobody escapes (time-out, everyone vanished, or the players gave up).
@@ -59,7 +65,9 @@ The PCs break through obstacles to escape a closed space; reaching the shining g
 Play
 Explore, hold items, and propose breakthroughs. Anything the PCs have, are, or find may be
 used; items can be modified (bend the ladder with the crowbar) and combined. Say a plan such
-as "lean the ladder on the window and climb" and it is judged. The time limit is real time
+as "lean the ladder on the window and climb" and it is judged. The GM (this program) never
+tells the way through (〈○Inspiration〉 gets one special hint). The PCs carry only the clothes
+and accessories they wear. The time limit is real time
 (pausable); time in the game never runs backwards, not even on undo.
 
 Characters (one ○ strength and one × weakness)
