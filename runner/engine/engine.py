@@ -73,7 +73,7 @@ class Ctx:
             for s in sides:
                 out.append(self.dice.face(s))
         except NeedDice:
-            raise NeedDice(expr, sides) from None
+            raise NeedDice(expr, sides[len(out):]) from None
         return out
 
     def emit(self, event: dict) -> None:
@@ -591,6 +591,9 @@ def state_event(story: Story, state: State, *, gm: bool = False) -> dict:
     node = story.nodes.get(state.node)
     ev: dict = {"type": "state", "node": state.node, "title": node.title if node else "",
                 "turn": state.turn, "clock": state.clock}
+    if state.ending is not None and state.ending in story.endings:
+        ev["ending"] = state.ending
+        ev["title"] = story.endings[state.ending].title or ev["title"]
     if story.clock is not None:
         ev["time"] = clock_text(story, state.clock)
         if story.clock.limit is not None:
