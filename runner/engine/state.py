@@ -14,12 +14,25 @@ class SaveError(ValueError):
 
 
 def _copy(v: Any) -> Any:
-    """Copies plain JSON-like data (faster than ``copy.deepcopy``)."""
+    """Copies plain JSON-like data (several times faster than ``copy.deepcopy``).
+
+    Each container is copied whole in C, then only its nested containers are visited: a
+    character sheet is mostly flat numbers, and the state is copied on every command."""
     t = type(v)
     if t is dict:
-        return {k: _copy(x) if type(x) in (dict, list) else x for k, x in v.items()}
+        out = v.copy()
+        for k, x in v.items():
+            tx = type(x)
+            if tx is dict or tx is list:
+                out[k] = _copy(x)
+        return out
     if t is list:
-        return [_copy(x) if type(x) in (dict, list) else x for x in v]
+        out_l = v.copy()
+        for i, x in enumerate(v):
+            tx = type(x)
+            if tx is dict or tx is list:
+                out_l[i] = _copy(x)
+        return out_l
     return v
 
 

@@ -6,6 +6,7 @@ list fall back to their 7th-edition base values, computed from the characteristi
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Any
@@ -112,6 +113,7 @@ _BASE: dict[str, int | str] = {}
 _EN: dict[str, str] = {}
 
 
+@functools.lru_cache(maxsize=4096)
 def _key(text: str, lower: bool = True) -> str:
     s = unicodedata.normalize("NFKC", str(text)).strip()
     s = s.lower() if lower else s
@@ -136,6 +138,7 @@ _EN_GROUP = {"art/craft": "芸術/製作", "science": "科学", "languageother":
 _SPEC = re.compile(r"^(.+?)\((.+)\)$")
 
 
+@functools.lru_cache(maxsize=4096)
 def canonical(name: str) -> str:
     """Returns the Japanese 7e name of a skill or a characteristic code (目星, 射撃(拳銃), DEX).
 
