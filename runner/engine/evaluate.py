@@ -88,14 +88,50 @@ def compile_expr(node: tuple, rules: str) -> Fn:
             return -v
         return neg
     if k == "not":
+        if node[1][0] == "var":  # `not flag`: the commonest condition there is
+            vname = node[1][1]
+
+            def not_var(ctx: Any) -> bool:
+                try:
+                    return not ctx.state.vars[vname]
+                except KeyError:
+                    raise EvalError(f"unknown variable {vname!r}") from None
+            return not_var
         a = compile_expr(node[1], rules)
         return lambda ctx: not a(ctx)
-    if k == "and":
-        a, b = compile_expr(node[1], rules), compile_expr(node[2], rules)
-        return lambda ctx: a(ctx) and b(ctx)
-    if k == "or":
-        a, b = compile_expr(node[1], rules), compile_expr(node[2], rules)
-        return lambda ctx: a(ctx) or b(ctx)
+    if k in ("and", "or"):
+        # Chains (a and b and c ...) become one loop rather than nested closures.
+        parts: list[tuple] = []
+
+        def flatten(n: tuple) -> None:
+            if n[0] == k:
+                flatten(n[1])
+                flatten(n[2])
+            else:
+                parts.append(n)
+        flatten(node)
+        fs = tuple(compile_expr(x, rules) for x in parts)
+        if len(fs) == 2:
+            a, b = fs
+            return (lambda ctx: a(ctx) and b(ctx)) if k == "and" else (lambda ctx: a(ctx) or b(ctx))
+        if k == "and":
+            def and_n(ctx: Any) -> Any:
+                v: Any = True
+                for f in fs:
+                    v = f(ctx)
+                    if not v:
+                        return v
+                return v
+            return and_n
+
+        def or_n(ctx: Any) -> Any:
+            v: Any = False
+            for f in fs:
+                v = f(ctx)
+                if v:
+                    return v
+            return v
+        return or_n
     if k == "bin":
         op = _BIN[node[1]]
         sym = node[1]
@@ -113,6 +149,18 @@ def compile_expr(node: tuple, rules: str) -> Fn:
     if k == "cmp":
         ops = [_CMP[o] for o in node[1]]
         parts = [compile_expr(x, rules) for x in node[2]]
+        if len(ops) == 1 and node[2][0][0] == "var" and node[2][1][0] == "lit":
+            # `hp > 0`, `fight_at == 'door'`: a variable against a constant.
+            op0, vname, lit = ops[0], node[2][0][1], node[2][1][1]
+
+            def cmp_var_lit(ctx: Any) -> bool:
+                try:
+                    return op0(ctx.state.vars[vname], lit)
+                except KeyError:
+                    raise EvalError(f"unknown variable {vname!r}") from None
+                except TypeError:
+                    raise EvalError("cannot compare those values") from None
+            return cmp_var_lit
         if len(ops) == 1:
             op0, a, b = ops[0], parts[0], parts[1]
 
@@ -142,6 +190,26 @@ def compile_expr(node: tuple, rules: str) -> Fn:
             raise EvalError(f"unknown function {name!r}")
         fn = hook.fn
         args = [compile_expr(x, rules) for x in argn]
+        if not args:
+            def call0(ctx: Any) -> Any:
+                try:
+                    return fn(ctx)
+                except (RuleError, TypeError, ValueError, KeyError) as e:
+                    if isinstance(e, EvalError):
+                        raise
+                    raise EvalError(f"{name}(): {e}") from None
+            return call0
+        if len(args) == 1 and argn[0][0] == "lit":
+            lit = argn[0][1]
+
+            def call_lit(ctx: Any) -> Any:
+                try:
+                    return fn(ctx, lit)
+                except (RuleError, TypeError, ValueError, KeyError) as e:
+                    if isinstance(e, EvalError):
+                        raise
+                    raise EvalError(f"{name}(): {e}") from None
+            return call_lit
 
         def call(ctx: Any) -> Any:
             try:
