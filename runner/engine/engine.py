@@ -473,10 +473,12 @@ def advance(ctx: Ctx, minutes: int) -> None:
 def _settle(ctx: Ctx) -> None:
     """After a command: condition events, then the move to a new node (which may chain)."""
     hops = 0
+    conds = ctx.story.cache.get("_cond_events")
+    if conds is None:
+        conds = ctx.story.cache["_cond_events"] = tuple(
+            e for e in ctx.story.events if e.at is None and e.when is not None)
     while True:
-        for ev in ctx.story.events:
-            if ev.at is not None or ev.when is None:
-                continue
+        for ev in conds:
             if ev.id in ctx.state.fired and not ev.repeat:
                 continue
             if ctx.eval(ev.when):
