@@ -31,17 +31,11 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from runner.authoring.graph import LAYOUT_LIMIT, GraphvizMissing, render
-    from runner.stories import resolve
-    from runner.story import StoryError, load
+    from runner.stories import open_story
 
     fmt = args.format or (_SUFFIX.get(Path(args.output).suffix.lower()) if args.output else None) or "svg"
-    path = resolve(args.story)
-    try:
-        story = load(path)
-    except StoryError as e:
-        for d in e.diagnostics[:20]:
-            print(d, file=sys.stderr)
-        print(f"katari graph: {path} has errors (katari check {path})", file=sys.stderr)
+    story = open_story(args.story, 'graph')
+    if story is None:
         return 1
     try:
         text, note = render(story, fmt, limit=args.limit or LAYOUT_LIMIT, full=args.full, lang=args.lang)

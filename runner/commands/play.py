@@ -20,29 +20,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--transcript", metavar="FILE", help="write the session as Markdown to FILE")
     p.add_argument("--new", action="store_true", help="start a new game even if one can be resumed")
     p.add_argument("--narrate", action="store_true", help="read narration aloud")
-    p.add_argument("--engine", default=None, help="speech engine: pyttsx3 (default) or openjtalk")
+    p.add_argument("--engine", default=None, choices=["pyttsx3", "openjtalk"],
+                   help="speech engine: pyttsx3 (default) or openjtalk")
     p.add_argument("--voices", metavar="FILE", help="voice profile YAML overriding the shipped ones")
+    p.add_argument("--audio-out", metavar="OUT", default=None,
+                   help="where narration goes: default (the sound card), alsa:DEVICE, or dir:FOLDER "
+                        "(WAV files; also $KATARI_AUDIO_OUT)")
     p.add_argument("--voice", nargs="?", const="push", choices=["push", "continuous"], default=None,
-                   help="speak commands (push-to-talk by default, or continuous)")
-    p.add_argument("--voice-input", nargs="+", metavar="WAV", help="play from recorded utterances")
-    p.add_argument("--model", metavar="PATH", help="vosk model folder for --voice")
+                   help="speak commands: push-to-talk with F5 or Ctrl-Space (default), or continuous")
+    p.add_argument("--voice-input", nargs="+", metavar="WAV",
+                   help="play from recorded utterances (16-bit mono WAVs at the model's rate), "
+                        "then go on by keyboard")
+    p.add_argument("--model", metavar="PATH", help="vosk model folder for --voice / --voice-input")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from runner.stories import resolve
-    from runner.story import StoryError, load
+    from runner.stories import open_story
 
-    path = resolve(args.story)
-    try:
-        story = load(path)
-    except StoryError as e:
-        for d in e.diagnostics[:20]:
-            print(d, file=sys.stderr)
-        more = len(e.diagnostics) - 20
-        if more > 0:
-            print(f"... and {more} more (katari check {path})", file=sys.stderr)
-        print(f"katari: cannot play {path}: the story has errors", file=sys.stderr)
+    story = open_story(args.story, 'play')
+    if story is None:
         return 1
     if args.jsonl:
         from runner.ui.jsonl import play

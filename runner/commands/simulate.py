@@ -54,19 +54,13 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from runner.authoring.simulate import format_report, simulate
-    from runner.stories import resolve
-    from runner.story import StoryError, load
+    from runner.stories import open_story
 
     if args.runs < 1 or args.max_turns < 1:
         print("katari simulate: --runs and --max-turns must be at least 1", file=sys.stderr)
         return 2
-    path = resolve(args.story)
-    try:
-        story = load(path)
-    except StoryError as e:
-        for d in e.diagnostics[:20]:
-            print(d, file=sys.stderr)
-        print(f"katari simulate: {path} has errors (katari check {path})", file=sys.stderr)
+    story = open_story(args.story, 'simulate')
+    if story is None:
         return 1
     bar = _Bar(args.runs) if sys.stderr.isatty() and args.runs >= 200 else None
     rep = simulate(story, args.runs, seed=args.seed, policy=args.policy, max_turns=args.max_turns,

@@ -23,18 +23,15 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from runner.authoring.playtest import playtest_files, run_tests, summary
-    from runner.stories import resolve
-    from runner.story import StoryError, load
+    from runner.stories import open_story
 
     t0 = time.perf_counter()
-    path = resolve(args.story)
-    try:
-        story = load(path)
-    except StoryError as e:
-        for d in e.diagnostics[:20]:
-            print(d)
-        print(f"katari test: {path} has errors (katari check {path})")
+    story = open_story(args.story, 'test')
+    if story is None:
         return 1
+    from pathlib import Path as _P
+
+    path = _P(story.path)
     files = [Path(f) for f in args.files] if args.files else playtest_files(path)
     if not files:
         where = (path if path.is_dir() else path.parent) / "tests"
