@@ -52,10 +52,11 @@ def run(args: argparse.Namespace) -> int:
     lang = args.lang
     if args.story:
         from runner import engine
+        from runner.stories import resolve
         from runner.story import StoryError, load
 
         try:
-            story = load(args.story)
+            story = load(resolve(args.story))
         except StoryError as e:
             for d in e.diagnostics:
                 print(d, file=sys.stderr)

@@ -33,10 +33,11 @@ def _err(msg: str) -> int:
 
 def _story_lines(args) -> tuple[list[tuple[str, str]], dict, dict, str | None] | str:
     """(text, speaker) pairs, readings, speaker→profile map, language; or an error line."""
+    from runner.stories import resolve
     from runner.story import StoryError, load
 
     try:
-        story = load(args.story)
+        story = load(resolve(args.story))
     except StoryError as e:
         first = (getattr(e, "diagnostics", None) or [str(e)])[0]
         return f"{args.story}: {first}"
