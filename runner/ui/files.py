@@ -202,6 +202,9 @@ class Timeline:
     start_dice: list[int] | None = None
     events: list[list[dict] | None] = field(default_factory=list)
     """Each state's events (the opening's for ``states[0]``); None where not known."""
+    realtime: float = 0.0
+    """Real seconds played (stories with a real-time limit). Kept here, outside the States,
+    so that undo never gives time back."""
 
     def __post_init__(self) -> None:
         while len(self.events) < len(self.states):
@@ -372,6 +375,8 @@ def save_doc(story: Any, tl: Timeline, *, now: _dt.datetime | None = None) -> di
         "ending": st.ending,
         "katari": __version__,
     }
+    if tl.realtime:
+        body["realtime"] = round(float(tl.realtime), 3)
     return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "sha256": hashlib.sha256(_canonical(body)).hexdigest(),
             "body": body}
 
@@ -428,6 +433,8 @@ def timeline_from(body: dict, story: Any) -> tuple[Timeline, bool]:
     sd = body.get("start_dice")
     tl = Timeline(story.id, seed, states, commands + redo, pos, gm=bool(body.get("gm")),
                   manual=bool(body.get("manual")), start_dice=list(sd) if isinstance(sd, list) else None)
+    rt = body.get("realtime", 0)
+    tl.realtime = float(rt) if isinstance(rt, (int, float)) and not isinstance(rt, bool) and rt >= 0 else 0.0
     return tl, body.get("fingerprint") != fingerprint(story)
 
 

@@ -91,6 +91,27 @@ _TEXT: dict[str, dict[str, str]] = {
         "key_life": "ライフ", "key_flowers": "花", "key_floor": "階", "key_strikes": "ミス",
         "key_stage": "ステージ", "key_led": "LED", "key_solved": "解除", "key_edgework": "外観",
         "key_characters": "脱出者",
+        "gm_only": "GM モードでだけ使えます（katari play --gm）。",
+        "gm_usage": "GM の上書き：gm set 変数 値 / gm clock +30 / gm damage 誰 量 [能力] / gm force success / gm give 物 / gm take 物 / gm goto 場所（日本語：変数・時計・ダメージ・強制・与える・取り上げる・移動）",
+        "gm_panel_head": "［GM］",
+        "gm_clock": "時刻 {time}", "gm_left": "残り {left}",
+        "gm_pending": "予定", "gm_none": "（なし）", "gm_in": "あと{d}",
+        "gm_vars": "変数", "gm_stats": "能力値", "gm_hidden": "隠し値",
+        "override": "［GM 上書き］",
+        "real_left": "残り時間", "paused": "⏸ 一時停止中",
+        "pause_on": "時間を止めました（「再開」か次のコマンドで動きます）。",
+        "pause_off": "時間が動き出しました。",
+        "no_realtime": "この物語には実時間の制限がありません。",
+        "time_report": "⏱ 実時間 +{n} 秒",
+        "voice_heard": "🎤 「{text}」",
+        "voice_file": "🎤 {file}：「{text}」",
+        "voice_unclear": "🎤 聞き取れませんでした。もう一度どうぞ。",
+        "voice_yes_no": "「はい」か「いいえ」で答えてください。",
+        "voice_cancel": "取り消しました。",
+        "voice_on_push": "音声入力：{key} を押して話し、もう一度押して終わります。",
+        "voice_on_cont": "音声入力：話しかけてください（ハンズフリー）。",
+        "talking": "🎤 録音中（{key} で終わる）",
+        "skip_key": "Ctrl-S 読み上げを止める",
     },
     "en": {
         "welcome": "{title}",
@@ -173,6 +194,27 @@ _TEXT: dict[str, dict[str, str]] = {
         "key_life": "life", "key_flowers": "flowers", "key_floor": "floor", "key_strikes": "strikes",
         "key_stage": "stage", "key_led": "LED", "key_solved": "solved", "key_edgework": "edgework",
         "key_characters": "escapers",
+        "gm_only": "Only in game-master mode (katari play --gm).",
+        "gm_usage": "GM overrides: gm set VAR VALUE / gm clock +30 / gm damage WHO N [STAT] / gm force success / gm give ITEM / gm take ITEM / gm goto NODE",
+        "gm_panel_head": "[GM]",
+        "gm_clock": "time {time}", "gm_left": "left {left}",
+        "gm_pending": "pending", "gm_none": "(none)", "gm_in": "in {d}",
+        "gm_vars": "vars", "gm_stats": "stats", "gm_hidden": "hidden",
+        "override": "[GM override]",
+        "real_left": "Real time left", "paused": "⏸ paused",
+        "pause_on": "Time stopped (resume, or any command, starts it again).",
+        "pause_off": "Time runs again.",
+        "no_realtime": "This story has no real-time limit.",
+        "time_report": "⏱ real time +{n} s",
+        "voice_heard": "🎤 “{text}”",
+        "voice_file": "🎤 {file}: “{text}”",
+        "voice_unclear": "🎤 Sorry, I did not catch that.",
+        "voice_yes_no": "Please answer yes or no.",
+        "voice_cancel": "Cancelled.",
+        "voice_on_push": "Voice input: press {key} and speak, press it again to finish.",
+        "voice_on_cont": "Voice input: just speak (hands-free).",
+        "talking": "🎤 listening ({key} to finish)",
+        "skip_key": "Ctrl-S stops the narration",
     },
 }
 
@@ -198,10 +240,31 @@ META: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, str]] = {
     "narrate": (("読み上げ",), ("narrate",), "narrate on|off：読み上げ", "narrate on|off: read aloud"),
     "skip": (("スキップ",), ("skip",), "読み上げを飛ばす", "skip the narration"),
     "again": (("もう一度", "もういちど"), ("again", "repeat"), "もう一度読み上げる", "say it again"),
+    "pause": (("ポーズ", "一時停止"), ("pause",), "実時間を止める／動かす", "stop or restart the real-time clock"),
+    "resume": (("再開",), ("resume",), "止めた実時間を動かす", "restart the real-time clock"),
+    "gm": (("ＧＭ",), ("gm",), "gm：GM 表示、gm set/clock/damage/force/give/take/goto：上書き",
+           "gm: the GM panel; gm set/clock/damage/force/give/take/goto: overrides"),
     "quit": (("終了", "しゅうりょう", "やめる"), ("quit", "exit", "q"), "セーブして終わる", "save and leave"),
 }
 
 NARRATOR_ONLY = ("narrate", "skip", "again")
+GM_ONLY = ("gm",)
+REALTIME_ONLY = ("pause", "resume")
+
+GM_VERBS: dict[str, str] = {
+    # A game master's override words (after "gm", or on their own in Japanese) -> engine verb.
+    "set": "set", "clock": "clock", "damage": "damage", "force": "force", "give": "give",
+    "take": "take", "goto": "goto",
+    "変数": "set", "設定": "set", "時計": "clock", "時刻": "clock", "ダメージ": "damage",
+    "強制": "force", "与える": "give", "渡す": "give", "取り上げる": "take", "没収": "take",
+    "移動": "goto", "ワープ": "goto",
+}
+GM_WORDS_ALONE = tuple(w for w in GM_VERBS if not w.isascii())
+"""Japanese override words also work without "gm" in front (``変数 light true``)."""
+FORCE_WORDS: dict[str, str] = {
+    "成功": "success", "失敗": "failure", "クリティカル": "critical", "ファンブル": "fumble",
+    "ハード": "hard", "イクストリーム": "extreme", "レギュラー": "regular",
+}
 
 
 def meta_words() -> dict[str, str]:
@@ -210,6 +273,9 @@ def meta_words() -> dict[str, str]:
     for name, (ja, en, _, _) in META.items():
         for w in (name, *ja, *en):
             out[w.casefold()] = name
+    for w in GM_WORDS_ALONE:
+        out.setdefault(w, "gm")
+    out["ｇｍ"] = "gm"
     return out
 
 

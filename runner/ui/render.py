@@ -245,6 +245,11 @@ class Renderer:
             return [frags]
         if kind == "error":
             return [[("class:error", line)] for line in self.error_lines(ev, command)]
+        if kind == "override":
+            mark = t("override", lang)
+            lines = wrap(override_text(ev), self.cols, first=mark + " ", indent=" " * width(mark + " "))
+            return [[("class:keeper.mark", mark), ("class:keeper", lines[0][len(mark):])]] + \
+                [[("class:keeper", line)] for line in lines[1:]]
         if kind == "ending":
             kname = t(f"kind_{ev.get('kind')}", lang)
             if kname.startswith("kind_"):
@@ -420,13 +425,17 @@ def status_items(ev: dict, story: Any = None, lang: str = "ja") -> list[tuple[st
 
 
 def toolbar(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int = 80,
-            gm: bool = False) -> list[Fragment]:
-    """The bottom toolbar's fragments, cut to ``cols``."""
+            gm: bool = False, extra: list[tuple[str, str]] | None = None,
+            lead: list[tuple[str, str]] | None = None) -> list[Fragment]:
+    """The bottom toolbar's fragments, cut to ``cols``. ``extra`` pairs go right after the
+    place (the real-time countdown), ``lead`` ones before it (a listening microphone)."""
     if not ev:
         return [("class:bottom-toolbar", t("toolbar_keys", lang))]
     frags: list[Fragment] = []
     used = 0
     items = status_items(ev, story, lang)
+    items[1:1] = extra or []
+    items[0:0] = lead or []
     if gm:
         items.insert(0, ("", t("gm_mode", lang)))
     if ev.get("turn") is not None:
@@ -439,32 +448,151 @@ def toolbar(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int =
             break
         frags.append(("class:bottom-toolbar", sep))
         style = "class:bottom-toolbar.place" if i == 0 else "class:bottom-toolbar"
-        if label == t("left", lang):
+        if label in (t("left", lang), t("real_left", lang)) or value.startswith("🎤"):
             style = "class:bottom-toolbar.warn"
         frags.append((style, chunk))
         used += w
     return frags
 
 
-def status_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int = 80) -> list[Line]:
+def status_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int = 80,
+                 extra: list[tuple[str, str]] | None = None) -> list[Line]:
     """The ``status`` command: one pair a line."""
     if not ev:
         return []
     out: list[Line] = [[("class:title", t("status_head", lang))]]
-    for label, value in status_items(ev, story, lang):
+    items = status_items(ev, story, lang)
+    items[1:1] = extra or []
+    for label, value in items:
         for line in wrap(f"{label}: {value}", cols, first="  ", indent="    "):
             out.append([("", line)])
     out.append([("", f"  {t('turn', lang)}: {ev.get('turn', 0)}")])
     return out
 
 
+def clock_seconds(seconds: float) -> str:
+    """A real-time countdown as M:SS (H:MM:SS past an hour)."""
+    s = max(0, int(seconds))
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+def override_text(ev: dict) -> str:
+    """An ``override`` event in one line."""
+    msg = str(ev.get("message") or "")
+    if msg.startswith("GM: "):
+        msg = msg[4:]
+    return msg or " ".join([str(ev.get("what", "")), *map(str, ev.get("args", []))])
+
+
+def _flat(d: dict) -> dict:
+    """A GM view's hidden parts, one level flat (``hidden.expected`` -> ``expected``)."""
+    out: dict = {}
+    for k, v in d.items():
+        if isinstance(v, dict) and k in (*RULE_VIEWS, "hidden"):
+            out.update(v)
+        else:
+            out[k] = v
+    return out
+
+
+def gm_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int = 80,
+             hidden: dict | None = None) -> list[Line]:
+    """The game master's panel: clock and pending timed events, every variable, every
+    character's stats, and the rule system's hidden values (``hidden``: the parts of the
+    GM's state event that a player's lacks). Never narrated: it is not story text."""
+    if not ev:
+        return []
+    g = ev.get("gm") or {}
+    head = t("gm_panel_head", lang)
+    parts = []
+    if ev.get("time"):
+        parts.append(t("gm_clock", lang, time=ev["time"]))
+    if ev.get("time_left") is not None and not isinstance((ev.get("time_left")), bool):
+        parts.append(t("gm_left", lang, left=duration(ev["time_left"], lang)))
+    parts.append(f"{t('turn', lang)} {ev.get('turn', 0)}")
+    rows: list[str] = [f"{head} " + " ・ ".join(parts)]
+    pend = []
+    for p in g.get("pending_events", []):
+        if p.get("at") is None:
+            pend.append(str(p.get("id")))
+            continue
+        d = int(p["at"]) - int(ev.get("clock", 0))
+        when = p.get("time") or f"+{p['at']}"
+        pend.append(f"{p.get('id')} {when}（{t('gm_in', lang, d=duration(max(0, d), lang))}）"
+                    if lang == "ja" else f"{p.get('id')} {when} ({t('gm_in', lang, d=duration(max(0, d), lang))})")
+    rows.append(f"  {t('gm_pending', lang)}: " + (" / ".join(pend) if pend else t("gm_none", lang)))
+    allv = g.get("all_vars", ev.get("vars") or {})
+    rows.append(f"  {t('gm_vars', lang)}: " + (" ".join(f"{k}={compact(v) if v not in (None, '') else repr(v)}"
+                                                        for k, v in allv.items()) or t("gm_none", lang)))
+    chars = getattr(story, "characters", {}) or {}
+    for cid, sheet in (ev.get("stats") or {}).items():
+        if not isinstance(sheet, dict):
+            continue
+        c = chars.get(cid)
+        name = sheet.get("name") or (c.name if c is not None and c.name else cid)
+        pairs = stat_items({cid: sheet}, lang)
+        extra = [(k, v) for k, v in sheet.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
+                 and k not in {p[0] for p in pairs} and not k.endswith("_max") and k.lower() not in
+                 ("hp", "mp", "san", "luck", "san_start", "luck_start", "age")][:8]
+        vals = [f"{k} {v}" for k, v in pairs] + [f"{k} {v}" for k, v in extra]
+        kind = f"({c.kind})" if c is not None and c.kind else ""
+        rows.append(f"  {name}{kind}: " + (" ".join(vals) or compact(sheet)))
+    flat = _flat(hidden or {})
+    if flat:
+        rows.append(f"  {t('gm_hidden', lang)}: " + " ".join(
+            f"{k}={compact(v, 1) if not isinstance(v, str) else v}" for k, v in flat.items()
+            if v not in (None, "", [], {})))
+    out: list[Line] = []
+    for i, row in enumerate(rows):
+        lead = "  " if row.startswith("  ") else ""
+        for line in wrap(row[len(lead):], cols, first=lead, indent="    "):
+            out.append([("class:keeper.mark" if i == 0 else "class:keeper", line)])
+    return out
+
+
+def gm_hidden(player_ev: dict, gm_ev: dict) -> dict:
+    """What a GM's state event shows and a player's does not, besides ``gm`` and ``stats``."""
+    out: dict = {}
+    for k, v in gm_ev.items():
+        if k in ("gm", "stats", "vars", "type"):
+            continue
+        pv = player_ev.get(k)
+        if pv == v:
+            continue
+        if isinstance(v, dict) and isinstance(pv, dict):
+            sub = {k2: v2 for k2, v2 in v.items() if pv.get(k2) != v2}
+            if sub:
+                out[k] = sub
+        else:
+            out[k] = v
+    return out
+
+
 # -- transcripts -------------------------------------------------------------
+
+CLOCK_COMMANDS = ("@time_passed", "@time_sync", "@tick")
+"""Commands the console sends for real time passing (not a player's)."""
+
+
+def is_clock_command(command: str | None) -> bool:
+    return bool(command) and command.split(" ", 1)[0] in CLOCK_COMMANDS
 
 def markdown_turn(events: Iterable[dict], story: Any = None, *, lang: str = "ja", gm: bool = False,
                   command: str | None = None, n: int | None = None) -> str:
     """One turn as Markdown: the command as a heading-like line, narration as paragraphs."""
     out: list[str] = []
-    if command is not None:
+    if command is not None and is_clock_command(command):
+        parts = command.split()
+        secs = parts[1] if len(parts) > 1 else "?"
+        out.append(f"*{_md(t('time_report', lang, n=secs) if parts[0] != '@time_sync' else '⏱ ' + command)}*"
+                   + (f" <sub>#{n}</sub>" if n is not None else ""))
+        out.append("")
+    elif command is not None and command.startswith("!"):
+        out.append(f"**▶ {_md(t('override', lang))} {_md(command)}**" + (f" <sub>#{n}</sub>" if n is not None else ""))
+        out.append("")
+    elif command is not None:
         out.append(f"**▶ {_md(command)}**" + (f" <sub>#{n}</sub>" if n is not None else ""))
         out.append("")
     for ev in events:
@@ -488,6 +616,9 @@ def markdown_turn(events: Iterable[dict], story: Any = None, *, lang: str = "ja"
             if kname.startswith("kind_"):
                 kname = str(ev.get("kind", ""))
             out.append(f"### {t('ending', lang, title=_md(str(ev.get('title') or ev.get('id', ''))), kind=kname)}")
+            out.append("")
+        elif kind == "override":
+            out.append(f"> **{_md(t('override', lang))}** {_md(override_text(ev))}")
             out.append("")
         elif kind == "error":
             out.append(f"*{_md(str(ev.get('message', '')))}*")

@@ -15,7 +15,9 @@ import argparse
 import os
 import sys
 import threading
+import time
 import unicodedata
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,8 +26,30 @@ from runner.engine import NeedDice, SaveError, State, available, describe, match
 from runner.rules.dice import DiceError
 from runner.ui import files
 from runner.ui.files import AUTOSAVE, RESTART_BACKUP, Entry, Timeline
-from runner.ui.i18n import META, NARRATOR_ONLY, default_lang, meta_words, t
-from runner.ui.render import STYLE, Line, Renderer, plain, status_lines, toolbar, width
+from runner.ui.i18n import (
+    FORCE_WORDS,
+    GM_ONLY,
+    GM_VERBS,
+    META,
+    NARRATOR_ONLY,
+    REALTIME_ONLY,
+    default_lang,
+    meta_words,
+    t,
+)
+from runner.ui.render import (
+    STYLE,
+    Line,
+    Renderer,
+    clock_seconds,
+    gm_hidden,
+    gm_lines,
+    is_clock_command,
+    plain,
+    status_lines,
+    toolbar,
+    width,
+)
 
 _META = meta_words()
 _PREFIXES = ("/", ":", "／", "：")
@@ -44,15 +68,59 @@ def _isatty(f: Any) -> bool:
         return False
 
 
-class PlainIO:
-    """Lines in, plain text out: for pipes, scripts and terminals without prompt_toolkit."""
+class Wake:
+    """Not a typed line: something the loop must handle on its own thread (time, speech)."""
+
+    __slots__ = ("kind", "data")
+
+    def __init__(self, kind: str, data: Any = None) -> None:
+        self.kind = kind
+        self.data = data
+
+
+class _Posted:
+    """Lines and wakes handed to the console from other threads (listener, timer)."""
+
+    def __init__(self) -> None:
+        self._items: deque[Any] = deque()
+        self._lock = threading.Lock()
+        self.on_wake: Callable[[Wake], None] | None = None
+
+    def post(self, item: str | Wake) -> None:
+        with self._lock:
+            self._items.append(item)
+
+    def has_posted(self) -> bool:
+        with self._lock:
+            return bool(self._items)
+
+    def _take(self) -> Any:
+        with self._lock:
+            return self._items.popleft() if self._items else None
+
+    def _handle(self, w: Wake) -> None:
+        if self.on_wake is not None:
+            self.on_wake(w)
+
+
+class PlainIO(_Posted):
+    """Lines in, plain text out: for pipes, scripts and terminals without prompt_toolkit.
+
+    With ``live`` set (real time or speech), a file-descriptor input is read with select()
+    so that timers and heard commands are handled while no line is typed."""
 
     interactive = False
 
     def __init__(self, inp: Any = None, out: Any = None, cols: int | None = None) -> None:
+        super().__init__()
         self.inp = inp or sys.stdin
         self.out = out or sys.stdout
         self._cols = cols
+        self.live = False
+        self.wait_step = 0.05
+        self._raw = b""
+        self._eof = False
+        self._open_prompt = ""
 
     @property
     def cols(self) -> int:
@@ -63,45 +131,110 @@ class PlainIO:
         except ValueError:
             return 79
 
-    def read(self, message: str, **_: Any) -> str:
-        self.out.write(message)
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.out.write("\n")
-            raise EOFError
-        line = line.rstrip("\r\n")
-        if not _isatty(self.inp):
-            self.out.write(line + "\n")  # echo scripted input so the output reads as a session
-        return line
+    def _fd(self) -> int | None:
+        try:
+            return int(self.inp.fileno())
+        except (AttributeError, ValueError, OSError):
+            return None
+
+    def _readline(self, wakes: bool) -> str | Wake | None:
+        """One raw line (without its newline), a wake, or None at the end of input."""
+        fd = self._fd() if self.live else None
+        if fd is None:
+            line = self.inp.readline()
+            return line.rstrip("\r\n") if line else None
+        import select
+
+        while True:
+            if wakes:
+                item = self._take()
+                if item is not None:
+                    return item
+            if b"\n" in self._raw:
+                line, _, self._raw = self._raw.partition(b"\n")
+                return line.decode("utf-8", "replace").rstrip("\r")
+            if self._eof:
+                if self._raw:
+                    line, self._raw = self._raw, b""
+                    return line.decode("utf-8", "replace")
+                return None
+            try:
+                ready, _, _ = select.select([fd], [], [], self.wait_step)
+            except (OSError, ValueError):
+                ready = [fd]
+            if ready:
+                chunk = os.read(fd, 65536)
+                if chunk:
+                    self._raw += chunk
+                else:
+                    self._eof = True
+
+    def read(self, message: str, *, wakes: bool = True, **_: Any) -> str:
+        self._open_prompt = ""
+        while True:
+            if not self._open_prompt:  # (again, after a wake printed something)
+                self.out.write(message)
+                self.out.flush()
+                self._open_prompt = message
+            item = self._take() if wakes else None
+            if item is None:
+                item = self._readline(wakes)
+            if isinstance(item, Wake):
+                self._handle(item)
+                continue
+            self._open_prompt = ""
+            if item is None:
+                self.out.write("\n")
+                raise EOFError
+            if not _isatty(self.inp):
+                self.out.write(item + "\n")  # echo scripted input so the output reads as a session
+            return item
 
     def ask(self, message: str) -> str:
-        return self.read(message)
+        return self.read(message, wakes=False)
 
     def write(self, lines: list[Line]) -> None:
         if lines:
+            if self._open_prompt:
+                self.out.write("\n")
+                self._open_prompt = ""
             self.out.write(plain(lines) + "\n")
             self.out.flush()
 
     def feed(self, text: str) -> bool:
-        return False
+        self.post(text)
+        return True
+
+    def wake(self) -> None:
+        pass
 
     def close(self) -> None:
         pass
 
 
-class PromptIO:
-    """A prompt_toolkit ``PromptSession`` with completion, history and a status bar."""
+_WAKE = object()
+
+
+class PromptIO(_Posted):
+    """A prompt_toolkit ``PromptSession`` with completion, history and a status bar.
+
+    Keys: Ctrl-S stops the line being read aloud; F5 (or Ctrl-Space) starts and ends a
+    push-to-talk utterance."""
 
     interactive = True
 
-    def __init__(self, repl: Repl, history_file: Path | None, *, color: bool) -> None:
+    def __init__(self, repl: Repl, history_file: Path | None, *, color: bool,
+                 refresh: float | None = None, echo_delay: float = 0.3) -> None:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import FileHistory, InMemoryHistory
+        from prompt_toolkit.key_binding import KeyBindings
         from prompt_toolkit.output import ColorDepth
         from prompt_toolkit.styles import Style
 
+        super().__init__()
         self.repl = repl
+        self.echo_delay = echo_delay
+        self._carry = ""
         self.style = Style.from_dict(STYLE if color else {"bottom-toolbar": "reverse"})
         self.depth = None if color else ColorDepth.DEPTH_1_BIT
         history: Any = InMemoryHistory()
@@ -111,10 +244,22 @@ class PromptIO:
                 history = FileHistory(str(history_file))
             except OSError:
                 pass
+        kb = KeyBindings()
+
+        @kb.add("c-s")  # replaces forward history search; raw mode keeps XON/XOFF off
+        def _skip(event: Any) -> None:
+            repl.key_skip()
+
+        @kb.add("f5")
+        @kb.add("c-space")
+        def _talk(event: Any) -> None:
+            repl.key_talk()
+            event.app.invalidate()
+
         self.session: Any = PromptSession(
             history=history, completer=ActionCompleter(repl), complete_while_typing=True,
             bottom_toolbar=self._toolbar, style=self.style, color_depth=self.depth,
-            reserve_space_for_menu=6)
+            reserve_space_for_menu=6, key_bindings=kb, refresh_interval=refresh)
         self.asker: Any = PromptSession(style=self.style, color_depth=self.depth)
 
     @property
@@ -128,10 +273,63 @@ class PromptIO:
         from prompt_toolkit.formatted_text import FormattedText
 
         r = self.repl
-        return FormattedText(toolbar(r.state_ev, r.story, r.lang, cols=self.cols + 1, gm=r.gm))
+        frags: list[tuple[str, str]] = []
+        if r.gm and r.state_ev is not None:
+            for line in r.gm_panel(self.cols + 1):
+                frags.extend(line)
+                frags.append(("", "\n"))
+        frags.extend(toolbar(r.toolbar_event(), r.story, r.lang, cols=self.cols + 1, gm=r.gm,
+                             extra=r.realtime_items(), lead=r.voice_items()))
+        return FormattedText(frags)
 
     def read(self, message: str, **_: Any) -> str:
-        return self.session.prompt(message)
+        while True:
+            item = self._take()
+            if isinstance(item, Wake):
+                self._handle(item)
+                continue
+            accept = isinstance(item, str)
+            default = item if accept else self._carry
+            self._carry = ""
+
+            def pre_run(accept: bool = accept) -> None:
+                app = self.session.app
+                if accept:
+                    # What was heard stays in the input line a moment before it runs.
+                    app.loop.call_later(self.echo_delay, self._accept)
+                elif self.has_posted():
+                    self._wake()
+
+            res = self.session.prompt(message, default=default, pre_run=pre_run)
+            if res is _WAKE:
+                continue
+            return res
+
+    def _accept(self) -> None:
+        app = self.session.app
+        if app.is_running and not app.is_done:
+            self.session.default_buffer.validate_and_handle()
+
+    def _wake(self) -> None:
+        app = self.session.app
+        if not app.is_running or not self.has_posted():
+            return
+        try:
+            self._carry = self.session.default_buffer.text  # a half-typed line survives
+            app.exit(result=_WAKE)
+        except Exception:  # noqa: BLE001 - already leaving: the next read takes the item
+            pass
+
+    def post(self, item: str | Wake) -> None:
+        super().post(item)
+        self.wake()
+
+    def wake(self) -> None:
+        """Interrupts the running prompt (from any thread) so posted items are handled."""
+        app = self.session.app
+        loop = getattr(app, "loop", None)
+        if app.is_running and loop is not None:
+            loop.call_soon_threadsafe(self._wake)
 
     def ask(self, message: str) -> str:
         return self.asker.prompt(message)
@@ -149,19 +347,8 @@ class PromptIO:
         print_formatted_text(FormattedText(frags), style=self.style, color_depth=self.depth, end="")
 
     def feed(self, text: str) -> bool:
-        """Types ``text`` into the running prompt and presses Enter (from any thread)."""
-        app = self.session.app
-        loop = getattr(app, "loop", None)
-        if not app.is_running or loop is None:
-            return False
-
-        def go() -> None:
-            buf = self.session.default_buffer
-            buf.text = text
-            buf.cursor_position = len(text)
-            buf.validate_and_handle()
-
-        loop.call_soon_threadsafe(go)
+        """Types ``text`` into the prompt and presses Enter (from any thread)."""
+        self.post(text)
         return True
 
     def close(self) -> None:
@@ -193,7 +380,7 @@ class ActionCompleter(_completer_base()):  # type: ignore[misc]
         if stripped[:1] in _PREFIXES:
             word = stripped[1:].casefold()
             for name, (ja, en, hja, hen) in META.items():
-                if name in NARRATOR_ONLY and r.narrator is None:
+                if not r.offers(name):
                     continue
                 words = (name, *(ja if r.lang == "ja" else en))
                 for w in words:
@@ -228,7 +415,7 @@ class ActionCompleter(_completer_base()):  # type: ignore[misc]
         yield from inner
         if key and not stripped.isdigit():
             for w, name in _META.items():
-                if name in NARRATOR_ONLY and r.narrator is None:
+                if not r.offers(name):
                     continue
                 if len(key) >= 2 and w.startswith(stripped.casefold()) and w != stripped.casefold():
                     yield Completion(w, start_position=-len(text), display=w, display_meta="meta")
@@ -249,6 +436,66 @@ def _split(text: str) -> tuple[str, list[str]]:
     return parts[0], parts[1:]
 
 
+class RealTime:
+    """A pausable stopwatch of real seconds played, on an injectable monotonic clock."""
+
+    def __init__(self, kind: str, limit: float, clock: Callable[[], float]) -> None:
+        self.kind = kind
+        """``ureg`` (``@time_passed``/``@time_sync``) or ``ktane`` (``@tick``)."""
+        self.limit = float(limit)
+        self.clock = clock
+        self.base = 0.0
+        self.since = clock()
+        self.paused = False
+
+    @classmethod
+    def for_story(cls, story: Any, clock: Callable[[], float]) -> RealTime | None:
+        opts = getattr(story, "options", None) or {}
+        if story.rules == "ureg":
+            from runner.rules.ureg.core import time_limit
+
+            lim = time_limit(story)
+            return cls("ureg", lim, clock) if lim else None
+        if story.rules == "ktane":
+            timer = opts.get("timer")
+            return cls("ktane", int(timer), clock) if timer else None
+        return None
+
+    def total(self) -> float:
+        return self.base + (0.0 if self.paused else max(0.0, self.clock() - self.since))
+
+    def set(self, total: float) -> None:
+        self.base = float(total)
+        self.since = self.clock()
+
+    def pause(self) -> None:
+        if not self.paused:
+            self.base = self.total()
+            self.paused = True
+
+    def resume(self) -> None:
+        if self.paused:
+            self.since = self.clock()
+            self.paused = False
+
+    def spent(self, state: State) -> float:
+        """The real seconds a State has been told about."""
+        rules = state.rules or {}
+        if self.kind == "ureg":
+            return float((rules.get("ureg") or {}).get("time_spent", 0) or 0)
+        left = (rules.get("ktane") or {}).get("time_left")
+        return self.limit - float(left) if left is not None else 0.0
+
+    def left(self) -> float:
+        return max(0.0, self.limit - self.total())
+
+
+_YES = ("y", "yes", "はい", "うん", "ええ", "네", "예", "ok")
+_NO = ("n", "no", "いいえ", "いや", "違う", "아니요", "아니")
+PUSH_KEY = "F5 / Ctrl-Space"
+_VOICE_META = {"help": "/help", "status": "/status", "undo": "/undo", "save": "/save", "quit": "/quit"}
+
+
 class Repl:
     """One play session over a story: timeline, saves, transcript, output."""
 
@@ -256,7 +503,9 @@ class Repl:
                  manual: bool = False, seed: int | None = None, new: bool = False,
                  transcript: str | Path | None = None, narrator: Any = None, listener: Any = None,
                  color: bool | None = None, use_prompt_toolkit: bool | None = None,
-                 history: bool = True) -> None:
+                 history: bool = True, clock: Callable[[], float] | None = None,
+                 tick: float = 0.2, report_every: float = 30.0,
+                 voice_inputs: list[str] | None = None, echo_delay: float = 0.3) -> None:
         self.story = story
         self.lang = lang
         self.gm = gm
@@ -274,6 +523,19 @@ class Repl:
         self._choices: tuple[State, list] | None = None
         self._last_events: list[dict] = []
         self._narrate_events: Callable[..., Any] | None = None
+        self.clock = clock or time.monotonic
+        self.rt = RealTime.for_story(story, self.clock)
+        self.tick = tick
+        self.report_every = report_every
+        self._reported = 0.0
+        self._time_posted = False
+        self._stop = threading.Event()
+        self._confirm: Any = None
+        self._voice_files = list(voice_inputs or [])
+        self.voice_lang = getattr(listener, "lang", None) or story.language or lang
+        self.talking = False
+        self._muted_for_speech = False
+        self._hidden_cache: tuple[Any, dict] | None = None
         if io is None:
             tty = sys.stdin.isatty() and sys.stdout.isatty()
             if use_prompt_toolkit is None:
@@ -281,10 +543,16 @@ class Repl:
             if color is None:
                 color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
             if use_prompt_toolkit:
-                io = PromptIO(self, files.history_path(story.id) if history else None, color=color)
+                io = PromptIO(self, files.history_path(story.id) if history else None, color=color,
+                              refresh=0.5 if (self.rt is not None or listener is not None) else None,
+                              echo_delay=echo_delay)
             else:
                 io = PlainIO()
         self.io = io
+        if hasattr(io, "on_wake"):
+            io.on_wake = self.on_wake
+        if isinstance(io, PlainIO):
+            io.live = self.rt is not None or listener is not None
         if narrator is not None:
             try:
                 from runner.ui.narrator import narrate_events
@@ -327,20 +595,77 @@ class Repl:
         self._last_events = events
         if self.narrator is not None and self.narrate_on and self._narrate_events is not None:
             try:
-                self._narrate_events(self.narrator, events)
+                n = self._narrate_events(self.narrator, events)
             except Exception as e:  # noqa: BLE001 - speech must never stop the game
                 self.say(t("narrate_none", self.lang, why=e), "class:error")
                 self.narrate_on = False
+                n = 0
+            if n and self.listener is not None and getattr(self.narrator, "enabled", False):
+                # The game must not hear itself: the microphone is dropped until the line ends.
+                self._muted_for_speech = True
+                self.listener.mute()
 
     def refresh(self) -> None:
         self.state_ev = state_event(self.story, self.state, gm=self.gm)
-        if self.listener is not None:
-            try:
-                from runner.ui.listener import phrases_for
+        self._hidden_cache = None
+        self._set_phrases()
 
-                self.listener.set_phrases(phrases_for(self.choices(), self.lang))
-            except Exception:  # noqa: BLE001 - the listener is optional
-                pass
+    def _set_phrases(self) -> None:
+        """The grammar: the actions valid now (and the meta words), at every prompt."""
+        if self.listener is None or self.tl is None:
+            return
+        try:
+            from runner.ui.listener import phrases_for
+
+            self.listener.set_phrases(phrases_for(self.choices(), self.voice_lang))
+        except Exception:  # noqa: BLE001 - the listener is optional
+            pass
+
+    def offers(self, name: str) -> bool:
+        """Whether a meta command belongs in help and completion now."""
+        if name in NARRATOR_ONLY:
+            return self.narrator is not None
+        if name in GM_ONLY:
+            return self.gm
+        if name in REALTIME_ONLY:
+            return self.rt is not None
+        return True
+
+    # -- what the status bar and the GM panel show -------------------------
+    def toolbar_event(self) -> dict | None:
+        """The state event for the status bar; a real-time countdown is shown live instead."""
+        ev = self.state_ev
+        if ev is None or self.rt is None:
+            return ev
+        ev = dict(ev)
+        if self.rt.kind == "ureg" and isinstance(ev.get("ureg"), dict):
+            ev["ureg"] = {k: v for k, v in ev["ureg"].items() if k != "time_left"}
+        elif self.rt.kind == "ktane":
+            ev.pop("time_left", None)
+        return ev
+
+    def realtime_items(self) -> list[tuple[str, str]]:
+        if self.rt is None or self.tl is None:
+            return []
+        value = clock_seconds(self.rt.left() if self.state.ending is None
+                              else max(0.0, self.rt.limit - self.rt.spent(self.state)))
+        if self.rt.paused:
+            value += " " + t("paused", self.lang)
+        return [(t("real_left", self.lang), value)]
+
+    def voice_items(self) -> list[tuple[str, str]]:
+        if self.talking:
+            return [("", t("talking", self.lang, key=PUSH_KEY))]
+        return []
+
+    def gm_panel(self, cols: int | None = None) -> list[Line]:
+        if self.state_ev is None:
+            return []
+        if self._hidden_cache is None or self._hidden_cache[0] is not self.state:
+            player = state_event(self.story, self.state, gm=False)
+            self._hidden_cache = (self.state, gm_hidden(player, self.state_ev))
+        return gm_lines(self.state_ev, self.story, self.lang, cols=cols or self.io.cols,
+                        hidden=self._hidden_cache[1])
 
     # -- start and finish ---------------------------------------------------
     def begin(self) -> None:
@@ -352,6 +677,12 @@ class Repl:
         self.say(t("help_hint", self.lang), "class:hint")
         if self.manual:
             self.say(t("dice_manual", self.lang), "class:hint")
+        if self.listener is not None and not self._voice_files:
+            mode = getattr(self.listener, "mode", "push")
+            self.say(t("voice_on_cont" if mode == "continuous" else "voice_on_push", self.lang,
+                       key=PUSH_KEY), "class:hint")
+        if self.narrator is not None and self.io.interactive:
+            self.say(t("skip_key", self.lang), "class:hint")
         resumed = False
         if not self.new:
             resumed = self._offer_resume()
@@ -407,6 +738,11 @@ class Repl:
 
     def _adopt(self, tl: Timeline, changed: bool) -> None:
         tl.gm = self.gm
+        if self.rt is not None:
+            # A load is an undo too: it never gives back real time already played.
+            total = max(tl.realtime, self.rt.total() if self.tl is not None else 0.0)
+            self.rt.set(total)
+            self._reported = total
         self.tl = tl
         self._choices = None
         if changed:
@@ -429,11 +765,17 @@ class Repl:
                     raise Quit from None
                 faces += more
         self.tl = tl
+        if self.rt is not None:
+            self.rt.set(0.0)  # a new game (or a restart) starts the real time afresh
+            self._reported = 0.0
         self._choices = None
         self.refresh()
         self.show(events)
+        if self.gm and not self.io.interactive:
+            self.io.write(self.gm_panel())
 
     def finish(self) -> None:
+        self._stop.set()
         if self.tl is not None:
             self.autosave()
             if self.transcript_path is not None:
@@ -456,10 +798,17 @@ class Repl:
     def run(self) -> int:
         try:
             self.begin()
-            if self.listener is not None:
-                threading.Thread(target=self._listen, daemon=True).start()
+            if self.rt is not None:
+                self.rt.set(self.rt.base)  # time spent on the resume question does not count
+            if self.listener is not None and not self._voice_files:
+                threading.Thread(target=self._listen, daemon=True, name="katari-voice").start()
+            if self.rt is not None or self.listener is not None or self.narrator is not None:
+                threading.Thread(target=self._ticker, daemon=True, name="katari-ticker").start()
             while True:
                 try:
+                    if self._voice_files and not self.io.has_posted():
+                        self.hear_file(self._voice_files.pop(0))
+                        continue
                     line = self.io.read(t("prompt", self.lang))
                 except KeyboardInterrupt:
                     self.say(t("cancelled", self.lang), "class:hint")
@@ -473,11 +822,105 @@ class Repl:
         self.finish()
         return 0
 
+    # -- real time -----------------------------------------------------------
+    def _ticker(self) -> None:
+        """Background: asks the loop to report real time (every ``report_every`` seconds and
+        the moment it runs out), and lets the microphone listen again after a spoken line."""
+        while not self._stop.wait(self.tick):
+            try:
+                if self._muted_for_speech and not getattr(self.narrator, "busy", False):
+                    self._muted_for_speech = False
+                    self.listener.unmute()
+                rt = self.rt
+                if rt is None or self.tl is None or self.state.ending is not None or rt.paused:
+                    continue
+                if self._time_posted:
+                    continue
+                total = rt.total()
+                if total >= rt.limit or total - self._reported >= self.report_every:
+                    self._time_posted = True
+                    self.io.post(Wake("time"))
+            except Exception:  # noqa: BLE001 - a timer must never kill the game
+                continue
+
+    def on_wake(self, w: Wake) -> None:
+        """Runs on the loop's thread, between lines."""
+        if w.kind == "time":
+            self._time_posted = False
+            self.sync_time()
+        elif w.kind == "heard":
+            self.on_heard(w.data)
+
+    def sync_time(self) -> bool:
+        """Tells the engine the real seconds it has not heard of yet, through step(), so they
+        are in the log, saves and replays. Returns True if that ended the game."""
+        rt = self.rt
+        if rt is None or self.tl is None or self.state.ending is not None:
+            return False
+        total = rt.total()
+        spent = rt.spent(self.state)
+        delta = int(total) - int(spent)
+        if total >= rt.limit:
+            delta = max(delta, int(rt.limit - spent + 0.999))  # never stop one second short
+        if delta < 1:
+            return False
+        if rt.kind == "ureg":
+            # Behind our own total (an undo or a load brought back an older State): sync.
+            cmd = f"@time_sync {int(spent) + delta}" if spent + 0.5 < self._reported else f"@time_passed {delta}"
+        else:
+            cmd = f"@tick {delta}"
+        new, events = step(self.story, self.state, cmd, gm=self.gm)
+        if new is self.state:
+            return False
+        self._reported = max(self._reported, float(int(spent) + delta))
+        self.tl.push(Entry(cmd), new, events)
+        self._choices = None
+        self.refresh()
+        self.autosave()
+        if self.transcript_path is not None:
+            self.write_transcript()
+        ended = self.state.ending is not None
+        shown = [e for e in events if e.get("type") in ("narration", "roll", "ending", "override")]
+        if ended:
+            self.show(shown)
+            self.say(t("ended_already", self.lang), "class:hint")
+        elif shown:
+            self.show(shown + [self.prompt_event()])
+        return ended
+
+    def cmd_pause(self, args: list[str]) -> None:
+        if self.rt is None:
+            self.say(t("no_realtime", self.lang), "class:error")
+            return
+        if self.rt.paused:
+            self.cmd_resume(args)
+            return
+        self.sync_time()
+        self.rt.pause()
+        self.say(t("pause_on", self.lang), "class:hint")
+
+    def cmd_resume(self, args: list[str]) -> None:
+        if self.rt is None:
+            self.say(t("no_realtime", self.lang), "class:error")
+            return
+        self.rt.resume()
+        self.say(t("pause_off", self.lang), "class:hint")
+
     def handle(self, line: str) -> bool:
         """Runs one line typed at the prompt. Returns False when the player leaves."""
         text = _clean(line)
         if not text:
             return True
+        if self._confirm is not None:
+            # "Did you mean …?" is answered by keyboard too; anything else just goes on.
+            pending, self._confirm = self._confirm, None
+            self._set_phrases()
+            word = unicodedata.normalize("NFKC", text).casefold()
+            if word in _YES:
+                text = self._voice_text(pending)
+            elif word in _NO:
+                self.say(t("voice_cancel", self.lang), "class:hint")
+                return True
         try:
             if text[0] in _PREFIXES:
                 return self.meta(text[1:].strip(), explicit=True)
@@ -495,6 +938,12 @@ class Repl:
         if self.state.ending is not None:
             self.say(t("ended_already", self.lang), "class:error")
             return True
+        if self.rt is not None:
+            if self.rt.paused:
+                self.rt.resume()
+                self.say(t("pause_off", self.lang), "class:hint")
+            if self.sync_time():
+                return True  # the time ran out before this command
         faces: list[int] = []
         while True:
             try:
@@ -510,7 +959,8 @@ class Repl:
             except DiceError as e:
                 self.say(t("error", self.lang, message=e), "class:error")
                 return True
-        if new is not self.state:
+        changed = new is not self.state
+        if changed:
             self.tl.push(Entry(text, faces or None, self.manual), new, events)
             self.refresh()
             self.autosave()
@@ -520,6 +970,8 @@ class Repl:
             # Nothing happened: the error (and suggestions) is enough; the list is still on screen.
             events = [e for e in events if e.get("type") != "prompt"]
         self.show(events, command=text)
+        if changed and self.gm and not self.io.interactive:
+            self.io.write(self.gm_panel())  # no side panel on a plain terminal: after every turn
         if self.state.ending is not None and new is self.state and self.tl.pos and \
                 self.tl.states[self.tl.pos - 1].ending is None:
             self.say(t("ended_already", self.lang), "class:hint")  # what can be done now
@@ -569,6 +1021,8 @@ class Repl:
 
     def _save(self, slot: str, *, quiet: bool = False) -> bool:
         assert self.tl is not None
+        if self.rt is not None:
+            self.tl.realtime = self.rt.total()
         try:
             files.write_save(files.slot_path(self.story.id, slot), self.story, self.tl)
         except (OSError, SaveError) as e:
@@ -596,6 +1050,9 @@ class Repl:
             else:
                 self.say(t("unknown_meta", self.lang, word=word[:40] or "/"), "class:error")
             return True
+        if name == "gm":
+            self.cmd_gm(args, word=word)
+            return True
         getattr(self, f"cmd_{name}")(args)
         return True
 
@@ -603,7 +1060,7 @@ class Repl:
         r = self.renderer()
         lines: list[Line] = [[("class:title", t("meta_head", self.lang))]]
         for name, (ja, en, hja, hen) in META.items():
-            if name in NARRATOR_ONLY and self.narrator is None:
+            if not self.offers(name):
                 continue
             words = " / ".join((*ja[:1], *en[:1])) if self.lang == "ja" else " / ".join((*en[:1], *ja[:1]))
             lines += r.text(f"  {words} — {hja if self.lang == 'ja' else hen}", "class:meta")
@@ -631,7 +1088,10 @@ class Repl:
             self.say(line)
 
     def cmd_status(self, args: list[str]) -> None:
-        self.io.write(status_lines(self.state_ev, self.story, self.lang, cols=self.io.cols))
+        self.io.write(status_lines(self.toolbar_event(), self.story, self.lang, cols=self.io.cols,
+                                   extra=self.realtime_items()))
+        if self.gm:
+            self.io.write(self.gm_panel())
 
     def cmd_history(self, args: list[str]) -> None:
         assert self.tl is not None
@@ -713,20 +1173,35 @@ class Repl:
             return 1
 
     def cmd_undo(self, args: list[str]) -> None:
+        """Takes back moves; the real-time reports between them are stepped over (and the
+        time is not given back: the next report catches the State up)."""
         assert self.tl is not None
-        k = self.tl.undo(self._count(args))
-        if not k:
+        want, pos, moves, k = self._count(args), self.tl.pos, 0, 0
+        while moves < want and pos > 0:
+            pos -= 1
+            k += 1
+            if not is_clock_command(self.tl.log[pos].command):
+                moves += 1
+        if not moves:
             self.say(t("nothing_undo", self.lang), "class:error")
             return
-        self._moved("undone" if k == 1 else "undone_n", k)
+        self.tl.undo(k)
+        self._moved("undone" if moves == 1 else "undone_n", moves)
 
     def cmd_redo(self, args: list[str]) -> None:
         assert self.tl is not None
-        k = self.tl.redo(self._count(args))
-        if not k:
+        want, pos, moves, k = self._count(args), self.tl.pos, 0, 0
+        log = self.tl.log
+        while pos < len(log) and (moves < want or is_clock_command(log[pos].command)):
+            if not is_clock_command(log[pos].command):
+                moves += 1
+            pos += 1
+            k += 1
+        if not moves:
             self.say(t("nothing_redo", self.lang), "class:error")
             return
-        self._moved("redone", k)
+        self.tl.redo(k)
+        self._moved("redone", moves)
 
     def cmd_restart(self, args: list[str]) -> None:
         if self.tl is not None and self.tl.log:
@@ -803,23 +1278,177 @@ class Repl:
     def cmd_quit(self, args: list[str]) -> None:
         raise Quit
 
+    # -- the game master ------------------------------------------------------
+    def cmd_gm(self, args: list[str], word: str = "gm") -> None:
+        """``gm``: the panel; ``gm set VAR VALUE`` (or ``変数 VAR VALUE``) ...: an override,
+        sent through step() as ``!set ...`` so it is logged, saved, undone and replayed."""
+        if not self.gm:
+            self.say(t("gm_only", self.lang), "class:error")
+            return
+        verb = GM_VERBS.get(word) if word.casefold() not in ("gm", "ｇｍ") else None
+        if verb is None:
+            if not args:
+                self.io.write(self.gm_panel())
+                return
+            verb = GM_VERBS.get(args[0].casefold()) or GM_VERBS.get(args[0])
+            args = args[1:]
+        command = self._override(verb, args) if verb else None
+        if command is None:
+            self.say(t("gm_usage", self.lang), "class:error")
+            return
+        self.play(command)
+
+    def _override(self, verb: str, args: list[str]) -> str | None:
+        """The engine's ``!verb args`` for an override typed with names a person uses."""
+        story = self.story
+        if not args:
+            return None
+
+        def by_name(word: str, table: dict, attr: str) -> str:
+            if word in table:
+                return word
+            for key, obj in table.items():
+                if getattr(obj, attr, None) == word:
+                    return key
+            return word
+
+        if verb == "set":
+            var = args[0]
+            if var not in story.variables:
+                var = next((k for k, v in story.variables.items() if getattr(v, "label", None) == var), var)
+            value = " ".join(args[1:])
+            value = {"はい": "true", "オン": "true", "いいえ": "false", "オフ": "false"}.get(value, value)
+            return f"!set {var} {value}" if value else None
+        if verb == "clock":
+            raw = args[0].rstrip("分").removesuffix("min")
+            if raw.isdigit():
+                raw = "+" + raw
+            return f"!clock {raw}"
+        if verb == "damage":
+            who = args[0]
+            stats = self.state.stats
+            if who not in stats:
+                who = next((cid for cid, sh in stats.items() if isinstance(sh, dict) and sh.get("name") == who),
+                           by_name(who, story.characters, "name"))
+            return "!damage " + " ".join([who, *args[1:]])
+        if verb == "force":
+            return "!force " + FORCE_WORDS.get(args[0], args[0].casefold())
+        if verb in ("give", "take"):
+            return f"!{verb} {by_name(args[0], story.items, 'name')}"
+        if verb == "goto":
+            return f"!goto {by_name(args[0], story.nodes, 'title')}"
+        return None
+
+    # -- narration keys --------------------------------------------------------
+    def key_skip(self) -> None:
+        """Ctrl-S: stop the line being read aloud (the game goes on)."""
+        if self.narrator is not None:
+            try:
+                self.narrator.skip()
+            except Exception:  # noqa: BLE001
+                pass
+
+    def key_talk(self) -> None:
+        """F5 / Ctrl-Space: start a push-to-talk utterance, or end it."""
+        lst = self.listener
+        if lst is None or getattr(lst, "mode", "push") != "push":
+            return
+        try:
+            if self.talking:
+                self.talking = False
+                lst.release()
+            else:
+                self.talking = True
+                lst.press()
+        except Exception:  # noqa: BLE001 - a broken microphone ends voice input, not the game
+            self.talking = False
+
     # -- voice --------------------------------------------------------------
     def feed(self, text: str) -> bool:
-        """Enters ``text`` as if typed (the listener's way in). Thread-safe."""
+        """Enters ``text`` as if typed (shown in the input line first). Thread-safe."""
         return self.io.feed(text)
 
     def _listen(self) -> None:
+        """Background: what the microphone heard goes to the loop's thread."""
         lst = self.listener
-        while lst is not None:
+        while lst is not None and not self._stop.is_set():
             try:
                 heard = lst.next_heard(timeout=0.2)
             except Exception:  # noqa: BLE001 - a broken microphone ends voice input, not the game
                 return
             if heard is None:
                 continue
-            cmd = getattr(heard, "command", None)
-            if cmd and not getattr(heard, "needs_confirm", False):
-                self.feed(cmd)
+            if not heard.text.strip() and heard.command is None:
+                continue  # push-to-talk released on silence
+            self.io.post(Wake("heard", heard))
+
+    def hear_file(self, path: str) -> None:
+        """A recorded utterance (``--voice-input``): recognised as ``katari hear`` would."""
+        from runner.ui.listener.audio import AudioError, read_wav
+
+        try:
+            pcm = read_wav(path, getattr(self.listener, "rate", 16000), self.lang)
+            heard = self.listener.recognise(pcm)
+        except AudioError as e:
+            self.say(str(e), "class:error")
+            return
+        self.on_heard(heard, source=Path(path).name)
+
+    def on_heard(self, heard: Any, source: str | None = None) -> None:
+        """Decides what to do with an utterance: run it (shown in the input line first), ask
+        "did you mean …?", or say it was not understood."""
+        from runner.ui.listener import YES_NO, did_you_mean
+
+        text = heard.text.strip() or "…"
+        if source:
+            self.say(t("voice_file", self.lang, file=source, text=text), "class:hint")
+        else:
+            self.say(t("voice_heard", self.lang, text=text), "class:hint")
+        lang = self.voice_lang
+        if self._confirm is not None:
+            pending = self._confirm
+            answer = heard.command if heard.command in ("yes", "no") else None
+            if answer == "yes":
+                self._confirm = None
+                self._set_phrases()
+                self.io.post(self._voice_text(pending))
+            elif answer == "no":
+                self._confirm = None
+                self._set_phrases()
+                self.say(t("voice_cancel", self.lang), "class:hint")
+            else:
+                self.say(did_you_mean(pending, lang), "class:meta")
+            return
+        if heard.command is None:
+            self.say(t("voice_unclear", self.lang), "class:error")
+            return
+        if heard.needs_confirm:
+            self._confirm = heard
+            self.say(did_you_mean(heard, lang), "class:meta")
+            try:
+                self.listener.set_phrases(list(YES_NO.get(lang, YES_NO["en"]).items()))
+            except Exception:  # noqa: BLE001
+                pass
+            return
+        self.io.post(self._voice_text(heard))
+
+    def _voice_text(self, heard: Any) -> str:
+        """What a heard command is typed as: the phrase said (or the action's label)."""
+        cmd = heard.command
+        if cmd == "repeat":
+            return "/again" if self.narrator is not None else "/look"
+        if cmd in _VOICE_META:
+            return _VOICE_META[cmd]
+        choices = self.choices()
+        for c in choices:
+            if c.id == cmd:
+                said = getattr(heard, "phrase", None)
+                if said:
+                    m = match(self.story, self.state, said, choices)
+                    if m is not None and m.id == c.id:
+                        return said
+                return c.label
+        return str(cmd)
 
 
 # -- entry point ---------------------------------------------------------------
@@ -838,7 +1467,8 @@ def make_narrator(story: Any, args: argparse.Namespace, lang: str) -> Any:
     try:
         nar, problem = mk(voices=getattr(args, "voices", None), mapping=story.voices or None,
                           lang=story.language or lang, readings=story.readings or None,
-                          engine=getattr(args, "engine", None))
+                          engine=getattr(args, "engine", None),
+                          output=getattr(args, "audio_out", None) or None)
     except Exception as e:  # noqa: BLE001 - speech must never stop the game
         nar, problem = None, str(e)
     if problem or nar is None or not getattr(nar, "enabled", True):
@@ -847,12 +1477,16 @@ def make_narrator(story: Any, args: argparse.Namespace, lang: str) -> Any:
     return nar
 
 
-def make_listener(args: argparse.Namespace, lang: str) -> Any:
-    """The listener for ``--voice``, or None (after one line saying why)."""
+def make_listener(args: argparse.Namespace, lang: str, *, story_lang: str | None = None,
+                  microphone: bool = True) -> Any:
+    """The listener for ``--voice`` / ``--voice-input``, or None (after one line saying why).
+    It listens in the story's language (its model and meta words); messages are in ``lang``."""
     try:
         from runner.ui.listener import make_listener as mk
 
-        listener, problem = mk(lang=lang, model=getattr(args, "model", None), mode=args.voice or "push")
+        listener, problem = mk(lang=story_lang or lang, model=getattr(args, "model", None),
+                               mode=getattr(args, "voice", None) or "push", microphone=microphone,
+                               msg_lang=lang)
     except Exception as e:  # noqa: BLE001
         listener, problem = None, str(e)
     if listener is None:
@@ -868,8 +1502,15 @@ def main(story: Any, args: argparse.Namespace) -> int:
         _err(f"katari play: --dice takes 'manual', not {dice!r}")
         return 2
     narrator = make_narrator(story, args, lang) if getattr(args, "narrate", False) else None
-    listener = make_listener(args, lang) if getattr(args, "voice", None) else None
+    voice_inputs = list(getattr(args, "voice_input", None) or [])
+    listener = None
+    if getattr(args, "voice", None) or voice_inputs:
+        # Recorded utterances need no microphone; with none, the game goes on by keyboard.
+        listener = make_listener(args, lang, story_lang=story.language, microphone=not voice_inputs)
+        if listener is None:
+            voice_inputs = []
     repl = Repl(story, lang=lang, gm=bool(getattr(args, "gm", False)), manual=dice == "manual",
                 seed=getattr(args, "seed", None), new=bool(getattr(args, "new", False)),
-                transcript=getattr(args, "transcript", None), narrator=narrator, listener=listener)
+                transcript=getattr(args, "transcript", None), narrator=narrator, listener=listener,
+                voice_inputs=voice_inputs)
     return repl.run()
