@@ -98,3 +98,20 @@ def test_voices_lists_engines_credit_and_profiles():
     assert re.search(r"^\s+en-us\s", r.stdout, re.M)
     assert "mei" in r.stdout and "CC BY 3.0" in r.stdout and "Nagoya Institute of Technology" in r.stdout
     assert "default:" in r.stdout and "openjtalk:" in r.stdout and "monster" in r.stdout
+
+
+def test_a_long_first_line_renders(tmp_path) -> None:
+    """The deep-sea opening (hundreds of characters) is the first utterance of the process:
+    pyttsx3's espeak driver once returned an empty file for it."""
+    import subprocess
+    import sys
+    import wave
+    from pathlib import Path
+
+    out = tmp_path / "dark.wav"
+    root = Path(__file__).resolve().parent.parent
+    r = subprocess.run([sys.executable, "-m", "runner", "speak", "--story", "deep_sea_atelier", "--node", "dark",
+                        "--out", str(out)], capture_output=True, text=True, cwd=root, timeout=300)
+    assert r.returncode == 0, r.stderr
+    with wave.open(str(out)) as w:
+        assert w.getnframes() / w.getframerate() > 30

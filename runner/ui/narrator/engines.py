@@ -103,7 +103,7 @@ class Pyttsx3Engine:
             if vdir and not (vdir / variant).exists():
                 raise EngineError(f"espeak-ng has no voice variant {variant!r} (see `katari voices`)")
 
-    def synth(self, text: str, profile: Profile) -> Clip:
+    def synth(self, text: str, profile: Profile, _retry: bool = True) -> Clip:
         if not re.search(r"\w", text):
             return Clip(b"", 22050)
         fd, path = tempfile.mkstemp(prefix="katari-", suffix=".wav")
@@ -132,7 +132,14 @@ class Pyttsx3Engine:
                     # "run loop already started"; reset it so the next line can speak.
                     e._inLoop = False
                     raise
-            return read_wav(path)
+            try:
+                return read_wav(path)
+            except EOFError:
+                # The driver's first utterance in a process can end its loop before espeak
+                # has written anything (seen with long lines); the same call then works.
+                if _retry:
+                    return self.synth(text, profile, _retry=False)
+                raise EngineError("espeak-ng wrote no audio for this line") from None
         finally:
             with contextlib.suppress(OSError):
                 os.remove(path)
