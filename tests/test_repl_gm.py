@@ -1,0 +1,181 @@
+"""Game-master mode in the console: keeper notes, the GM panel, dice entered by hand deciding
+a check, and overrides that go through step() (log, saves, undo, replay, transcript)."""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from runner.story import load
+from runner.ui import files
+from runner.ui.narrator import RecordingNarrator
+from runner.ui.repl import PlainIO, Repl
+
+GM_STORY = """\
+story: {id: gm_test, title: 書斎, language: ja, rules: coc7, start: study, options: {pregen: 1}}
+clock: {start: "10:00", limit: "12:00"}
+variables:
+  found: {value: false, visible: false}
+  alarm: {value: 0, visible: false}
+items:
+  key: {name: 鍵}
+characters:
+  rat: {name: 大ネズミ, kind: enemy, stats: {耐久力: 5, 近接戦闘: 30, 回避: 20, DEX: 50}}
+nodes:
+  study:
+    title: 書斎
+    narration: ["埃っぽい書斎だ。机がある。"]
+    keeper: ["机の裏に鍵が貼ってある。目星で見つかる。"]
+    actions:
+      - id: search
+        label: 机を調べる
+        aliases: [目星, 調べる]
+        check: "coc7.check('目星')"
+        outcomes:
+          success: {say: 机の裏に鍵が貼ってあった。, effects: [{give: key}, {set: {found: true}}]}
+          failure: {say: 何も見つからない。}
+      - id: leave
+        label: 部屋を出る
+        when: "has('key')"
+        goto: out
+  out:
+    title: 廊下
+    narration: ["廊下に出た。"]
+    on_enter: [{end: escaped}]
+events:
+  - {id: bell, at: 60, effects: [{say: 遠くで鐘が鳴った。}]}
+endings:
+  escaped: {kind: good, title: 脱出}
+"""
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
+
+
+@pytest.fixture()
+def story(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
+    d = tmp_path / "gm"
+    d.mkdir()
+    (d / "story.yaml").write_text(GM_STORY, encoding="utf-8")
+    return load(d)
+
+
+def _tui(story, keys: str, cols: int = 90, **kw) -> tuple[Repl, str]:
+    """A whole session in a real prompt_toolkit app fed with ``keys``; the screen as text."""
+    buf = io.StringIO()
+    out = Vt100_Output(buf, lambda: Size(rows=40, columns=cols), term="xterm", enable_cpr=False)
+    with create_pipe_input() as inp:
+        inp.send_text(keys)
+        with create_app_session(input=inp, output=out):
+            repl = Repl(story, use_prompt_toolkit=True, color=False, history=False, new=True, **kw)
+            assert repl.run() == 0
+    return repl, _ANSI.sub("", buf.getvalue())
+
+
+def _plain(story, lines: str, **kw) -> tuple[Repl, str]:
+    out = io.StringIO()
+    repl = Repl(story, io=PlainIO(io.StringIO(lines), out, cols=100), new=True, **kw)
+    repl.run()
+    return repl, out.getvalue()
+
+
+def test_entered_faces_decide_the_spot_hidden_check(story) -> None:
+    # 0 and 5 on the percentile dice read 05: under 目星 60, a success; the key is found.
+    repl, screen = _tui(story, "目星\r0 5\r\x04", seed=1, gm=True, manual=True)
+    assert "1d100：d10×2（十の位 00–90、一の位 0–9） の出目を入力 (2個)" in screen
+    assert "目星 1d100<=60：[00] [5] → 5" in screen
+    assert "机の裏に鍵が貼ってあった。" in screen
+    assert repl.state.inventory == {"key": 1} and repl.state.vars["found"] is True
+    # 9 and 9 read 99: a failure, whatever the seed would have rolled.
+    for seed in (1, 2, 3):
+        repl, screen = _tui(story, "目星\r90 9\r\x04", seed=seed, gm=True, manual=True)
+        assert "目星 1d100<=60：[90] [9] → 99" in screen
+        assert "何も見つからない。" in screen and repl.state.inventory == {}
+    body = files.read_doc(files.slot_path(story.id, "autosave"))
+    assert body["commands"] == [{"command": "目星", "dice": [9, 9], "manual": True}]
+
+
+def _shown(story, **kw) -> str:
+    """The screen of a prompt that stays up a moment, in a terminal that answers the cursor
+    position request (so prompt_toolkit knows its height and draws the bottom toolbar)."""
+    buf = io.StringIO()
+    out = Vt100_Output(buf, lambda: Size(rows=40, columns=90), term="xterm", enable_cpr=True)
+    with create_pipe_input() as inp:
+        inp.send_text("\x1b[1;1R")
+        timer = threading.Timer(0.6, lambda: inp.send_text("\x04"))
+        timer.start()
+        with create_app_session(input=inp, output=out):
+            Repl(story, use_prompt_toolkit=True, color=False, history=False, new=True, **kw).run()
+        timer.join()
+    return _ANSI.sub("", buf.getvalue())
+
+
+def test_keeper_notes_and_the_gm_panel_only_in_gm_mode(story) -> None:
+    player = _shown(story, seed=1)
+    assert "机の裏に鍵が貼ってある" not in player and "［GM］" not in player
+    assert "大ネズミ" not in player and "bell" not in player
+    assert "場所 書斎 │ 時刻 10:00" in player  # the ordinary status bar is there
+    gm = _shown(story, seed=1, gm=True)
+    assert "［GM］ 机の裏に鍵が貼ってある。目星で見つかる。" in gm
+    # The side panel (above the status bar): clock, pending events with their times, every
+    # variable (hidden ones too), and the enemy's stats.
+    assert "［GM］時刻 10:00" in gm
+    assert "予定: bell 11:00（あと1時間00分）" in gm
+    assert "変数: found=✗ alarm=0" in gm
+    assert "大ネズミ(enemy): 耐久力 5 近接戦闘 30 回避 20 DEX 50" in gm
+
+
+def test_overrides_in_japanese_and_english_go_through_step(story, tmp_path: Path) -> None:
+    md = tmp_path / "gm.md"
+    nar = RecordingNarrator()
+    lines = "\n".join([
+        "gm set alarm 3", "変数 found はい", "gm clock +30", "時計 35分",  # 10:00 → 10:30 → 11:05
+        "gm damage 大ネズミ 2 耐久力", "強制 失敗", "目星", "gm give 鍵", "移動 廊下",
+    ]) + "\n"
+    repl, out = _plain(story, lines, seed=1, gm=True, transcript=md, narrator=nar)
+    st = repl.state
+    assert [e.command for e in repl.tl.commands] == [
+        "!set alarm 3", "!set found true", "!clock +30", "!clock +35", "!damage rat 2 耐久力",
+        "!force failure", "目星", "!give key", "!goto out"]
+    assert st.vars == {"found": True, "alarm": 3} and st.clock == 65
+    assert st.stats["rat"]["耐久力"] == 3 and st.ending == "escaped"
+    assert "遠くで鐘が鳴った。" in out  # the timed event fired when the GM moved the clock
+    assert "［GM 上書き］ outcome forced to failure" in out and "何も見つからない。" in out
+    # The panel follows every turn on a plain terminal.
+    assert "予定: bell 11:00（あと30分）" in out and "予定: （なし）" in out
+    # The narrator never hears keeper notes, overrides or the panel.
+    spoken = " ".join(nar.texts)
+    assert "埃っぽい書斎" in spoken and "遠くで鐘が鳴った" in spoken
+    assert "机の裏に鍵が貼ってある" not in spoken and "GM" not in spoken and "予定" not in spoken
+    # The transcript marks them as overrides and replays to the same state.
+    text = md.read_text(encoding="utf-8")
+    assert "**▶ ［GM 上書き］ !set alarm 3**" in text
+    assert "> **［GM 上書き］** alarm = 3" in text
+    assert "> ［GM］ *机の裏に鍵が貼ってある。目星で見つかる。*" in text
+    data = files.read_replay(md)
+    tl = files.rebuild(story, data["seed"], [files.Entry.from_json(c) for c in data["commands"]], gm=True)
+    assert tl.state.to_dict() == st.to_dict()
+
+
+def test_an_override_is_undone_like_a_move_and_refused_without_gm(story) -> None:
+    out = io.StringIO()
+    repl = Repl(story, io=PlainIO(io.StringIO(), out, cols=100), seed=1, new=True, gm=True)
+    repl.begin()
+    repl.handle("gm set alarm 7")
+    assert repl.state.vars["alarm"] == 7
+    repl.handle("undo")
+    assert repl.state.vars["alarm"] == 0
+    repl.handle("redo")
+    assert repl.state.vars["alarm"] == 7
+    repl.handle("gm set nosuch 1")
+    assert "!set VARIABLE VALUE" in out.getvalue()
+    _, plain_out = _plain(story, "gm set alarm 3\n!set alarm 3\n", seed=1)
+    assert "GM モードでだけ使えます" in plain_out
+    assert "overrides (!set, !clock, ...) are for a game master" in plain_out
