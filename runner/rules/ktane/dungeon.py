@@ -178,7 +178,7 @@ def sequence(enemy: int, stage: int, zone: str, edge: dict,
         return sequence(stage, stage, zone, edge, previous)
     if enemy == NECROMANCER:
         if not previous:
-            # Unreachable: the necromancer is in level 5's list, never the first fight.
+            # Unreachable: draw_zones never lets the necromancer be the first fight.
             raise ValueError("the necromancer has no previous enemy to copy")
         return sequence(previous[-1], stage, zone, edge, previous[:-1])
     seq = list(CODEX[enemy])
@@ -351,10 +351,24 @@ def fight_schedule(face: Face, gap: tuple[int, int] = DEFAULT_FIGHT_GAP) -> list
         out.append(at)
 
 
+def _necromancer_first(st: dict, stage: int, zone: str) -> bool:
+    """True when ``zone`` at ``stage`` would make the necromancer the module's first fight:
+    it copies the enemy fought before it, and there would be none. The default fight gap
+    (first fight after stage 3 at the latest, level 3 at most) never gets there; a story's
+    wider ``fight_gap`` could climb to level 5 before any fight."""
+    if st["fought"] or stage >= STAGES or stage not in st["fights"]:
+        return False
+    x = normalise(raw_x(zone, stage, st["level"], st["rolls"], st["s"], st["b"], st["m"],
+                        edgework.first_digit(st["edgework"]["serial"])))
+    return choose_enemy(level_after_stage(zone, x, st["level"], stage), []) == NECROMANCER
+
+
 def draw_zones(face: Face, edge: dict, fights: list[int]) -> list[str]:
     """Draws each stage's zone in turn, playing the module through to know its level and
     rolls, so that magenta only appears where its formula names an earlier stage. Stage 1
-    never shows magenta (it uses the serial, and its zone has no rule)."""
+    never shows magenta (it uses the serial, and its zone has no rule). No zone is drawn
+    that would make the necromancer the first fight (yellow always lowers the level, so a
+    zone is always left)."""
     zones: list[str] = []
     st = fresh(edge, [], fights)
     while not st["solved"]:
@@ -365,7 +379,8 @@ def draw_zones(face: Face, edge: dict, fights: list[int]) -> list[str]:
             else:
                 z = st["rolls"][stage - 2]
                 allowed = [zn for zn in ZONES
-                           if zn != "magenta" or magenta_ok(stage, st["level"], z)]
+                           if (zn != "magenta" or magenta_ok(stage, st["level"], z))
+                           and not _necromancer_first(st, stage, zn)]
             zones.append(allowed[face(len(allowed)) - 1])
             st["zones"] = zones + ["red"] * (STAGES - len(zones))
         press(st, expected(st))  # type: ignore[arg-type]
