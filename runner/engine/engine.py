@@ -7,8 +7,7 @@ come from the generator held in the state or from faces a person entered.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from runner.engine.evaluate import EvalError, compile_expr
 from runner.engine.match import normalise, suggestions
@@ -31,8 +30,7 @@ class _Ending(Exception):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(NamedTuple):
     """An action valid now, as a front end lists it."""
 
     n: int
@@ -176,7 +174,7 @@ def available(story: Story, state: State) -> list[Choice]:
     n = 0
     hidden: list[Choice] = []
     for a in node.actions:
-        if a.once and state.done.get(f"{node.id}.{a.id}"):
+        if a.once and state.done.get(a.key):
             continue
         if a.when is not None:
             if ctx is None:
@@ -408,7 +406,7 @@ def _no_match(story: Story, command: str, choices: list[Choice]) -> dict:
 
 def _run_action(ctx: Ctx, a: Action) -> None:
     st = ctx.state
-    key = f"{st.node}.{a.id}"
+    key = a.key or f"{st.node}.{a.id}"
     st.done[key] = st.done.get(key, 0) + 1
     _run(ctx, a.effects)
     if a.check is not None:

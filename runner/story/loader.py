@@ -904,7 +904,7 @@ def _actions(chk: _Checker, v: Any, pos: tuple[int, int] | None, nid: str) -> tu
         effects = chk.folded(a, base) + chk.effects(a.get("effects"), chk.vpos(a, "effects"), base)
         after = chk.tail(a)
         out.append(Action(aid, label, tuple(str(x) for x in aliases), when, bool(a.get("once", False)),
-                          cost, check, outcomes, effects, after, bool(a.get("hidden", False))))
+                          cost, check, outcomes, effects, after, bool(a.get("hidden", False)), f"{nid}.{aid}"))
     return tuple(out)
 
 

@@ -53,6 +53,8 @@ class Action(NamedTuple):
     """Effects after the check's outcome: the action's own ``goto``/``end``."""
     hidden: bool = False
     """Matched when typed or spoken but not listed (secret words)."""
+    key: str = ""
+    """``"node.action"``: how the state counts the times it ran."""
 
 
 class Node(NamedTuple):
