@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from runner.authoring.graph import LAYOUT_LIMIT, GraphvizMissing, render
-    from runner.stories import open_story
+    from runner.commands._common import open_story
 
     fmt = args.format or (_SUFFIX.get(Path(args.output).suffix.lower()) if args.output else None) or "svg"
     story = open_story(args.story, 'graph')

@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from runner.stories import open_story
+    from runner.commands._common import open_story
 
     story = open_story(args.story, 'play')
     if story is None:

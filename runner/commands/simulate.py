@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from runner.authoring.simulate import format_report, simulate
-    from runner.stories import open_story
+    from runner.commands._common import open_story
 
     if args.runs < 1 or args.max_turns < 1:
         print("katari simulate: --runs and --max-turns must be at least 1", file=sys.stderr)

@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from runner.authoring.playtest import playtest_files, run_tests, summary
-    from runner.stories import open_story
+    from runner.commands._common import open_story
 
     t0 = time.perf_counter()
     story = open_story(args.story, 'test')
