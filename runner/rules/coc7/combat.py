@@ -189,18 +189,22 @@ def damage(ctx: Any, amount: Any, who: str = "", label: str = "") -> list[str]:
     return apply_damage(ctx, pid, n)
 
 
-def first_aid(ctx: Any, target: str = "", who: str = "") -> list[str]:
-    """First Aid: stabilises the dying, wakes the unconscious, or +1 HP once per injury."""
+def _treat(ctx: Any, target: str, who: str, skill: str, cannot: str, apply: Any) -> list[str]:
+    """A healing skill roll by ``who`` on ``target`` (default: themself), then ``apply``."""
     healer = ck.pc_id(ctx, who)
     tid = ck.pc_id(ctx, target) if target else healer
     ts = ctx.state.stats[tid]
-    cond = ts["cond"]
-    if cond.get("dead"):
+    if ts["cond"].get("dead"):
         raise RuleError(f"{ts['name']} is dead")
     if not able(ctx.state.stats[healer]):
-        raise RuleError(f"{ctx.state.stats[healer]['name']} cannot give first aid now")
-    r = ck.check(ctx, "応急手当", "regular", 0, healer)
-    return _turn_done(ctx, healer, _first_aid(ctx, ts, tid, r))
+        raise RuleError(f"{ctx.state.stats[healer]['name']} {cannot}")
+    r = ck.check(ctx, skill, "regular", 0, healer)
+    return _turn_done(ctx, healer, apply(ctx, ts, tid, r))
+
+
+def first_aid(ctx: Any, target: str = "", who: str = "") -> list[str]:
+    """First Aid: stabilises the dying, wakes the unconscious, or +1 HP once per injury."""
+    return _treat(ctx, target, who, "応急手当", "cannot give first aid now", _first_aid)
 
 
 def _first_aid(ctx: Any, ts: dict, tid: str, r: list[str]) -> list[str]:
@@ -226,16 +230,7 @@ def _first_aid(ctx: Any, ts: dict, tid: str, r: list[str]) -> list[str]:
 
 def medicine(ctx: Any, target: str = "", who: str = "") -> list[str]:
     """Medicine: +1D3 HP once per injury; ends a stabilised investigator's danger."""
-    healer = ck.pc_id(ctx, who)
-    tid = ck.pc_id(ctx, target) if target else healer
-    ts = ctx.state.stats[tid]
-    cond = ts["cond"]
-    if cond.get("dead"):
-        raise RuleError(f"{ts['name']} is dead")
-    if not able(ctx.state.stats[healer]):
-        raise RuleError(f"{ctx.state.stats[healer]['name']} cannot treat anyone now")
-    r = ck.check(ctx, "医学", "regular", 0, healer)
-    return _turn_done(ctx, healer, _medicine(ctx, ts, tid, r))
+    return _treat(ctx, target, who, "医学", "cannot treat anyone now", _medicine)
 
 
 def _medicine(ctx: Any, ts: dict, tid: str, r: list[str]) -> list[str]:
