@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-_SUFFIX = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".md": "mermaid",
+_SUFFIX = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid", ".md": "mermaid",
            ".html": "html", ".htm": "html"}
 
 
@@ -34,6 +34,11 @@ def run(args: argparse.Namespace) -> int:
     from runner.commands._common import open_story
 
     fmt = args.format or (_SUFFIX.get(Path(args.output).suffix.lower()) if args.output else None) or "svg"
+    if args.output and not args.format and Path(args.output).suffix.lower() not in _SUFFIX:
+        # an SVG silently written to map.png opens as a broken image: ask instead
+        print(f"katari graph: cannot tell the format from {args.output!r}: name it .svg, .dot, "
+              f".mmd or .html, or give --format (svg, dot, mermaid, html)", file=sys.stderr)
+        return 2
     story = open_story(args.story, 'graph')
     if story is None:
         return 1
@@ -48,7 +53,11 @@ def run(args: argparse.Namespace) -> int:
     if note:
         print(f"katari graph: {note}", file=sys.stderr)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            print(f"katari graph: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
+            return 1
         print(f"katari graph: wrote {args.output} ({fmt})", file=sys.stderr)
     else:
         sys.stdout.write(text)

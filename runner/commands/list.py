@@ -33,5 +33,17 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for r in rows:
         star = "*" if r.get("default") else " "
-        print(f"{star} {r['id']:<22} {r['rules']:<6} {r['language']:<3} {r['nodes']:>4} nodes  {r['length']:<8} {r['title']}")
+        nodes = f"{r['nodes']:>4} node" + ("" if r["nodes"] == 1 else "s")
+        # pad by display cells, not characters: 「60〜120分」 is nine cells wide
+        print(f"{star} {r['id']:<22} {r['rules']:<6} {r['language']:<3} {nodes:<10} "
+              f"{_pad(str(r['length']), 11)}{r['title']}")
+    print("(* = the default story: `katari play` with no STORY)")
     return 0
+
+
+def _pad(text: str, cells: int) -> str:
+    """``text`` padded with spaces to ``cells`` terminal columns (wide characters count two)."""
+    import unicodedata
+
+    width = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(1, cells - width)

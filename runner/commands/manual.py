@@ -28,9 +28,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         text = manual_text(args.module, args.lang)
     except KeyError:
-        msg = (f"マニュアルがありません: {args.module}（あるもの: {', '.join(MANUALS)}）"
+        msg = (f"katari manual: 「{args.module}」のマニュアルはありません（あるもの: {', '.join(MANUALS)}）"
                if args.lang == "ja" else
-               f"no manual for {args.module!r} (known: {', '.join(MANUALS)})")
+               f"katari manual: no manual for {args.module!r} (known: {', '.join(MANUALS)})")
         sys.stderr.write(msg + "\n")
         return 2
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -34,7 +34,7 @@ def _source(args: argparse.Namespace):  # noqa: ANN202
 
 
 def run(args: argparse.Namespace) -> int:
-    from runner.rules.dice import DiceError, NeedDice, roll
+    from runner.rules.dice import DiceError, NeedDice, parse
 
     text = " ".join(args.expr)
     try:
@@ -42,32 +42,50 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"katari roll: --dice takes whole numbers separated by commas, not {args.dice!r}", file=sys.stderr)
         return 2
-    try:
+    exprs = [text]
+    if len(args.expr) > 1 and not text.upper().startswith("SAN"):
+        # `katari roll 1d6 1d8` is two rolls (the usage line says EXPR [EXPR ...]); only a
+        # BCDice command such as `SAN<=55 1/1d6` needs its words kept together.
         try:
-            from runner.rules.coc7.bcdice import bcdice
-        except ImportError:
-            bcdice = None
-        res = bcdice(text, source) if bcdice else None
-        if res is not None:
-            if args.json:
-                print(json.dumps(res.to_json(), ensure_ascii=False))
-            else:
-                print(res.text)
-            return 0
-        r = roll(text, source)
-    except NeedDice as e:
-        print(f"katari roll: not enough dice given for {text!r}: {len(e.sides)} more needed "
-              f"({', '.join('d' + str(s) for s in e.sides)})", file=sys.stderr)
-        return 2
-    except DiceError as e:
-        print(f"katari roll: {e}", file=sys.stderr)
-        return 2
-    if faces is not None and len(faces) > len(r.dice):
-        print(f"katari roll: {len(faces) - len(r.dice)} die face(s) left over", file=sys.stderr)
-    if args.json:
+            parse(text)
+        except DiceError:
+            exprs = list(args.expr)
+    used = 0
+    for expr in exprs:
+        try:
+            used += _roll_one(expr, source, args.json)
+        except NeedDice as e:
+            print(f"katari roll: not enough dice given for {expr!r}: {len(e.sides)} more needed "
+                  f"({', '.join('d' + str(s) for s in e.sides)})", file=sys.stderr)
+            return 2
+        except DiceError as e:
+            hint = ""
+            if faces is not None and "cannot show" in str(e):
+                hint = " (--dice takes one number per die: for 1d100 or CC the tens die, then the units die, e.g. 3,5)"
+            print(f"katari roll: {e}{hint}", file=sys.stderr)
+            return 2
+    if faces is not None and used and len(faces) > used:
+        print(f"katari roll: {len(faces) - used} die face(s) left over", file=sys.stderr)
+    return 0
+
+
+def _roll_one(text: str, source, as_json: bool) -> int:  # noqa: ANN001
+    """Rolls and prints one expression; returns how many plain dice it used (0 for BCDice)."""
+    from runner.rules.dice import roll
+
+    try:
+        from runner.rules.coc7.bcdice import bcdice
+    except ImportError:
+        bcdice = None
+    res = bcdice(text, source) if bcdice else None
+    if res is not None:
+        print(json.dumps(res.to_json(), ensure_ascii=False) if as_json else res.text)
+        return 0
+    r = roll(text, source)
+    if as_json:
         print(json.dumps({"expr": r.expr, "dice": list(r.dice), "sides": list(r.sides), "total": r.total},
                          ensure_ascii=False))
     else:
         dice = " ".join(f"[{f}/d{s}]" for f, s in zip(r.dice, r.sides, strict=True))
         print(f"{r.expr}: {dice} = {r.total}" if dice else f"{r.expr} = {r.total}")
-    return 0
+    return len(r.dice)

