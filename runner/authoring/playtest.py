@@ -56,6 +56,8 @@ class Expect:
     checks: dict[str, Any]
     after: int | None
     line: int
+    lines: dict[str, int] = field(default_factory=dict)
+    """The line of each key, so a failure points at the very key that failed."""
 
 
 @dataclass
@@ -84,6 +86,8 @@ class Result:
     """``passed``, ``failed``, ``skipped`` or ``error`` (a file that cannot be read)."""
     failures: list[str] = field(default_factory=list)
     """``path:line: message`` for each failed expectation."""
+    warnings: list[str] = field(default_factory=list)
+    """``path:line: message`` for names in expectations that the story does not have."""
     seconds: float = 0.0
 
 
@@ -188,7 +192,10 @@ def load_cases(path: str | Path, *, display: str | None = None) -> list[Case]:
             checks = {k: v for k, v in x.items() if k != "after"}
             if not checks:
                 raise PlaytestError(f"{shown}:{xl}", "an expectation needs something to check besides 'after'")
-            case.expect.append(Expect(checks, after, xl))
+            for k in ("node", "ending"):
+                if k in checks and isinstance(checks[k], (list, dict)):
+                    raise PlaytestError(f"{shown}:{_line(x, k)}", f"{k} is one name, not {checks[k]!r}")
+            case.expect.append(Expect(checks, after, xl, {str(k): _line(x, k) for k in checks}))
         cases.append(case)
     return cases
 
@@ -278,6 +285,38 @@ def check_expectation(story: Story, state: Any, seen: list[str], checks: dict[st
     return bad
 
 
+def _names(story: Story) -> dict[str, set[str]]:
+    actions = {a.id for n in story.nodes.values() for a in n.actions}
+    actions |= {a.label for n in story.nodes.values() for a in n.actions}
+    return {"node": set(story.nodes), "ending": set(story.endings), "item": set(story.items),
+            "action": actions, "event": {e.id for e in story.events}}
+
+
+# What each expectation names; a typo there would make a negative expectation pass for ever.
+_NAMED = {"node": "node", "visited": "node", "ending": "ending", "has": "item", "lacks": "item",
+          "offers": "action", "not_offers": "action", "fired": "event"}
+
+
+def unknown_names(story: Story, checks: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(key, message)`` for every name in an expectation that the story does not have."""
+    known = _names(story)
+    out = []
+    for key, what in _NAMED.items():
+        if key not in checks:
+            continue
+        want = checks[key]
+        if key == "ending" and (want is None or want is False or str(want).lower() == "none"):
+            continue
+        names = []
+        for v in _as_list(want):
+            names += [str(k) for k in v] if isinstance(v, dict) else [str(v)]
+        for name in names:
+            if name not in known[what]:
+                options = known[what] | ({"none"} if key == "ending" else set())
+                out.append((key, f"{key}: the story has no {what} {name!r}{_near(name, options)}"))
+    return out
+
+
 def _step_counting(story: Story, state: Any, text: str, queue: list[int], gm: bool) -> tuple[Any, list[dict], int]:
     """Steps with the queued faces first; returns how many of them the command used.
 
@@ -326,6 +365,11 @@ def run_case(story: Story, case: Case) -> Result:
             for msg in check_expectation(story, state, seen, x.checks):
                 where = f" (after command {k})" if k else (" (at the start)" if k == 0 else "")
                 fails.append(f"{case.file}:{x.line}: {msg}{where}")
+
+    # A mistyped name would make `lacks:` or `not_offers:` pass for ever: say so up front.
+    for x in case.expect:
+        for key, msg in sorted(unknown_names(story, x.checks), key=lambda km: x.lines.get(km[0], 0)):
+            res.warnings.append(f"{case.file}:{x.lines.get(key, x.line)}: {msg}")
 
     for msg in absorb(events):
         fails.append(f"{case.file}:{case.line}: the story fails at the start: {msg}")

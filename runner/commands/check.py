@@ -23,12 +23,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from runner.stories import resolve
-    from runner.story import check
+    from runner.story import Diagnostic, check
 
     bad = 0
     for raw in args.paths:
         path = resolve(raw)
         story, diags = check(path)
+        if story is None and not any(d.severity == "error" for d in diags):
+            # An empty file loads as nothing at all: say so rather than print nothing.
+            diags = diags + [Diagnostic(str(path), 1, 1, "no story here: the file is empty "
+                                        "(a story needs a 'story' section and 'nodes')", "K003")]
+        if story is not None:
+            from runner.authoring.lint import lint
+
+            diags = diags + lint(story)
         if story is not None and not args.no_voice:
             diags = diags + voice_warnings(story, args.model)
         for d in diags:

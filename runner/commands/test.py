@@ -50,6 +50,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"___ {r.case.nodeid} ___")
             for f in r.failures:
                 print(f)
+    warned = [w for r in results for w in r.warnings]
+    if warned:
+        print("\n=================================== WARNINGS ===================================")
+        for w in warned:
+            print(f"{w} (warning)")
     line = summary(results, time.perf_counter() - t0)
     print(f"\n======================== {line} ========================")
     if not results:

@@ -1,0 +1,238 @@
+"""Extra checks for `katari check`, on a story that already loads.
+
+The loader finds what makes a story unplayable; these find what makes it wrong in ways an
+author would not notice until a game goes there: a name mistyped inside an expression's
+text (``has('lantrn')``), an outcome key no check can return (``fumbel``), a speaker with
+no character, on-enter gotos that bounce between nodes for ever, a CoC story with no
+investigator. Each is a :class:`Diagnostic` at the place in the YAML.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from typing import Any
+
+from runner.story import Diagnostic, Story, story_files
+from runner.story import expr as X
+from runner.story.yamlpos import Map, Seq
+from runner.story.yamlpos import load as yaml_load
+
+# Outcome keys a check can produce, by the hook at the top of its expression.
+_COC_LEVELS = {"critical", "extreme", "hard", "regular", "success", "failure", "fumble"}
+_OUTCOME_KEYS: dict[str, set[str]] = {
+    "coc7.check": _COC_LEVELS,
+    "coc7.hidden_check": _COC_LEVELS,
+    "coc7.luck": _COC_LEVELS,
+    "coc7.group_luck": _COC_LEVELS,
+    "coc7.push": _COC_LEVELS | {"pushed_failure"},
+    "coc7.san": {"success", "failure", "fumble", "permanent", "indefinite", "temporary", "insane"},
+    "coc7.san_all": {"success", "failure", "fumble", "permanent", "indefinite", "temporary", "insane"},
+    "coc7.opposed": _COC_LEVELS | {"win", "lose", "draw"},
+}
+_BOOL = {"success", "failure"}
+# Core hooks whose first argument names something the story declares.
+_NAME_ARGS = {"has": "items", "count": "items", "visited": "nodes", "visits": "nodes", "fired": "events"}
+_EXPR_KEYS = ("when", "check", "if", "do")
+
+
+def _near(word: str, options: Any) -> str:
+    hit = difflib.get_close_matches(word, sorted(str(o) for o in options), n=1, cutoff=0.6)
+    return f" (did you mean {hit[0]!r}?)" if hit else ""
+
+
+def _walk(v: Any) -> Iterator[Map]:
+    """Every mapping in a YAML tree."""
+    if isinstance(v, Map):
+        yield v
+        for x in v.values():
+            yield from _walk(x)
+    elif isinstance(v, Seq):
+        for x in v:
+            yield from _walk(x)
+
+
+def _expr_col(text: str, m: Map, key: Any, col: int, lines: list[str]) -> tuple[int, int]:
+    """The line and column of offset ``col`` inside the expression ``m[key]``."""
+    line, c = m.vpos.get(key, m.pos)
+    if "\n" in text:
+        return line, c
+    quoted = 0 < line <= len(lines) and 0 < c <= len(lines[line - 1]) and lines[line - 1][c - 1] in "'\""
+    return line, c + col + (1 if quoted else 0)
+
+
+def _calls(node: X.Node) -> Iterator[tuple[str, tuple, int]]:
+    k = node[0]
+    if k == "call":
+        yield node[1], node[2], node[3]
+        for a in node[2]:
+            yield from _calls(a)
+    elif k in ("neg", "not"):
+        yield from _calls(node[1])
+    elif k in ("and", "or"):
+        yield from _calls(node[1])
+        yield from _calls(node[2])
+    elif k == "bin":
+        yield from _calls(node[2])
+        yield from _calls(node[3])
+    elif k == "cmp":
+        for a in node[2]:
+            yield from _calls(a)
+
+
+def _outcome_keys(node: X.Node) -> set[str] | None:
+    """The keys a check expression can give, or None when it cannot be known here."""
+    k = node[0]
+    if k in ("cmp", "not", "and", "or"):
+        return _BOOL
+    if k == "lit" and isinstance(node[1], bool):
+        return _BOOL
+    if k == "call":
+        if node[1] in _OUTCOME_KEYS:
+            return _OUTCOME_KEYS[node[1]]
+        if node[1] in ("has", "visited", "fired", "chance"):
+            return _BOOL
+    return None
+
+
+def _parse(text: Any) -> X.Node | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        return X.parse(text)
+    except X.ExprError:
+        return None  # the loader reports it
+
+
+def lint(story: Story) -> list[Diagnostic]:
+    """Every problem found, for a story :func:`runner.story.check` loaded."""
+    out: list[Diagnostic] = []
+    names = {"items": set(story.items), "nodes": set(story.nodes) | set(story.endings),
+             "events": {e.id for e in story.events}}
+    # Any name may speak (a voice profile of its own name is used), so only a near miss
+    # of a known speaker is reported: a typo, not a new voice.
+    speakers = {"narrator", *story.characters, *(c.name for c in story.characters.values()),
+                *story.voices}
+    node_pos: dict[str, tuple[str, int, int]] = {}
+    texts: list[str] = []
+    for f in story_files(story.path):
+        try:
+            text = f.read_text(encoding="utf-8")
+            data, _ = yaml_load(text)
+        except Exception:  # noqa: BLE001 - a story that loaded reads again; be safe anyway
+            continue
+        texts.append(text)
+        if not isinstance(data, Map):
+            continue
+        lines = text.splitlines()
+        file = str(f)
+        nodes = data.get("nodes")
+        if isinstance(nodes, Map):
+            for nid in nodes:
+                node_pos[str(nid)] = (file, *nodes.kpos.get(nid, nodes.pos))
+        for m in _walk(data):
+            out += _names_in(m, file, names, lines)
+            out += _speaker(m, file, speakers)
+            out += _outcomes(m, file)
+    out += _enter_loops(story, node_pos)
+    out += _no_investigator(story, texts)
+    return out
+
+
+def _names_in(m: Map, file: str, names: dict[str, set[str]], lines: list[str]) -> list[Diagnostic]:
+    out = []
+    targets: list[tuple[Map, Any]] = [(m, k) for k in _EXPR_KEYS if k in m]
+    for k in ("set", "add"):
+        if isinstance(m.get(k), Map):
+            targets += [(m[k], v) for v in m[k]]
+    for where, key in targets:
+        text = where.get(key)
+        node = _parse(text)
+        if node is None:
+            continue
+        for name, args, col in _calls(node):
+            kind = _NAME_ARGS.get(name)
+            if not kind or not args or args[0][0] != "lit" or not isinstance(args[0][1], str):
+                continue
+            if args[0][1] not in names[kind]:
+                line, c = _expr_col(text, where, key, col, lines)
+                what = {"items": "item", "nodes": "node or ending", "events": "timed event"}[kind]
+                out.append(Diagnostic(file, line, c, f"{name}({args[0][1]!r}): no such {what}"
+                                      f"{_near(args[0][1], names[kind])}", "K301"))
+    return out
+
+
+def _speaker(m: Map, file: str, speakers: set[str]) -> list[Diagnostic]:
+    who = m.get("speaker")
+    if "speaker" not in m or not isinstance(who, str) or who in speakers:
+        return []
+    near = _near(who, speakers)
+    if not near:
+        return []
+    line, col = m.vpos.get("speaker", m.pos)
+    return [Diagnostic(file, line, col, f"speaker {who!r} is neither a character nor in 'voices'{near}",
+                       "K302", "warning")]
+
+
+def _outcomes(m: Map, file: str) -> list[Diagnostic]:
+    outs = m.get("outcomes")
+    if "check" not in m or not isinstance(outs, Map):
+        return []
+    node = _parse(m["check"])
+    keys = _outcome_keys(node) if node is not None else None
+    if keys is None:
+        return []
+    out = []
+    for key in outs:
+        if str(key) in keys or key == "otherwise":
+            continue
+        line, col = outs.kpos.get(key, outs.pos)
+        out.append(Diagnostic(file, line, col, f"outcome {key!r} can never happen: this check gives "
+                              f"{', '.join(sorted(keys))}{_near(str(key), keys | {'otherwise'})}",
+                              "K303", "warning"))
+    return out
+
+
+def _first_goto(effects: tuple) -> str | None:
+    """Where a node's on_enter always sends the player, if it always does."""
+    for eff in effects:
+        if eff[0] == "goto":
+            return eff[1]
+        if eff[0] == "end":
+            return None
+    return None
+
+
+def _enter_loops(story: Story, pos: dict[str, tuple[str, int, int]]) -> list[Diagnostic]:
+    nxt = {nid: _first_goto(n.on_enter) for nid, n in story.nodes.items()}
+    out, reported = [], set()
+    for start in story.nodes:
+        path, seen, cur = [], set(), start
+        while cur in story.nodes and cur not in seen and nxt.get(cur):
+            seen.add(cur)
+            path.append(cur)
+            cur = nxt[cur]
+        if cur in seen and cur not in reported:
+            loop = path[path.index(cur):]
+            reported.update(loop)
+            file, line, col = pos.get(cur, (story.path, 1, 1))
+            out.append(Diagnostic(file, line, col, "on_enter gotos go round for ever: "
+                                  + " → ".join([*loop, cur]), "K304"))
+    return out
+
+
+def _no_investigator(story: Story, texts: list[str]) -> list[Diagnostic]:
+    if story.rules != "coc7" or not any("coc7." in t for t in texts):
+        return []
+    opts = story.options or {}
+    coc = story.extra.get("coc7") or {}
+    if ("pregen" in opts or "pregen" in (opts.get("coc7") or {}) or "pregen" in coc
+            or any(c.kind == "pc" for c in story.characters.values())
+            or any(w in t for t in texts for w in ("choose_pregen", "quick_create", "coc7.create"))):
+        return []
+    return [Diagnostic(str(story_files(story.path)[0]), 1, 1,
+                       "rules: coc7 but no investigator: a check will fail. Add `options: {pregen: 1}` "
+                       "to 'story', a `kind: pc` character, or call coc7.choose_pregen(n)", "K305", "warning")]
+
+
+__all__ = ["lint"]
