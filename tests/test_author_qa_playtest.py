@@ -83,3 +83,11 @@ def test_the_playtests_doc_example_passes_on_the_window_room(tmp_path: Path) -> 
     cases = load_cases(tmp_path / "t.yaml")
     assert cases and all(run_case(story, c).outcome == "passed" for c in cases), \
         [run_case(story, c).failures for c in cases]
+
+
+def test_new_with_a_path_creates_that_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["new", "stories/my_tale", "--dir", str(tmp_path)]) == 0
+    assert (tmp_path / "stories" / "my_tale" / "story.yaml").is_file()
+    assert not (tmp_path / "my_tale").exists()
+    assert "id: my_tale" in (tmp_path / "stories" / "my_tale" / "story.yaml").read_text(encoding="utf-8")
+    assert main(["check", "--no-voice", str(tmp_path / "stories" / "my_tale")]) == 0

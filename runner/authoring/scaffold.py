@@ -310,11 +310,12 @@ def new_story(name: str, *, rules: str = "none", parent: str | Path = ".", title
     """Writes ``parent/name/story.yaml`` and ``tests/smoke.yaml``; returns the folder."""
     if rules not in TEMPLATES:
         raise ScaffoldError(f"unknown rules {rules!r}: one of {', '.join(TEMPLATES)}")
-    sid = Path(name).name
+    # `katari new stories/my_story` means that folder, not ./my_story: the id is the last part.
+    folder = Path(parent) / name
+    sid = folder.name
     if not _ID.match(sid):
         raise ScaffoldError(f"{sid!r} cannot be a story id: use letters, digits, _ and - "
                             "(starting with a letter), e.g. my_story")
-    folder = Path(parent) / sid
     if folder.exists() and any(folder.iterdir()):
         raise ScaffoldError(f"{folder} already exists and is not empty")
     story_t, test_t = TEMPLATES[rules]

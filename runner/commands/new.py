@@ -10,7 +10,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("new", help="start a new story from a small template",
                        description="Write NAME/story.yaml (a small, valid, commented story) and "
                                    "NAME/tests/smoke.yaml (its play-tests).")
-    p.add_argument("name", help="folder name and story id (letters, digits, _ and -)")
+    p.add_argument("name", help="the folder to create (e.g. my_story or stories/my_story); its last part "
+                        "is the story id (letters, digits, _ and -)")
     p.add_argument("--rules", choices=["none", "coc7", "ureg"], default="none",
                    help="rule system of the template (default none)")
     p.add_argument("--dir", default=".", metavar="DIR", help="where to create the folder (default: here)")
