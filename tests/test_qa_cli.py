@@ -168,3 +168,18 @@ def test_ureg_choice_is_told_in_japanese_only() -> None:
     _, events = step(story, state, "1")
     said = [e["text"] for e in events if e.get("type") == "narration" and e.get("id") == "ureg.choose"]
     assert said and not re.search(r"[A-Za-z]", said[0]), said
+
+
+# -- katari hear ------------------------------------------------------------------
+
+def test_hear_reports_a_missing_file_before_the_model(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KATARI_MODEL_DIR", str(tmp_path / "models"))
+    monkeypatch.delenv("KATARI_LANG", raising=False)
+    rc, _, err = run(capsys, "hear", "--grammar", "前へ", "--lang", "xx", str(tmp_path / "nope.wav"))
+    assert rc == 2 and "nope.wav" in err and "ありません" in err and "モデル" not in err
+    # without a model: what to install, and no "carrying on by keyboard" outside a game
+    wav = tmp_path / "a.wav"
+    wav.write_bytes(b"RIFF")
+    rc, _, err = run(capsys, "hear", "--grammar", "前へ", "--lang", "xx", str(wav))
+    assert rc == 2 and "katari voice install xx" in err and "キーボード" not in err

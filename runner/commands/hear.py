@@ -76,9 +76,15 @@ def run(args: argparse.Namespace) -> int:
         phrases = [Phrase(t, c) for t, c in _grammar_phrases(args.grammar)]
         if not args.no_meta:
             phrases += [Phrase(t, c) for t, c in META.get(lang, {}).items()]
+    missing = [f for f in args.audio if not Path(f).is_file()]
+    if missing:
+        # say so before asking for a speech model the user may not need to install yet
+        for f in missing:
+            print(messages.text("wav_missing", None, path=f), file=sys.stderr)
+        return 2
     path = Path(args.model) if args.model else find_model(lang)
     if path is None:
-        print(messages.text("no_model", None, lang=lang), file=sys.stderr)
+        print(messages.text("no_model", None, game=False, lang=lang), file=sys.stderr)
         return 2
     try:
         model = load_model(path, lang)

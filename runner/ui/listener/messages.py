@@ -47,6 +47,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{path}: 16 ビット・モノラルの WAV ではありません（{why}）。`sox {qpath} -r {want} -c 1 -b 16 out.wav` で変換してください。",
         "en": "{path}: not a 16-bit mono WAV ({why}); convert it with `sox {qpath} -r {want} -c 1 -b 16 out.wav`.",
     },
+    "wav_missing": {
+        "ja": "{path}: そのファイルはありません。",
+        "en": "{path}: no such file.",
+    },
     "no_wav": {
         "ja": "{path}: ファイルが読めません（{why}）。",
         "en": "{path}: cannot read the file ({why}).",
@@ -64,5 +68,10 @@ def language(lang: str | None = None) -> str:
     return "en" if lang.startswith("en") else "ja"
 
 
-def text(key: str, ui: str | None = None, **kw: object) -> str:
-    return MESSAGES[key][language(ui)].format(**kw)
+def text(key: str, ui: str | None = None, *, game: bool = True, **kw: object) -> str:
+    """The message ``key``; ``game=False`` (e.g. ``katari hear``) drops "carrying on by
+    keyboard", which only makes sense inside a game."""
+    msg = MESSAGES[key][language(ui)].format(**kw)
+    if not game:
+        msg = msg.replace("（キーボードで続けます）", "").replace(" (carrying on by keyboard)", "")
+    return msg
