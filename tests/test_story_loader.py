@@ -149,3 +149,54 @@ def test_schema_command_prints_json_schema() -> None:
     assert r.returncode == 0
     schema = json.loads(r.stdout)
     assert schema["type"] == "object" and "nodes" in schema["properties"]
+
+
+def _diags(tmp_path: Path, text: str) -> list[str]:
+    with pytest.raises(StoryError) as err:
+        load(write(tmp_path, text))
+    return [str(d) for d in err.value.diagnostics]
+
+
+def test_an_empty_file_is_an_error(tmp_path: Path) -> None:
+    p = write(tmp_path, "")
+    r = katari("check", str(p))
+    assert r.returncode == 1 and f"{p}:1:1: no story here: the file is empty" in r.stdout
+
+
+def test_columns_point_inside_expressions(tmp_path: Path) -> None:
+    unquoted = MINIMAL.replace("{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, when: hp > 1 and}")
+    msgs = _diags(tmp_path, unquoted.replace("story:", "variables: {hp: 1}\nstory:"))
+    # `when: hp > 1 and` starts at column 44 of line 7; the expression ends 10 characters on
+    assert any(m.endswith("ends too early") and ":7:54:" in m for m in msgs), msgs
+    quoted = MINIMAL.replace("{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, when: \"1 < hpp\"}")
+    msgs = _diags(tmp_path, quoted.replace("story:", "variables: {hp: 1}\nstory:"))
+    assert any("unknown variable 'hpp' (did you mean 'hp'?)" in m and ":7:49:" in m for m in msgs), msgs
+
+
+def test_a_misspelt_hook_gets_a_suggestion(tmp_path: Path) -> None:
+    text = MINIMAL.replace("rules: none", "rules: coc7").replace(
+        "{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, check: \"coc7.chek('STR')\", outcomes: {success: []}}")
+    msgs = _diags(tmp_path, text)
+    assert any("unknown function 'coc7.chek' (did you mean 'coc7.check'?)" in m for m in msgs), msgs
+
+
+def test_numbers_beyond_the_engine_bound_are_refused(tmp_path: Path) -> None:
+    text = MINIMAL.replace("story:", "variables: {big: 100000000000000000000000, ok: 5}\nstory:").replace(
+        "{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, effects: [{add: {ok: 99999999999999999999999}}]}")
+    msgs = _diags(tmp_path, text)
+    assert sum("out of range" in m for m in msgs) == 2, msgs
+
+
+def test_clock_times_must_exist_and_may_cross_midnight(tmp_path: Path) -> None:
+    base = MINIMAL + 'clock: {start: "22:00", limit: "02:00"}\n'
+    msgs = _diags(tmp_path, base + 'events:\n  - {id: e, at: "25:99", effects: [{goto: a}]}\n')
+    assert any("event time '25:99'" in m for m in msgs), msgs
+    s = load(write(tmp_path, base + 'events:\n  - {id: e, at: "01:00", effects: [{goto: a}]}\n'))
+    assert s.clock.limit == 240 and s.events[0].at == 180
+
+
+def test_non_utf8_is_placed_at_its_line(tmp_path: Path) -> None:
+    p = tmp_path / "latin.yaml"
+    p.write_bytes(MINIMAL.replace("Start.", "Caf\xe9.").encode("latin-1"))
+    r = katari("check", str(p))
+    assert r.returncode == 1 and f"{p}:4:20: not UTF-8" in r.stdout, r.stdout

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from runner.engine.evaluate import EvalError, compile_expr
+from runner.engine.evaluate import EvalError, _num, compile_expr
 from runner.engine.match import normalise, suggestions
 from runner.engine.state import State, _copy
 from runner.rules import system
@@ -540,13 +540,13 @@ def _run(ctx: Ctx, effects: tuple) -> None:
             _narrate(ctx, e[1])
         elif k == "set":
             for name, ex in e[1]:
-                st.vars[name] = ctx.eval(ex)
+                st.vars[name] = _num(ctx.eval(ex))
         elif k == "add":
             for name, ex in e[1]:
                 v = ctx.eval(ex)
                 old = st.vars.get(name, 0)
                 try:
-                    st.vars[name] = old + v
+                    st.vars[name] = _num(old + v)
                 except TypeError:
                     raise EvalError(f"cannot add {v!r} to {name} ({old!r})") from None
         elif k == "give":

@@ -86,7 +86,10 @@ def tokenize(src: str) -> list[Tok]:
         if kind == "op" and val == "**":
             raise ExprError("the power operator ** is not allowed", col)
         if kind == "op" and val in ("[", "]", "{", "}", "=", "^", "&", "|", "@", "~", ";", ":", "."):
-            what = {"[": "subscripts", "]": "subscripts", "=": "assignment (use == to compare)",
+            prev = toks[-1] if toks else None
+            is_list = val == "[" and (prev is None or prev.kind == "op" and prev.value not in (")",))
+            what = {"[": "list literals" if is_list else "subscripts", "]": "subscripts",
+                    "=": "assignment (use == to compare)",
                     ".": "attribute access"}.get(val, f"the operator {val!r}")
             raise ExprError(f"{what} are not allowed" if what.endswith("s") else f"{what} is not allowed", col)
         toks.append(Tok(kind, val, col))

@@ -47,6 +47,8 @@ ID_RE = re.compile(r"^[^\W\d][\w\-]*$")
 _TIME = re.compile(r"^\s*(?:(\d+)\s*h(?:ours?)?)?\s*(?:(\d+)\s*m(?:in(?:utes?)?)?)?\s*$")
 _CLOCK = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*$")
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_NUMBER = 10**18
+"""Numbers a story may hold; the engine keeps every result within the same bound."""
 
 
 def story_files(path: str | os.PathLike[str]) -> list[Path]:
@@ -79,6 +81,8 @@ class _Checker:
         self.fast = False
         """Loading without positions: skip the work that only serves error messages."""
         self._seen_exprs: set[tuple[int, bool]] = set()
+        self.texts: dict[str, list[str]] = {}
+        """Each file's lines (careful pass only), to place columns inside values."""
 
     # -- diagnostics -------------------------------------------------------
     def err(self, pos: tuple[int, int] | None, msg: str, code: str = "K000",
@@ -120,6 +124,8 @@ class _Checker:
     # -- expressions -------------------------------------------------------
     def expr(self, src: Any, pos: tuple[int, int] | None, *, condition: bool = False) -> X.Node | None:
         if isinstance(src, (bool, int, float)) or src is None:
+            if not isinstance(src, bool) and isinstance(src, (int, float)) and not abs(src) <= MAX_NUMBER:
+                self.err(pos, f"number {src!r} is out of range (at most ±10^18)", "K010")
             return ("lit", src)
         if not isinstance(src, str):
             self.err(pos, f"expected an expression, not {_kind(src)}", "K010")
@@ -128,7 +134,7 @@ class _Checker:
             node = X.parse(src)
         except X.ExprError as e:
             line, col = pos or (1, 1)
-            off = col + e.col + (1 if src and pos else 0)
+            off = self.expr_col(pos) + e.col
             self.err((line, off if "\n" not in src else col), f"bad expression {_short(src)}: {e}", "K010")
             return None
         if self.fast:
@@ -139,16 +145,29 @@ class _Checker:
         self.exprs.append((node, self.file, pos or (1, 1), condition))
         return node
 
+    def expr_col(self, pos: tuple[int, int] | None, file: str | None = None) -> int:
+        """The column of an expression's first character: one past the quote of a quoted value."""
+        if pos is None:
+            return 1
+        line, col = pos
+        lines = self.texts.get(file or self.file)
+        if lines is not None and 0 < line <= len(lines):
+            text = lines[line - 1]
+            if 0 < col <= len(text) and text[col - 1] in "'\"":
+                return col + 1
+        return col
+
     def check_expr_names(self) -> None:
         for node, file, pos, condition in self.exprs:
             vs, cs = X.names(node)
-            for name, _col in sorted(vs):
+            start = self.expr_col(pos, file)
+            for name, col in sorted(vs):
                 if name not in self.variables:
                     near = _closest(name, self.variables)
                     hint = f" (did you mean {near!r}?)" if near else ""
-                    self.err(pos, f"unknown variable {name!r}{hint}", "K011", file)
-            for name, argc, _col in sorted(cs):
-                self.check_call(name, argc, pos, file, condition)
+                    self.err((pos[0], start + col), f"unknown variable {name!r}{hint}", "K011", file)
+            for name, argc, col in sorted(cs):
+                self.check_call(name, argc, (pos[0], start + col), file, condition)
 
     def check_call(self, name: str, argc: int, pos: tuple[int, int], file: str, condition: bool) -> None:
         if self.find_hook is None:
@@ -163,7 +182,7 @@ class _Checker:
             return
         hook = self.find_hook(name, self.rules)
         if hook is None:
-            self.err(pos, f"unknown function {name!r}", "K012", file)
+            self.err(pos, f"unknown function {name!r}{_hook_hint(name, self.rules)}", "K012", file)
             return
         if condition and not hook.pure:
             self.err(pos, f"{name!r} changes the game and cannot be used in a condition", "K013", file)
@@ -381,6 +400,17 @@ class _Checker:
         return tuple(out)
 
 
+def _hook_hint(name: str, rules: str) -> str:
+    """" (did you mean 'coc7.check'?)" for a misspelt hook, from the hooks the story may call."""
+    from runner.rules import system
+
+    names = [h for h in system("core").hooks]
+    if rules != "none":
+        names += [f"{rules}.{h}" for h in system(rules).hooks]
+    near = _closest(name, names)
+    return f" (did you mean {near!r}?)" if near else ""
+
+
 def _kind(v: Any) -> str:
     if v is None:
         return "nothing"
@@ -413,7 +443,8 @@ def _minutes(v: Any) -> int | None:
             return int(v)
         m = _CLOCK.match(v)
         if m:
-            return int(m.group(1)) * 60 + int(m.group(2))
+            hh, mm = int(m.group(1)), int(m.group(2))
+            return hh * 60 + mm if hh < 24 and mm < 60 else None
         m = _TIME.match(v)
         if m and (m.group(1) or m.group(2)):
             return int(m.group(1) or 0) * 60 + int(m.group(2) or 0)
@@ -441,7 +472,10 @@ def _read_files(files: list[Path], chk: _Checker, fast: bool = False) -> list[tu
             chk.err(None, "is a folder with no story files", "K100")
             continue
         except UnicodeDecodeError as e:
-            chk.err(None, f"not UTF-8 text ({e.reason} at byte {e.start})", "K100")
+            before = f.read_bytes()[:e.start]
+            line = before.count(b"\n") + 1
+            col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+            chk.err((line, col), f"not UTF-8 text ({e.reason} at byte {e.start}); save the file as UTF-8", "K100")
             continue
         except OSError as e:
             chk.err(None, f"cannot read: {e.strerror}", "K100")
@@ -456,6 +490,7 @@ def _read_files(files: list[Path], chk: _Checker, fast: bool = False) -> list[tu
             if data is not None:
                 docs.append((name, data))
             continue
+        chk.texts[name] = text.splitlines()
         try:
             data, dups = yaml_load(text)
         except yaml.MarkedYAMLError as e:
@@ -556,8 +591,10 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
                 chk.err(chk.kpos(data, key), f"unknown section {key!r}{hint}", "K002")
     if meta is None:
         chk.file = str(files[0])
-        if docs:
-            chk.err((1, 1), "no 'story' section (id, title, language, rules, start)", "K003")
+        if not any(d.severity == "error" for d in chk.diags):
+            what = "no 'story' section (id, title, language, rules, start)" if docs else \
+                "no story here: the file is empty (a story needs a 'story' section and nodes)"
+            chk.err((1, 1), what, "K003")
         return None, chk.diags
 
     chk.file = meta_file
@@ -602,6 +639,9 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
                 chk.err(chk.vpos(val, vname), f"variable {vname!r}: a list is not a value; use a number, text or true/false", "K001")
             else:
                 variables[vname] = Variable(vname, spec)
+            v0 = variables[vname].value if vname in variables else None
+            if isinstance(v0, (int, float)) and not isinstance(v0, bool) and not abs(v0) <= MAX_NUMBER:
+                chk.err(chk.vpos(val, vname), f"number {v0!r} is out of range (at most ±10^18)", "K010")
     chk.variables = set(variables)
 
     items: dict[str, Item] = {}
@@ -678,7 +718,8 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
         if "limit" in val:
             lim = val["limit"]
             if isinstance(lim, str) and _CLOCK.match(lim):
-                limit = (_minutes(lim) or 0) - start
+                t = _minutes(lim)
+                limit = None if t is None else ((t - start) % (24 * 60) or 24 * 60)
             else:
                 limit = _minutes(lim)
             if limit is None or limit < 0:
@@ -753,7 +794,9 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
                     if clock is None:
                         chk.err(chk.vpos(ev, "at"), "a clock time needs a 'clock' section with a start", "K007")
                     else:
-                        at = (_minutes(raw) or 0) - clock.start
+                        t = _minutes(raw)
+                        # A time before the start is on the next day (a story that crosses midnight).
+                        at = None if t is None else (t - clock.start) % (24 * 60)
                 else:
                     at = _minutes(raw)
                 if at is None or at < 0:
