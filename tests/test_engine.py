@@ -239,3 +239,9 @@ endings: {e: {kind: good}}
     assert texts(ev) == ["Yes."] and any(e["type"] == "override" for e in ev)
     _, ev = step(story, s, "try", gm=True)
     assert texts(ev) == ["No."]  # forced once only
+
+
+def test_folded_japanese_lines_join_without_a_space() -> None:
+    events = run(str(ROOM), ["inspiration"])
+    opening = [e["text"] for e in events if e["type"] == "narration" and e["id"] == "room.opening"]
+    assert opening and "。 " not in opening[0] and "立っていた。正面" in opening[0]

@@ -208,7 +208,7 @@ class _Checker:
             ipos = self.ipos(v, i) if isinstance(v, list) else pos
             nid = f"{base}.{i + 1}"
             if isinstance(it, str):
-                out.append(Narration(nid, it.strip("\n"), None, None, keeper))
+                out.append(Narration(nid, _tidy(it), None, None, keeper))
             elif isinstance(it, dict):
                 self.unknown_keys(it, {"id", "text", "when", "speaker"}, "a narration line")
                 if "text" not in it:
@@ -219,7 +219,7 @@ class _Checker:
                 if "id" in it:
                     nid = self.want_str(it["id"], self.vpos(it, "id"), "a narration id")
                 spk = it.get("speaker")
-                out.append(Narration(nid, text.strip("\n"), when, str(spk) if spk else None, keeper))
+                out.append(Narration(nid, _tidy(text), when, str(spk) if spk else None, keeper))
             else:
                 self.err(ipos, f"a narration line must be text or a mapping, not {_kind(it)}", "K001")
         return tuple(out)
@@ -398,6 +398,17 @@ class _Checker:
                 if e:
                     out.append(e)
         return tuple(out)
+
+
+_CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff60"
+_FOLD_SPACE = re.compile(f"(?<=[{_CJK}]) (?=[{_CJK}])")
+
+
+def _tidy(text: str) -> str:
+    """Narration as written: YAML's folded lines (``>``) join with a space, which Japanese
+    does not use, so a single space between two Japanese characters is a fold and goes."""
+    text = text.strip("\n")
+    return _FOLD_SPACE.sub("", text) if " " in text else text
 
 
 def _hook_hint(name: str, rules: str) -> str:
