@@ -37,7 +37,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv = ["play", *argv]
-    args = parser.parse_args(argv)
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    if argv and not argv[0].startswith("-") and argv[0] not in sub.choices:
+        from runner.stories import resolve
+
+        if resolve(argv[0]).exists():  # `katari deep_sea_atelier`: play it
+            return main(["play", *argv])
+        import difflib
+
+        near = difflib.get_close_matches(argv[0], list(sub.choices), n=1, cutoff=0.6)
+        hint = f"; did you mean `katari {near[0]}`?" if near else "; see `katari --help`"
+        print(f"katari: no command {argv[0]!r}{hint}", file=sys.stderr)
+        return 2
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # Report an unknown option with the usage of the command it was given to.
+        owner = sub.choices.get(getattr(args, "command", None) or "", parser)
+        owner.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return 0

@@ -77,3 +77,10 @@ def test_katari_roll_seed_repeats_and_errors_are_one_line() -> None:
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
     r = katari("roll", "1d6+1d4", "--dice", "3")
     assert r.returncode == 2 and "1 more needed (d4)" in r.stderr
+
+
+def test_misspelt_commands_and_options_get_one_clear_line() -> None:
+    r = katari("lst")
+    assert r.returncode == 2 and r.stderr.strip() == "katari: no command 'lst'; did you mean `katari list`?"
+    r = katari("play", "--sed", "3")
+    assert r.returncode == 2 and r.stderr.startswith("usage: katari play") and "--sed" in r.stderr

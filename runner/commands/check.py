@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
             if not args.json:
                 print(f"{path}: {len(errors)} error(s)", file=sys.stderr)
         elif not args.quiet and not args.json and story is not None:
-            print(f"{path}: ok ({len(story.nodes)} nodes, {len(story.endings)} endings, rules {story.rules})")
+            n, e = len(story.nodes), len(story.endings)
+            print(f"{path}: ok ({n} node{'s' * (n != 1)}, {e} ending{'s' * (e != 1)}, rules {story.rules})")
     return 1 if bad else 0
 
 
