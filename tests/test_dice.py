@@ -84,3 +84,10 @@ def test_misspelt_commands_and_options_get_one_clear_line() -> None:
     assert r.returncode == 2 and r.stderr.strip() == "katari: no command 'lst'; did you mean `katari list`?"
     r = katari("play", "--sed", "3")
     assert r.returncode == 2 and r.stderr.startswith("usage: katari play") and "--sed" in r.stderr
+
+
+def test_a_target_after_plain_dice_says_success_or_failure() -> None:
+    r = katari("roll", "2d6>=7", "--dice", "3,5")
+    assert r.returncode == 0 and r.stdout.strip() == "2d6: [3/d6] [5/d6] = 8 >= 7 → 成功"
+    out = json.loads(katari("roll", "2d6>=7", "--dice", "1,2", "--json").stdout)
+    assert out == {"expr": "2d6", "dice": [1, 2], "sides": [6, 6], "total": 3, "target": 7, "op": ">=", "success": False}

@@ -81,11 +81,24 @@ def _roll_one(text: str, source, as_json: bool) -> int:  # noqa: ANN001
     if res is not None:
         print(json.dumps(res.to_json(), ensure_ascii=False) if as_json else res.text)
         return 0
-    r = roll(text, source)
+    import re
+    import unicodedata
+
+    # A target after the dice, as dice bots take it: 2d6>=7, 1d20+3>15, 3d6<=10.
+    m = re.match(r"^(.+?)(>=|<=|>|<|==|=)\s*(-?\d+)$", unicodedata.normalize("NFKC", text).strip())
+    expr, op, target = (m.group(1), m.group(2), int(m.group(3))) if m else (text, None, None)
+    r = roll(expr, source)
+    out: dict = {"expr": r.expr, "dice": list(r.dice), "sides": list(r.sides), "total": r.total}
+    if op is not None:
+        ok = {">=": r.total >= target, "<=": r.total <= target, ">": r.total > target,
+              "<": r.total < target}.get(op, r.total == target)
+        out.update(target=target, op=op, success=ok)
     if as_json:
-        print(json.dumps({"expr": r.expr, "dice": list(r.dice), "sides": list(r.sides), "total": r.total},
-                         ensure_ascii=False))
+        print(json.dumps(out, ensure_ascii=False))
     else:
         dice = " ".join(f"[{f}/d{s}]" for f, s in zip(r.dice, r.sides, strict=True))
-        print(f"{r.expr}: {dice} = {r.total}" if dice else f"{r.expr} = {r.total}")
+        line = f"{r.expr}: {dice} = {r.total}" if dice else f"{r.expr} = {r.total}"
+        if op is not None:
+            line += f" {op} {target} → {'成功' if out['success'] else '失敗'}"
+        print(line)
     return len(r.dice)
