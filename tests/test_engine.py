@@ -245,3 +245,20 @@ def test_folded_japanese_lines_join_without_a_space() -> None:
     events = run(str(ROOM), ["inspiration"])
     opening = [e["text"] for e in events if e["type"] == "narration" and e["id"] == "room.opening"]
     assert opening and "。 " not in opening[0] and "立っていた。正面" in opening[0]
+
+
+def test_a_goto_loop_is_an_error_that_names_the_loop(tmp_path: Path) -> None:
+    p = tmp_path / "loop.yaml"
+    p.write_text("""story: {id: x, title: X, rules: none, start: s}
+variables: {go: false}
+nodes:
+  s: {actions: [{id: go, label: go, effects: [{set: {go: true}}], goto: a}, {id: e, label: e, end: e}]}
+  a: {on_enter: [{if: go, then: [{goto: b}]}], actions: [{id: x, label: x, goto: s}]}
+  b: {on_enter: [{if: go, then: [{goto: a}]}], actions: [{id: y, label: y, goto: s}]}
+endings: {e: {kind: good}}
+""", encoding="utf-8")
+    story = load(p)
+    s0, _ = new_game(story)
+    s1, ev = step(story, s0, "go")
+    assert s1 is s0 and ev[0]["type"] == "error"
+    assert ev[0]["message"].endswith("a goto loop through a → b → a") or ev[0]["message"].endswith("b → a → b")

@@ -471,6 +471,7 @@ def advance(ctx: Ctx, minutes: int) -> None:
 def _settle(ctx: Ctx) -> None:
     """After a command: condition events, then the move to a new node (which may chain)."""
     hops = 0
+    trail: list[str] = []
     conds = ctx.story.cache.get("_cond_events")
     if conds is None:
         conds = ctx.story.cache["_cond_events"] = tuple(
@@ -488,8 +489,14 @@ def _settle(ctx: Ctx) -> None:
         target, ctx.goto = ctx.goto, None
         _enter(ctx, target)
         hops += 1
-        if hops > 1000:
-            raise StoryRuntimeError("more than 1000 moves in one command (a goto loop?)")
+        if hops > 990:
+            trail.append(target)
+            if hops > 1000:
+                last = trail[-1]
+                prev = len(trail) - 2 - trail[-2::-1].index(last) if last in trail[:-1] else 0
+                loop = trail[prev:]
+                raise StoryRuntimeError("more than 1000 moves in one command: a goto loop through "
+                                        + " → ".join(loop))
 
 
 def _enter(ctx: Ctx, node_id: str) -> None:

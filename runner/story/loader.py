@@ -507,7 +507,13 @@ def _read_files(files: list[Path], chk: _Checker, fast: bool = False) -> list[tu
         except yaml.MarkedYAMLError as e:
             mark = e.problem_mark or e.context_mark
             pos = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-            chk.err(pos, f"YAML syntax: {e.problem or e.context}", "K101")
+            msg = f"YAML syntax: {e.problem or e.context}"
+            if e.context and e.context_mark and e.problem_mark and e.context_mark.line != e.problem_mark.line:
+                # The real mistake is often where the unfinished thing began (a quote, a bracket).
+                msg += f" ({e.context} that started at line {e.context_mark.line + 1}, column {e.context_mark.column + 1})"
+            if "mapping values are not allowed" in msg:
+                msg += "; check the indentation, or quote a value that contains ': '"
+            chk.err(pos, msg, "K101")
             continue
         except yaml.YAMLError as e:
             chk.err(None, f"YAML: {e}", "K101")
@@ -618,8 +624,11 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
     sid = chk.want_str(meta.get("id", ""), chk.vpos(meta, "id"), "story id") if "id" in meta else Path(path).stem
     rules = str(meta.get("rules", "none"))
     if rules not in RULES:
-        chk.err(chk.vpos(meta, "rules"), f"unknown rule system {rules!r}; one of: {', '.join(RULES)}", "K005")
+        near = _closest(rules, RULES)
+        hint = f" (did you mean {near!r}?)" if near else ""
+        chk.err(chk.vpos(meta, "rules"), f"unknown rule system {rules!r}{hint}; one of: {', '.join(RULES)}", "K005")
         rules = "none"
+        chk.find_hook = None  # every hook call would be reported again: the one mistake is enough
     chk.rules = rules
     language = str(meta.get("language", "ja"))
     credits = meta.get("credits", ())
