@@ -293,15 +293,21 @@ class PromptIO(_Posted):
             self._carry = ""
 
             def pre_run(accept: bool = accept) -> None:
-                app = self.session.app
+                import asyncio
+
+                loop = asyncio.get_running_loop()
                 if accept:
                     # What was heard stays in the input line a moment before it runs.
-                    app.loop.call_later(self.echo_delay, self._accept)
-                elif self.has_posted():
-                    self._wake()
+                    loop.call_later(self.echo_delay, self._accept)
+                else:
+                    loop.call_soon(self._wake)  # something posted before the prompt was up
 
             res = self.session.prompt(message, default=default, pre_run=pre_run)
             if res is _WAKE:
+                if accept:  # interrupted before it ran: it runs after the wake is handled
+                    self._carry = ""
+                    with self._lock:
+                        self._items.insert(1 if self._items else 0, item)
                 continue
             return res
 
