@@ -1,6 +1,9 @@
 """Time from a narration event to the first audio sample written, per engine, on a long passage.
 
-    python benchmarks/bench_narration.py [--text-file FILE] [--runs 3] [--output dir:/tmp/x]
+    python benchmarks/bench_narration.py [--story DIR | --text-file FILE] [--runs 3] [--output dir:/tmp/x]
+
+By default the passage is the longest narration line of stories/deep_sea_atelier (every
+node's, ending's and action outcome's ``say`` text, with the story's readings).
 
 The event goes through the real path: narrate_events → Narrator → worker process → reading →
 first sentence synthesised → first sample handed to the player. By default the player is the
@@ -36,7 +39,49 @@ PASSAGE = (
 )
 
 
-def bench_engine(engine: str, text: str, runs: int, output: str | None) -> dict | str:
+def longest_passage(story_dir: Path) -> tuple[str, str, dict]:
+    """(line id, text, readings) of the longest narration text in a story."""
+    from runner.story import load
+
+    story = load(story_dir)
+    best: tuple[str, str] = ("", "")
+
+    def visit(lines, where: str) -> None:
+        nonlocal best
+        for i, n in enumerate(lines or (), 1):
+            if getattr(n, "keeper", False):
+                continue  # never spoken
+            text = getattr(n, "text", "") or ""
+            if len(text) > len(best[1]):
+                best = (getattr(n, "id", None) or f"{where}.{i}", text)
+
+    def walk_effects(effects, where: str) -> None:
+        for e in effects or ():
+            if not isinstance(e, tuple) or not e:
+                continue
+            if e[0] == "say":
+                visit(e[1], where)
+            for part in e[1:]:
+                if isinstance(part, tuple):
+                    walk_effects(part, where)
+
+    for nid, node in story.nodes.items():
+        visit(node.narration, nid)
+        walk_effects(node.on_enter, nid)
+        for a in node.actions:
+            walk_effects(a.effects, f"{nid}.{a.id}")
+            walk_effects(a.after, f"{nid}.{a.id}")
+            for o in a.outcomes:
+                walk_effects(o.effects, f"{nid}.{a.id}.{o.key}")
+    for eid, e in story.endings.items():
+        visit(e.narration, eid)
+    for ev in story.events:
+        walk_effects(ev.effects, f"event.{ev.id}")
+    return best[0], best[1], dict(story.readings or {})
+
+
+def bench_engine(engine: str, text: str, runs: int, output: str | None,
+                 readings: dict | None = None) -> dict | str:
     problem = engine_problem(engine, needs_kana=engine == "pyttsx3")
     if problem:
         return problem
@@ -44,7 +89,7 @@ def bench_engine(engine: str, text: str, runs: int, output: str | None) -> dict 
     profile = voices.resolve("narrator", "ja")
     with quiet_stdout():
         t = time.perf_counter()
-        reading = reading_for(text, None, engine, "ja")
+        reading = reading_for(text, readings, engine, "ja")
         t_reading = time.perf_counter() - t
         eng = get_engine(engine)
         eng.synth(reading[:20], profile)  # warm up (dictionary, HTS voice)
@@ -53,7 +98,7 @@ def bench_engine(engine: str, text: str, runs: int, output: str | None) -> dict 
         t_whole = time.perf_counter() - t
     sink = tempfile.mkdtemp(prefix="katari-bench-")
     t = time.perf_counter()
-    n, msg = make_narrator(voices=voices, output=output or f"dir:{sink}")
+    n, msg = make_narrator(voices=voices, output=output or f"dir:{sink}", readings=readings)
     t_start = time.perf_counter() - t
     if msg:
         return msg
@@ -79,14 +124,24 @@ def bench_engine(engine: str, text: str, runs: int, output: str | None) -> dict 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--text-file", help="a UTF-8 file holding the passage to read")
+    ap.add_argument("--story", default=str(Path(__file__).resolve().parents[1] / "stories" / "deep_sea_atelier"),
+                    help="take the story's longest narration line (default: deep_sea_atelier)")
+    ap.add_argument("--fixed", action="store_true", help="the built-in 297-character passage")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--engine", action="append", choices=["pyttsx3", "openjtalk"])
     ap.add_argument("--output", help="player: dir:FOLDER (default, a temp folder) or default/alsa:DEV")
     a = ap.parse_args()
-    text = Path(a.text_file).read_text(encoding="utf-8").strip() if a.text_file else PASSAGE
-    print(f"passage: {len(text)} characters; {a.runs} runs per engine")
+    readings: dict = {}
+    if a.text_file:
+        text, where = Path(a.text_file).read_text(encoding="utf-8").strip(), a.text_file
+    elif a.fixed:
+        text, where = PASSAGE, "built-in passage"
+    else:
+        line_id, text, readings = longest_passage(Path(a.story))
+        where = f"{Path(a.story).name}: {line_id} (the longest narration line)"
+    print(f"passage: {where}, {len(text)} characters; {a.runs} runs per engine")
     for engine in a.engine or ["pyttsx3", "openjtalk"]:
-        r = bench_engine(engine, text, a.runs, a.output)
+        r = bench_engine(engine, text, a.runs, a.output, readings)
         if isinstance(r, str):
             print(f"{engine:<9} skipped: {r}")
             continue
