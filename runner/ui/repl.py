@@ -927,6 +927,12 @@ class Repl:
             elif word in _NO:
                 self.say(t("voice_cancel", self.lang), "class:hint")
                 return True
+        if text.isdigit() and not text.isdecimal():
+            # "¹", "①": digits int() cannot read (the engine's matcher would raise on them).
+            text = unicodedata.normalize("NFKC", text)
+            if not text.isdecimal():
+                self.say(t("unknown_command", self.lang, text=text[:40]), "class:error")
+                return True
         try:
             if text[0] in _PREFIXES:
                 return self.meta(text[1:].strip(), explicit=True)
