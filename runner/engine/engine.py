@@ -6,6 +6,7 @@ come from the generator held in the state or from faces a person entered.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
@@ -192,12 +193,21 @@ def available(story: Story, state: State) -> list[Choice]:
     return out + hidden
 
 
+def _number(text: str) -> int | None:
+    """An action number as typed: ``3`` or full-width ``３``; not ``¹`` or ``٣``."""
+    if len(text) > 6:
+        return None
+    t = unicodedata.normalize("NFKC", text)
+    return int(t) if t.isascii() and t.isdigit() else None
+
+
 def match(story: Story, state: State, command: str, choices: list[Choice] | None = None) -> Choice | None:
     """Finds the action a command names: its number, id, label or an alias."""
     choices = available(story, state) if choices is None else choices
     text = command.strip()
-    if text.isdigit():
-        k = int(text)
+    number = _number(text)
+    if number is not None:
+        k = number
         for c in choices:
             if c.n == k:
                 return c
@@ -384,7 +394,7 @@ def _no_match(story: Story, command: str, choices: list[Choice]) -> dict:
     text = command.strip()
     if not text:
         return {"type": "error", "message": "empty command", "code": "empty"}
-    if text.isdigit():
+    if _number(text) is not None:
         visible = [c for c in choices if c.n]
         return {"type": "error", "code": "no_such_number",
                 "message": f"no action {text}: choose 1 to {len(visible)}" if visible else f"no action {text}"}
