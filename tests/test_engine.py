@@ -264,8 +264,8 @@ endings: {e: {kind: good}}
     assert ev[0]["message"].endswith("a goto loop through a → b → a") or ev[0]["message"].endswith("b → a → b")
 
 
-@pytest.mark.parametrize("cmd,ok", [("３", True), ("¹", False), ("٣", False), ("1" * 40, False), ("0", False)])
-def test_numbers_are_ascii_or_full_width_digits(clocked, cmd: str, ok: bool) -> None:
+@pytest.mark.parametrize("cmd,ok", [("３", True), ("¹", True), ("٣", False), ("1" * 40, False), ("0", False)])
+def test_numbers_fold_like_text_and_never_crash(clocked, cmd: str, ok: bool) -> None:
     s0, _ = new_game(clocked)
     s1, ev = step(clocked, s0, cmd)  # never raises
     assert (s1 is not s0) == ok, ev[0]

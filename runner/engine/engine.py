@@ -194,7 +194,7 @@ def available(story: Story, state: State) -> list[Choice]:
 
 
 def _number(text: str) -> int | None:
-    """An action number as typed: ``3`` or full-width ``３``; not ``¹`` or ``٣``."""
+    """An action number as typed, folded like text (``３``, ``¹`` → 3, 1); other scripts' digits are words."""
     if len(text) > 6:
         return None
     t = unicodedata.normalize("NFKC", text)
