@@ -104,6 +104,72 @@ def _parse(text: Any) -> X.Node | None:
         return None  # the loader reports it
 
 
+def _suspect(story: Story, names: dict[str, set[str]], speakers: set[str]) -> bool:
+    """Whether the story model shows anything these checks report.
+
+    Finding where a problem is needs the YAML again with positions, which costs far more
+    than the loading itself on a large story; a clean story (the usual case) skips it."""
+    if story.rules == "coc7":
+        return True  # the investigator check reads the text; CoC stories are small
+    if _enter_loops(story, {}):
+        return True
+    seen: set[int] = set()
+
+    def bad_expr(node: X.Node | None) -> bool:
+        if node is None or id(node) in seen:
+            return False
+        seen.add(id(node))
+        for name, args, _col in _calls(node):
+            kind = _NAME_ARGS.get(name)
+            if kind and args and args[0][0] == "lit" and isinstance(args[0][1], str) \
+                    and args[0][1] not in names[kind]:
+                return True
+        return False
+
+    def bad_lines(lines: Any) -> bool:
+        return any(bad_expr(ln.when) or (ln.speaker and ln.speaker not in speakers
+                                         and _near(ln.speaker, speakers)) for ln in lines)
+
+    def bad_outcomes(check: X.Node | None, outcomes: Any) -> bool:
+        keys = _outcome_keys(check) if check is not None else None
+        if keys is not None and any(o.key not in keys and o.key != "otherwise" for o in outcomes):
+            return True
+        return bad_expr(check) or any(bad_effects(o.effects) for o in outcomes)
+
+    def bad_effects(effects: Any) -> bool:
+        for e in effects:
+            k = e[0]
+            if k in ("set", "add"):
+                if any(bad_expr(x) for _n, x in e[1]):
+                    return True
+            elif k == "do":
+                if any(bad_expr(x) for x in e[1]):
+                    return True
+            elif k == "if":
+                if bad_expr(e[1]) or bad_effects(e[2]) or bad_effects(e[3]):
+                    return True
+            elif k == "check":
+                if bad_outcomes(e[1], e[2]):
+                    return True
+            elif k == "advance":
+                if bad_expr(e[1]):
+                    return True
+            elif k == "say" and bad_lines(e[1]):
+                return True
+        return False
+
+    for n in story.nodes.values():
+        if bad_lines(n.narration) or bad_lines(n.keeper) or bad_effects(n.on_enter):
+            return True
+        for a in n.actions:
+            if bad_expr(a.when) or bad_effects(a.effects) or bad_effects(a.after) \
+                    or bad_outcomes(a.check, a.outcomes):
+                return True
+    if any(bad_lines(e.narration) for e in story.endings.values()):
+        return True
+    return any(bad_expr(ev.when) or bad_effects(ev.effects) for ev in story.events)
+
+
 def lint(story: Story) -> list[Diagnostic]:
     """Every problem found, for a story :func:`runner.story.check` loaded."""
     out: list[Diagnostic] = []
@@ -113,6 +179,8 @@ def lint(story: Story) -> list[Diagnostic]:
     # of a known speaker is reported: a typo, not a new voice.
     speakers = {"narrator", *story.characters, *(c.name for c in story.characters.values()),
                 *story.voices}
+    if not _suspect(story, names, speakers):
+        return out
     node_pos: dict[str, tuple[str, int, int]] = {}
     texts: list[str] = []
     for f in story_files(story.path):
