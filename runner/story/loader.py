@@ -276,15 +276,18 @@ class _Checker:
 
     def effect(self, key: str, val: Any, vp: tuple[int, int] | None, eff: Map, base: str) -> tuple | None:
         if key in ("set", "add"):
-            if not self.want_map(val, vp, f"{key!r}"):
+            if not isinstance(val, dict):
+                self.want_map(val, vp, f"{key!r}")
                 return None
             pairs = []
+            variables = self.variables
+            vpos = _no_pos if self.fast else self.vpos
             for name, value in val.items():
-                if name not in self.variables:
-                    near = _closest(str(name), self.variables)
+                if name not in variables:
+                    near = _closest(str(name), variables)
                     hint = f" (did you mean {near!r}?)" if near else ""
                     self.err(self.kpos(val, name), f"unknown variable {name!r}{hint}", "K011")
-                ex = self.expr(value, self.vpos(val, name))
+                ex = self.expr(value, vpos(val, name))
                 if ex is not None:
                     pairs.append((str(name), ex))
             return (key, tuple(pairs))
@@ -302,11 +305,11 @@ class _Checker:
                 self.refs.append(("item", item, self.file, vp or (1, 1), self.cur_node))
             return (key, tuple(counts))
         if key == "goto":
-            t = self.want_str(val, vp, "goto")
+            t = val if type(val) is str else self.want_str(val, vp, "goto")
             self.refs.append(("goto", t, self.file, vp or (1, 1), self.cur_node))
             return ("goto", t)
         if key == "end":
-            t = self.want_str(val, vp, "end")
+            t = val if type(val) is str else self.want_str(val, vp, "end")
             self.refs.append(("end", t, self.file, vp or (1, 1), self.cur_node))
             return ("end", t)
         if key in ("say", "keeper"):
@@ -564,6 +567,9 @@ def _load(path: str | os.PathLike[str], *, check_hooks: bool) -> tuple[Story | N
         return _load_pass(path, check_hooks=check_hooks, fast=False)
     finally:
         if was_enabled:
+            # A story lives as long as the game: move it out of the collector's sight, or
+            # every later collection walks its million objects again.
+            gc.freeze()
             gc.enable()
 
 
@@ -930,45 +936,60 @@ def _actions(chk: _Checker, v: Any, pos: tuple[int, int] | None, nid: str) -> tu
         return ()
     out: list[Action] = []
     ids: set[str] = set()
+    # Positions only matter for messages; the fast pass (no positions) skips asking for them.
+    located = not chk.fast
+    vpos = chk.vpos if located else _no_pos
     for i, a in enumerate(v):
-        apos = chk.ipos(v, i)
-        if not chk.want_map(a, apos, "an action"):
+        apos = chk.ipos(v, i) if located else None
+        if not isinstance(a, dict):
+            chk.want_map(a, apos, "an action")
             continue
-        chk.unknown_keys(a, ACTION_KEYS, "an action")
+        if not a.keys() <= ACTION_KEYS:
+            chk.unknown_keys(a, ACTION_KEYS, "an action")
         if "label" not in a:
             chk.err(apos, "an action needs a 'label' (what the player sees)", "K003")
             continue
-        label = chk.want_str(a["label"], chk.vpos(a, "label"), "label")
+        label = a["label"]
+        if type(label) is not str:
+            label = chk.want_str(label, vpos(a, "label"), "label")
         aid = str(a.get("id", "")) or (re.sub(r"\W+", "_", label.lower()).strip("_") if label.isascii() else f"a{i + 1}")
         if aid in ids:
-            chk.err(chk.vpos(a, "id") or apos, f"action id {aid!r} is used twice in node {nid!r}", "K004")
+            chk.err(vpos(a, "id") or apos, f"action id {aid!r} is used twice in node {nid!r}", "K004")
         ids.add(aid)
-        aliases = a.get("aliases") or []
+        aliases = a.get("aliases") or ()
         if isinstance(aliases, str):
             aliases = [aliases]
-        if not isinstance(aliases, list):
-            chk.err(chk.vpos(a, "aliases"), "aliases must be a list of words", "K001")
+        if not isinstance(aliases, (list, tuple)):
+            chk.err(vpos(a, "aliases"), "aliases must be a list of words", "K001")
             aliases = []
-        when = chk.expr(a["when"], chk.vpos(a, "when"), condition=True) if "when" in a else None
+        when = chk.expr(a["when"], vpos(a, "when"), condition=True) if "when" in a else None
         cost = 0
         if "cost" in a:
             c = _minutes(a["cost"])
             if c is None or c < 0:
-                chk.err(chk.vpos(a, "cost"), f"cost {a['cost']!r}: minutes, \"30m\" or \"1h\"", "K007")
+                chk.err(vpos(a, "cost"), f"cost {a['cost']!r}: minutes, \"30m\" or \"1h\"", "K007")
             else:
                 cost = c
         base = f"{nid}.{aid}"
-        check = chk.expr(a["check"], chk.vpos(a, "check")) if "check" in a else None
-        outcomes = chk.outcomes(a.get("outcomes"), chk.vpos(a, "outcomes"), base)
-        if check is not None and "outcomes" not in a:
-            chk.err(chk.vpos(a, "check"), "a check needs 'outcomes'", "K021")
-        if "outcomes" in a and check is None and "check" not in a:
-            chk.err(chk.kpos(a, "outcomes"), "'outcomes' without a 'check'", "K021")
-        effects = chk.folded(a, base) + chk.effects(a.get("effects"), chk.vpos(a, "effects"), base)
-        after = chk.tail(a)
-        out.append(Action(aid, label, tuple(str(x) for x in aliases), when, bool(a.get("once", False)),
-                          cost, check, outcomes, effects, after, bool(a.get("hidden", False)), f"{nid}.{aid}"))
+        check = outcomes = None
+        if "check" in a or "outcomes" in a:
+            check = chk.expr(a["check"], vpos(a, "check")) if "check" in a else None
+            outcomes = chk.outcomes(a.get("outcomes"), vpos(a, "outcomes"), base)
+            if check is not None and "outcomes" not in a:
+                chk.err(vpos(a, "check"), "a check needs 'outcomes'", "K021")
+            if "outcomes" in a and check is None and "check" not in a:
+                chk.err(chk.kpos(a, "outcomes"), "'outcomes' without a 'check'", "K021")
+        effects = chk.effects(a["effects"], vpos(a, "effects"), base) if "effects" in a else ()
+        if "say" in a or "keeper" in a:
+            effects = chk.folded(a, base) + effects
+        after = chk.tail(a) if "goto" in a or "end" in a else ()
+        out.append(Action(aid, label, tuple(map(str, aliases)), when, bool(a.get("once", False)),
+                          cost, check, outcomes or (), effects, after, bool(a.get("hidden", False)), base))
     return tuple(out)
+
+
+def _no_pos(m: Any, key: Any) -> None:
+    return None
 
 
 def _walk_effects(effs: tuple) -> Any:
