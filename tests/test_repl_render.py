@@ -67,13 +67,13 @@ def test_status_bar_shows_rule_system_keys_generically() -> None:
                             "skills": {"目星": 60}}}}
     items = dict(status_items(coc, None, "ja"))
     assert items["場所"] == "書斎" and items["時刻"] == "10:30" and items["残り"] == "1時間30分"
-    assert items["HP"] == "9/11" and items["SAN"] == "55" and items["Luck"] == "60" and items["MP"] == "10"
+    assert items["HP"] == "9/11" and items["SAN"] == "55" and items["幸運"] == "60" and items["MP"] == "10"
     assert items["clue"] == "2" and "skills" not in items
     ktane = {"type": "state", "node": "m", "title": "ダンジョン", "turn": 0, "clock": 0, "vars": {},
              "inventory": {}, "stage": 2, "strikes": 1, "led": "red",
              "edgework": {"serial": "AB12", "indicators": [{"label": "CAR", "lit": True}], "batteries": 2}}
     items = dict(status_items(ktane, None, "en"))
     assert items["strikes"] == "1" and items["stage"] == "2"
-    assert items["edgework"] == "serial=AB12 indicators=CAR* batteries=2"
+    assert items["edgework"] == "serial AB12 · indicators lit CAR · batteries 2"
     bar = "".join(x for _, x in toolbar(ktane, None, "en", cols=40))
     assert get_cwidth(bar) <= 40 and bar.strip().startswith("Place ダンジョン")

@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout.write
 
     def fail(why: object) -> int:
-        sys.stderr.write(t("replay_bad", lang, why=why) + "\n")
+        text = why if isinstance(why, str) else files.reason(why, lang)  # type: ignore[arg-type]
+        sys.stderr.write(t("replay_bad", lang, why=text) + "\n")
         return 2
 
     try:
@@ -67,11 +68,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         story = load(path)
     except StoryError as e:
-        return fail(f"{path}: {len(e.diagnostics)} error(s) in the story, e.g. {e.diagnostics[0] if e.diagnostics else ''}")
+        return fail(t("replay_story_errors", lang, path=path, n=len(e.diagnostics),
+                      first=e.diagnostics[0] if e.diagnostics else ""))
     except OSError as e:
         return fail(e)
     if story.id != data.get("story"):
-        return fail(f"the file is for the story {data.get('story')!r}, but {path} is {story.id!r}")
+        return fail(t("replay_other_story", lang, want=data.get("story"), path=path, got=story.id))
     if data.get("fingerprint") and data["fingerprint"] != files.fingerprint(story):
         out(t("story_changed", lang) + "\n")
     try:
@@ -80,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
         tl = files.rebuild(story, int(data.get("seed") or 0), entries, gm=bool(data.get("gm")),
                            manual=bool(data.get("manual")), start_dice=list(sd) if isinstance(sd, list) else None)
     except (SaveError, NeedDice, DiceError, ValueError, TypeError) as e:
-        return fail(e)
+        if isinstance(e, files.FileError):
+            return fail(e)
+        return fail(t("replay_broken", lang, detail=f"{type(e).__name__}: {e}".splitlines()[0]))
     if args.show:
         from runner.ui.render import Renderer, plain
 

@@ -14,6 +14,7 @@ exactly, plus every State of the undo/redo timeline, so undo never rerolls.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import hashlib
 import json
 import os
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.engine.state import SaveError, State
+from runner.ui.i18n import t
 
 SAVE_FORMAT = "katari-save"
 SAVE_VERSION = 1
@@ -33,6 +35,58 @@ AUTOSAVE = "autosave"
 RESTART_BACKUP = "restart-backup"
 _SLOT = re.compile(r"[\w\-]{1,40}")
 _TMP = re.compile(r"^\.(.+)\.(\d+)\.tmp$")
+
+
+# -- errors ------------------------------------------------------------------
+
+class FileError(SaveError):
+    """A ``SaveError`` the console can say in either language: ``code`` names the text
+    (``why_<code>`` in runner.ui.i18n) and ``kw`` fills it; an OSError among them is named in
+    the interface language too. ``str()`` is the English line, for logs and tracebacks."""
+
+    def __init__(self, code: str, **kw: Any) -> None:
+        self.code = code
+        self.kw = kw
+        super().__init__(reason(self, "en"))
+
+
+_OS_REASONS = {
+    errno.ENOENT: "not_found", errno.ENOTDIR: "not_dir", errno.EEXIST: "not_dir",
+    errno.EISDIR: "is_dir", errno.EACCES: "denied", errno.EPERM: "denied",
+    errno.EROFS: "read_only", errno.ENOSPC: "disk_full", errno.EDQUOT: "disk_full",
+}
+
+
+def os_reason(e: OSError, lang: str = "ja") -> str:
+    """Why a file operation failed, in the interface language (not the OS's English)."""
+    name = _OS_REASONS.get(e.errno or 0)
+    if name is None:
+        return t("os_other", lang, code=errno.errorcode.get(e.errno or 0, type(e).__name__))
+    return t(f"os_{name}", lang)
+
+
+def reason(e: BaseException, lang: str = "ja") -> str:
+    """One line saying why a save, transcript or replay cannot be used, in ``lang``."""
+    if isinstance(e, FileError):
+        kw = {k: os_reason(v, lang) if isinstance(v, OSError) else v for k, v in e.kw.items()}
+        return t(f"why_{e.code}", lang, **kw)
+    if isinstance(e, OSError):
+        return os_reason(e, lang)
+    if isinstance(e, SaveError) and lang != "en":
+        return t("why_engine", lang)  # the engine's own checks speak English only
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def culprit(e: OSError) -> Path | None:
+    """The path to blame for a failed write: for "not a directory", the file in the way."""
+    if not e.filename:
+        return None
+    p = Path(os.fsdecode(e.filename))
+    if e.errno in (errno.ENOTDIR, errno.EEXIST, errno.ENOENT):
+        for q in (p, *p.parents):
+            if q.exists():
+                return q if not q.is_dir() else p
+    return p
 
 
 # -- folders -----------------------------------------------------------------
@@ -74,7 +128,7 @@ def valid_slot(slot: str) -> bool:
 
 def slot_path(story_id: str, slot: str) -> Path:
     if not valid_slot(slot):
-        raise SaveError(f"bad save name {slot!r}")
+        raise FileError("bad_name", slot=slot)
     return saves_dir(story_id) / f"{slot}.json"
 
 
@@ -177,10 +231,10 @@ class Entry:
         if isinstance(d, str):
             return cls(d)
         if not isinstance(d, dict) or not isinstance(d.get("command"), str):
-            raise SaveError("a command in the save is damaged")
+            raise FileError("entry_damaged")
         dice = d.get("dice")
         if dice is not None and (not isinstance(dice, list) or not all(isinstance(x, int) for x in dice)):
-            raise SaveError("the dice of a command in the save are damaged")
+            raise FileError("dice_damaged")
         return cls(d["command"], dice or None, bool(d.get("manual", False)))
 
 
@@ -393,28 +447,28 @@ def read_doc(path: Path) -> dict:
     try:
         raw = path.read_bytes()
     except OSError as e:
-        raise SaveError(f"cannot read it: {e.strerror or e}") from None
+        raise FileError("cannot_read_it", why=e) from None
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise SaveError("not JSON: the file is damaged or not a save") from None
+        raise FileError("not_json") from None
     if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
-        raise SaveError("not a Katari save")
+        raise FileError("not_save")
     v = doc.get("version")
     if not isinstance(v, int):
-        raise SaveError("not a Katari save (no version)")
+        raise FileError("no_version")
     if v > SAVE_VERSION:
-        raise SaveError(f"save format {v} is newer than this Katari understands ({SAVE_VERSION})")
+        raise FileError("newer", v=v, have=SAVE_VERSION)
     body = doc.get("body")
     if not isinstance(body, dict) or hashlib.sha256(_canonical(body)).hexdigest() != doc.get("sha256"):
-        raise SaveError("checksum mismatch: the file is damaged")
+        raise FileError("checksum")
     return body
 
 
 def timeline_from(body: dict, story: Any) -> tuple[Timeline, bool]:
     """Rebuilds the timeline of a verified save body. Returns it and whether the story changed."""
     if body.get("story") != story.id:
-        raise SaveError(f"this save is for the story {body.get('story')!r}, not {story.id!r}")
+        raise FileError("other_story", story=body.get("story"), have=story.id)
     try:
         commands = [Entry.from_json(e) for e in body["commands"]]
         redo = [Entry.from_json(e) for e in body.get("redo", [])]
@@ -424,12 +478,12 @@ def timeline_from(body: dict, story: Any) -> tuple[Timeline, bool]:
     except (KeyError, TypeError, ValueError) as e:
         if isinstance(e, SaveError):
             raise
-        raise SaveError(f"the save is damaged ({type(e).__name__})") from None
+        raise FileError("damaged", what=type(e).__name__) from None
     if pos != len(commands) or len(states) != len(commands) + len(redo) + 1:
-        raise SaveError("the save is damaged (its timeline does not add up)")
+        raise FileError("timeline")
     current = State.from_dict(body["state"], story=story)
     if current.to_dict() != states[pos].to_dict():
-        raise SaveError("the save is damaged (its state and timeline differ)")
+        raise FileError("state_differs")
     sd = body.get("start_dice")
     tl = Timeline(story.id, seed, states, commands + redo, pos, gm=bool(body.get("gm")),
                   manual=bool(body.get("manual")), start_dice=list(sd) if isinstance(sd, list) else None)
@@ -453,7 +507,9 @@ class SaveInfo:
     ended: bool = False
     commands: int = 0
     error: str | None = None
-    """Why the file cannot be loaded, in one line."""
+    """Why the file cannot be loaded, in one line (English; ``reason(info.exc, lang)`` says it
+    in the interface language)."""
+    exc: SaveError | None = None
 
 
 def save_info(path: Path, story_id: str | None = None) -> SaveInfo:
@@ -461,9 +517,9 @@ def save_info(path: Path, story_id: str | None = None) -> SaveInfo:
     try:
         body = read_doc(path)
         if story_id is not None and body.get("story") != story_id:
-            raise SaveError(f"it belongs to another story ({body.get('story')!r})")
+            raise FileError("belongs", story=body.get("story"))
     except SaveError as e:
-        return SaveInfo(slot, path, error=str(e))
+        return SaveInfo(slot, path, error=str(e), exc=e)
     when = str(body.get("saved_at", ""))
     try:
         when = _dt.datetime.fromisoformat(when).strftime("%Y-%m-%d %H:%M")
@@ -541,8 +597,10 @@ def read_replay(path: Path) -> dict:
     """The replay data of a transcript (Markdown) or a save (JSON), as a replay block."""
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise SaveError(f"cannot read {path}: {e}") from None
+    except OSError as e:
+        raise FileError("cannot_read", path=str(path), why=e) from None
+    except UnicodeDecodeError:
+        raise FileError("not_text", path=str(path)) from None
     if text.lstrip().startswith("{"):
         body = read_doc(path)
         return {"format": REPLAY_FORMAT, "story": body.get("story"), "story_path": body.get("story_path", ""),
@@ -551,13 +609,13 @@ def read_replay(path: Path) -> dict:
                 "commands": body.get("commands", []), "state": body.get("state")}
     m = re.search(r"^```" + REPLAY_FORMAT + r"[ \t]*\n(.*?)\n```", text, re.S | re.M)
     if not m:
-        raise SaveError(f"{path.name} has no ```{REPLAY_FORMAT} block")
+        raise FileError("no_block", name=path.name, fmt=REPLAY_FORMAT)
     try:
         data = json.loads(m.group(1))
-    except json.JSONDecodeError as e:
-        raise SaveError(f"the replay block is not JSON ({e.msg})") from None
+    except json.JSONDecodeError:
+        raise FileError("block_not_json") from None
     if not isinstance(data, dict) or data.get("format") != REPLAY_FORMAT:
-        raise SaveError("the replay block is not Katari's")
+        raise FileError("block_not_katari")
     return data
 
 
@@ -568,7 +626,8 @@ def new_history_file(story_id: str) -> Path:
 
 
 __all__ = [
-    "AUTOSAVE", "Entry", "SaveError", "SaveInfo", "Timeline", "atomic_write", "clean_tmp",
+    "AUTOSAVE", "Entry", "FileError", "SaveError", "SaveInfo", "Timeline", "atomic_write", "clean_tmp",
+    "culprit", "os_reason", "reason",
     "default_transcript_path", "fill_events", "fingerprint", "history_path", "home", "list_saves",
     "load_save", "read_doc", "read_replay", "rebuild", "save_doc", "save_info", "saves_dir",
     "slot_path", "start", "story_home", "timeline_from", "transcript_markdown", "valid_slot",

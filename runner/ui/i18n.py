@@ -6,6 +6,7 @@ Story text is the story's own; only what Katari itself says lives here.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 LANGS = ("ja", "en")
 
@@ -23,7 +24,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "dice_range": "{sides}面ダイスに {face} の目はありません。",
         "dice_cancel": "ロールを取り消しました。コマンドは実行されていません。",
         "cancelled": "（入力を取り消しました）",
-        "bye": "中断しました。次回「katari play」で続きから遊べます。",
+        "bye": "中断しました。次回「{cmd}」で続きから遊べます。",
+        "bye_unsaved": "中断しました。セーブを書けなかったので、このゲームの続きは残っていません。",
         "bye_ended": "おつかれさまでした。",
         "actions": "行動：",
         "no_actions": "（いまできる行動はありません）",
@@ -79,18 +81,47 @@ _TEXT: dict[str, dict[str, str]] = {
         "hp": "HP", "items": "持ち物",
         "toolbar_keys": "Tab 候補 ・ help ・ Ctrl-D 中断",
         "gm_mode": "GM",
-        "save_io": "セーブを書けません：{why}",
+        "save_fail": "セーブを書けません（{path}：{why}）。",
+        "save_broken": "セーブを書けません（{path}：{why}）。このまま遊べますが、進行は保存されません。",
         "dice_manual": "ダイスは手で振ります（--dice manual）。",
         "game_over": "物語は終わっています。",
         "replay_ok": "OK：{n} 手を再生し、同じ状態で終わりました（{place}・手番 {turn}）。",
         "replay_diff": "不一致：{n} 手を再生した結果が記録と違います：",
         "replay_bad": "再生できません：{why}",
+        "replay_story_errors": "物語 {path} に {n} 件のエラーがあります（例：{first}）",
+        "replay_other_story": "この記録は物語「{want}」のものですが、{path} は「{got}」です",
+        "replay_broken": "記録どおりに再生できません（記録が壊れているか、物語が変わっています）",
+        # Why a file cannot be used (runner.ui.files.FileError codes; OS errors by errno).
+        "why_bad_name": "セーブ名に使えない文字があります：{slot!r}",
+        "why_entry_damaged": "セーブの中のコマンドが壊れています",
+        "why_dice_damaged": "セーブの中のダイスの目が壊れています",
+        "why_cannot_read_it": "読み込めません：{why}",
+        "why_not_json": "ファイルが壊れているか、セーブではありません",
+        "why_not_save": "Katari のセーブではありません",
+        "why_no_version": "Katari のセーブではありません（版の記載がありません）",
+        "why_newer": "新しい Katari のセーブです（形式 {v}、この Katari は {have} まで）",
+        "why_checksum": "チェックサムが合いません。ファイルが壊れています",
+        "why_other_story": "別の物語「{story}」のセーブです（いまの物語は「{have}」）",
+        "why_damaged": "セーブが壊れています（{what}）",
+        "why_timeline": "セーブが壊れています（手順の数が合いません）",
+        "why_state_differs": "セーブが壊れています（状態と手順が食い違います）",
+        "why_belongs": "別の物語「{story}」のセーブです",
+        "why_cannot_read": "{path} を読めません：{why}",
+        "why_not_text": "{path} はテキストファイルではありません",
+        "why_no_block": "{name} に ```{fmt} の再現データがありません",
+        "why_block_not_json": "再現データが壊れています（JSON ではありません）",
+        "why_block_not_katari": "再現データが Katari のものではありません",
+        "why_engine": "このセーブは読み込めません（物語が変わったか、ファイルが壊れています）",
+        "os_not_found": "見つかりません",
+        "os_not_dir": "フォルダーのはずの場所がファイルです",
+        "os_is_dir": "フォルダーです（ファイルではありません）",
+        "os_denied": "書き込み（読み込み）の権限がありません",
+        "os_read_only": "読み取り専用の場所です",
+        "os_disk_full": "ディスクに空きがありません",
+        "os_other": "入出力エラー（{code}）",
         "level_critical": "クリティカル", "level_extreme": "イクストリーム成功",
         "level_hard": "ハード成功", "level_regular": "レギュラー成功",
         "level_success": "成功", "level_failure": "失敗", "level_fumble": "ファンブル",
-        "key_life": "ライフ", "key_flowers": "花", "key_floor": "階", "key_strikes": "ミス",
-        "key_stage": "ステージ", "key_led": "LED", "key_solved": "解除", "key_edgework": "外観",
-        "key_characters": "脱出者",
         "gm_only": "GM モードでだけ使えます（katari play --gm）。",
         "gm_usage": "GM の上書き：gm set 変数 値 / gm clock +30 / gm damage 誰 量 [能力] / gm force success / gm give 物 / gm take 物 / gm goto 場所（日本語：変数・時計・ダメージ・強制・与える・取り上げる・移動）",
         "gm_panel_head": "［GM］",
@@ -126,7 +157,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "dice_range": "A d{sides} has no face {face}.",
         "dice_cancel": "Roll cancelled; the command was not run.",
         "cancelled": "(line cancelled)",
-        "bye": "Saved. `katari play` resumes where you left off.",
+        "bye": "Saved. `{cmd}` resumes where you left off.",
+        "bye_unsaved": "Left without saving: the game could not be saved, so it cannot be resumed.",
         "bye_ended": "Thanks for playing.",
         "actions": "Actions:",
         "no_actions": "(nothing to do now)",
@@ -182,18 +214,46 @@ _TEXT: dict[str, dict[str, str]] = {
         "hp": "HP", "items": "Items",
         "toolbar_keys": "Tab actions · help · Ctrl-D leave",
         "gm_mode": "GM",
-        "save_io": "Cannot write the save: {why}",
+        "save_fail": "Cannot save ({path}: {why}).",
+        "save_broken": "Cannot save ({path}: {why}). You can go on playing, but nothing will be saved.",
         "dice_manual": "Dice are rolled by hand (--dice manual).",
         "game_over": "The story is over.",
         "replay_ok": "OK: replayed {n} commands and ended in the same state ({place}, turn {turn}).",
         "replay_diff": "MISMATCH: replaying {n} commands ends in a different state:",
         "replay_bad": "Cannot replay: {why}",
+        "replay_story_errors": "{path}: {n} error(s) in the story, e.g. {first}",
+        "replay_other_story": "the file is for the story {want!r}, but {path} is {got!r}",
+        "replay_broken": "the recorded commands do not replay ({detail})",
+        "why_bad_name": "bad save name {slot!r}",
+        "why_entry_damaged": "a command in the save is damaged",
+        "why_dice_damaged": "the dice of a command in the save are damaged",
+        "why_cannot_read_it": "cannot read it: {why}",
+        "why_not_json": "not JSON: the file is damaged or not a save",
+        "why_not_save": "not a Katari save",
+        "why_no_version": "not a Katari save (no version)",
+        "why_newer": "save format {v} is newer than this Katari understands ({have})",
+        "why_checksum": "checksum mismatch: the file is damaged",
+        "why_other_story": "this save is for the story {story!r}, not {have!r}",
+        "why_damaged": "the save is damaged ({what})",
+        "why_timeline": "the save is damaged (its timeline does not add up)",
+        "why_state_differs": "the save is damaged (its state and timeline differ)",
+        "why_belongs": "it belongs to another story ({story!r})",
+        "why_cannot_read": "cannot read {path}: {why}",
+        "why_not_text": "{path} is not a text file",
+        "why_no_block": "{name} has no ```{fmt} block",
+        "why_block_not_json": "the replay block is not JSON",
+        "why_block_not_katari": "the replay block is not Katari's",
+        "why_engine": "this save cannot be loaded",
+        "os_not_found": "not found",
+        "os_not_dir": "a file is where a folder should be",
+        "os_is_dir": "it is a folder, not a file",
+        "os_denied": "permission denied",
+        "os_read_only": "read-only file system",
+        "os_disk_full": "the disk is full",
+        "os_other": "input/output error ({code})",
         "level_critical": "critical", "level_extreme": "extreme success",
         "level_hard": "hard success", "level_regular": "regular success",
         "level_success": "success", "level_failure": "failure", "level_fumble": "fumble",
-        "key_life": "life", "key_flowers": "flowers", "key_floor": "floor", "key_strikes": "strikes",
-        "key_stage": "stage", "key_led": "LED", "key_solved": "solved", "key_edgework": "edgework",
-        "key_characters": "escapers",
         "gm_only": "Only in game-master mode (katari play --gm).",
         "gm_usage": "GM overrides: gm set VAR VALUE / gm clock +30 / gm damage WHO N [STAT] / gm force success / gm give ITEM / gm take ITEM / gm goto NODE",
         "gm_panel_head": "[GM]",
@@ -285,10 +345,80 @@ def default_lang() -> str:
     return env if env in LANGS else "ja"
 
 
-def key_label(key: str, lang: str = "ja") -> str:
+# Names of the keys the shipped rule systems put in ``state`` events and character sheets.
+# "system.key" wins over "key" (UREG's solved puzzles are not the KTANE module's "solved").
+# Keys not listed here are shown as they are: a new rule system still shows up, in its own words.
+VIEW_LABELS: dict[str, dict[str, str]] = {
+    "ja": {
+        # coc7: sheets and view
+        "hp": "HP", "mp": "MP", "san": "SAN", "luck": "幸運", "Luck": "幸運", "mov": "移動", "build": "ビルド",
+        "db": "DB", "investigators": "探索者", "active": "手番", "conditions": "状態",
+        # ureg
+        "life": "ライフ", "flowers": "花", "floor": "階", "characters": "脱出者", "npcs": "人物",
+        "hint_used": "ヒント使用", "continues": "コンティニュー", "archetype": "タイプ",
+        "good": "長所", "bad": "短所", "ureg.solved": "解いた仕掛け", "mods": "補正",
+        "time_left": "残り", "time_limit": "制限時間", "time_spent": "経過",
+        # ktane
+        "stage": "ステージ", "led": "LED", "strikes": "ミス", "solved": "解除", "edgework": "外観",
+        "serial": "シリアル", "indicators": "インジケーター", "batteries": "電池",
+        "hidden": "隠し値", "level": "レベル", "move": "動き", "expected": "正解", "enemy": "敵",
+        "sequence": "手順", "done": "済み", "x": "X",
+    },
+    "en": {
+        "hp": "HP", "mp": "MP", "san": "SAN", "luck": "Luck", "mov": "MOV", "build": "Build",
+        "db": "DB", "investigators": "investigators", "active": "active", "conditions": "conditions",
+        "life": "life", "flowers": "flowers", "floor": "floor", "characters": "escapers", "npcs": "people",
+        "hint_used": "hint used", "continues": "continues", "archetype": "type",
+        "good": "strength", "bad": "weakness", "ureg.solved": "puzzles solved", "mods": "modifiers",
+        "time_left": "time left", "time_limit": "time limit", "time_spent": "time spent",
+        "stage": "stage", "led": "LED", "strikes": "strikes", "solved": "solved", "edgework": "edgework",
+        "serial": "serial", "indicators": "indicators", "batteries": "batteries",
+        "hidden": "hidden", "level": "level", "move": "move", "expected": "expected", "enemy": "enemy",
+        "sequence": "sequence", "done": "done", "x": "X",
+    },
+}
+
+_KTANE_BUTTONS = {
+    "ja": {"forward": "前", "left": "左", "right": "右", "sword": "剣", "shield": "盾"},
+    "en": {"forward": "forward", "left": "left", "right": "right", "sword": "sword", "shield": "shield"},
+}
+VIEW_VALUES: dict[str, dict[str, dict[Any, str]]] = {
+    # Values with names of their own: LED colours, buttons, yes/no of the module.
+    "ja": {
+        "led": {"red": "赤", "yellow": "黄", "green": "緑", "blue": "青", "magenta": "マゼンタ",
+                "white": "白", "off": "消灯"},
+        "solved": {True: "済み", False: "まだ"},
+        "hint_used": {True: "済み", False: "まだ"},
+        "move": _KTANE_BUTTONS["ja"], "expected": _KTANE_BUTTONS["ja"], "sequence": _KTANE_BUTTONS["ja"],
+    },
+    "en": {
+        "solved": {True: "yes", False: "no"},
+        "hint_used": {True: "yes", False: "no"},
+    },
+}
+
+
+def key_label(key: str, lang: str = "ja", system: str | None = None) -> str:
     """A state key as the status bar names it (the key itself when we have no name for it)."""
-    s = t(f"key_{key}", lang)
-    return key if s == f"key_{key}" else s
+    table = VIEW_LABELS.get(lang) or VIEW_LABELS["ja"]
+    if system:
+        hit = table.get(f"{system}.{key}")
+        if hit is not None:
+            return hit
+    return table.get(key, key)
+
+
+def value_name(key: str, value: Any, lang: str = "ja", system: str | None = None) -> str | None:
+    """The name of a view value that has one (``led: yellow`` -> 黄), else None."""
+    table = VIEW_VALUES.get(lang) or {}
+    for k in ((f"{system}.{key}",) if system else ()) + (key,):
+        names = table.get(k)
+        if names is not None:
+            try:
+                return names.get(value)
+            except TypeError:  # an unhashable value
+                return None
+    return None
 
 
 def t(key: str, lang: str = "ja", /, **kw: object) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from prompt_toolkit.utils import get_cwidth
 
-from runner.ui.i18n import key_label, t
+from runner.ui.i18n import key_label, t, value_name
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -112,12 +112,13 @@ def _tokens(text: str) -> list[str]:
     return glued
 
 
-def wrap(text: str, cols: int, *, indent: str = "", first: str = "") -> list[str]:
+def wrap(text: str, cols: int, *, indent: str = "", first: str = "", keep_spaces: bool = False) -> list[str]:
     """Wraps ``text`` to ``cols`` columns: Japanese between any two characters (minding
-    kinsoku), English between words. ``first`` prefixes the first line, ``indent`` the rest."""
+    kinsoku), English between words. ``first`` prefixes the first line, ``indent`` the rest.
+    ``keep_spaces`` keeps the spaces ``tidy`` drops (interface text: 黒田 剛 幸運 50)."""
     cols = max(cols, 8)
     lines: list[str] = []
-    for para in tidy(text).split("\n"):
+    for para in (text if keep_spaces else tidy(text)).split("\n"):
         lead = para[: len(para) - len(para.lstrip(" "))]
         if lead and not first and not indent:
             first = indent = lead  # an indented line keeps its indent when it wraps
@@ -266,9 +267,7 @@ class Renderer:
     def error_lines(self, ev: dict, command: str) -> list[str]:
         code = ev.get("code")
         lang = self.lang
-        text = command.strip()
-        if len(text) > 40:
-            text = text[:40] + "…"
+        text = clip(command.strip(), 40)
         if code == "empty":
             return []
         if code == "unknown_command":
@@ -302,6 +301,11 @@ class Renderer:
         return [[(style, line)] for line in wrap(text, self.cols)]
 
 
+def clip(text: str, n: int) -> str:
+    """``text`` cut to ``n`` characters, with … where it was cut."""
+    return text if len(text) <= n else text[:n] + "…"
+
+
 def _printable(text: str) -> str:
     """Control characters shown as ``\\x..`` so an echo cannot move the cursor."""
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
@@ -316,7 +320,6 @@ PREFERRED_STATS = ("HP", "hp", "MP", "mp", "SAN", "san", "Luck", "luck", "幸運
 RULE_VIEWS = ("ureg", "coc7", "ktane")
 """State keys that hold a rule system's whole view: shown flat, one level down."""
 _VIEW_SKIP = ("time_limit", "time_spent", "npcs", "active")
-_STAT_NAMES = {"hp": "HP", "mp": "MP", "san": "SAN", "luck": "Luck"}
 
 
 def duration(minutes: Any, lang: str) -> str:
@@ -367,18 +370,72 @@ def compact(value: Any, depth: int = 0) -> str:
     return str(value)
 
 
-def stat_items(stats: dict, lang: str = "ja") -> list[tuple[str, str]]:
+def view_text(key: str, value: Any, lang: str = "ja", system: str | None = None, depth: int = 0,
+              *, short: bool = False) -> str:
+    """A rule system's view value in the interface language: values with names of their own
+    (LED colours, buttons), the edgework, maps with their keys named; the rest as ``compact``.
+    ``short``: the status bar's form, where the edgework must fit beside the stage and LED."""
+    if short and key == "edgework" and isinstance(value, dict):
+        return _edgework_short(value, lang)
+    if isinstance(value, (str, bool)):
+        name = value_name(key, value, lang, system)
+        if name is not None:
+            return name
+    sep = "、" if lang == "ja" else ", "
+    if isinstance(value, (list, tuple)) and value and all(isinstance(x, str) for x in value):
+        names = [value_name(key, x, lang, system) for x in value]
+        if any(n is not None for n in names):
+            return sep.join(n if n is not None else x for n, x in zip(names, value, strict=True))
+    if key == "indicators" and isinstance(value, list) and all(isinstance(x, dict) for x in value):
+        lit, unlit = ("点灯", "消灯") if lang == "ja" else ("lit ", "unlit ")
+        return sep.join(f"{lit if x.get('lit') else unlit}{x.get('label', '')}" for x in value)
+    if key == "batteries" and isinstance(value, int) and not isinstance(value, bool) and lang == "ja":
+        return f"{value}本"
+    if isinstance(value, dict) and depth < 2:
+        parts = []
+        for k, v in value.items():
+            if v is None or v == "" or v == [] or v == {}:
+                continue
+            c = view_text(str(k), v, lang, system, depth + 1)
+            if c:
+                parts.append(f"{key_label(str(k), lang, system)} {c}")
+        return ("・" if lang == "ja" else " · ").join(parts)
+    return compact(value, depth)
+
+
+def _edgework_short(edge: dict, lang: str) -> str:
+    """``ZG0PE3 点灯BOB 消灯FRQ,NSA 電池0`` (``lit BOB unlit FRQ,NSA batteries 0``)."""
+    inds = [x for x in edge.get("indicators") or [] if isinstance(x, dict)]
+    lit = ",".join(str(x.get("label", "")) for x in inds if x.get("lit"))
+    unlit = ",".join(str(x.get("label", "")) for x in inds if not x.get("lit"))
+    ja = lang == "ja"
+    parts = [str(edge.get("serial", ""))]
+    if lit:
+        parts.append(("点灯" if ja else "lit ") + lit)
+    if unlit:
+        parts.append(("消灯" if ja else "unlit ") + unlit)
+    if edge.get("batteries") is not None:
+        parts.append(("電池" if ja else "batteries ") + str(edge["batteries"]))
+    return " ".join(p for p in parts if p)
+
+
+def _stat_keys(s: dict) -> list[str]:
+    """The keys of a sheet the status bar shows: the usual gauges, else its first numbers."""
+    picked = [k for k in PREFERRED_STATS if k in s and isinstance(s[k], (int, float, str))]
+    if not picked:
+        picked = [k for k, v in s.items() if isinstance(v, (int, float)) and not isinstance(v, bool)][:4]
+    return picked
+
+
+def stat_items(stats: dict, lang: str = "ja", system: str | None = None) -> list[tuple[str, str]]:
     """Toolbar pairs from a ``stats`` map (character id -> stats): the usual gauges first."""
     out: list[tuple[str, str]] = []
     many = len(stats) > 1
     for cid, s in stats.items():
         if not isinstance(s, dict):
             continue
-        picked = [k for k in PREFERRED_STATS if k in s and isinstance(s[k], (int, float, str))]
-        if not picked:
-            picked = [k for k, v in s.items() if isinstance(v, (int, float)) and not isinstance(v, bool)][:4]
-        for k in picked:
-            name = _STAT_NAMES.get(k) or key_label(k, lang)
+        for k in _stat_keys(s):
+            name = key_label(k, lang, system)
             v = s[k]
             mx = s.get(f"{k}_max")
             val = f"{v}/{mx}" if isinstance(mx, int) and k != "san" else str(v)
@@ -386,14 +443,16 @@ def stat_items(stats: dict, lang: str = "ja") -> list[tuple[str, str]]:
     return out
 
 
-def status_items(ev: dict, story: Any = None, lang: str = "ja") -> list[tuple[str, str]]:
-    """(label, value) pairs for the status bar from a ``state`` event, the place first."""
+def status_items(ev: dict, story: Any = None, lang: str = "ja", *, short: bool = False) -> list[tuple[str, str]]:
+    """(label, value) pairs for the status bar from a ``state`` event, the place first.
+    ``short`` (the bar itself): compact forms, and a rule system's False flags left out."""
     items: list[tuple[str, str]] = [(t("place", lang), str(ev.get("title") or ev.get("node", "")))]
     if ev.get("time"):
         items.append((t("time", lang), str(ev["time"])))
     if ev.get("time_left") is not None:
         items.append((t("left", lang), duration(ev["time_left"], lang)))
-    items.extend(stat_items(ev.get("stats") or {}, lang))
+    system = getattr(story, "rules", None)
+    items.extend(stat_items(ev.get("stats") or {}, lang, system))
     variables = getattr(story, "variables", {}) or {}
     for name, v in (ev.get("vars") or {}).items():
         if v is None or v == "":
@@ -414,13 +473,15 @@ def status_items(ev: dict, story: Any = None, lang: str = "ja") -> list[tuple[st
                 if k2 == "time_left":
                     items.append((t("left", lang), duration(v2, lang)))
                     continue
-                c = compact(v2, 1)
+                c = view_text(k2, v2, lang, key, 1)
                 if c:
-                    items.append((key_label(k2, lang), c))
+                    items.append((key_label(k2, lang, key), c))
             continue
-        c = compact(v)
+        if short and v is False:
+            continue  # "solved: not yet" for the whole game says nothing the bar has room for
+        c = view_text(key, v, lang, system if isinstance(system, str) else None, short=short)
         if c:
-            items.append((key_label(key, lang), c))
+            items.append((key_label(key, lang, system if isinstance(system, str) else None), c))
     return items
 
 
@@ -433,7 +494,7 @@ def toolbar(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int =
         return [("class:bottom-toolbar", t("toolbar_keys", lang))]
     frags: list[Fragment] = []
     used = 0
-    items = status_items(ev, story, lang)
+    items = status_items(ev, story, lang, short=True)
     items[1:1] = extra or []
     items[0:0] = lead or []
     if gm:
@@ -464,7 +525,7 @@ def status_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: 
     items = status_items(ev, story, lang)
     items[1:1] = extra or []
     for label, value in items:
-        for line in wrap(f"{label}: {value}", cols, first="  ", indent="    "):
+        for line in wrap(f"{label}: {value}", cols, first="  ", indent="    ", keep_spaces=True):
             out.append([("", line)])
     out.append([("", f"  {t('turn', lang)}: {ev.get('turn', 0)}")])
     return out
@@ -512,7 +573,7 @@ def gm_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int 
     if ev.get("time_left") is not None and not isinstance((ev.get("time_left")), bool):
         parts.append(t("gm_left", lang, left=duration(ev["time_left"], lang)))
     parts.append(f"{t('turn', lang)} {ev.get('turn', 0)}")
-    rows: list[str] = [f"{head} " + " ・ ".join(parts)]
+    rows: list[str] = [head + "・".join(parts) if lang == "ja" else f"{head} " + " · ".join(parts)]
     pend = []
     for p in g.get("pending_events", []):
         if p.get("at") is None:
@@ -527,27 +588,28 @@ def gm_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int 
     rows.append(f"  {t('gm_vars', lang)}: " + (" ".join(f"{k}={compact(v) if v not in (None, '') else repr(v)}"
                                                         for k, v in allv.items()) or t("gm_none", lang)))
     chars = getattr(story, "characters", {}) or {}
+    system = getattr(story, "rules", None)
+    system = system if isinstance(system, str) else None
     for cid, sheet in (ev.get("stats") or {}).items():
         if not isinstance(sheet, dict):
             continue
         c = chars.get(cid)
         name = sheet.get("name") or (c.name if c is not None and c.name else cid)
-        pairs = stat_items({cid: sheet}, lang)
+        pairs = stat_items({cid: sheet}, lang, system)
+        shown = set(_stat_keys(sheet))
         extra = [(k, v) for k, v in sheet.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
-                 and k not in {p[0] for p in pairs} and not k.endswith("_max") and k.lower() not in
+                 and k not in shown and not k.endswith("_max") and k.lower() not in
                  ("hp", "mp", "san", "luck", "san_start", "luck_start", "age")][:8]
-        vals = [f"{k} {v}" for k, v in pairs] + [f"{k} {v}" for k, v in extra]
+        vals = [f"{k} {v}" for k, v in pairs] + [f"{key_label(k, lang, system)} {v}" for k, v in extra]
         kind = f"({c.kind})" if c is not None and c.kind else ""
         rows.append(f"  {name}{kind}: " + (" ".join(vals) or compact(sheet)))
     flat = _flat(hidden or {})
     if flat:
-        rows.append(f"  {t('gm_hidden', lang)}: " + " ".join(
-            f"{k}={compact(v, 1) if not isinstance(v, str) else v}" for k, v in flat.items()
-            if v not in (None, "", [], {})))
+        rows.append(f"  {t('gm_hidden', lang)}: " + view_text("hidden", flat, lang, system))
     out: list[Line] = []
     for i, row in enumerate(rows):
         lead = "  " if row.startswith("  ") else ""
-        for line in wrap(row[len(lead):], cols, first=lead, indent="    "):
+        for line in wrap(row[len(lead):], cols, first=lead, indent="    ", keep_spaces=True):
             out.append([("class:keeper.mark" if i == 0 else "class:keeper", line)])
     return out
 

@@ -41,6 +41,7 @@ from runner.ui.render import (
     STYLE,
     Line,
     Renderer,
+    clip,
     clock_seconds,
     gm_hidden,
     gm_lines,
@@ -52,6 +53,8 @@ from runner.ui.render import (
 )
 
 _META = meta_words()
+ECHO_MAX = 80
+"""Characters of a piped line echoed after the prompt; the rest is shown as …"""
 _PREFIXES = ("/", ":", "／", "：")
 
 
@@ -187,7 +190,8 @@ class PlainIO(_Posted):
                 self.out.write("\n")
                 raise EOFError
             if not _isatty(self.inp):
-                self.out.write(item + "\n")  # echo scripted input so the output reads as a session
+                # Echo scripted input so the output reads as a session (a runaway line, cut short).
+                self.out.write(clip(item, ECHO_MAX) + "\n")
             return item
 
     def ask(self, message: str) -> str:
@@ -215,6 +219,52 @@ class PlainIO(_Posted):
 _WAKE = object()
 
 
+def _quiet_history_class() -> Any:
+    from prompt_toolkit.history import FileHistory
+
+    class QuietFileHistory(FileHistory):
+        """Line history that a folder we cannot read or write never turns into a crash."""
+
+        def load_history_strings(self) -> Any:
+            try:
+                yield from super().load_history_strings()
+            except OSError:
+                return
+
+        def store_string(self, string: str) -> None:
+            try:
+                super().store_string(string)
+            except OSError:
+                pass
+
+    return QuietFileHistory
+
+
+def _quiet_file_history(path: str) -> Any:
+    return _quiet_history_class()(path)
+
+
+def play_command(story: Any) -> str:
+    """How to come back to ``story``: ``katari play`` for the default story, else with its name."""
+    import shlex
+
+    from runner.stories import resolve, shipped_dir
+
+    raw = str(getattr(story, "path", "") or "")
+    if not raw:
+        return f"katari play {shlex.quote(str(story.id))}"
+    path = Path(raw)
+    try:
+        here = path.resolve()
+        if here == resolve(None).resolve():
+            return "katari play"
+        if here.parent == shipped_dir().resolve():
+            return f"katari play {shlex.quote(path.stem if path.suffix in ('.yaml', '.yml') else path.name)}"
+    except OSError:
+        pass
+    return f"katari play {shlex.quote(raw)}"
+
+
 class PromptIO(_Posted):
     """A prompt_toolkit ``PromptSession`` with completion, history and a status bar.
 
@@ -226,7 +276,7 @@ class PromptIO(_Posted):
     def __init__(self, repl: Repl, history_file: Path | None, *, color: bool,
                  refresh: float | None = None, echo_delay: float = 0.3) -> None:
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, InMemoryHistory
+        from prompt_toolkit.history import InMemoryHistory
         from prompt_toolkit.key_binding import KeyBindings
         from prompt_toolkit.output import ColorDepth
         from prompt_toolkit.styles import Style
@@ -241,7 +291,7 @@ class PromptIO(_Posted):
         if history_file is not None:
             try:
                 history_file.parent.mkdir(parents=True, exist_ok=True)
-                history = FileHistory(str(history_file))
+                history = _quiet_file_history(str(history_file))
             except OSError:
                 pass
         kb = KeyBindings()
@@ -526,6 +576,9 @@ class Repl:
         self.transcript_path: Path | None = Path(transcript) if transcript else None
         self.started = ""
         self.autosave_slot = AUTOSAVE
+        self.save_broken = False
+        """The last autosave failed (warned once; quitting says nothing was saved)."""
+        self._warn_later: str | None = None
         self._choices: tuple[State, list] | None = None
         self._last_events: list[dict] = []
         self._narrate_events: Callable[..., Any] | None = None
@@ -577,6 +630,10 @@ class Repl:
         """The in-game time of a save: its clock, or the turn where the story has no clock."""
         return clock or f"{t('turn', self.lang)} {turn}"
 
+    def why(self, info: files.SaveInfo) -> str:
+        """Why a listed save cannot be loaded, in the interface language."""
+        return files.reason(info.exc, self.lang) if info.exc is not None else str(info.error)
+
     def renderer(self) -> Renderer:
         return Renderer(self.story, lang=self.lang, gm=self.gm, cols=self.io.cols)
 
@@ -596,8 +653,15 @@ class Repl:
         return {"type": "prompt", "actions": [{"id": c.id, "label": c.label, "n": c.n}
                                               for c in self.choices() if c.n]}
 
+    def warn_later(self) -> None:
+        """Says a warning held back until the turn's own output is on screen."""
+        if self._warn_later:
+            msg, self._warn_later = self._warn_later, None
+            self.say(msg, "class:error")
+
     def show(self, events: list[dict], command: str = "") -> None:
         self.io.write(self.renderer().events(events, command=command))
+        self.warn_later()
         self._last_events = events
         if self.narrator is not None and self.narrate_on and self._narrate_events is not None:
             try:
@@ -708,7 +772,7 @@ class Repl:
         bad = {i.slot for i in infos if i.error}
         for i in infos:
             if i.error:
-                self.say(t("bad_save", self.lang, name=i.path.name, why=i.error), "class:error")
+                self.say(t("bad_save", self.lang, name=i.path.name, why=self.why(i)), "class:error")
         slot, k = AUTOSAVE, 1
         while slot in bad:
             k += 1
@@ -735,7 +799,7 @@ class Repl:
         try:
             tl, changed = files.load_save(info.path, self.story)
         except SaveError as e:
-            self.say(t("bad_save", self.lang, name=info.path.name, why=e), "class:error")
+            self.say(t("bad_save", self.lang, name=info.path.name, why=files.reason(e, self.lang)), "class:error")
             return False
         self._adopt(tl, changed)
         self.say(t("resumed", self.lang, place=info.place), "class:hint")
@@ -786,8 +850,13 @@ class Repl:
             self.autosave()
             if self.transcript_path is not None:
                 self.write_transcript()
-            ended = self.state.ending is not None
-            self.say(t("bye_ended" if ended else "bye", self.lang), "class:hint")
+            self.warn_later()
+            if self.state.ending is not None:
+                self.say(t("bye_ended", self.lang), "class:hint")
+            elif self.save_broken:
+                self.say(t("bye_unsaved", self.lang), "class:error")
+            else:
+                self.say(t("bye", self.lang, cmd=play_command(self.story)), "class:hint")
         if self.narrator is not None:
             try:
                 self.narrator.close()
@@ -815,6 +884,7 @@ class Repl:
                     if self._voice_files and not self.io.has_posted():
                         self.hear_file(self._voice_files.pop(0))
                         continue
+                    self.warn_later()
                     line = self.io.read(t("prompt", self.lang))
                 except KeyboardInterrupt:
                     self.say(t("cancelled", self.lang), "class:hint")
@@ -1035,12 +1105,23 @@ class Repl:
         assert self.tl is not None
         if self.rt is not None:
             self.tl.realtime = self.rt.total()
+        path = files.slot_path(self.story.id, slot)
         try:
-            files.write_save(files.slot_path(self.story.id, slot), self.story, self.tl)
+            files.write_save(path, self.story, self.tl)
         except (OSError, SaveError) as e:
-            self.say(t("save_io", self.lang, why=getattr(e, "strerror", None) or e), "class:error")
+            if quiet and self.save_broken:
+                return False  # said once already; every turn would bury the story under it
+            where = (files.culprit(e) if isinstance(e, OSError) else None) or path
+            if quiet:
+                # Said after the turn's narration (the save runs first, in case of a crash).
+                self._warn_later = t("save_broken", self.lang, path=where, why=files.reason(e, self.lang))
+                self.save_broken = True
+            else:
+                self.say(t("save_fail", self.lang, path=where, why=files.reason(e, self.lang)), "class:error")
             return False
-        if not quiet:
+        if quiet:
+            self.save_broken = False
+        else:
             self.say(t("saved", self.lang, slot=slot), "class:hint")
         return True
 
@@ -1141,7 +1222,7 @@ class Repl:
         try:
             tl, changed = files.load_save(path, self.story)
         except SaveError as e:
-            self.say(t("bad_save", self.lang, name=path.name, why=e), "class:error")
+            self.say(t("bad_save", self.lang, name=path.name, why=files.reason(e, self.lang)), "class:error")
             return
         self._adopt(tl, changed)
         from runner.ui.files import _place, _time
@@ -1162,7 +1243,7 @@ class Repl:
         for i in infos:
             slot = i.slot + " " * max(1, 14 - width(i.slot))  # columns, not characters: 梯子 is 4 wide
             if i.error:
-                self.say(f"  {slot}" + t("bad_save", self.lang, name=i.path.name, why=i.error), "class:error")
+                self.say(f"  {slot}" + t("bad_save", self.lang, name=i.path.name, why=self.why(i)), "class:error")
             else:
                 self.say(t("save_line", self.lang, slot=slot, when=i.when, place=i.place,
                            time=self.when(i.time, i.turn),

@@ -121,7 +121,7 @@ class Worker:
             engine = get_engine(profile.engine)
             sentences = split_sentences(reading)
             self.send(op="started", seq=seq, id=cmd.get("id"), reading=reading)
-            nxt = engine.synth(sentences[0], profile) if sentences else None
+            nxt = _synth(engine, sentences[0], profile) if sentences else None
             # A skip that arrived while we synthesised the first sentence belongs to this line.
             while not self.commands.empty():
                 if self._poll(0):
@@ -135,7 +135,7 @@ class Worker:
                     first_sent = True
                 i += 1
                 # Synthesise the next sentence while this one plays.
-                nxt = engine.synth(sentences[i], profile) if i < len(sentences) else None
+                nxt = _synth(engine, sentences[i], profile) if i < len(sentences) else None
                 while self.player.busy():
                     if self._poll(0.02):
                         self.player.stop()
@@ -147,6 +147,23 @@ class Worker:
         except Exception as e:  # noqa: BLE001 - one bad line must not end the narration
             self.send(op="error", seq=seq, message=f"{type(e).__name__}: {e}".splitlines()[0])
             self.send(op="done", seq=seq, completed=False)
+
+
+def _synth(engine, text: str, profile):
+    """``engine.synth``, once more when a sentence with words comes back without audio: espeak
+    now and then ends its loop before writing anything, and an empty clip would play as
+    silence and be reported "completed". A second empty clip is an error for this line."""
+    import re
+
+    from runner.ui.narrator.engines import EngineError
+
+    clip = engine.synth(text, profile)
+    if clip.pcm or not re.search(r"\w", text):
+        return clip
+    clip = engine.synth(text, profile)
+    if not clip.pcm:
+        raise EngineError(f"{getattr(engine, 'name', 'the engine')} produced no audio for this sentence")
+    return clip
 
 
 def main() -> int:
