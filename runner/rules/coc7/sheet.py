@@ -6,6 +6,7 @@ list fall back to their 7th-edition base values, computed from the characteristi
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 import unicodedata
@@ -509,13 +510,15 @@ _PREGENS: tuple[dict, ...] = (
 """Four ready-made investigators; each characteristic spread is the standard array."""
 
 
+_pregen_sheets: list[dict] = []
+
+
 def pregens() -> list[dict]:
     """Returns the four ready-made investigator sheets (fresh copies)."""
-    out = []
-    for p in _PREGENS:
-        sk = quick_skills(p["chars"], p["occ"], p["hobby"])
-        s = make_investigator(p["name"], p["chars"], sk, luck=p["luck"], age=p["age"],
-                              occupation=p["occupation"], era=p["era"], native=p["native"],
-                              weapons=[weapon("素手")], name_en=p["en"])
-        out.append(s)
-    return out
+    if not _pregen_sheets:  # built once: every game (and every simulated game) asks again
+        for p in _PREGENS:
+            sk = quick_skills(p["chars"], p["occ"], p["hobby"])
+            _pregen_sheets.append(make_investigator(
+                p["name"], p["chars"], sk, luck=p["luck"], age=p["age"], occupation=p["occupation"],
+                era=p["era"], native=p["native"], weapons=[weapon("素手")], name_en=p["en"]))
+    return copy.deepcopy(_pregen_sheets)
