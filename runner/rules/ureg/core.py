@@ -142,7 +142,9 @@ def choose(ctx: Any, spec: str, who: str = "", name: str = "") -> str:
     ``name`` names the PC (a second PC of a party gets its id as a name otherwise)."""
     cid = who or pc_ids(ctx)[0]
     r = R(ctx)
-    if option(ctx.story, "campaign") and r.get("chosen"):
+    # キャンペーン: a chosen (or carried) PC never changes; a party may still add its second
+    # PC during the first scenario's selection, but not after a carry.
+    if option(ctx.story, "campaign") and r.get("chosen") and (cid in r["pcs"] or r.get("carried")):
         raise RuleError("in a campaign the first character chosen cannot be changed")
     arch, good, bad = parse_choice(spec)
     st = A.stats(ctx.state).setdefault(cid, {"name": cid, "life": 1, "status": IN})
