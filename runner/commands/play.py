@@ -19,6 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lang", choices=["ja", "en"], default=None, help="interface language (default ja)")
     p.add_argument("--transcript", metavar="FILE", help="write the session as Markdown to FILE")
     p.add_argument("--new", action="store_true", help="start a new game even if one can be resumed")
+    p.add_argument("--campaign-from", metavar="PREVIOUS", default=None,
+                   help="UREG campaign: carry the PCs who escaped PREVIOUS (a story id or path, whose "
+                        "autosave is used, or a save/transcript file) into a new game of STORY")
     p.add_argument("--narrate", action="store_true", help="read narration aloud")
     p.add_argument("--engine", default=None, choices=["pyttsx3", "openjtalk"],
                    help="speech engine: pyttsx3 (default) or openjtalk")
@@ -41,11 +44,104 @@ def run(args: argparse.Namespace) -> int:
     story = open_story(args.story, 'play')
     if story is None:
         return 1
+    first = None
+    if getattr(args, "campaign_from", None):
+        from runner.ui.i18n import default_lang
+
+        first, problem = campaign_command(story, args.campaign_from, args.lang or default_lang())
+        if first is None:
+            print(f"katari play: {problem}", file=sys.stderr)
+            return 1
     if args.jsonl:
+        import itertools
+
         from runner.ui.jsonl import play
 
         seed = args.seed if args.seed is not None else 0
-        return play(story, sys.stdin, sys.stdout, seed=seed, gm=args.gm)
+        # The carry is the game's first line, as if the player had sent it.
+        lines = itertools.chain([first], sys.stdin) if first else sys.stdin
+        return play(story, lines, sys.stdout, seed=seed, gm=args.gm)
     from runner.ui.repl import main as repl_main
 
-    return repl_main(story, args)
+    return repl_main(story, args, first_command=first)
+
+
+_MSG = {
+    "ja": {
+        "not_campaign": "{story} はキャンペーンのシナリオではありません（UREG の物語で options に campaign: true が必要です）",
+        "no_save": "{prev} の終わったゲームが見つかりません（セーブがありません。先に katari play {prev} で遊んでください）",
+        "no_story": "{prev} は物語でもセーブでもトランスクリプトでもありません",
+        "bad_file": "{prev} を読めません：{why}",
+        "other_rules": "{prev} のルールは {have}、{story} は {want} です：キャンペーンは同じルールの物語でだけ続けられます",
+        "not_finished": "{prev} のゲームはまだ終わっていません（最後まで遊んでから続けてください）",
+        "not_escaped": "{prev} のゲームでは誰も脱出していません：キャンペーンを続けられるのは脱出した脱出者だけです",
+    },
+    "en": {
+        "not_campaign": "{story} is not a campaign scenario (a UREG story with campaign: true in its options)",
+        "no_save": "no finished game of {prev} found (no save; play it first with katari play {prev})",
+        "no_story": "{prev} is not a story, a save or a transcript",
+        "bad_file": "cannot read {prev}: {why}",
+        "other_rules": "{prev} uses the {have} rules and {story} the {want} rules: a campaign goes on only with the same rules",
+        "not_finished": "the game of {prev} has not ended yet (play it to the end first)",
+        "not_escaped": "nobody escaped in the game of {prev}: only escaped PCs go on in a campaign",
+    },
+}
+
+
+def _rules_of(state: dict, prev_story: object | None) -> str:
+    if prev_story is not None:
+        return str(getattr(prev_story, "rules", "") or "none")
+    keys = [k for k in (state.get("rules") or {}) if not str(k).startswith("_")]
+    return keys[0] if keys else "none"
+
+
+def campaign_command(story: object, prev: str, lang: str = "ja") -> tuple[str | None, str]:
+    """``@carry {...}`` for a new game of ``story`` after the game ``prev`` (a story id or path,
+    whose newest autosave is read, or a save/transcript file), or (None, one-line reason)."""
+    from pathlib import Path
+
+    from runner.engine.state import SaveError
+    from runner.rules import ureg
+    from runner.stories import resolve
+    from runner.ui import files
+
+    m = _MSG.get(lang, _MSG["en"])
+    sid = getattr(story, "id", "?")
+    if getattr(story, "rules", "") != "ureg" or not (getattr(story, "options", None) or {}).get("campaign"):
+        return None, m["not_campaign"].format(story=sid)
+    given = Path(prev)
+    prev_story = None
+    try:
+        if given.is_file() and given.suffix.lower() in (".json", ".md", ".markdown", ".txt"):
+            data = files.finished_game(given)
+            name = data["story"]
+        else:
+            path = resolve(prev)
+            if not path.exists():
+                return None, m["no_story"].format(prev=prev)
+            from runner.story import StoryError, load
+
+            try:
+                prev_story = load(path)
+            except StoryError:
+                prev_story = None
+            name = getattr(prev_story, "id", None) or (path.stem if path.suffix else path.name)
+            if prev_story is not None and prev_story.rules != story.rules:
+                return None, m["other_rules"].format(prev=name, have=prev_story.rules, story=sid, want=story.rules)
+            info = files.newest_autosave(name)
+            if info is None:
+                return None, m["no_save"].format(prev=prev)
+            data = files.finished_game(info.path)
+    except SaveError as e:
+        return None, m["bad_file"].format(prev=prev, why=files.reason(e, lang))
+    state = data["state"]
+    have = _rules_of(state, prev_story)
+    if have != "ureg" or "ureg" not in (state.get("rules") or {}):
+        return None, m["other_rules"].format(prev=name, have=have, story=sid, want=story.rules)
+    if state.get("ending") is None:
+        return None, m["not_finished"].format(prev=name)
+    out = ureg.escaped_pcs(state)
+    if not out:
+        return None, m["not_escaped"].format(prev=name)
+    carry = {k: v for k, v in ureg.campaign_carry(state).items() if k in out}
+    return ureg.carry_command(carry), ""

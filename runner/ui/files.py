@@ -619,6 +619,23 @@ def read_replay(path: Path) -> dict:
     return data
 
 
+def newest_autosave(story_id: str) -> SaveInfo | None:
+    """The newest readable autosave of a story (``autosave`` or ``autosave-N``), or None."""
+    for info in list_saves(story_id):
+        if info.error is None and (info.slot == AUTOSAVE or info.slot.startswith(AUTOSAVE + "-")):
+            return info
+    return None
+
+
+def finished_game(path: Path) -> dict:
+    """What a campaign needs from an earlier game's save or transcript: a replay block
+    (``story``, ``state``, ``story_path``, ...). ``SaveError`` (one line) if unreadable."""
+    data = read_replay(path)
+    if not isinstance(data.get("state"), dict) or not isinstance(data.get("story"), str):
+        raise FileError("damaged", what="state")
+    return data
+
+
 def new_history_file(story_id: str) -> Path:
     p = history_path(story_id)
     p.parent.mkdir(parents=True, exist_ok=True)
@@ -627,7 +644,7 @@ def new_history_file(story_id: str) -> Path:
 
 __all__ = [
     "AUTOSAVE", "Entry", "FileError", "SaveError", "SaveInfo", "Timeline", "atomic_write", "clean_tmp",
-    "culprit", "os_reason", "reason",
+    "culprit", "os_reason", "reason", "finished_game", "newest_autosave",
     "default_transcript_path", "fill_events", "fingerprint", "history_path", "home", "list_saves",
     "load_save", "read_doc", "read_replay", "rebuild", "save_doc", "save_info", "saves_dir",
     "slot_path", "start", "story_home", "timeline_from", "transcript_markdown", "valid_slot",

@@ -561,13 +561,18 @@ class Repl:
                  color: bool | None = None, use_prompt_toolkit: bool | None = None,
                  history: bool = True, clock: Callable[[], float] | None = None,
                  tick: float = 0.2, report_every: float = 30.0,
-                 voice_inputs: list[str] | None = None, echo_delay: float = 0.3) -> None:
+                 voice_inputs: list[str] | None = None, echo_delay: float = 0.3,
+                 first_command: str | None = None) -> None:
         self.story = story
+        self.first_command = first_command
+        """Sent after every new game, as if typed (a campaign's ``@carry``): it is in the log,
+        so saves, undo, transcripts and replays keep it."""
         self.lang = lang
         self.gm = gm
         self.manual = manual
         self.seed_arg = seed
-        self.new = new
+        # A campaign's scenario starts afresh: an unfinished game of it is not offered.
+        self.new = new or first_command is not None
         self.narrator = narrator
         self.narrate_on = narrator is not None
         self.listener = listener
@@ -840,7 +845,14 @@ class Repl:
             self._reported = 0.0
         self._choices = None
         self.refresh()
-        self.show(events)
+        if self.first_command:
+            # The carry enters the start node again: its turn shows the opening, so the
+            # opening's own (a character selection the carry skips) is not shown.
+            self.play(self.first_command)
+            if self.tl.pos == 0:
+                raise Quit  # refused (the error is on screen): no game without the carry
+        else:
+            self.show(events)
         if self.gm and not self.io.interactive:
             self.io.write(self.gm_panel())
 
@@ -1270,7 +1282,9 @@ class Repl:
         time is not given back: the next report catches the State up)."""
         assert self.tl is not None
         want, pos, moves, k = self._count(args), self.tl.pos, 0, 0
-        while moves < want and pos > 0:
+        # A campaign's carried PCs cannot be taken back (the first choice never changes).
+        floor = max((i + 1 for i, e in enumerate(self.tl.log[:pos]) if e.command.startswith("@carry ")), default=0)
+        while moves < want and pos > floor:
             pos -= 1
             k += 1
             if not is_clock_command(self.tl.log[pos].command):
@@ -1587,8 +1601,9 @@ def make_listener(args: argparse.Namespace, lang: str, *, story_lang: str | None
     return listener
 
 
-def main(story: Any, args: argparse.Namespace) -> int:
-    """``katari play`` without ``--jsonl``."""
+def main(story: Any, args: argparse.Namespace, *, first_command: str | None = None) -> int:
+    """``katari play`` without ``--jsonl``; ``first_command`` follows every new game
+    (``--campaign-from``'s ``@carry``)."""
     lang = getattr(args, "lang", None) or default_lang()
     dice = getattr(args, "dice", None)
     if dice not in (None, "manual", "auto"):
@@ -1605,5 +1620,6 @@ def main(story: Any, args: argparse.Namespace) -> int:
     repl = Repl(story, lang=lang, gm=bool(getattr(args, "gm", False)), manual=dice == "manual",
                 seed=getattr(args, "seed", None), new=bool(getattr(args, "new", False)),
                 transcript=getattr(args, "transcript", None), narrator=narrator, listener=listener,
-                voice_inputs=voice_inputs)
-    return repl.run()
+                voice_inputs=voice_inputs, first_command=first_command)
+    code = repl.run()
+    return 1 if first_command and (repl.tl is None or not repl.tl.log) else code
