@@ -239,3 +239,14 @@ def test_cli_campaign_refusals_are_one_line(tmp_path: Path) -> None:
     junk = tmp_path / "junk.json"
     junk.write_text("{}", encoding="utf-8")
     assert "cannot read" in refused(*gh, str(junk), lang="en")
+
+
+def test_restart_keeps_the_carried_pc(home: Path, window, greenhouse) -> None:
+    _console(window, ESCAPE, seed=1, new=True)
+    cmd, _ = campaign_command(greenhouse, "ureg_window_room")
+    _console(greenhouse, ["電話台"], seed=4, first_command=cmd)
+    # Resumed later without --campaign-from, a restart still starts with the carried PC.
+    repl, text = _console(greenhouse, ["y", "/restart", "/inventory"], seed=6)
+    assert text.count("前のシナリオから脱出者を引き継ぎます") == 1      # the restart's carry
+    assert repl.state.node == "hall" and [e.command for e in repl.tl.commands] == [cmd]
+    assert repl.state.stats["pc"]["good"] == "閃き" and repl.state.inventory == {}

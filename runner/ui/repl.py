@@ -1313,6 +1313,8 @@ class Repl:
     def cmd_restart(self, args: list[str]) -> None:
         if self.tl is not None and self.tl.log:
             self._save(RESTART_BACKUP, quiet=True)
+            if self.first_command is None and self.tl.log[0].command.startswith("@carry "):
+                self.first_command = self.tl.log[0].command  # a resumed campaign game keeps its PCs
         self.say(t("restarted", self.lang, slot=RESTART_BACKUP), "class:hint")
         self._new_game()
         self.autosave()
