@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from runner.engine.evaluate import EvalError, _num, compile_expr
+from runner.engine.evaluate import EvalError, _num, compile_expr, shares_state
 from runner.engine.match import normalise, suggestions
 from runner.engine.state import State, _copy
 from runner.rules import system
@@ -44,9 +44,10 @@ class Choice(NamedTuple):
 class Ctx:
     """The :class:`runner.rules.base.Context` the engine hands to hooks."""
 
-    __slots__ = ("story", "state", "gm", "events", "dice", "goto", "budget", "_seeded")
+    __slots__ = ("story", "state", "gm", "events", "dice", "goto", "budget", "_seeded", "owned")
 
-    def __init__(self, story: Story, state: State, gm: bool, dice: DiceSource) -> None:
+    def __init__(self, story: Story, state: State, gm: bool, dice: DiceSource,
+                 owned: bool = True) -> None:
         self.story = story
         self.state = state
         self.gm = gm
@@ -55,6 +56,18 @@ class Ctx:
         self.goto: str | None = None
         self.budget = MAX_EFFECTS
         self._seeded: SeededDice | None = None
+        self.owned = owned
+        """False while ``state.stats``/``rules`` are still the parent state's (see :meth:`own`)."""
+
+    def own(self) -> None:
+        """Gives the working state its own ``stats`` and ``rules`` before anything may write
+        them. Called before every hook that is not known to leave them alone
+        (``evaluate.shares_state``), and before rule-system callbacks."""
+        if not self.owned:
+            self.owned = True
+            st = self.state
+            st.stats = _copy(st.stats) if st.stats else {}
+            st.rules = _copy(st.rules) if st.rules else {}
 
     # -- the Context protocol ---------------------------------------------
     def roll(self, expr: str, *, label: str = "", emit: bool = True, **extra: Any) -> Roll:
@@ -95,6 +108,8 @@ class Ctx:
         hook = find_hook(name, self.story.rules)
         if hook is None:
             raise RuleError(f"unknown hook {name!r}")
+        if not shares_state(hook):
+            self.own()
         return hook.fn(self, *args)
 
     def run_effects(self, effects: Any) -> None:
@@ -252,12 +267,13 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
     else:
         choices = available(story, state)
         choice = match(story, state, command, choices)
-    new = state.copy()
+    new = state.fork()
     source, seeded = _dice_for(new, dice, manual)
-    ctx = Ctx(story, new, gm, source)
+    ctx = Ctx(story, new, gm, source, owned=False)
     try:
         if choice is None:
             rs = system(story.rules)
+            ctx.own()  # a rule system's own reading of the command may write anything
             if rs.on_unmatched is not None and command.strip() and rs.on_unmatched(ctx, command):
                 pass
             else:
@@ -266,6 +282,7 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
             _run_action(ctx, choice.action)
         rs = system(story.rules)
         if rs.after_command is not None and new.ending is None:
+            ctx.own()
             rs.after_command(ctx, command)
         _settle(ctx)
     except _Ending:
@@ -443,7 +460,10 @@ def _keys(result: Any) -> list[str]:
 
 def _outcome(ctx: Ctx, result: Any, outcomes: Iterable[Any]) -> None:
     keys = _keys(result)
-    forced = ctx.state.rules.pop(FORCE_KEY, None)
+    forced = None
+    if FORCE_KEY in ctx.state.rules:
+        ctx.own()
+        forced = ctx.state.rules.pop(FORCE_KEY)
     if forced is not None:
         keys = [str(forced)] + (["success"] if forced in _SUCCESS_LEVELS else
                                 ["failure"] if forced in ("fumble", "failure") else [])

@@ -63,6 +63,22 @@ _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.l
         ">": operator.gt, ">=": operator.ge}
 
 
+def shares_state(hook: Any) -> bool:
+    """True for hooks audited never to write ``state.stats`` or ``state.rules``: every core
+    hook, and coc7's pure ones (tests/test_engine_purity_soak.py). They may run while the
+    working state still shares those with the previous state; any other hook first makes
+    the engine copy them (``Ctx.own``)."""
+    system = hook.name.partition(".")[0]
+    return system == "core" or (hook.pure and system == "coc7")
+
+
+def _owning(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def call(ctx: Any, *args: Any) -> Any:
+        ctx.own()
+        return fn(ctx, *args)
+    return call
+
+
 def compile_expr(node: tuple, rules: str) -> Fn:
     """Returns ``fn(ctx) -> value`` for an AST."""
     k = node[0]
@@ -188,7 +204,7 @@ def compile_expr(node: tuple, rules: str) -> Fn:
         hook = find_hook(name, rules)
         if hook is None:
             raise EvalError(f"unknown function {name!r}")
-        fn = hook.fn
+        fn = hook.fn if shares_state(hook) else _owning(hook.fn)
         args = [compile_expr(x, rules) for x in argn]
         if not args:
             def call0(ctx: Any) -> Any:

@@ -64,6 +64,14 @@ class State:
                      _copy(self.stats) if self.stats else {}, _copy(self.rules) if self.rules else {},
                      self.rng, self.seed, self.turn, self.ending)
 
+    def fork(self) -> State:
+        """A working copy for one command that still shares ``stats`` and ``rules`` with this
+        state: the engine copies them before anything may write to them (``Ctx.own``).
+        Character sheets are the bulk of a state, and most commands only read them."""
+        return State(self.story, self.node, dict(self.vars), dict(self.inventory),
+                     dict(self.visits), dict(self.done), self.clock, list(self.fired),
+                     self.stats, self.rules, self.rng, self.seed, self.turn, self.ending)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "version": SAVE_VERSION, "story": self.story, "node": self.node,

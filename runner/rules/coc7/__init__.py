@@ -329,13 +329,13 @@ def _pc(ctx: Any, who: str) -> dict:
 
 @hook(pure=True)
 def in_combat(ctx: Context) -> bool:
-    return bool(ck.data(ctx).get("combat"))
+    return bool(ck.peek(ctx).get("combat"))
 
 
 @hook(pure=True)
 def awaiting(ctx: Context) -> str:
     """"response" (dodge or fight back), "action" (an investigator's turn) or ""."""
-    c = ck.data(ctx).get("combat")
+    c = ck.peek(ctx).get("combat")
     if not c:
         return ""
     return "response" if c["pending"] else ("action" if c["actor"] else "")
@@ -343,7 +343,7 @@ def awaiting(ctx: Context) -> str:
 
 @hook(pure=True)
 def hp(ctx: Context, who: str = "") -> int:
-    c = ck.data(ctx).get("combat")
+    c = ck.peek(ctx).get("combat")
     if c and who in c["c"] and c["c"][who]["side"] == "enemy":
         return int(c["c"][who]["sheet"]["hp"])
     return int(_pc(ctx, who)["hp"])
@@ -403,21 +403,21 @@ def insane(ctx: Context, who: str = "") -> str:
 
 @hook(pure=True)
 def held(ctx: Context, who: str = "") -> bool:
-    c = ck.data(ctx).get("combat")
+    c = ck.peek(ctx).get("combat")
     pid = ck.pc_id(ctx, who)
     return bool(c and pid in c["c"] and c["c"][pid]["held_by"])
 
 
 @hook(pure=True)
 def dazed(ctx: Context, target: str) -> bool:
-    c = ck.data(ctx).get("combat")
+    c = ck.peek(ctx).get("combat")
     return bool(c and target in c["c"] and c["c"][target]["dazed"] > 0)
 
 
 @hook(pure=True)
 def all_dazed(ctx: Context) -> bool:
     """Every enemy still standing is dazed (the moment to shut the door, ruling DA-09)."""
-    c = ck.data(ctx).get("combat")
+    c = ck.peek(ctx).get("combat")
     if not c:
         return False
     live = cb._enemies(c)
@@ -426,32 +426,32 @@ def all_dazed(ctx: Context) -> bool:
 
 @hook(pure=True)
 def enemies_left(ctx: Context) -> int:
-    c = ck.data(ctx).get("combat")
+    c = ck.peek(ctx).get("combat")
     return len(cb._enemies(c)) if c else 0
 
 
 @hook(pure=True)
 def combat_round(ctx: Context) -> int:
-    c = ck.data(ctx).get("combat")
+    c = ck.peek(ctx).get("combat")
     return int(c["round"]) if c else 0
 
 
 @hook(pure=True)
 def last_combat(ctx: Context) -> str:
     """The result of the last finished fight (victory, defeat, escaped, repelled...)."""
-    lc = ck.data(ctx).get("last_combat")
+    lc = ck.peek(ctx).get("last_combat")
     return str(lc["result"]) if lc else ""
 
 
 @hook(pure=True)
 def last_level(ctx: Context) -> str:
-    last = ck.data(ctx).get("last")
+    last = ck.peek(ctx).get("last")
     return str(last["level"]) if last else ""
 
 
 @hook(pure=True)
 def last_loss(ctx: Context) -> int:
-    ls = ck.data(ctx).get("last_san")
+    ls = ck.peek(ctx).get("last_san")
     return int(ls["lost"]) if ls else 0
 
 

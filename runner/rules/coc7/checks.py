@@ -6,6 +6,8 @@ a face of 10 reads 0, and 00 + 0 reads 100.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from runner.rules.base import RuleError
@@ -139,6 +141,16 @@ def data(ctx: Any) -> dict:
     return d
 
 
+_NO_DATA: Mapping[str, Any] = MappingProxyType({})
+
+
+def peek(ctx: Any) -> Mapping[str, Any]:
+    """Reads ``state.rules["coc7"]`` without creating it. Pure hooks read only through this:
+    the engine lets them run on state it shares with the previous turn's, so they must
+    never write (tests/test_engine_purity_soak.py)."""
+    return ctx.state.rules.get("coc7") or _NO_DATA
+
+
 def pc_ids(ctx: Any) -> list[str]:
     """Ids of the investigator sheets in ``state.stats``, in insertion order."""
     return [k for k, v in ctx.state.stats.items()
@@ -156,7 +168,7 @@ def pc_id(ctx: Any, who: str = "") -> str:
             if ctx.state.stats[k].get("name") == who:
                 return k
         raise RuleError(f"no investigator {who!r}; known: {', '.join(ids) or 'none'}")
-    active = data(ctx).get("pc")
+    active = peek(ctx).get("pc")
     if active and active in ctx.state.stats:
         return active
     if ids:

@@ -26,7 +26,7 @@ hook = SYSTEM.hook
 @hook(pure=True)
 def undazed_enemy(ctx: Context) -> str:
     """The id of the first enemy still standing that is not dazed ("" if none)."""
-    c = ck.data(ctx).get("combat")
+    c = ck.peek(ctx).get("combat")
     if not c:
         return ""
     for k in cb._enemies(c):
@@ -38,7 +38,7 @@ def undazed_enemy(ctx: Context) -> str:
 # ---------------------------------------------------------------- the ascent
 
 def _ascent(ctx: Any) -> dict:
-    a = ck.data(ctx).get("ascent")
+    a = ck.peek(ctx).get("ascent")
     if not a:
         raise RuleError("no ascent is running: call coc7.ascent_begin(...) first")
     return a
@@ -72,28 +72,28 @@ def _distance(a: dict) -> float:
 @hook(pure=True)
 def ascent_rise(ctx: Context) -> int:
     """Metres climbed so far."""
-    a = ck.data(ctx).get("ascent")
+    a = ck.peek(ctx).get("ascent")
     return int(a["rise"]) if a else 0
 
 
 @hook(pure=True)
 def ascent_left(ctx: Context) -> int:
     """Metres still to the surface."""
-    a = ck.data(ctx).get("ascent")
+    a = ck.peek(ctx).get("ascent")
     return max(0, int(a["depth"]) - int(a["rise"])) if a else 0
 
 
 @hook(pure=True)
 def ascent_distance(ctx: Context) -> int:
     """Straight-line metres from the lair, rounded down (ruling DA-20)."""
-    a = ck.data(ctx).get("ascent")
+    a = ck.peek(ctx).get("ascent")
     return int(_distance(a)) if a else 0
 
 
 @hook(pure=True)
 def in_reach(ctx: Context) -> bool:
     """The arms can still attack: closer than the reach (exactly the reach is safe)."""
-    a = ck.data(ctx).get("ascent")
+    a = ck.peek(ctx).get("ascent")
     return bool(a) and _distance(a) < a["reach"]
 
 
