@@ -6,7 +6,6 @@ list fall back to their 7th-edition base values, computed from the characteristi
 
 from __future__ import annotations
 
-import copy
 import functools
 import re
 import unicodedata
@@ -513,6 +512,16 @@ _PREGENS: tuple[dict, ...] = (
 _pregen_sheets: list[dict] = []
 
 
+def _plain_copy(v: Any) -> Any:
+    """Copies JSON-like data (a sheet is dicts, lists and scalars): far cheaper than
+    ``copy.deepcopy``, which a simulated game would otherwise pay on every start."""
+    if type(v) is dict:
+        return {k: _plain_copy(x) for k, x in v.items()}
+    if type(v) is list:
+        return [_plain_copy(x) for x in v]
+    return v
+
+
 def pregens() -> list[dict]:
     """Returns the four ready-made investigator sheets (fresh copies)."""
     if not _pregen_sheets:  # built once: every game (and every simulated game) asks again
@@ -521,4 +530,4 @@ def pregens() -> list[dict]:
             _pregen_sheets.append(make_investigator(
                 p["name"], p["chars"], sk, luck=p["luck"], age=p["age"], occupation=p["occupation"],
                 era=p["era"], native=p["native"], weapons=[weapon("素手")], name_en=p["en"]))
-    return copy.deepcopy(_pregen_sheets)
+    return _plain_copy(_pregen_sheets)
