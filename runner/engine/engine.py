@@ -119,11 +119,18 @@ class Ctx:
 
     # -- engine helpers ----------------------------------------------------
     def eval(self, node: tuple) -> Any:
-        cache = self.story.cache
-        fn = cache.get(id(node))
+        fn = self.story.cache.get(id(node))
         if fn is None:
-            fn = cache[id(node)] = compile_expr(node, self.story.rules)
+            fn = _compiled(self.story, node)
         return fn(self)
+
+
+def _compiled(story: Story, node: tuple) -> Any:
+    """The compiled form of an expression of the (frozen) story, kept in its cache."""
+    fn = story.cache.get(id(node))
+    if fn is None:
+        fn = story.cache[id(node)] = compile_expr(node, story.rules)
+    return fn
 
 
 def _compile_raw(story: Story, effects: Any) -> tuple:
@@ -178,6 +185,41 @@ def new_game(story: Story, seed: int = 0, *, gm: bool = False, dice: list[int] |
     return state, ctx.events + tail(story, state, gm=gm)
 
 
+class _NodeActions(NamedTuple):
+    actions: tuple[tuple[Action, Any], ...]
+    """Each action with its ``when`` compiled (or None)."""
+    by_id: dict[str, tuple[Action, Any]]
+    """The actions whose id no other action of the node shares."""
+
+
+def _node_actions(story: Story, node: Any) -> _NodeActions:
+    """A node's actions ready for :func:`available`, built once per story (it is asked twice
+    a turn, for every action)."""
+    key = ("actions", node.id)
+    hit = story.cache.get(key)
+    if hit is None:
+        acts = tuple((a, None if a.when is None else _compiled(story, a.when)) for a in node.actions)
+        ids = [a.id for a in node.actions]
+        by_id = {a.id: (a, w) for a, w in acts if ids.count(a.id) == 1}
+        hit = story.cache[key] = _NodeActions(acts, by_id)
+    return hit
+
+
+def _open(story: Story, state: State, a: Action, when: Any, ctx: Ctx | None) -> tuple[bool, Ctx | None]:
+    """Whether action ``a`` may run now (a condition that fails to compute hides it), and the
+    context made to evaluate it (kept for the next action)."""
+    if a.once and state.done.get(a.key):
+        return False, ctx
+    if when is None:
+        return True, ctx
+    if ctx is None:
+        ctx = Ctx(story, state, False, SeededDice(0))
+    try:
+        return bool(when(ctx)), ctx
+    except (EvalError, RuleError):
+        return False, ctx
+
+
 def available(story: Story, state: State) -> list[Choice]:
     """The actions valid now, numbered from 1 as a player sees them (hidden ones last, unnumbered)."""
     if state.ending is not None:
@@ -189,23 +231,30 @@ def available(story: Story, state: State) -> list[Choice]:
     out: list[Choice] = []
     n = 0
     hidden: list[Choice] = []
-    for a in node.actions:
-        if a.once and state.done.get(a.key):
+    for a, when in _node_actions(story, node).actions:
+        ok, ctx = _open(story, state, a, when, ctx)
+        if not ok:
             continue
-        if a.when is not None:
-            if ctx is None:
-                ctx = Ctx(story, state, False, SeededDice(0))
-            try:
-                if not ctx.eval(a.when):
-                    continue
-            except (EvalError, RuleError):
-                continue
         if a.hidden:
             hidden.append(Choice(0, a.id, a.label, a.aliases, a))
             continue
         n += 1
         out.append(Choice(n, a.id, a.label, a.aliases, a))
     return out + hidden
+
+
+def _by_id(story: Story, state: State, command: str) -> Choice | None:
+    """The action a command names by its exact id, if that action is open now: what
+    :func:`match` would find, without weighing every other action of the node."""
+    text = command.strip()
+    node = story.nodes.get(state.node)
+    if node is None or state.ending is not None or _number(text) is not None:
+        return None
+    hit = _node_actions(story, node).by_id.get(text)
+    if hit is None or not _open(story, state, hit[0], hit[1], None)[0]:
+        return None
+    a = hit[0]
+    return Choice(0, a.id, a.label, a.aliases, a)
 
 
 def _number(text: str) -> int | None:
@@ -265,8 +314,11 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
     elif command.startswith("@"):
         return _rule_command(story, state, command, dice=dice, manual=manual, gm=gm, tail_events=tail_events)
     else:
-        choices = available(story, state)
-        choice = match(story, state, command, choices)
+        choices = []
+        choice = _by_id(story, state, command)
+        if choice is None:
+            choices = available(story, state)
+            choice = match(story, state, command, choices)
     new = state.fork()
     source, seeded = _dice_for(new, dice, manual)
     ctx = Ctx(story, new, gm, source, owned=False)
