@@ -382,7 +382,12 @@ def alive(ctx: Context, who: str = "") -> bool:
 
 @hook(pure=True)
 def any_alive(ctx: Context) -> bool:
-    return any(not ctx.state.stats[k]["cond"].get("dead") for k in ck.pc_ids(ctx))
+    # Asked after every command by stories that end on death: one pass, no id list.
+    for v in ctx.state.stats.values():
+        if isinstance(v, dict) and v.get("system") == "coc7" and v.get("kind") == "investigator" \
+                and not v["cond"].get("dead"):
+            return True
+    return False
 
 
 @hook(pure=True)

@@ -160,17 +160,19 @@ def pc_ids(ctx: Any) -> list[str]:
 def pc_id(ctx: Any, who: str = "") -> str:
     """Resolves ``who`` (an id, a sheet name or "") to an investigator id; "" is the active one."""
     who = str(who or "")
-    ids = pc_ids(ctx)
+    stats = ctx.state.stats
     if who:
-        if who in ctx.state.stats:
+        if who in stats:
             return who
+        ids = pc_ids(ctx)
         for k in ids:
-            if ctx.state.stats[k].get("name") == who:
+            if stats[k].get("name") == who:
                 return k
         raise RuleError(f"no investigator {who!r}; known: {', '.join(ids) or 'none'}")
     active = peek(ctx).get("pc")
-    if active and active in ctx.state.stats:
-        return active
+    if active and active in stats:
+        return active  # the common case, asked by most hooks every turn: no list to build
+    ids = pc_ids(ctx)
     if ids:
         return ids[0]
     raise RuleError("no investigator yet: call coc7.choose_pregen(n) or coc7.create(...) first")

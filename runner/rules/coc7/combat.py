@@ -8,7 +8,6 @@ whenever an investigator must choose: ``awaiting() == "action"`` (their turn) or
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from runner.rules.base import RuleError
@@ -273,7 +272,7 @@ def start_combat(ctx: Any, enemy: str, count: Any = 1, opts: Any = "") -> list[s
     recs: dict[str, dict] = {}
     for i in range(1, n + 1):
         cid = f"{enemy}{i}" if n > 1 else enemy
-        s = copy.deepcopy(base)
+        s = sh.plain_copy(base)
         s["name"] = f"{short}{i}" if n > 1 else name
         recs[cid] = {"side": "enemy", "dex": s["chars"].get("DEX", 0), "sheet": s,
                      "skill": s["fighting"]}

@@ -512,13 +512,13 @@ _PREGENS: tuple[dict, ...] = (
 _pregen_sheets: list[dict] = []
 
 
-def _plain_copy(v: Any) -> Any:
+def plain_copy(v: Any) -> Any:
     """Copies JSON-like data (a sheet is dicts, lists and scalars): far cheaper than
     ``copy.deepcopy``, which a simulated game would otherwise pay on every start."""
     if type(v) is dict:
-        return {k: _plain_copy(x) for k, x in v.items()}
+        return {k: plain_copy(x) for k, x in v.items()}
     if type(v) is list:
-        return [_plain_copy(x) for x in v]
+        return [plain_copy(x) for x in v]
     return v
 
 
@@ -530,4 +530,4 @@ def pregens() -> list[dict]:
             _pregen_sheets.append(make_investigator(
                 p["name"], p["chars"], sk, luck=p["luck"], age=p["age"], occupation=p["occupation"],
                 era=p["era"], native=p["native"], weapons=[weapon("素手")], name_en=p["en"]))
-    return _plain_copy(_pregen_sheets)
+    return plain_copy(_pregen_sheets)
