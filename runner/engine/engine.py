@@ -231,10 +231,19 @@ def available(story: Story, state: State) -> list[Choice]:
     out: list[Choice] = []
     n = 0
     hidden: list[Choice] = []
+    done = state.done
     for a, when in _node_actions(story, node).actions:
-        ok, ctx = _open(story, state, a, when, ctx)
-        if not ok:
+        # As _open(), written out: this loop runs for every action twice a turn.
+        if a.once and done.get(a.key):
             continue
+        if when is not None:
+            if ctx is None:
+                ctx = Ctx(story, state, False, SeededDice(0))
+            try:
+                if not when(ctx):
+                    continue
+            except (EvalError, RuleError):
+                continue
         if a.hidden:
             hidden.append(Choice(0, a.id, a.label, a.aliases, a))
             continue
@@ -554,17 +563,19 @@ def _settle(ctx: Ctx) -> None:
     """After a command: condition events, then the move to a new node (which may chain)."""
     hops = 0
     trail: list[str] = []
-    conds = ctx.story.cache.get("_cond_events")
-    if conds is None:
-        conds = ctx.story.cache["_cond_events"] = tuple(
-            e for e in ctx.story.events if e.at is None and e.when is not None)
+    story = ctx.story
+    conds = story.cache.get("_cond_events")
+    if conds is None:  # (event, its compiled condition), checked after every command and move
+        conds = story.cache["_cond_events"] = tuple(
+            (e, _compiled(story, e.when)) for e in story.events if e.at is None and e.when is not None)
+    fired = ctx.state.fired
     while True:
-        for ev in conds:
-            if ev.id in ctx.state.fired and not ev.repeat:
+        for ev, when in conds:
+            if not ev.repeat and ev.id in fired:
                 continue
-            if ctx.eval(ev.when):
-                if ev.id not in ctx.state.fired:
-                    ctx.state.fired.append(ev.id)
+            if when(ctx):
+                if ev.id not in fired:
+                    fired.append(ev.id)
                 _run(ctx, ev.effects)
         if ctx.goto is None:
             return
