@@ -165,14 +165,14 @@ SYSTEM.meta_commands["sheet"] = _meta_sheet
 @hook()
 def choose_pregen(ctx: Context, n: Any, who: str = "") -> list[str]:
     """Takes ready-made investigator ``n`` (1-4) as the active investigator."""
-    ps = pregens()
+    count = len(sh._PREGENS)
     try:
         i = int(n)
     except (TypeError, ValueError):
-        raise RuleError(f"pregen {n!r}: give a number 1-{len(ps)}") from None
-    if not 1 <= i <= len(ps):
-        raise RuleError(f"pregen {n!r}: give a number 1-{len(ps)}")
-    s = ps[i - 1]
+        raise RuleError(f"pregen {n!r}: give a number 1-{count}") from None
+    if not 1 <= i <= count:
+        raise RuleError(f"pregen {n!r}: give a number 1-{count}")
+    s = sh.pregen(i)
     install(ctx, s, who)
     ctx.say(ck.t(ctx, f"探索者：{s['name']}（{s['occupation']}）", f"Investigator: {s['name_en']}"))
     return ["chosen"]

@@ -514,20 +514,34 @@ _pregen_sheets: list[dict] = []
 
 def plain_copy(v: Any) -> Any:
     """Copies JSON-like data (a sheet is dicts, lists and scalars): far cheaper than
-    ``copy.deepcopy``, which a simulated game would otherwise pay on every start."""
-    if type(v) is dict:
-        return {k: plain_copy(x) for k, x in v.items()}
-    if type(v) is list:
-        return [plain_copy(x) for x in v]
+    ``copy.deepcopy``. Each container is copied whole, then only nested ones are visited."""
+    t = type(v)
+    if t is dict:
+        out = v.copy()
+        for k, x in v.items():
+            if type(x) is dict or type(x) is list:
+                out[k] = plain_copy(x)
+        return out
+    if t is list:
+        return [plain_copy(x) if type(x) is dict or type(x) is list else x for x in v]
     return v
 
 
-def pregens() -> list[dict]:
-    """Returns the four ready-made investigator sheets (fresh copies)."""
+def _pregen_built() -> list[dict]:
     if not _pregen_sheets:  # built once: every game (and every simulated game) asks again
         for p in _PREGENS:
             sk = quick_skills(p["chars"], p["occ"], p["hobby"])
             _pregen_sheets.append(make_investigator(
                 p["name"], p["chars"], sk, luck=p["luck"], age=p["age"], occupation=p["occupation"],
                 era=p["era"], native=p["native"], weapons=[weapon("素手")], name_en=p["en"]))
-    return plain_copy(_pregen_sheets)
+    return _pregen_sheets
+
+
+def pregens() -> list[dict]:
+    """Returns the four ready-made investigator sheets (fresh copies)."""
+    return [plain_copy(s) for s in _pregen_built()]
+
+
+def pregen(n: int) -> dict:
+    """Ready-made investigator ``n`` (1-4), a fresh copy (only the one a game takes)."""
+    return plain_copy(_pregen_built()[n - 1])
