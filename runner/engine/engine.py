@@ -44,7 +44,7 @@ class Choice(NamedTuple):
 class Ctx:
     """The :class:`runner.rules.base.Context` the engine hands to hooks."""
 
-    __slots__ = ("story", "state", "gm", "events", "dice", "goto", "budget", "_seeded", "owned")
+    __slots__ = ("story", "state", "gm", "events", "dice", "goto", "budget", "owned")
 
     def __init__(self, story: Story, state: State, gm: bool, dice: DiceSource,
                  owned: bool = True) -> None:
@@ -55,7 +55,6 @@ class Ctx:
         self.dice = dice
         self.goto: str | None = None
         self.budget = MAX_EFFECTS
-        self._seeded: SeededDice | None = None
         self.owned = owned
         """False while ``state.stats``/``rules`` are still the parent state's (see :meth:`own`)."""
 
@@ -515,8 +514,6 @@ def _keys(result: Any) -> list[str]:
         return [result]
     if isinstance(result, (list, tuple)):
         return [str(x) for x in result]
-    if isinstance(result, (int, float)):
-        return [str(result)]
     return [str(result)]
 
 

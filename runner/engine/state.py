@@ -59,10 +59,11 @@ class State:
     ending: str | None = None
 
     def copy(self) -> State:
-        return State(self.story, self.node, dict(self.vars), dict(self.inventory),
-                     dict(self.visits), dict(self.done), self.clock, list(self.fired),
-                     _copy(self.stats) if self.stats else {}, _copy(self.rules) if self.rules else {},
-                     self.rng, self.seed, self.turn, self.ending)
+        """A fully independent copy (undo history, saves)."""
+        new = self.fork()
+        new.stats = _copy(self.stats) if self.stats else {}
+        new.rules = _copy(self.rules) if self.rules else {}
+        return new
 
     def fork(self) -> State:
         """A working copy for one command that still shares ``stats`` and ``rules`` with this
