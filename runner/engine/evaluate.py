@@ -79,6 +79,11 @@ def _owning(fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+def _hook_error(name: str, e: Exception) -> EvalError:
+    """A hook's failure as the story error the player sees (an EvalError passes through)."""
+    return e if isinstance(e, EvalError) else EvalError(f"{name}(): {e}")
+
+
 def compile_expr(node: tuple, rules: str) -> Fn:
     """Returns ``fn(ctx) -> value`` for an AST."""
     k = node[0]
@@ -211,9 +216,7 @@ def compile_expr(node: tuple, rules: str) -> Fn:
                 try:
                     return fn(ctx)
                 except (RuleError, TypeError, ValueError, KeyError) as e:
-                    if isinstance(e, EvalError):
-                        raise
-                    raise EvalError(f"{name}(): {e}") from None
+                    raise _hook_error(name, e) from None
             return call0
         if len(args) == 1 and argn[0][0] == "lit":
             lit = argn[0][1]
@@ -222,17 +225,13 @@ def compile_expr(node: tuple, rules: str) -> Fn:
                 try:
                     return fn(ctx, lit)
                 except (RuleError, TypeError, ValueError, KeyError) as e:
-                    if isinstance(e, EvalError):
-                        raise
-                    raise EvalError(f"{name}(): {e}") from None
+                    raise _hook_error(name, e) from None
             return call_lit
 
         def call(ctx: Any) -> Any:
             try:
                 return fn(ctx, *[a(ctx) for a in args])
             except (RuleError, TypeError, ValueError, KeyError) as e:
-                if isinstance(e, EvalError):
-                    raise
-                raise EvalError(f"{name}(): {e}") from None
+                raise _hook_error(name, e) from None
         return call
     raise EvalError(f"bad expression node {k!r}")  # pragma: no cover
