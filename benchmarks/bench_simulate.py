@@ -42,7 +42,7 @@ def bare_games(story: Story, games: int, seed: int = 0) -> int:
             ch = [c for c in available(story, st) if c.n]
             if not ch:
                 break
-            st, _ = step(story, st, ch[int(rnd() * len(ch))].id, tail_events=False)
+            st, _ = step(story, st, ch[int(rnd() * len(ch))], tail_events=False)
             steps += 1
     return steps
 

@@ -98,6 +98,25 @@ def test_condition_events_and_once_actions(clocked) -> None:
     assert texts(ev) == ["また庭。"]
 
 
+def test_choices_follow_the_state_and_a_caller_may_change_its_list(clocked) -> None:
+    # available() keeps one numbered list per combination of closed actions: the numbers
+    # must close up when an action closes, come back when it reopens, and the list a caller
+    # gets is its own.
+    s0, _ = new_game(clocked)
+    first = available(clocked, s0)
+    assert [(c.n, c.id) for c in first] == [(1, "search"), (2, "nap"), (3, "lamp"), (4, "key")]
+    first.clear()
+    assert [c.id for c in available(clocked, s0)] == ["search", "nap", "lamp", "key"]
+    s1, _ = step(clocked, s0, "key")
+    assert [(c.n, c.id) for c in available(clocked, s1)] == [(1, "search"), (2, "nap"), (3, "lamp"), (4, "out")]
+    s2, _ = step(clocked, s1, "lamp")
+    assert [(c.n, c.id) for c in available(clocked, s2)] == [(1, "search"), (2, "nap"), (3, "out")]
+    assert [c.id for c in available(clocked, s0)] == ["search", "nap", "lamp", "key"]
+    # A choice passed back to step() runs that very action.
+    s3, _ = step(clocked, s2, available(clocked, s2)[2])
+    assert s3.node == "garden"
+
+
 def test_keeper_notes_only_for_a_gm(clocked) -> None:
     s, _ = new_game(clocked)
     s, _ = step(clocked, s, "key")

@@ -188,7 +188,7 @@ def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "ran
             else:
                 pick = _pick(policy, choices, node, state, taken, visited, reached_endings,
                              targets, endings_set, choice_rng)
-            new, events = step(story, state, pick.id, tail_events=False)
+            new, events = step(story, state, pick, tail_events=False)
             if new is state:
                 msg = next((ev.get("message", "") for ev in events if ev["type"] == "error"), "no change")
                 errors[(msg, node)] += 1

@@ -189,19 +189,51 @@ class _NodeActions(NamedTuple):
     """Each action with its ``when`` compiled (or None)."""
     by_id: dict[str, tuple[Action, Any]]
     """The actions whose id no other action of the node shares."""
+    tests: tuple[tuple[int, str | None, Any], ...]
+    """For each action that may be closed: its bit, its ``once`` key (or None), its compiled
+    ``when`` (or None). Actions that are always open have no test."""
+    lists: dict[int, list[Choice]]
+    """The choice list for each set of closed actions (a bit mask) seen so far."""
 
 
-def _node_actions(story: Story, node: Any) -> _NodeActions:
+def _node_actions(story: Story, node_id: str) -> _NodeActions | None:
     """A node's actions ready for :func:`available`, built once per story (it is asked twice
     a turn, for every action)."""
-    key = ("actions", node.id)
-    hit = story.cache.get(key)
+    table = story.cache.get("_actions")
+    if table is None:
+        table = story.cache["_actions"] = {}
+    hit = table.get(node_id)
     if hit is None:
+        node = story.nodes.get(node_id)
+        if node is None:
+            return None
         acts = tuple((a, None if a.when is None else _compiled(story, a.when)) for a in node.actions)
         ids = [a.id for a in node.actions]
         by_id = {a.id: (a, w) for a, w in acts if ids.count(a.id) == 1}
-        hit = story.cache[key] = _NodeActions(acts, by_id)
+        tests = tuple((1 << i, a.key if a.once else None, w) for i, (a, w) in enumerate(acts)
+                      if a.once or w is not None)
+        hit = table[node_id] = _NodeActions(acts, by_id, tests, {})
     return hit
+
+
+_MAX_LISTS = 256
+"""Choice lists kept per node (a node with many conditional actions may see many combinations)."""
+
+
+def _choices(na: _NodeActions, closed: int) -> list[Choice]:
+    """The numbered choices of a node when the actions in the ``closed`` mask are not open."""
+    out: list[Choice] = []
+    hidden: list[Choice] = []
+    n = 0
+    for i, (a, _) in enumerate(na.actions):
+        if closed & (1 << i):
+            continue
+        if a.hidden:
+            hidden.append(Choice(0, a.id, a.label, a.aliases, a))
+        else:
+            n += 1
+            out.append(Choice(n, a.id, a.label, a.aliases, a))
+    return out + hidden
 
 
 def _open(story: Story, state: State, a: Action, when: Any, ctx: Ctx | None) -> tuple[bool, Ctx | None]:
@@ -223,43 +255,43 @@ def available(story: Story, state: State) -> list[Choice]:
     """The actions valid now, numbered from 1 as a player sees them (hidden ones last, unnumbered)."""
     if state.ending is not None:
         return []
-    node = story.nodes.get(state.node)
-    if node is None:
+    na = _node_actions(story, state.node)
+    if na is None:
         return []
+    # Only the actions that may be closed are tested (this runs at least once a turn); the
+    # numbered list for each combination of closed actions is built once and then copied.
+    closed = 0
     ctx = None
-    out: list[Choice] = []
-    n = 0
-    hidden: list[Choice] = []
     done = state.done
-    new_choice = tuple.__new__  # Choice(...) goes through a Python-level __new__: twice as slow
-    for a, when in _node_actions(story, node).actions:
-        # As _open(), written out: this loop runs for every action twice a turn.
-        if a.once and done.get(a.key):
+    for bit, once_key, when in na.tests:
+        if once_key is not None and done.get(once_key):
+            closed |= bit
             continue
         if when is not None:
             if ctx is None:
                 ctx = Ctx(story, state, False, SeededDice(0))
             try:
                 if not when(ctx):
-                    continue
+                    closed |= bit
             except (EvalError, RuleError):
-                continue
-        if a.hidden:
-            hidden.append(new_choice(Choice, (0, a.id, a.label, a.aliases, a)))
-            continue
-        n += 1
-        out.append(new_choice(Choice, (n, a.id, a.label, a.aliases, a)))
-    return out + hidden
+                closed |= bit
+    hit = na.lists.get(closed)
+    if hit is None:
+        hit = _choices(na, closed)
+        if len(na.lists) < _MAX_LISTS:
+            na.lists[closed] = hit
+        return hit
+    return hit.copy()
 
 
 def _by_id(story: Story, state: State, command: str) -> Choice | None:
     """The action a command names by its exact id, if that action is open now: what
     :func:`match` would find, without weighing every other action of the node."""
     text = command.strip()
-    node = story.nodes.get(state.node)
-    if node is None or state.ending is not None or _number(text) is not None:
+    na = _node_actions(story, state.node)
+    if na is None or state.ending is not None or _number(text) is not None:
         return None
-    hit = _node_actions(story, node).by_id.get(text)
+    hit = na.by_id.get(text)
     if hit is None or not _open(story, state, hit[0], hit[1], None)[0]:
         return None
     a = hit[0]
