@@ -67,7 +67,7 @@ def node_props(story: Any, node_id: str | None) -> dict:
 
 
 def rules(state: Any) -> dict:
-    """The UREG part of ``state.rules``, created on first use."""
+    """The UREG part of ``state.rules`` for writing, created on first use."""
     r = get(state, "rules")
     if r is None:
         r = {}
@@ -76,6 +76,14 @@ def rules(state: Any) -> dict:
         except AttributeError:
             pass
     return r.setdefault(KEY, {})
+
+
+def peek_rules(state: Any) -> Mapping:
+    """The UREG part of ``state.rules`` for reading: never creates it (an empty mapping when
+    the game has none yet). Pure hooks read through this, because the engine may run them on
+    data still shared with the previous state."""
+    r = get(state, "rules")
+    return (r.get(KEY) if r else None) or {}
 
 
 def stats(state: Any) -> dict:

@@ -7,6 +7,7 @@ character (``good``, ``bad``, ``archetype``, ``life``, ``status``) and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from runner.rules.base import RuleError
@@ -46,14 +47,32 @@ def require(ctx: Any, name: str) -> None:
         raise RuleError(f"the UREG rule {name!r} is not switched on in this story's options")
 
 
+_DEFAULTS = (("pcs", []), ("hint_used", False), ("solved", []), ("revealed", []),
+             ("mods", {}), ("joined", []), ("flower_colour", None), ("time_spent", 0),
+             ("continues", 0), ("chosen", False), ("lit", []))
+_DEFAULT_KEYS = frozenset(k for k, _ in _DEFAULTS)
+
+
+def _default(v: Any) -> Any:
+    return v if not isinstance(v, (list, dict)) else type(v)()
+
+
 def R(ctx: Any) -> dict:
-    """The UREG rule data, with its defaults."""
+    """The UREG rule data for writing, with its defaults (``init`` sets them all up)."""
     r = A.rules(ctx.state)
-    for k, v in (("pcs", []), ("hint_used", False), ("solved", []), ("revealed", []),
-                 ("mods", {}), ("joined", []), ("flower_colour", None), ("time_spent", 0),
-                 ("continues", 0), ("chosen", False), ("lit", [])):
-        r.setdefault(k, v if not isinstance(v, (list, dict)) else type(v)())
+    for k, v in _DEFAULTS:
+        r.setdefault(k, _default(v))
     return r
+
+
+def read(ctx: Any) -> Mapping:
+    """The UREG rule data for reading, with its defaults; never writes the state. A game
+    has them all from ``init`` on; a state without some (an older save, a test double
+    that skipped ``init``) reads the defaults from a throwaway copy."""
+    r = A.peek_rules(ctx.state)
+    if r.keys() >= _DEFAULT_KEYS:
+        return r
+    return {**{k: _default(v) for k, v in _DEFAULTS}, **r}
 
 
 # ---- characters ----
@@ -102,10 +121,8 @@ def character(ctx: Any, cid: str) -> Character:
 
 
 def pc_ids(ctx: Any) -> list[str]:
-    r = R(ctx)
-    if not r["pcs"]:
-        init(ctx)
-    return list(r["pcs"])
+    """The party's ids: ``init`` always sets at least one, and reading never adds any."""
+    return list(read(ctx)["pcs"])
 
 
 def active_pcs(ctx: Any) -> list[str]:
@@ -352,7 +369,7 @@ def time_left(ctx: Any) -> int | None:
     lim = time_limit(ctx.story)
     if lim is None:
         return None
-    return max(0, lim - int(R(ctx)["time_spent"]))
+    return max(0, lim - int(read(ctx)["time_spent"]))
 
 
 def time_passed(ctx: Any, seconds: Any) -> None:
@@ -453,7 +470,7 @@ def change_floor(ctx: Any, name: str) -> None:
 def darkness(ctx: Any) -> str:
     """"dark", "dim" or "" for the current node (node props ``dark``/``dim``/``light``)."""
     node = A.get(ctx.state, "node")
-    if node in R(ctx)["lit"]:
+    if node in read(ctx)["lit"]:
         return ""
     p = A.node_props(ctx.story, node)
     level = p.get("light") or ("dark" if p.get("dark") else "dim" if p.get("dim") else "")
@@ -461,7 +478,7 @@ def darkness(ctx: Any) -> str:
 
 
 def has_light(ctx: Any) -> bool:
-    mods = R(ctx)["mods"]
+    mods = read(ctx)["mods"]
     for item in A.held(ctx.state):
         p = A.item_props(ctx.story, item)
         if p.get("light") or p.get("fire") or mods.get(item) == "lit":
@@ -498,7 +515,7 @@ def movement(ctx: Any, who: str = "") -> str:
 # ---- 閃き hint (UA-19) ----
 
 def hint_available(ctx: Any) -> bool:
-    return not R(ctx)["hint_used"] and any(character(ctx, c).good == "閃き" for c in active_pcs(ctx))
+    return not read(ctx)["hint_used"] and any(character(ctx, c).good == "閃き" for c in active_pcs(ctx))
 
 
 def flower_colour_name(ctx: Any, colour: str | None) -> str | None:
