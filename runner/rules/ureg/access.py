@@ -18,7 +18,8 @@ KEY = "ureg"
 def get(obj: Any, key: str, default: Any = None) -> Any:
     if obj is None:
         return default
-    if isinstance(obj, Mapping):
+    # A plain dict first: the ABC check below is slow, and this runs everywhere.
+    if type(obj) is dict or isinstance(obj, Mapping):
         return obj.get(key, default)
     return getattr(obj, key, default)
 
@@ -27,7 +28,7 @@ def as_dict(obj: Any) -> dict:
     """Plain dict view of a mapping or a simple object (``props`` and the like)."""
     if obj is None:
         return {}
-    if isinstance(obj, Mapping):
+    if type(obj) is dict or isinstance(obj, Mapping):
         return dict(obj)
     if hasattr(obj, "__dict__"):
         return dict(vars(obj))
@@ -58,8 +59,16 @@ def section(story: Any, name: str) -> dict:
     return as_dict(get(story, name))
 
 
+def _entry(story: Any, name: str, key: str) -> Any:
+    """``section(story, name).get(key)`` without copying the whole section."""
+    sec = get(story, name)
+    if type(sec) is dict:
+        return sec.get(key)
+    return as_dict(sec).get(key)
+
+
 def node(story: Any, node_id: str | None) -> Any:
-    return section(story, "nodes").get(node_id) if node_id else None
+    return _entry(story, "nodes", node_id) if node_id else None
 
 
 def node_props(story: Any, node_id: str | None) -> dict:
@@ -109,11 +118,37 @@ def held(state: Any) -> list[str]:
 # ---- items: a story item, its catalogue entry and merged properties ----
 
 def story_item(story: Any, item_id: str) -> Any:
-    return section(story, "items").get(item_id)
+    return _entry(story, "items", item_id)
+
+
+def _memo(story: Any, kind: str) -> dict | None:
+    """A table of what ureg works out from an engine ``Story`` (which never changes), kept in
+    the story's own cache; None for a plain-dict story (tests and ``validate`` hand those,
+    and may change them), which is worked out afresh each time."""
+    cache = getattr(story, "cache", None)
+    if type(cache) is not dict:
+        return None
+    table = cache.get(("ureg", kind))
+    if table is None:
+        table = cache[("ureg", kind)] = {}
+    return table
+
+
+_MISSING = object()
 
 
 def catalogue_entry(story: Any, item_id: str) -> ItemInfo | None:
     """A story item names its catalogue entry by ``props.ureg``, by its id, or by its name."""
+    memo = _memo(story, "catalogue")
+    if memo is None:
+        return _catalogue_entry(story, item_id)
+    hit = memo.get(item_id, _MISSING)
+    if hit is _MISSING:
+        hit = memo[item_id] = _catalogue_entry(story, item_id)
+    return hit
+
+
+def _catalogue_entry(story: Any, item_id: str) -> ItemInfo | None:
     it = story_item(story, item_id)
     props = as_dict(get(it, "props"))
     ref = props.get("ureg")
@@ -128,7 +163,18 @@ def catalogue_entry(story: Any, item_id: str) -> ItemInfo | None:
 
 
 def item_props(story: Any, item_id: str) -> dict:
-    """Catalogue properties overlaid with the story's own ``props``."""
+    """Catalogue properties overlaid with the story's own ``props``. For an engine story the
+    same dict is handed to every caller: read it, never change it."""
+    memo = _memo(story, "props")
+    if memo is None:
+        return _item_props(story, item_id)
+    hit = memo.get(item_id)
+    if hit is None:
+        hit = memo[item_id] = _item_props(story, item_id)
+    return hit
+
+
+def _item_props(story: Any, item_id: str) -> dict:
     cat = catalogue_entry(story, item_id)
     merged = dict(cat.props) if cat else {}
     merged.update(as_dict(get(story_item(story, item_id), "props")))
@@ -136,6 +182,16 @@ def item_props(story: Any, item_id: str) -> dict:
 
 
 def item_name(story: Any, item_id: str, lang: str = "ja") -> str:
+    memo = _memo(story, "name")
+    if memo is None:
+        return _item_name(story, item_id, lang)
+    hit = memo.get((item_id, lang))
+    if hit is None:
+        hit = memo[(item_id, lang)] = _item_name(story, item_id, lang)
+    return hit
+
+
+def _item_name(story: Any, item_id: str, lang: str) -> str:
     it = story_item(story, item_id)
     name = get(it, "name")
     cat = catalogue_entry(story, item_id)

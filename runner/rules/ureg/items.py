@@ -225,10 +225,18 @@ FLOWER_COLOURS: dict[str, tuple[str, str]] = {
 IMPROVISED_POWER = Fraction(1, 2)
 
 
+def _name_index() -> dict[str, ItemInfo]:
+    """Lower-case id, names and aliases -> item; a word two items share names the first."""
+    out: dict[str, ItemInfo] = {}
+    for it in ITEMS:
+        for w in (it.id, it.name.lower(), it.name_en.lower(), *(a.lower() for a in it.aliases)):
+            out.setdefault(w, it)
+    return out
+
+
+_BY_NAME = _name_index()
+
+
 def by_name(text: str) -> ItemInfo | None:
     """Finds a catalogue item by id, Japanese or English name, or alias (exact match)."""
-    t = text.strip().lower()
-    for it in ITEMS:
-        if t in (it.id, it.name.lower(), it.name_en.lower()) or t in (a.lower() for a in it.aliases):
-            return it
-    return None
+    return _BY_NAME.get(text.strip().lower())
