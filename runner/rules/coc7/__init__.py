@@ -382,8 +382,14 @@ def alive(ctx: Context, who: str = "") -> bool:
 
 @hook(pure=True)
 def any_alive(ctx: Context) -> bool:
-    # Asked after every command by stories that end on death: one pass, no id list.
-    for v in ctx.state.stats.values():
+    # Asked after every command by stories that end on death: the active investigator
+    # alive answers at once; else one pass, no id list.
+    stats = ctx.state.stats
+    v = stats.get(ck.peek(ctx).get("pc") or "")
+    if type(v) is dict and v.get("system") == "coc7" and v.get("kind") == "investigator" \
+            and not v["cond"].get("dead"):
+        return True
+    for v in stats.values():
         if isinstance(v, dict) and v.get("system") == "coc7" and v.get("kind") == "investigator" \
                 and not v["cond"].get("dead"):
             return True

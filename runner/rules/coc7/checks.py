@@ -36,6 +36,10 @@ NO_PUSH = frozenset({"幸運", "正気度"})
 
 
 def difficulty(text: Any) -> str:
+    if type(text) is str:
+        d = DIFFICULTY.get(text)  # the keys are already stripped and lower case
+        if d is not None:
+            return d
     d = DIFFICULTY.get(str(text or "").strip().lower())
     if d is None:
         raise RuleError(f"unknown difficulty {text!r}: use regular, hard or extreme")
@@ -62,7 +66,15 @@ def level_of(total: int, target: int) -> str:
 
 def needed(value: int, diff: str) -> int:
     """The number to roll under for a difficulty (critical: only 01)."""
-    return {"regular": value, "hard": value // 2, "extreme": value // 5, "critical": 0}[diff]
+    if diff == "regular":
+        return value
+    if diff == "hard":
+        return value // 2
+    if diff == "extreme":
+        return value // 5
+    if diff == "critical":
+        return 0
+    raise KeyError(diff)
 
 
 def judge(total: int, value: int, diff: str) -> tuple[str, bool]:
@@ -80,12 +92,18 @@ def judge(total: int, value: int, diff: str) -> tuple[str, bool]:
     return lv, RANK[lv] >= RANK[diff]
 
 
+_SUCCESS_ORDER = ("critical", "extreme", "hard", "regular")
+_SUCCESS_KEYS = {lv: [*_SUCCESS_ORDER[i:], "success"] for i, lv in enumerate(_SUCCESS_ORDER)}
+
+
 def outcome_keys(level: str, ok: bool) -> list[str]:
     """Outcome keys, most specific first: extreme → [extreme, hard, regular, success]."""
     if not ok:
         return ["fumble", "failure"] if level == "fumble" else ["failure"]
-    order = ["critical", "extreme", "hard", "regular"]
-    return order[order.index(level):] + ["success"]
+    keys = _SUCCESS_KEYS.get(level)
+    if keys is None:
+        raise ValueError(f"{level!r} is not a success level")
+    return keys[:]  # a fresh list: callers add to it
 
 
 def read_percentile(tens: list[int], units: int, bonus: int) -> tuple[int, list[int]]:
@@ -110,10 +128,18 @@ def bcdice_text(target: int | None, bonus: int, cands: list[int], total: int,
 
 # ---------------------------------------------------------------- state helpers
 
+_LANG_OF: dict[str, str] = {}
+"""Story language → "en" or "ja", remembered: asked for nearly every line a hook says."""
+
+
 def lang(ctx: Any) -> str:
-    story = getattr(ctx, "story", None)
-    lg = getattr(story, "language", None) or "ja"
-    return "en" if str(lg).lower().startswith("en") else "ja"
+    lg = getattr(getattr(ctx, "story", None), "language", None)
+    out = _LANG_OF.get(lg) if type(lg) is str else None
+    if out is None:
+        out = "en" if str(lg or "ja").lower().startswith("en") else "ja"
+        if type(lg) is str and len(_LANG_OF) < 64:
+            _LANG_OF[lg] = out
+    return out
 
 
 def t(ctx: Any, ja: str, en: str) -> str:
@@ -159,9 +185,9 @@ def pc_ids(ctx: Any) -> list[str]:
 
 def pc_id(ctx: Any, who: str = "") -> str:
     """Resolves ``who`` (an id, a sheet name or "") to an investigator id; "" is the active one."""
-    who = str(who or "")
     stats = ctx.state.stats
     if who:
+        who = str(who)
         if who in stats:
             return who
         ids = pc_ids(ctx)
@@ -201,39 +227,59 @@ def story_character(ctx: Any, cid: str) -> tuple[str, dict, dict] | None:
 
 # ---------------------------------------------------------------- rolling
 
+_D100_SIDES = {n: [10] * n for n in range(2, 8)}
+"""Sides for 1 + n tens dice and a units die, shared by every roll (never changed)."""
+_RESULT = {(lv, diff, ok): LEVEL_JA[lv] + ("" if diff == "regular" else
+                                           f" ＞ {DIFF_JA[diff]}{'成功' if ok else '失敗'}")
+           for lv in LEVELS for diff in DIFF_JA for ok in (False, True)}
+"""The end of a BCDice line: success level, then the difficulty's verdict (not for regular)."""
+
+
 def roll_d100(ctx: Any, value: int | None, *, bonus: int = 0, diff: str = "regular",
-              label: str = "", hidden: bool = False, emit: bool = True,
+              label: str = "", hidden: bool = False, emit: bool = True, who: Any = None,
               **extra: Any) -> dict:
     """Rolls a percentile die with bonus (>0) or penalty (<0) dice and emits one roll event.
 
     Returns {total, dice, level, success, candidates, text}; level and success are None
-    when ``value`` is None (a bare d100).
+    when ``value`` is None (a bare d100). ``who`` and ``extra`` are added to the event.
     """
     n = abs(int(bonus)) + 1
-    faces = list(ctx.faces([10] * (n + 1), expr="1d100"))
-    total, cands = read_percentile(faces[:n], faces[n], bonus)
+    sides = _D100_SIDES.get(n + 1) or [10] * (n + 1)
+    faces = list(ctx.faces(sides, expr="1d100"))
+    if n == 1:
+        total = (faces[0] % 10) * 10 + faces[1] % 10 or 100  # 00 + 0 reads 100
+        cands = [total]
+        shown = str(total)
+    else:
+        total, cands = read_percentile(faces[:n], faces[n], bonus)
+        shown = ", ".join(map(str, cands))
+    # The BCDice line (what bcdice_text builds), in one go.
     if value is None:
         level, ok = None, None
-        text = bcdice_text(None, bonus, cands, total, None)
+        text = f"(1D100) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
     else:
         level, ok = judge(total, value, diff)
-        result = LEVEL_JA[level]
-        if diff != "regular":
-            result += f" ＞ {DIFF_JA[diff]}{'成功' if ok else '失敗'}"
-        text = bcdice_text(value, bonus, cands, total, result)
+        text = (f"(1D100<={value}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
+                f" ＞ {_RESULT[level, diff, ok]}")
     if label:
         text = f"〈{label}〉 {text}"
     out = {"total": total, "dice": faces, "level": level, "success": ok, "candidates": cands,
            "text": text, "target": value, "difficulty": diff, "bonus": bonus}
     if emit:
-        ev: dict = {"type": "roll", "expr": "1d100" if value is None else f"1d100<={value}",
-                    "dice": faces, "sides": [10] * len(faces), "total": total, "label": label,
-                    "text": text, "bonus": bonus}
-        if value is not None:
-            ev.update(level=level, target=value, difficulty=diff, success=ok)
+        if value is None:
+            ev: dict = {"type": "roll", "expr": "1d100", "dice": faces, "sides": [10] * (n + 1),
+                        "total": total, "label": label, "text": text, "bonus": bonus}
+        else:
+            ev = {"type": "roll", "expr": f"1d100<={value}", "dice": faces,
+                  "sides": [10] * (n + 1), "total": total, "label": label, "text": text,
+                  "bonus": bonus, "level": level, "target": value, "difficulty": diff,
+                  "success": ok}
         if hidden:
             ev["keeper"] = True
-        ev.update(extra)
+        if who is not None:
+            ev["who"] = who
+        if extra:
+            ev.update(extra)
         ctx.emit(ev)
     return out
 
@@ -250,7 +296,7 @@ MAX_EXTRA_DICE = 2
 
 def net_dice(bonus: Any = 0, penalty: Any = 0) -> int:
     """Bonus and penalty dice cancel one for one; 7e allows at most two of either."""
-    n = _bonus(bonus, penalty)
+    n = bonus - penalty if type(bonus) is int and type(penalty) is int else _bonus(bonus, penalty)
     return max(-MAX_EXTRA_DICE, min(MAX_EXTRA_DICE, n))
 
 

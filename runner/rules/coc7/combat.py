@@ -64,9 +64,10 @@ def _pick(ctx: Any, n: int, label: str) -> int:
     """A seeded choice among n things (0-based), rolled as a keeper-only 1dn."""
     if n <= 1:
         return 0
-    f = ctx.faces([n], expr=f"1d{n}")[0]
+    expr = f"1d{n}"
+    f = ctx.faces([n], expr=expr)[0]
     # Through emit, so a front end that hides keeper events hides this one.
-    ctx.emit({"type": "roll", "expr": f"1d{n}", "dice": [f], "sides": [n], "total": f,
+    ctx.emit({"type": "roll", "expr": expr, "dice": [f], "sides": [n], "total": f,
               "label": label, "keeper": True})
     return f - 1
 
@@ -309,12 +310,13 @@ def finish(ctx: Any, result: str) -> list[str]:
                for k, r in c["c"].items() if r["side"] == "enemy"}
     d["last_combat"] = {"result": result, "rounds": c["round"], "enemies": enemies}
     d["combat"] = None
-    msg = {"victory": ("戦闘に勝利した。", "The fight is won."),
-           "defeat": ("探索者たちは倒れた。", "The investigators have fallen."),
-           "escaped": ("探索者は戦いから逃れた。", "The investigators got away."),
-           }.get(result, ("戦闘が終わった。", "The fight is over."))
-    ctx.say(ck.t(ctx, *msg))
+    ctx.say(ck.t(ctx, *_FINISH_SAYS.get(result, ("戦闘が終わった。", "The fight is over."))))
     return [result]
+
+
+_FINISH_SAYS = {"victory": ("戦闘に勝利した。", "The fight is won."),
+                "defeat": ("探索者たちは倒れた。", "The investigators have fallen."),
+                "escaped": ("探索者は戦いから逃れた。", "The investigators got away.")}
 
 
 def end_combat(ctx: Any, result: str = "ended") -> list[str]:
@@ -332,19 +334,34 @@ def _enemies(c: dict) -> list[str]:
 
 
 def _end_state(ctx: Any, c: dict) -> str | None:
-    if not _enemies(c):
+    # Asked before every turn of the fight: plain loops over the order, no id lists.
+    cc, order = c["c"], c["order"]
+    for k in order:
+        r = cc[k]
+        if r["side"] == "enemy" and not r["down"]:
+            break
+    else:
         return "victory"
-    present = _present(c)
-    fled = any(c["c"][k]["fled"] for k in c["order"] if c["c"][k]["side"] == "pc")
-    alive = [k for k in present if not ctx.state.stats[k]["cond"].get("dead")]
-    active = [k for k in alive if able(ctx.state.stats[k])]
+    stats = ctx.state.stats
+    fled = alive = False
+    for k in order:
+        r = cc[k]
+        if r["side"] != "pc":
+            continue
+        if r["fled"]:
+            fled = True
+            continue
+        s = stats[k]
+        if not s["cond"].get("dead"):
+            if able(s):
+                return None  # an investigator present can still act
+            alive = True
     if not alive:
         return "escaped" if fled else "defeat"
-    if not active:
-        if fled:
-            return "escaped"
-        if c["opts"].get("spare") or c["round"] > MAX_ROUNDS:
-            return "defeat"
+    if fled:
+        return "escaped"
+    if c["opts"].get("spare") or c["round"] > MAX_ROUNDS:
+        return "defeat"
     return None
 
 
@@ -371,18 +388,23 @@ def advance(ctx: Any) -> list[str]:
     if c is None:
         return []
     c["actor"] = None
+    order, cc = c["order"], c["c"]
+    settled = False  # True while nothing changed since _end_state last said "go on"
     while True:
-        end = _end_state(ctx, c)
-        if end:
-            return finish(ctx, end)
-        if c["idx"] >= len(c["order"]):
+        if not settled:
+            end = _end_state(ctx, c)
+            if end:
+                return finish(ctx, end)
+        settled = False
+        if c["idx"] >= len(order):
             _end_round(ctx, c)
             continue
-        cid = c["order"][c["idx"]]
-        r = c["c"][cid]
+        cid = order[c["idx"]]
+        r = cc[cid]
         if r["side"] == "enemy":
             if r["down"] or r["dazed"] > 0:
                 c["idx"] += 1
+                settled = True  # skipping a turn changes nothing _end_state reads
                 continue
             _enemy_declare(ctx, c, cid)
             if c["pending"]:
@@ -391,6 +413,7 @@ def advance(ctx: Any) -> list[str]:
             continue
         if r["fled"] or not able(ctx.state.stats[cid]):
             c["idx"] += 1
+            settled = True
             continue
         c["actor"] = cid
         return ["action"]

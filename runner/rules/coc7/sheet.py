@@ -358,33 +358,47 @@ def make_enemy(name: str, stats: dict[str, Any], props: dict[str, Any] | None = 
     return out
 
 
+@functools.lru_cache(maxsize=4096)
+def _reading(name: str) -> tuple[str, str, str | None]:
+    """How :func:`skill_value` reads a name, worked out once per name: (canonical name,
+    where the value is — "char", "luck", "san" or "skill" —, the language of an
+    ほかの言語(...) skill or None)."""
+    skill = canonical(name)
+    if skill in CHARS:
+        return skill, "char", None
+    if skill == "幸運":
+        return skill, "luck", None
+    if skill == "正気度":
+        return skill, "san", None
+    m = _SPEC.match(skill)
+    return skill, "skill", m.group(2) if m and m.group(1) == "ほかの言語" else None
+
+
 def skill_value(sheet: dict, name: str) -> tuple[str, int]:
     """Returns (canonical name, value) of a skill or characteristic on ``sheet``.
 
     A language that is the investigator's own is rolled as 母国語 (ruling DA-01).
     """
-    skill = canonical(name)
-    chars = sheet.get("chars", {})
-    if skill in CHARS:
-        return skill, int(chars.get(skill, 0))
-    if skill == "幸運":
+    skill, where, language = _reading(name)
+    if where == "skill":
+        if language is not None and language == sheet.get("native"):
+            skill = f"母国語({language})"
+        elif skill == "母国語" and sheet.get("native"):
+            skill = f"母国語({sheet['native']})"
+        skills = sheet.get("skills", {})
+        if skill in skills:
+            return skill, int(skills[skill])
+        if sheet.get("kind") == "creature":
+            if skill.startswith("近接戦闘"):
+                return skill, int(sheet.get("fighting", 0))
+            if skill == "回避":
+                return skill, int(sheet.get("dodge", 0))
+        return skill, base_value(skill, sheet.get("chars", {}))
+    if where == "char":
+        return skill, int(sheet.get("chars", {}).get(skill, 0))
+    if where == "luck":
         return skill, int(sheet.get("luck", 0))
-    if skill == "正気度":
-        return skill, int(sheet.get("san", 0))
-    skills = sheet.get("skills", {})
-    m = _SPEC.match(skill)
-    if m and m.group(1) == "ほかの言語" and m.group(2) == sheet.get("native"):
-        skill = f"母国語({m.group(2)})"
-    if skill in ("母国語",) and sheet.get("native"):
-        skill = f"母国語({sheet['native']})"
-    if skill in skills:
-        return skill, int(skills[skill])
-    if sheet.get("kind") == "creature":
-        if skill.startswith("近接戦闘"):
-            return skill, int(sheet.get("fighting", 0))
-        if skill == "回避":
-            return skill, int(sheet.get("dodge", 0))
-    return skill, base_value(skill, chars)
+    return skill, int(sheet.get("san", 0))
 
 
 # ---------------------------------------------------------------- creation
