@@ -58,11 +58,25 @@ class SeededDice:
 
     def face(self, sides: int) -> int:
         # Rejection sampling keeps every face equally likely.
-        limit = (1 << 64) - ((1 << 64) % sides)
+        limit = _LIMITS.get(sides)
+        if limit is None:
+            limit = (1 << 64) - ((1 << 64) % sides)
+            if len(_LIMITS) < 1024:
+                _LIMITS[sides] = limit
+        # splitmix64() written out: this runs for every die of every game.
+        x = self.state
         while True:
-            self.state, out = splitmix64(self.state)
-            if out < limit:
-                return out % sides + 1
+            x = (x + 0x9E3779B97F4A7C15) & _MASK
+            z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                self.state = x
+                return z % sides + 1
+
+
+_LIMITS: dict[int, int] = {}
+"""Sides → the largest multiple of sides below 2**64 (the rejection bound), remembered."""
 
 
 def seed_state(seed: int) -> int:
