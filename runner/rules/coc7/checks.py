@@ -133,7 +133,10 @@ _LANG_OF: dict[str, str] = {}
 
 
 def lang(ctx: Any) -> str:
-    lg = getattr(getattr(ctx, "story", None), "language", None)
+    try:
+        lg = ctx.story.language
+    except AttributeError:
+        lg = None
     out = _LANG_OF.get(lg) if type(lg) is str else None
     if out is None:
         out = "en" if str(lg or "ja").lower().startswith("en") else "ja"
@@ -405,6 +408,25 @@ def opposed(ctx: Any, skill: str, opponent: str, opp_skill: str = "", who: str =
     else:
         res = "draw"
     return [res, *outcome_keys(a["level"], ra >= 1)]
+
+
+def story_enemy(ctx: Any, cid: str) -> tuple[str, dict, dict] | None:
+    """(name, props, creature sheet) of story character ``cid``, or None if there is none.
+
+    The sheet is built once per story and kept in ``story.cache``: callers must copy it
+    (``sheet.plain_copy``) before it goes into a game's state."""
+    cache = getattr(getattr(ctx, "story", None), "cache", None)
+    key = ("coc7", "enemy", cid)
+    hit = cache.get(key) if cache is not None else None
+    if hit is None:
+        sc = story_character(ctx, cid)
+        if sc is None:
+            return None
+        name, stats, props = sc
+        hit = (name, props, sh.make_enemy(name, stats, props))
+        if cache is not None:
+            cache[key] = hit
+    return hit
 
 
 def sheet_for(ctx: Any, cid: str) -> dict:

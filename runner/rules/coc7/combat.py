@@ -33,9 +33,15 @@ def need(ctx: Any) -> dict:
 
 
 def sheet(ctx: Any, cid: str) -> dict:
-    c = combat(ctx)
-    if c is not None and cid in c["c"] and c["c"][cid]["side"] == "enemy":
-        return c["c"][cid]["sheet"]
+    return _sheet_in(ctx, combat(ctx), cid)
+
+
+def _sheet_in(ctx: Any, c: dict | None, cid: str) -> dict:
+    """The sheet of ``cid``: an enemy's own copy in fight ``c``, else ``state.stats``."""
+    if c is not None:
+        r = c["c"].get(cid)
+        if r is not None and r["side"] == "enemy":
+            return r["sheet"]
     return ctx.state.stats[cid]
 
 
@@ -120,8 +126,8 @@ def apply_damage(ctx: Any, pid: str, amount: int) -> list[str]:
     major = amount * 2 >= s["hp_max"] or s["hp"] == 0
     before = s["hp"]
     s["hp"] = max(0, before - amount)
-    ctx.say(ck.t(ctx, f"{name}に {amount} ダメージ（耐久力 {before} → {s['hp']}）。",
-                 f"{name} takes {amount} damage (HP {before} → {s['hp']})."))
+    ctx.say(f"{name} takes {amount} damage (HP {before} → {s['hp']})." if ck.lang(ctx) == "en"
+            else f"{name}に {amount} ダメージ（耐久力 {before} → {s['hp']}）。")
     if major:
         cond["major_wound"] = True
         keys.append("major_wound")
@@ -260,11 +266,10 @@ def start_combat(ctx: Any, enemy: str, count: Any = 1, opts: Any = "") -> list[s
     d = ck.data(ctx)
     if d.get("combat"):
         raise RuleError("a combat is already running")
-    sc = ck.story_character(ctx, enemy)
-    if sc is None:
+    found = ck.story_enemy(ctx, enemy)
+    if found is None:
         raise RuleError(f"no story character {enemy!r} to fight")
-    name, stats, props = sc
-    base = sh.make_enemy(name, stats, props)
+    name, props, base = found
     n = int(count or 1)
     if n < 1:
         raise RuleError("count must be at least 1")
@@ -295,8 +300,9 @@ def start_combat(ctx: Any, enemy: str, count: Any = 1, opts: Any = "") -> list[s
                                         0 if recs[k]["side"] == "pc" else 1))
     d["combat"] = {"round": 1, "order": order, "idx": 0, "c": recs, "pending": None,
                    "actor": None, "opts": o, "enemy": enemy}
-    names = "、".join(_name(ctx, k) for k in order)
-    ctx.say(ck.t(ctx, f"戦闘開始。行動順：{names}", f"Combat! Order: {', '.join(_name(ctx, k) for k in order)}"))
+    names = [_name(ctx, k) for k in order]
+    ctx.say(f"Combat! Order: {', '.join(names)}" if ck.lang(ctx) == "en"
+            else f"戦闘開始。行動順：{'、'.join(names)}")
     return advance(ctx)
 
 
@@ -379,7 +385,7 @@ def _end_round(ctx: Any, c: dict) -> None:
                 ctx.say(ck.t(ctx, f"{_name(ctx, k)}が我に返った。", f"{_name(ctx, k)} recovers."))
     c["round"] += 1
     c["idx"] = 0
-    ctx.say(ck.t(ctx, f"第{c['round']}ラウンド。", f"Round {c['round']}."))
+    ctx.say(f"Round {c['round']}." if ck.lang(ctx) == "en" else f"第{c['round']}ラウンド。")
 
 
 def advance(ctx: Any) -> list[str]:
@@ -470,15 +476,18 @@ def _enemy_id(ctx: Any, c: dict, target: Any) -> str:
 # ---------------------------------------------------------------- enemies
 
 def _enemy_declare(ctx: Any, c: dict, cid: str) -> None:
-    r = c["c"][cid]
+    cc = c["c"]
+    r = cc[cid]
     s = r["sheet"]
-    present = [k for k in _present(c) if not ctx.state.stats[k]["cond"].get("dead")]
+    stats = ctx.state.stats
+    present = [k for k in c["order"] if cc[k]["side"] == "pc" and not cc[k]["fled"]
+               and not stats[k]["cond"].get("dead")]
     if r["holding"] and r["holding"] not in present:
         _release(c, cid)  # its prey is dead or gone
     if r["holding"] in present:
         target = r["holding"]
     else:
-        active = [k for k in present if able(ctx.state.stats[k])]
+        active = [k for k in present if able(stats[k])]
         pool = active or present
         target = pool[_pick(ctx, len(pool), ck.t(ctx, "攻撃対象", "target"))]
     attacks = s["attacks"]
@@ -486,9 +495,9 @@ def _enemy_declare(ctx: Any, c: dict, cid: str) -> None:
         attacks = [a for a in attacks if not a.get("maneuver")] or attacks
     attack = attacks[_pick(ctx, len(attacks), ck.t(ctx, "攻撃方法", "attack"))]
     c["pending"] = {"attacker": cid, "target": target, "attack": attack}
-    ts = ctx.state.stats[target]
-    ctx.say(ck.t(ctx, f"{s['name']}が{ts['name']}に「{attack['name']}」で襲いかかる！",
-                 f"{s['name']} attacks {ts['name']}: {attack['name']}!"))
+    ts = stats[target]
+    ctx.say(f"{s['name']} attacks {ts['name']}: {attack['name']}!" if ck.lang(ctx) == "en"
+            else f"{s['name']}が{ts['name']}に「{attack['name']}」で襲いかかる！")
     if not able(ts):
         resolve_pending(ctx, "none")
 
@@ -559,7 +568,7 @@ def melee(ctx: Any, att: str, tid: str, attack: dict, response: str, *,
           bonus: int = 0, skill_name: str = "", skill_override: int | None = None) -> list[str]:
     """Resolves one melee attack (or maneuver) by ``att`` on ``tid``; returns outcome keys."""
     c = combat(ctx)
-    a_s, t_s = sheet(ctx, att), sheet(ctx, tid)
+    a_s, t_s = _sheet_in(ctx, c, att), _sheet_in(ctx, c, tid)
     a_rec = c["c"].get(att) if c else None
     t_rec = c["c"].get(tid) if c else None
     enemy_attacks = a_s.get("kind") == "creature"
@@ -637,8 +646,10 @@ def melee(ctx: Any, att: str, tid: str, attack: dict, response: str, *,
         keys = hurt(ctx, tid, amount)
         lead = (["impale"] if impale else ["extreme"]) if extreme else []
         return [*keys, *lead, "hit"]
+    # Below, only the story language's line is built (this runs for every attack).
+    en = ck.lang(ctx) == "en"
     if counter:
-        ctx.say(ck.t(ctx, f"{t_s['name']}の反撃！", f"{t_s['name']} strikes back!"))
+        ctx.say(f"{t_s['name']} strikes back!" if en else f"{t_s['name']}の反撃！")
         if t_s.get("kind") == "creature":
             w = next((x for x in t_s["attacks"] if not x.get("maneuver")), t_s["attacks"][0])
             amount = roll_damage(ctx, w.get("damage", "1d3"), "", extreme=False, impale=False,
@@ -651,12 +662,12 @@ def melee(ctx: Any, att: str, tid: str, attack: dict, response: str, *,
         keys = hurt(ctx, att, amount)
         return ["countered", *keys, "miss"]
     if response == "dodge" and ra >= 1:
-        ctx.say(ck.t(ctx, f"{t_s['name']}はかわした。", f"{t_s['name']} dodges."))
+        ctx.say(f"{t_s['name']} dodges." if en else f"{t_s['name']}はかわした。")
         return ["dodged", "miss"]
     if ar["level"] == "fumble":
-        ctx.say(ck.t(ctx, f"{a_s['name']}の攻撃は大きく外れた。", f"{a_s['name']} fumbles."))
+        ctx.say(f"{a_s['name']} fumbles." if en else f"{a_s['name']}の攻撃は大きく外れた。")
         return ["fumble", "miss"]
-    ctx.say(ck.t(ctx, f"{a_s['name']}の攻撃は当たらなかった。", f"{a_s['name']} misses."))
+    ctx.say(f"{a_s['name']} misses." if en else f"{a_s['name']}の攻撃は当たらなかった。")
     return ["miss"]
 
 
@@ -672,14 +683,15 @@ def hurt(ctx: Any, tid: str, amount: int) -> list[str]:
     amount = max(0, amount - int(s.get("armour", 0)))
     before = s["hp"]
     s["hp"] = max(0, before - amount)
-    ctx.say(ck.t(ctx, f"{s['name']}に {amount} ダメージ。", f"{s['name']} takes {amount} damage."))
+    en = ck.lang(ctx) == "en"  # only that language's line is built
+    ctx.say(f"{s['name']} takes {amount} damage." if en else f"{s['name']}に {amount} ダメージ。")
     if ctx.gm:
-        ctx.say(ck.t(ctx, f"{s['name']}の耐久力 {before} → {s['hp']}",
-                     f"{s['name']} HP {before} → {s['hp']}"), keeper=True)
+        ctx.say(f"{s['name']} HP {before} → {s['hp']}" if en
+                else f"{s['name']}の耐久力 {before} → {s['hp']}", keeper=True)
     if s["hp"] == 0:
         rec["down"] = True
         _release(c, tid)
-        ctx.say(ck.t(ctx, f"{s['name']}は潰れた。", f"{s['name']} is destroyed."))
+        ctx.say(f"{s['name']} is destroyed." if en else f"{s['name']}は潰れた。")
         return ["crushed", "hurt"]
     at = s.get("daze_at")
     if at and amount >= int(at):

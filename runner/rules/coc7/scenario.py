@@ -49,11 +49,11 @@ def ascent_begin(ctx: Context, enemy: str, arms: Any = 2, depth: Any = 200, reac
                  pressure: str = "3d3") -> list[str]:
     """Starts a swim up from ``depth`` metres with ``arms`` fresh copies of story character
     ``enemy`` attacking while the swimmer is closer than ``reach`` metres to the start."""
-    sc = ck.story_character(ctx, enemy)
-    if sc is None:
+    found = ck.story_enemy(ctx, enemy)
+    if found is None:
         raise RuleError(f"no story character {enemy!r}")
-    name, stats, props = sc
-    base = sh.make_enemy(name, stats, props)
+    name, props, built = found
+    base = sh.plain_copy(built)  # the fight's own sheet: the built one is the story's
     short = str(props.get("short") or name)
     n = int(arms)
     recs = {}
