@@ -121,7 +121,7 @@ def story_item(story: Any, item_id: str) -> Any:
     return _entry(story, "items", item_id)
 
 
-def _memo(story: Any, kind: str) -> dict | None:
+def memo(story: Any, kind: str) -> dict | None:
     """A table of what ureg works out from an engine ``Story`` (which never changes), kept in
     the story's own cache; None for a plain-dict story (tests and ``validate`` hand those,
     and may change them), which is worked out afresh each time."""
@@ -134,17 +134,30 @@ def _memo(story: Any, kind: str) -> dict | None:
     return table
 
 
+def once(story: Any, kind: str, compute: Any) -> Any:
+    """``compute(story)``, worked out once for an engine ``Story`` (see :func:`memo`): the
+    result is shared by every caller, so it is only read."""
+    cache = getattr(story, "cache", None)
+    if type(cache) is not dict:
+        return compute(story)
+    key = ("ureg", kind)
+    hit = cache.get(key, _MISSING)
+    if hit is _MISSING:
+        hit = cache[key] = compute(story)
+    return hit
+
+
 _MISSING = object()
 
 
 def catalogue_entry(story: Any, item_id: str) -> ItemInfo | None:
     """A story item names its catalogue entry by ``props.ureg``, by its id, or by its name."""
-    memo = _memo(story, "catalogue")
-    if memo is None:
+    table = memo(story, "catalogue")
+    if table is None:
         return _catalogue_entry(story, item_id)
-    hit = memo.get(item_id, _MISSING)
+    hit = table.get(item_id, _MISSING)
     if hit is _MISSING:
-        hit = memo[item_id] = _catalogue_entry(story, item_id)
+        hit = table[item_id] = _catalogue_entry(story, item_id)
     return hit
 
 
@@ -165,12 +178,12 @@ def _catalogue_entry(story: Any, item_id: str) -> ItemInfo | None:
 def item_props(story: Any, item_id: str) -> dict:
     """Catalogue properties overlaid with the story's own ``props``. For an engine story the
     same dict is handed to every caller: read it, never change it."""
-    memo = _memo(story, "props")
-    if memo is None:
+    table = memo(story, "props")
+    if table is None:
         return _item_props(story, item_id)
-    hit = memo.get(item_id)
+    hit = table.get(item_id)
     if hit is None:
-        hit = memo[item_id] = _item_props(story, item_id)
+        hit = table[item_id] = _item_props(story, item_id)
     return hit
 
 
@@ -182,12 +195,12 @@ def _item_props(story: Any, item_id: str) -> dict:
 
 
 def item_name(story: Any, item_id: str, lang: str = "ja") -> str:
-    memo = _memo(story, "name")
-    if memo is None:
+    table = memo(story, "name")
+    if table is None:
         return _item_name(story, item_id, lang)
-    hit = memo.get((item_id, lang))
+    hit = table.get((item_id, lang))
     if hit is None:
-        hit = memo[(item_id, lang)] = _item_name(story, item_id, lang)
+        hit = table[(item_id, lang)] = _item_name(story, item_id, lang)
     return hit
 
 

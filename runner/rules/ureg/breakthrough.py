@@ -59,6 +59,12 @@ def fold(text: str) -> str:
     return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in t)
 
 
+# The fixed words, folded once: each intent's keys, and each catalogue item's names.
+_INTENT_KEYS = tuple((intent, tuple(fold(k) for k in keys)) for intent, keys in INTENTS.items())
+_CATALOGUE_WORDS = tuple((cat.id, tuple(fold(w) for w in (cat.name, cat.name_en, *cat.aliases)))
+                         for cat in CATALOGUE.values())
+
+
 @dataclass
 class Proposal:
     text: str
@@ -77,7 +83,12 @@ class Proposal:
 # ---- obstacle definitions ----
 
 def obstacles(story: Any) -> dict[str, dict]:
-    """Every obstacle of the story: id -> definition (with ``node`` a list)."""
+    """Every obstacle of the story: id -> definition (with ``node`` a list). Worked out once
+    for an engine story: read it, never change it."""
+    return A.once(story, "obstacles", _obstacles)
+
+
+def _obstacles(story: Any) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for oid, ob in A.as_dict(A.options(story).get("obstacles")).items():
         d = A.as_dict(ob)
@@ -132,30 +143,42 @@ def _word_start(text: str, pos: int, word: str) -> bool:
         return prev in _PARTICLES
     return True
 
+def _item_words(story: Any, item: str) -> tuple[str, ...]:
+    """The folded words naming an item, repeats kept (each one masks one mention)."""
+    table = A.memo(story, "folded_words")
+    if table is None:
+        return tuple(fold(w) for w in A.item_words(story, item))
+    hit = table.get(item)
+    if hit is None:
+        hit = table[item] = tuple(fold(w) for w in A.item_words(story, item))
+    return hit
+
+
 def parse(ctx: Any, text: str) -> Proposal:
     prop = Proposal(text)
     folded = fold(text)
+    acts = active(ctx)
     held = set(A.held(ctx.state)) | set(fixtures(ctx))
-    for ob in active(ctx).values():
+    for ob in acts.values():
         held |= set(fixtures(ctx, ob))
-    # (word, kind, id), longest first so 「木箱」 wins over 「箱」.
+    # (word, kind, id), longest first so 「木箱」 wins over 「箱」. Only words found in the
+    # proposal can match below, so the others are left out now (same result, far sooner).
     words: list[tuple[str, str, str]] = []
     story_items = set(A.section(ctx.story, "items")) | held
     for item in story_items:
-        for w in A.item_words(ctx.story, item):
-            words.append((fold(w), "item", item))
-    for cat in CATALOGUE.values():
-        if cat.id not in story_items:
-            for w in (cat.name, cat.name_en, *cat.aliases):
-                words.append((fold(w), "cat", cat.id))
-    for oid, ob in active(ctx).items():
+        words += [(w, "item", item) for w in _item_words(ctx.story, item) if w in folded]
+    for cat_id, cat_words in _CATALOGUE_WORDS:
+        if cat_id not in story_items:
+            words += [(w, "cat", cat_id) for w in cat_words if w in folded]
+    for oid, ob in acts.items():
         for w in [oid, ob.get("name"), ob.get("name_en"), *(ob.get("aliases") or [])]:
-            if w:
+            if w and fold(str(w)) in folded:
                 words.append((fold(str(w)), "obstacle", oid))
     stats = A.stats(ctx.state)
-    for cid in C.pc_ids(ctx) + [c for c in stats if c not in C.pc_ids(ctx)]:
+    pcs = C.pc_ids(ctx)
+    for cid in pcs + [c for c in stats if c not in pcs]:
         for w in (cid, stats.get(cid, {}).get("name")):
-            if w and len(str(w)) > 1:
+            if w and len(str(w)) > 1 and fold(str(w)) in folded:
                 words.append((fold(str(w)), "pc", cid))
     # Longest first (「木箱」 before 「箱」); ties in a fixed order, never a set's hash order,
     # so the same proposal always reads the same.
@@ -164,7 +187,7 @@ def parse(ctx: Any, text: str) -> Proposal:
     mask = folded
     found: list[tuple[int, str, str]] = []
     for w, kind, ident in words:
-        if not w or len(w) < 1:
+        if not w or w not in mask:  # (an earlier, longer word may have masked it)
             continue
         pat = re.escape(w)
         if re.fullmatch(r"[a-z0-9 \-']+", w):
@@ -184,8 +207,8 @@ def parse(ctx: Any, text: str) -> Proposal:
             prop.obstacles.append(ident)
         else:
             prop.pcs.append(ident)
-    for intent, keys in INTENTS.items():
-        if any(fold(k) in mask for k in keys):
+    for intent, keys in _INTENT_KEYS:
+        if any(k in mask for k in keys):
             prop.intents.add(intent)
     for lst in (prop.items, prop.missing, prop.obstacles, prop.pcs):
         lst[:] = list(dict.fromkeys(lst))
