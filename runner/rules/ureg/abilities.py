@@ -6,6 +6,7 @@ six archetypes are presets. 〇 (U+3007) is read as ○ (U+25CB).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -88,6 +89,13 @@ def normalise(text: str) -> str:
 
 def ability_name(text: str) -> str:
     """Returns the canonical Japanese ability name for ``text`` (○/× prefix allowed)."""
+    # Stories ask the same few names every turn: a string's answer is cached (anything
+    # else fails in normalise, with the same message as ever).
+    return _ability_name(text) if type(text) is str else _ability_name.__wrapped__(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ability_name(text: str) -> str:
     t = normalise(text).lstrip(GOOD + BAD + "xX+-").strip()
     t = _ALIASES.get(t.lower(), t)
     t = _EN_TO_JA.get(t.lower(), t)

@@ -7,6 +7,7 @@ with both, and keep every UREG field of the state in one place.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,11 +16,17 @@ from runner.rules.ureg.items import CATALOGUE, ItemInfo, by_name
 KEY = "ureg"
 
 
+@functools.cache
+def _is_mapping(t: type) -> bool:
+    # isinstance(obj, Mapping) asked once per class: the ABC check is slow, and get()
+    # runs on every read of the story and the state.
+    return issubclass(t, Mapping)
+
+
 def get(obj: Any, key: str, default: Any = None) -> Any:
     if obj is None:
         return default
-    # A plain dict first: the ABC check below is slow, and this runs everywhere.
-    if type(obj) is dict or isinstance(obj, Mapping):
+    if _is_mapping(type(obj)):
         return obj.get(key, default)
     return getattr(obj, key, default)
 
@@ -28,7 +35,7 @@ def as_dict(obj: Any) -> dict:
     """Plain dict view of a mapping or a simple object (``props`` and the like)."""
     if obj is None:
         return {}
-    if type(obj) is dict or isinstance(obj, Mapping):
+    if _is_mapping(type(obj)):
         return dict(obj)
     if hasattr(obj, "__dict__"):
         return dict(vars(obj))

@@ -12,7 +12,7 @@ from typing import Any
 
 from runner.rules.base import RuleError
 from runner.rules.ureg import access as A
-from runner.rules.ureg.abilities import ARCHETYPES, Character, parse_choice
+from runner.rules.ureg.abilities import ARCHETYPES, Character, ability_name, parse_choice
 from runner.rules.ureg.items import FLOWER_COLOURS
 
 # Optional rules (追加ルール) and their dependencies (UA-22) live in validate.py.
@@ -60,8 +60,10 @@ def _default(v: Any) -> Any:
 def R(ctx: Any) -> dict:
     """The UREG rule data for writing, with its defaults (``init`` sets them all up)."""
     r = A.rules(ctx.state)
-    for k, v in _DEFAULTS:
-        r.setdefault(k, _default(v))
+    if not r.keys() >= _DEFAULT_KEYS:
+        for k, v in _DEFAULTS:
+            if k not in r:
+                r[k] = _default(v)
     return r
 
 
@@ -179,10 +181,12 @@ def choose(ctx: Any, spec: str, who: str = "", name: str = "") -> str:
 
 
 def has_ability(ctx: Any, ability: str, who: str = "") -> bool:
-    from runner.rules.ureg.abilities import ability_name
-
     a = ability_name(ability)
-    return any(a in (character(ctx, c).good, character(ctx, c).bad) for c in who_list(ctx, who))
+    for c in who_list(ctx, who):
+        ch = character(ctx, c)
+        if a == ch.good or a == ch.bad:
+            return True
+    return False
 
 
 # ---- life, flowers, vanish ----
