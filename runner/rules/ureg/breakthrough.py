@@ -9,6 +9,7 @@ the generic rules (reach, break, unlock, light, gap, narrow, heavy, poke).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -256,9 +257,19 @@ def reach_attempt(ctx: Any, height: Any, items: Any = None, pcs: Any = None, how
         stances = P.stance_set(how)
     except ValueError as e:
         raise RuleError(str(e)) from None
-    ok, fail = P.solve(target, people, fb, stances=stances, exact_items=exact,
-                       run_up_room=run_up_room)
+    ok, fail = _solve(target, tuple(people), tuple((i, tuple(f)) for i, f in fb.items()),
+                      stances, exact, run_up_room)
     return (ok is not None), (ok or fail)
+
+
+@functools.lru_cache(maxsize=1024)
+def _solve(target: Fraction, people: tuple[P.Character, ...], forms_by_item: tuple,
+           stances: tuple[str, ...], exact: bool,
+           run_up_room: bool) -> tuple[P.Attempt | None, P.Attempt | None]:
+    """``P.solve``, remembered: it is a pure function of these (frozen) values, and a story
+    asks the same reach over and over. The Attempts are shared, so they are only read."""
+    return P.solve(target, list(people), {i: list(f) for i, f in forms_by_item},
+                   stances=stances, exact_items=exact, run_up_room=run_up_room)
 
 
 # ---- resolving a proposal ----
