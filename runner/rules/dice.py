@@ -210,16 +210,19 @@ def roll(expr: str | DiceExpr, source: DiceSource) -> Roll:
     faces: list[int] = []
     sides: list[int] = []
     total = 0
+    face = source.face
     try:
         for t in e.terms:
-            if t.count == 0:
+            n = t.count
+            if n == 0:
                 total += t.sign * t.sides
                 continue
-            for _ in range(t.count):
-                f = source.face(t.sides)
+            s, sign = t.sides, t.sign
+            for _ in range(n):
+                f = face(s)
                 faces.append(f)
-                sides.append(t.sides)
-                total += t.sign * f
+                total += sign * f
+            sides += [s] * n
     except NeedDice as need:
         raise NeedDice(e.text, e.sides[len(faces):]) from need
     return Roll(e.text, tuple(faces), tuple(sides), total)
