@@ -47,18 +47,35 @@ def install(ctx: Any, sheet: dict, who: str = "") -> str:
 
 # ---------------------------------------------------------------- life cycle
 
+def _story_sheets(ctx: Context) -> tuple[tuple[str, str, dict, dict], ...]:
+    """(id, name, stats, props) of the story's PCs that come with characteristics, worked
+    out once per story (kept in ``story.cache``; read, never changed)."""
+    cache = getattr(ctx.story, "cache", None)
+    found = cache.get(("coc7", "story_sheets")) if cache is not None else None
+    if found is None:
+        out = []
+        chars = getattr(ctx.story, "characters", None) or {}
+        for cid, c in chars.items():
+            kind = c.get("kind") if isinstance(c, dict) else getattr(c, "kind", "")
+            if kind != "pc":
+                continue
+            name, stats, props = ck.story_character(ctx, cid) or (cid, {}, {})
+            try:
+                sh.normalise_chars(stats)
+            except RuleError:
+                continue  # no sheet in the story: the player picks a pregen
+            out.append((cid, name, stats, props))
+        found = tuple(out)
+        if cache is not None:
+            cache[("coc7", "story_sheets")] = found
+    return found
+
+
 def _init(ctx: Context) -> None:
     d = ck.data(ctx)
-    chars = getattr(ctx.story, "characters", None) or {}
-    for cid, c in chars.items():
-        kind = c.get("kind") if isinstance(c, dict) else getattr(c, "kind", "")
-        if kind != "pc" or cid in ctx.state.stats:
+    for cid, name, stats, props in _story_sheets(ctx):
+        if cid in ctx.state.stats:
             continue
-        name, stats, props = ck.story_character(ctx, cid) or (cid, {}, {})
-        try:
-            sh.normalise_chars(stats)
-        except RuleError:
-            continue  # no sheet in the story: the player picks a pregen
         skills = {k: v for k, v in stats.items() if sh.CHAR_ALIASES.get(sh._key(k)) is None
                   and k not in ("luck", "幸運", "age")}
         luck = stats.get("luck", stats.get("幸運"))
@@ -79,7 +96,10 @@ class _Dice:
         self.ctx = ctx
 
     def face(self, sides: int) -> int:
-        return self.ctx.faces([sides], expr=f"1d{sides}")[0]
+        return self.ctx.faces([sides], expr=_ONE_DIE.get(sides) or f"1d{sides}")[0]
+
+
+_ONE_DIE = {n: f"1d{n}" for n in (3, 4, 6, 8, 10, 12, 20, 100)}
 
 
 def _view(story: Any, state: Any, gm: bool) -> dict:
@@ -335,7 +355,8 @@ def in_combat(ctx: Context) -> bool:
 @hook(pure=True)
 def awaiting(ctx: Context) -> str:
     """"response" (dodge or fight back), "action" (an investigator's turn) or ""."""
-    c = ck.peek(ctx).get("combat")
+    d = ctx.state.rules.get("coc7")  # ck.peek written out: asked after most commands
+    c = d.get("combat") if d else None
     if not c:
         return ""
     return "response" if c["pending"] else ("action" if c["actor"] else "")
@@ -384,8 +405,10 @@ def alive(ctx: Context, who: str = "") -> bool:
 def any_alive(ctx: Context) -> bool:
     # Asked after every command by stories that end on death: the active investigator
     # alive answers at once; else one pass, no id list.
-    stats = ctx.state.stats
-    v = stats.get(ck.peek(ctx).get("pc") or "")
+    st = ctx.state
+    stats = st.stats
+    d = st.rules.get("coc7")
+    v = stats.get(d.get("pc") or "") if d else None
     if type(v) is dict and v.get("system") == "coc7" and v.get("kind") == "investigator" \
             and not v["cond"].get("dead"):
         return True

@@ -256,16 +256,15 @@ def roll_d100(ctx: Any, value: int | None, *, bonus: int = 0, diff: str = "regul
     else:
         total, cands = read_percentile(faces[:n], faces[n], bonus)
         shown = ", ".join(map(str, cands))
-    # The BCDice line (what bcdice_text builds), in one go.
+    # The BCDice line (what bcdice_text builds) after the label, in one go.
+    head = f"〈{label}〉 (1D100" if label else "(1D100"
     if value is None:
         level, ok = None, None
-        text = f"(1D100) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
+        text = f"{head}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
     else:
         level, ok = judge(total, value, diff)
-        text = (f"(1D100<={value}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
+        text = (f"{head}<={value}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
                 f" ＞ {_RESULT[level, diff, ok]}")
-    if label:
-        text = f"〈{label}〉 {text}"
     out = {"total": total, "dice": faces, "level": level, "success": ok, "candidates": cands,
            "text": text, "target": value, "difficulty": diff, "bonus": bonus}
     if emit:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from runner.rules.base import RuleError
@@ -37,6 +38,12 @@ BOUTS_SUMMARY: tuple[tuple[str, str], ...] = (
 
 def parse_loss(loss: str) -> tuple[str, str]:
     """Splits ``X/Y`` (each a number or dice notation: ``1/1d6``, ``0/1d3``, ``2/2d10``)."""
+    if type(loss) is str:
+        return _split_text(loss)  # the same few texts, game after game
+    return _split_loss(loss)
+
+
+def _split_loss(loss: Any) -> tuple[str, str]:
     parts = str(loss).replace("／", "/").split("/")
     if len(parts) != 2:
         raise RuleError(f"SAN loss {loss!r}: write it as X/Y, e.g. 1/1d6")
@@ -46,6 +53,9 @@ def parse_loss(loss: str) -> tuple[str, str]:
     except DiceError as e:
         raise RuleError(f"SAN loss {loss!r}: {e}") from None
     return parts[0].strip(), parts[1].strip()
+
+
+_split_text = functools.lru_cache(maxsize=256)(_split_loss)
 
 
 def _amount(ctx: Any, expr: str, label: str, maximum: bool = False) -> int:
