@@ -13,7 +13,6 @@ A story presses the module's buttons with ``ktane.press('forward')`` and ends it
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from runner.rules.base import RuleError, RuleSystem
@@ -185,14 +184,17 @@ def _parse_button(button: Any) -> str:
     return b
 
 
+# press and tick change the module in place: the engine gives a hook that is not pure its
+# own copy of state.rules first (Ctx.own; a rule command works on a copied state), and a
+# command that fails is thrown away whole.
+
 @SYSTEM.hook()
 def press(ctx: Any, button: str) -> bool:
     """Presses a button (forward, left, right, sword, shield); True if it was the right one."""
     b = _parse_button(button)
-    st = copy.deepcopy(_get(ctx))
+    st = _get(ctx)
     before = st["strikes"]
     msgs = dungeon.press(st, b)
-    _put(ctx, st)
     _narrate(ctx, msgs, st)
     return st["strikes"] == before and msgs[0][0] != "over"
 
@@ -200,9 +202,8 @@ def press(ctx: Any, button: str) -> bool:
 @SYSTEM.hook()
 def tick(ctx: Any, seconds: int) -> None:
     """Runs the countdown down by ``seconds`` (driven by a front end's real clock)."""
-    st = copy.deepcopy(_get(ctx))
+    st = _get(ctx)
     msgs = dungeon.tick(st, int(seconds))
-    _put(ctx, st)
     _narrate(ctx, msgs, st)
 
 
