@@ -291,11 +291,17 @@ def press(st: dict, button: str) -> list[Msg]:
     if st["solved"] or st["exploded"]:
         out.append(("over", {"solved": st["solved"]}))
         return out
-    want = expected(st)
+    # expected(st), keeping the movement stage's roll for below
+    fight = st["fight"]
+    x = None
+    if fight is not None:
+        want = fight["sequence"][fight["done"]]
+    else:
+        x = current_x(st)
+        want = move_for(x)
     if button != want:
         strike(st, out, button)
         return out
-    fight = st["fight"]
     if fight is not None:
         fight["done"] += 1
         if button == SW:
@@ -312,7 +318,6 @@ def press(st: dict, button: str) -> list[Msg]:
         _enter(st, st["stage"] + 1, out)
         return out
     stage = st["stage"]
-    x = current_x(st)
     st["rolls"].append(x)
     st["level"] = level_after_stage(st["zones"][stage - 1], x, st["level"], stage)
     out.append(("move", {"button": button}))

@@ -6,6 +6,7 @@ the rule system can feed ``ctx.faces``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 Face = Callable[[int], int]
@@ -36,8 +37,10 @@ def is_serial(text: str) -> bool:
             and text[3] in LETTERS and text[4] in LETTERS and text[5] in DIGITS)
 
 
+@functools.lru_cache(maxsize=64)
 def first_digit(serial_number: str) -> int:
-    """The first digit of a serial (the format guarantees one)."""
+    """The first digit of a serial (the format guarantees one). Cached: a module's every
+    stage-1 roll reads it, and the zones are drawn by playing the module through."""
     for ch in serial_number:
         if ch.isdigit():
             return int(ch)
