@@ -97,7 +97,7 @@ def move_for(x: int) -> str:
 
 
 def clamp_level(level: int) -> int:
-    return max(MIN_LEVEL, min(MAX_LEVEL, level))
+    return MIN_LEVEL if level < MIN_LEVEL else MAX_LEVEL if level > MAX_LEVEL else level
 
 
 def magenta_ref(stage: int, level: int, z: int) -> int:
@@ -312,10 +312,7 @@ def press(st: dict, button: str) -> list[Msg]:
             out.append(("hit", {"button": button}))
             return out
         out.append(("beaten", {"button": button, "enemy": fight["enemy"]}))
-        if fight["level_after"] is not None:
-            st["level"] = fight["level_after"]
-        st["fight"] = None
-        _enter(st, st["stage"] + 1, out)
+        _end_fight(st, fight, out)
         return out
     stage = st["stage"]
     st["rolls"].append(x)
@@ -326,6 +323,14 @@ def press(st: dict, button: str) -> list[Msg]:
     else:
         _enter(st, stage + 1, out)
     return out
+
+
+def _end_fight(st: dict, fight: dict, out: list[Msg]) -> None:
+    """The enemy is beaten: its level (if it sets one), then the next stage."""
+    if fight["level_after"] is not None:
+        st["level"] = fight["level_after"]
+    st["fight"] = None
+    _enter(st, st["stage"] + 1, out)
 
 
 def tick(st: dict, seconds: int) -> list[Msg]:
@@ -388,7 +393,16 @@ def draw_zones(face: Face, edge: dict, fights: list[int]) -> list[str]:
                            and not _necromancer_first(st, stage, zn)]
             zones.append(allowed[face(len(allowed)) - 1])
             st["zones"] = zones + ["red"] * (STAGES - len(zones))
-        press(st, expected(st))  # type: ignore[arg-type]
+        fight = st["fight"]
+        if fight is None:
+            press(st, expected(st))  # type: ignore[arg-type]
+        else:
+            # Win the fight at once: what pressing each remaining button would do.
+            rest = fight["sequence"][fight["done"]:]
+            st["s"] += rest.count(SW)
+            st["b"] += rest.count(SH)
+            fight["done"] = len(fight["sequence"])
+            _end_fight(st, fight, [])
     return zones
 
 
