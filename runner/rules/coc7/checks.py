@@ -302,11 +302,12 @@ def net_dice(bonus: Any = 0, penalty: Any = 0) -> int:
     return max(-MAX_EXTRA_DICE, min(MAX_EXTRA_DICE, n))
 
 
+_NEVER_MARKED = frozenset({*sh.CHARS, "幸運", "正気度", *sh.NO_IMPROVEMENT})
+
+
 def mark(sheet: dict, skill: str) -> None:
     """Ticks a skill for improvement (never characteristics, Luck, SAN, Mythos, Credit)."""
-    if sheet.get("kind") != "investigator":
-        return
-    if skill in sh.CHARS or skill in ("幸運", "正気度") or skill in sh.NO_IMPROVEMENT:
+    if sheet.get("kind") != "investigator" or skill in _NEVER_MARKED:
         return
     if skill not in sheet.setdefault("marks", []):
         sheet["marks"].append(skill)

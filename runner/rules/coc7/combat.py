@@ -15,6 +15,9 @@ from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import sheet as sh
 from runner.rules.dice import parse
 
+_NO_COND: dict = {}
+"""What able() reads for a sheet without conditions (never written)."""
+
 MAX_ROUNDS = 100
 """A fight the investigators can no longer influence is played out at most this long."""
 
@@ -51,7 +54,7 @@ def _name(ctx: Any, cid: str) -> str:
 
 def able(s: dict) -> bool:
     """Can act and defend: alive, conscious."""
-    cond = s.get("cond", {})
+    cond = s.get("cond", _NO_COND)
     return not (cond.get("dead") or cond.get("unconscious") or cond.get("dying"))
 
 

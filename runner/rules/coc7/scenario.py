@@ -224,7 +224,11 @@ def best_skill(ctx: Context, *names: str) -> str:
     if not names:
         raise RuleError("best_skill needs at least one skill name")
     s = ck.sheet_of(ctx)
-    best = max(names, key=lambda n: sh.skill_value(s, str(n))[1])
+    best, top = names[0], None
+    for n in names:  # max() by value; the first of equals wins
+        v = sh.skill_value(s, str(n))[1]
+        if top is None or v > top:
+            best, top = n, v
     return str(best)
 
 
