@@ -41,7 +41,7 @@ def choose(ctx, spec: str, who: str = "", name: str = "") -> str:
 def chosen(ctx) -> bool:
     """Whether a PC has been chosen (stays true through a continue, so a story's character
     selection can be skipped when the watch starts the scenario again)."""
-    return bool(C.read(ctx).get("chosen"))
+    return bool(C.value(ctx, "chosen"))
 
 
 @hook(pure=True)
@@ -153,7 +153,7 @@ def has_light(ctx) -> bool:
 @hook(pure=True)
 def solved(ctx, obstacle: str) -> bool:
     """Whether the obstacle has been broken through."""
-    return obstacle in C.read(ctx)["solved"]
+    return obstacle in C.value(ctx, "solved")
 
 
 @hook()
@@ -183,7 +183,7 @@ def propose(ctx, text: str) -> bool:
 @hook(pure=True)
 def modified(ctx, item: str) -> str:
     """How an item has been changed: "bent", "lit", "ladder"/"step" (stepladder) or ""."""
-    return C.read(ctx)["mods"].get(item, "")
+    return C.value(ctx, "mods").get(item, "")
 
 
 @hook()
@@ -229,7 +229,7 @@ def vanished(ctx, who: str = "") -> bool:
 @hook(pure=True)
 def flower_colour(ctx) -> str:
     """The colour of the flowers held ("red", ...) or ""."""
-    return C.read(ctx).get("flower_colour") or ""
+    return C.value(ctx, "flower_colour") or ""
 
 
 @hook(pure=True)

@@ -140,6 +140,12 @@ def parse_choice(spec: str) -> tuple[str, str, str]:
 
     Accepts ``Inspiration``, ``inspiration``, ``閃き/平凡``, ``○身軽 ×低身長``, ``〇閃き,×平凡``.
     """
+    # cached for a string, like ability_name
+    return _parse_choice(spec) if type(spec) is str else _parse_choice.__wrapped__(spec)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_choice(spec: str) -> tuple[str, str, str]:
     raw = normalise(spec)
     low = raw.lower().replace("_", " ")
     low = _ALIASES.get(low.replace(" ", ""), low).lower()

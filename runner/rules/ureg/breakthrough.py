@@ -105,11 +105,11 @@ def _obstacles(story: Any) -> dict[str, dict]:
 
 def active(ctx: Any) -> dict[str, dict]:
     """Obstacles at the current node, not yet solved, not hidden (or revealed)."""
-    r = C.read(ctx)
+    solved, revealed = C.value(ctx, "solved"), C.value(ctx, "revealed")
     node = A.get(ctx.state, "node")
     return {oid: ob for oid, ob in obstacles(ctx.story).items()
-            if (not ob["node"] or node in ob["node"]) and oid not in r["solved"]
-            and (not ob.get("hidden") or oid in r["revealed"])}
+            if (not ob["node"] or node in ob["node"]) and oid not in solved
+            and (not ob.get("hidden") or oid in revealed)}
 
 
 def ob_name(ctx: Any, ob: dict, oid: str) -> str:
@@ -220,7 +220,7 @@ def parse(ctx: Any, text: str) -> Proposal:
 
 def forms(ctx: Any, item: str) -> list[P.Form]:
     props = A.item_props(ctx.story, item)
-    mods = C.read(ctx)["mods"]
+    mods = C.value(ctx, "mods")
     if mods.get(item) == "bent":
         return []  # a bent ladder is a hook now, not a ladder
     name = A.item_name(ctx.story, item, "ja")
@@ -328,7 +328,7 @@ def _way_matches(ctx: Any, way: dict, prop: Proposal, usable: set[str]) -> bool 
     if abil and not any(C.has_ability(ctx, a) for a in abil):
         return False
     for item, form in A.as_dict(way.get("mods")).items():
-        if C.read(ctx)["mods"].get(item) != form:
+        if C.value(ctx, "mods").get(item) != form:
             return False
     return True
 
@@ -396,7 +396,7 @@ def _poke(ctx, ob, prop, usable):
     longs = [i for i in prop.items if i in usable and A.item_props(ctx.story, i).get("length")]
     if not longs:
         return None
-    joined = next((j for j in C.read(ctx)["joined"] if set(longs) & set(j)), None)
+    joined = next((j for j in C.value(ctx, "joined") if set(longs) & set(j)), None)
     parts = joined if joined else longs[:1]
     length = sum((P.metres(A.item_props(ctx.story, i)["length"]) for i in parts), Fraction(0))
     pcs = [C.character(ctx, c) for c in _people(ctx, prop)]
@@ -470,7 +470,7 @@ def _light(ctx, ob, prop, usable):
         return None
     lights = [i for i in prop.items if i in usable and (
         A.item_props(ctx.story, i).get("light") or A.item_props(ctx.story, i).get("fire")
-        or C.read(ctx)["mods"].get(i) == "lit")]
+        or C.value(ctx, "mods").get(i) == "lit")]
     if lights:
         return Verdict(True, f"{A.item_name(ctx.story, lights[0])}で照らした。",
                        f"You light the way with the {A.item_name(ctx.story, lights[0], 'en')}.")

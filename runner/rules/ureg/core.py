@@ -7,7 +7,6 @@ character (``good``, ``bad``, ``archetype``, ``life``, ``status``) and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from runner.rules.base import RuleError
@@ -67,14 +66,17 @@ def R(ctx: Any) -> dict:
     return r
 
 
-def read(ctx: Any) -> Mapping:
-    """The UREG rule data for reading, with its defaults; never writes the state. A game
-    has them all from ``init`` on; a state without some (an older save, a test double
-    that skipped ``init``) reads the defaults from a throwaway copy."""
+_DEFAULT = dict(_DEFAULTS)
+
+
+def value(ctx: Any, key: str) -> Any:
+    """One UREG rule value for reading (``pcs``, ``mods``, ...); never writes the state. A
+    game has them all from ``init`` on; a state without this one (an older save, a test
+    double that skipped ``init``) reads a fresh default. Read what it returns, never change it."""
     r = A.peek_rules(ctx.state)
-    if r.keys() >= _DEFAULT_KEYS:
-        return r
-    return {**{k: _default(v) for k, v in _DEFAULTS}, **r}
+    if key in r:
+        return r[key]
+    return _default(_DEFAULT[key])
 
 
 # ---- characters ----
@@ -115,16 +117,21 @@ def init(ctx: Any) -> None:
     r["pcs"] = pcs
 
 
-def character(ctx: Any, cid: str) -> Character:
+def _sheet(ctx: Any, cid: str) -> dict:
     st = A.stats(ctx.state).get(cid)
     if st is None:
         raise RuleError(f"no character {cid!r}")
+    return st
+
+
+def character(ctx: Any, cid: str) -> Character:
+    st = _sheet(ctx, cid)
     return Character(cid, st.get("good", ""), st.get("bad", ""), st.get("name", cid))
 
 
 def pc_ids(ctx: Any) -> list[str]:
     """The party's ids: ``init`` always sets at least one, and reading never adds any."""
-    return list(read(ctx)["pcs"])
+    return list(value(ctx, "pcs"))
 
 
 def active_pcs(ctx: Any) -> list[str]:
@@ -183,8 +190,8 @@ def choose(ctx: Any, spec: str, who: str = "", name: str = "") -> str:
 def has_ability(ctx: Any, ability: str, who: str = "") -> bool:
     a = ability_name(ability)
     for c in who_list(ctx, who):
-        ch = character(ctx, c)
-        if a == ch.good or a == ch.bad:
+        st = _sheet(ctx, c)  # (a Character costs more to build than this reads)
+        if a == st.get("good", "") or a == st.get("bad", ""):
             return True
     return False
 
@@ -373,7 +380,7 @@ def time_left(ctx: Any) -> int | None:
     lim = time_limit(ctx.story)
     if lim is None:
         return None
-    return max(0, lim - int(read(ctx)["time_spent"]))
+    return max(0, lim - int(value(ctx, "time_spent")))
 
 
 def time_passed(ctx: Any, seconds: Any) -> None:
@@ -474,7 +481,7 @@ def change_floor(ctx: Any, name: str) -> None:
 def darkness(ctx: Any) -> str:
     """"dark", "dim" or "" for the current node (node props ``dark``/``dim``/``light``)."""
     node = A.get(ctx.state, "node")
-    if node in read(ctx)["lit"]:
+    if node in value(ctx, "lit"):
         return ""
     p = A.node_props(ctx.story, node)
     level = p.get("light") or ("dark" if p.get("dark") else "dim" if p.get("dim") else "")
@@ -482,7 +489,7 @@ def darkness(ctx: Any) -> str:
 
 
 def has_light(ctx: Any) -> bool:
-    mods = read(ctx)["mods"]
+    mods = value(ctx, "mods")
     for item in A.held(ctx.state):
         p = A.item_props(ctx.story, item)
         if p.get("light") or p.get("fire") or mods.get(item) == "lit":
@@ -519,7 +526,8 @@ def movement(ctx: Any, who: str = "") -> str:
 # ---- 閃き hint (UA-19) ----
 
 def hint_available(ctx: Any) -> bool:
-    return not read(ctx)["hint_used"] and any(character(ctx, c).good == "閃き" for c in active_pcs(ctx))
+    return not value(ctx, "hint_used") and any(_sheet(ctx, c).get("good", "") == "閃き"
+                                                for c in active_pcs(ctx))
 
 
 def flower_colour_name(ctx: Any, colour: str | None) -> str | None:
