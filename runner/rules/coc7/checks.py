@@ -230,6 +230,8 @@ def story_character(ctx: Any, cid: str) -> tuple[str, dict, dict] | None:
 
 # ---------------------------------------------------------------- rolling
 
+_NO_WHO: Any = object()
+"""roll_d100's ``who`` when not given: the event has no ``who``."""
 _D100_SIDES = {n: [10] * n for n in range(2, 8)}
 """Sides for 1 + n tens dice and a units die, shared by every roll (never changed)."""
 _RESULT = {(lv, diff, ok): LEVEL_JA[lv] + ("" if diff == "regular" else
@@ -239,7 +241,7 @@ _RESULT = {(lv, diff, ok): LEVEL_JA[lv] + ("" if diff == "regular" else
 
 
 def roll_d100(ctx: Any, value: int | None, *, bonus: int = 0, diff: str = "regular",
-              label: str = "", hidden: bool = False, emit: bool = True, who: Any = None,
+              label: str = "", hidden: bool = False, emit: bool = True, who: Any = _NO_WHO,
               **extra: Any) -> dict:
     """Rolls a percentile die with bonus (>0) or penalty (<0) dice and emits one roll event.
 
@@ -278,7 +280,7 @@ def roll_d100(ctx: Any, value: int | None, *, bonus: int = 0, diff: str = "regul
                   "success": ok}
         if hidden:
             ev["keeper"] = True
-        if who is not None:
+        if who is not _NO_WHO:
             ev["who"] = who
         if extra:
             ev.update(extra)
