@@ -213,6 +213,9 @@ def enforce_flowers(ctx: Any) -> None:
     r = R(ctx)
     inv = A.inventory(ctx.state)
     held = flowers_held(ctx)
+    if not held:  # no flower in hand, none to drop (this runs after every command)
+        r["flower_colour"] = None
+        return
     colour = r["flower_colour"] if r["flower_colour"] in held else None
     if colour is None and held:
         # The first colour picked up (when several arrive at once, the story's item order).
