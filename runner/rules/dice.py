@@ -58,11 +58,7 @@ class SeededDice:
 
     def face(self, sides: int) -> int:
         # Rejection sampling keeps every face equally likely.
-        limit = _LIMITS.get(sides)
-        if limit is None:
-            limit = (1 << 64) - ((1 << 64) % sides)
-            if len(_LIMITS) < 1024:
-                _LIMITS[sides] = limit
+        limit = (1 << 64) - ((1 << 64) % sides)
         # splitmix64() written out: this runs for every die of every game.
         x = self.state
         while True:
@@ -73,10 +69,6 @@ class SeededDice:
             if z < limit:
                 self.state = x
                 return z % sides + 1
-
-
-_LIMITS: dict[int, int] = {}
-"""Sides → the largest multiple of sides below 2**64 (the rejection bound), remembered."""
 
 
 def seed_state(seed: int) -> int:
@@ -210,19 +202,16 @@ def roll(expr: str | DiceExpr, source: DiceSource) -> Roll:
     faces: list[int] = []
     sides: list[int] = []
     total = 0
-    face = source.face
     try:
         for t in e.terms:
-            n = t.count
-            if n == 0:
+            if t.count == 0:
                 total += t.sign * t.sides
                 continue
-            s, sign = t.sides, t.sign
-            for _ in range(n):
-                f = face(s)
+            for _ in range(t.count):
+                f = source.face(t.sides)
                 faces.append(f)
-                total += sign * f
-            sides += [s] * n
+                sides.append(t.sides)
+                total += t.sign * f
     except NeedDice as need:
         raise NeedDice(e.text, e.sides[len(faces):]) from need
     return Roll(e.text, tuple(faces), tuple(sides), total)

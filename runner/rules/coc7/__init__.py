@@ -96,10 +96,7 @@ class _Dice:
         self.ctx = ctx
 
     def face(self, sides: int) -> int:
-        return self.ctx.faces([sides], expr=_ONE_DIE.get(sides) or f"1d{sides}")[0]
-
-
-_ONE_DIE = {n: f"1d{n}" for n in (3, 4, 6, 8, 10, 12, 20, 100)}
+        return self.ctx.faces([sides], expr=f"1d{sides}")[0]
 
 
 def _view(story: Any, state: Any, gm: bool) -> dict:
