@@ -65,11 +65,11 @@ _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.l
 
 def shares_state(hook: Any) -> bool:
     """True for hooks audited never to write ``state.stats`` or ``state.rules``: every core
-    hook, and coc7's pure ones (tests/test_engine_purity_soak.py). They may run while the
-    working state still shares those with the previous state; any other hook first makes
-    the engine copy them (``Ctx.own``)."""
-    system = hook.name.partition(".")[0]
-    return system == "core" or (hook.pure and system == "coc7")
+    hook, and the pure hooks of every rule system (tests/test_engine_purity_soak.py freezes
+    the state and calls each of them). They may run while the working state still shares
+    those with the previous state; any other hook first makes the engine copy them
+    (``Ctx.own``)."""
+    return hook.pure or hook.name.startswith("core.")
 
 
 def _owning(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -149,7 +149,9 @@ class Story:
     extra: dict = field(default_factory=dict)
     """Top-level sections a rule system reads (``ureg:``, ``coc7:``, ...), as plain data."""
     cache: dict = field(default_factory=dict, compare=False, repr=False)
-    """The engine's compiled closures; not part of the story's identity."""
+    """Derived data computed once per loaded story: the engine's compiled closures and
+    per-node action tables, and rule systems' own tables under keys that start with their
+    name (``("ureg", ...)``, ``("coc7", ...)``). Not part of the story's identity."""
 
     def narration_by_id(self) -> dict[str, Narration]:
         out: dict[str, Narration] = {}
