@@ -190,6 +190,23 @@ def test_malfunction_jams() -> None:
     assert call(ctx, "ammo") == 5
 
 
+def test_a_shot_at_an_object_spends_a_round_and_may_jam() -> None:
+    ctx = setup(pct(40) + pct(100))  # 40 on Handgun 70: a hit; then 100 jams
+    call(ctx, "give_weapon", "M360J")
+    call(ctx, "start_combat", "tentacle")
+    assert call(ctx, "shoot_at", "照明") == ["regular", "success"]
+    assert call(ctx, "ammo") == 4 and call(ctx, "hp", "tentacle") == 30  # no damage to anyone
+    assert call(ctx, "awaiting") == "action"  # the story passes the turn, not the shot
+    assert call(ctx, "shoot_at", "照明") == ["jam", "failure"]
+    assert call(ctx, "ammo") == 4 and call(ctx, "shoot_at", "照明") == ["jammed", "failure"]
+    ctx = setup()
+    call(ctx, "give_weapon", "M360J")
+    for _ in range(5):
+        feed(ctx, *pct(90))
+        assert call(ctx, "shoot_at") == ["failure"]
+    assert call(ctx, "shoot_at") == ["empty", "failure"]  # outside a fight too
+
+
 def test_range_bands_and_point_blank() -> None:
     ctx = setup(pct(40))  # 40 on Handgun 70 is a regular success; long range needs Hard (35)
     call(ctx, "give_weapon", "M360J")

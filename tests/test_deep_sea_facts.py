@@ -294,6 +294,32 @@ def test_lights_off_difficulty(story) -> None:
     assert rolls(evs, "DEX")[-1]["difficulty"] == "hard"
 
 
+def test_lamp_breaks_three_ways(story) -> None:
+    armed = [*LIT, "go_carpet", "search", "move_dishes", "back", "go_shelf", "search",
+             "way_spines", "box_key", "back", "go_window", "open_curtain", "open_window", "fight"]
+    assert {"break_lamp", "shoot_lamp", "strike_lamp"} <= set(offered(play(story, *armed)))
+    for action, skill, ammo in (("break_lamp", "投擲", 5), ("shoot_lamp", "射撃(拳銃)", 4),
+                                ("strike_lamp", "近接戦闘(格闘)", 5)):
+        for dice, broken in (("1,10", True), ("9,9", False)):
+            evs = play(story, *armed, f":dice {dice}", action, gm=True)
+            st = last_state(evs)
+            assert skill in rolls(evs)[-2 if not broken else -1]["label"], (action, dice)
+            assert st["vars"]["lamp_broken"] is broken and st["vars"]["light"] is not broken
+            gun = [w for w in st["stats"]["pc"]["weapons"] if w["name"] == "M360J"][0]
+            assert gun["ammo"] == ammo, (action, dice)  # a shot spends its round, hit or miss
+            if broken:
+                assert "hide_stealth" in offered(evs)  # the arm gropes in the dark
+            else:
+                assert "dodge" in offered(evs)  # the turn passed: the arm attacks
+    # Dark until the spare bulb from the bed is fitted: the switch does nothing without it.
+    evs = play(story, *LIT, "go_bed", "search", "bulb", "back", *armed[5:], ":dice 1,10",
+               "shoot_lamp", ":dice 9,9,1,10", "hide_stealth", "back", gm=True)
+    assert "switch_on" not in offered(evs) and "fit_bulb" in offered(evs)
+    evs = play(story, *LIT, "go_bed", "search", "bulb", "back", *armed[5:], ":dice 1,10",
+               "shoot_lamp", ":dice 9,9,1,10", "hide_stealth", "back", "fit_bulb", "switch_on", gm=True)
+    assert last_state(evs)["vars"]["light"] is True
+
+
 # ---------------------------------------------------------------- outside
 
 def test_swim_numbers(story) -> None:

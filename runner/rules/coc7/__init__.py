@@ -324,7 +324,7 @@ def san_all(ctx: Context, loss: str, source: str = "") -> list[str]:
 
 # ---------------------------------------------------------------- combat and health
 
-for _fn in (cb.start_combat, cb.end_combat, cb.attack, cb.shoot, cb.aim, cb.reload, cb.fix_jam,
+for _fn in (cb.start_combat, cb.end_combat, cb.attack, cb.shoot, cb.shoot_at, cb.aim, cb.reload, cb.fix_jam,
             cb.throw, cb.maneuver, cb.dodge, cb.fight_back, cb.enemy_turn, cb.pass_turn,
             cb.flee, cb.daze, cb.grope, cb.damage, cb.first_aid, cb.medicine, cb.tick):
     hook()(_fn)

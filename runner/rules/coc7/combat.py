@@ -851,6 +851,36 @@ def shoot(ctx: Any, target: str = "", range_: str = "", shots: Any = 1,
     return _after(ctx, best)
 
 
+def shoot_at(ctx: Any, thing: str = "", weapon: str = "") -> list[str]:
+    """Fires one round at an object (a lamp, a lock), not at an enemy: a Firearms roll that
+    spends the round and may jam, and no damage roll. Returns check keys (``success``... or
+    ``failure``; ``jam``/``empty``/``jammed`` first when the gun did not fire). The turn goes
+    on: the story passes it (``coc7.pass_turn()``) or uses the result, as with a check."""
+    c = combat(ctx)
+    pid = _actor(ctx) if c else ck.pc_id(ctx)
+    s = ctx.state.stats[pid]
+    w = _find_weapon(s, str(weapon or ""), True)
+    if w.get("jammed"):
+        ctx.say(ck.t(ctx, f"{w['name']}は弾詰まりしている。", f"The {w['name']} is jammed."))
+        return ["jammed", "failure"]
+    if int(w.get("ammo", 0)) <= 0:
+        ctx.say(ck.t(ctx, "カチッ。弾切れだ。", "Click. Out of ammunition."))
+        return ["empty", "failure"]
+    skill, value = sh.skill_value(s, w.get("skill", "射撃(拳銃)"))
+    label = f"{s['name']}:{skill}" + (f" → {thing}" if thing else "")
+    r = ck.roll_d100(ctx, value, label=label, who=pid)
+    ck.data(ctx)["last"] = None  # a shot is never pushed
+    if r["total"] >= int(w.get("malfunction", 100)):
+        w["jammed"] = True
+        ctx.say(ck.t(ctx, f"{w['name']}が作動しない！（故障）", f"The {w['name']} malfunctions!"))
+        return ["jam", "failure"]
+    w["ammo"] = int(w["ammo"]) - 1
+    if r["success"]:
+        ck.mark(s, skill)
+    ctx.say(ck.t(ctx, f"{w['name']}の残弾 {w['ammo']}。", f"{w['name']}: {w['ammo']} rounds left."))
+    return ck.outcome_keys(r["level"], bool(r["success"]))
+
+
 def aim(ctx: Any) -> list[str]:
     """Spends the turn aiming: the next shot gets a bonus die."""
     pid = _actor(ctx)
