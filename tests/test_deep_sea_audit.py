@@ -246,3 +246,22 @@ def test_no_latin_letters_in_player_text(story) -> None:
         for t in texts:
             for w in re.findall(r"[A-Za-z]+", t):
                 assert w in allowed, (nid, w, t[:40])
+
+
+# ---------------------------------------------------------------- third pass (source re-read)
+
+def test_waiting_with_the_lamp_on_meets_each_event_in_time(story) -> None:
+    """Giving up and waiting for the owner does not skip the lit room's events: the shake at
+    +1 h, the knock at +3 h and the forced door at +6 h each come at their time (DA-03, DA-23);
+    with the lamp off, nothing comes and the owner is home at 20:00 (DA-06)."""
+    evs = play(story, *LIT, "wait_owner")
+    assert last(evs)["time"] == "11:00" and last(evs)["gm"]["fired"] == ["shake"]
+    evs = play(story, *LIT, "wait_owner", "wait_owner")
+    assert last(evs)["time"] == "13:00" and "ガン、ガン" in said(evs)
+    evs = play(story, *LIT, "wait_owner", "wait_owner", "wait_owner")
+    st = last(evs)
+    assert st["time"] == "16:00" and st["node"] == "door_encounter"
+    assert "burst" in st["gm"]["fired"] and "wizard" not in st["gm"]["fired"]
+    evs = play(story, *LIT, "wait_owner", "switch_off", "wait_owner")
+    st = last(evs)
+    assert st["time"] == "20:00" and st["node"] == "wizard" and "burst" not in st["gm"]["fired"]
