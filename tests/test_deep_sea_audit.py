@@ -138,8 +138,11 @@ def test_circle_by_illustration_thirty_minutes_only_when_unknown(story) -> None:
 
 
 def test_reading_every_book_lasts_until_the_owner_returns(story) -> None:
+    # Lit at 10:00, the reading runs past the forced door (16:00) too: it comes first (DA-23).
     evs = play(story, *BOOKS[:-1], "read_everything")
     st = last(evs)
+    assert st["node"] == "door_encounter" and st["time"] == "20:00"
+    st = last(play(story, *BOOKS[:-1], "read_everything", "fight"))
     assert st["node"] == "wizard" and st["time"] == "20:00"
 
 
@@ -265,3 +268,19 @@ def test_waiting_with_the_lamp_on_meets_each_event_in_time(story) -> None:
     evs = play(story, *LIT, "wait_owner", "switch_off", "wait_owner")
     st = last(evs)
     assert st["time"] == "20:00" and st["node"] == "wizard" and "burst" not in st["gm"]["fired"]
+
+
+def test_forced_door_comes_before_the_owner_after_a_long_action(story) -> None:
+    """A six-hour book search begun at 14:30 (lit at 10:00) runs past 16:00 and 20:00: the
+    forced door still happens (DA-23), then the owner comes home (a fight stops, DA-28); a
+    swimmer who slips out keeps swimming."""
+    late = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", *["research"] * 5, "back",
+            "go_shelf", "search", "way_all"]
+    st = last(play(story, *late))
+    assert st["time"] == "20:30" and st["node"] == "door_encounter"
+    assert "burst" in st["gm"]["fired"] and "wizard" not in st["gm"]["fired"]
+    evs = play(story, *late, "fight")
+    assert last(evs)["node"] == "wizard" and "戦いのさなか" in said(evs)
+    assert last(play(story, *late, ":dice 9,9", "talk"))["node"] == "wizard"
+    st = last(play(story, *late, "slip_out"))
+    assert st["node"] == "swim" and "wizard" not in st["gm"]["fired"]
