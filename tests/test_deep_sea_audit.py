@@ -284,3 +284,15 @@ def test_forced_door_comes_before_the_owner_after_a_long_action(story) -> None:
     assert last(play(story, *late, ":dice 9,9", "talk"))["node"] == "wizard"
     st = last(play(story, *late, "slip_out"))
     assert st["node"] == "swim" and "wizard" not in st["gm"]["fired"]
+
+
+def test_the_deep_through_the_door_is_its_own_scene(story) -> None:
+    """The window's view and the open door's view before the shake are two scenes, each with
+    its own SAN 0/1D3 (DA-15: roll at every scene as written); the same view again is free."""
+    evs = play(story, *LIT, "go_window", ":dice 9,9,1", "open_curtain", "back", "go_bed",
+               "search", "case", "back", "go_entrance", "gold_key", ":dice 9,9,2", "open_door")
+    assert last(evs)["clock"] == 30 and "shake" not in last(evs)["gm"]["fired"]
+    assert len(rolls(evs, "正気度ロール")) == 2
+    evs = play(story, *LIT, "go_bed", "search", "case", "back", "go_entrance", "gold_key",
+               ":dice 9,9,2", "open_door", "close_door", "open_door")
+    assert len(rolls(evs, "正気度ロール")) == 1
