@@ -296,3 +296,12 @@ def test_the_deep_through_the_door_is_its_own_scene(story) -> None:
     evs = play(story, *LIT, "go_bed", "search", "case", "back", "go_entrance", "gold_key",
                ":dice 9,9,2", "open_door", "close_door", "open_door")
     assert len(rolls(evs, "正気度ロール")) == 1
+
+
+def test_only_an_investigator_who_knows_today_sees_a_modern_life(story) -> None:
+    """Who lives here: one person; "現代を知る人物ならば" the life is a modern one too."""
+    evs = play(story, *LIT, "survey", ":dice 1,10", "who_lives")
+    assert "一人だけ" in said(evs) and "現代" in said(evs) and gvars(evs)["owner_info"] is True
+    emma = ["pregen4", "take_lighter", "wake", "use_lighter", "switch_on"]
+    evs = play(story, *emma, "survey", ":dice 1,1", "who_lives")
+    assert "一人だけ" in said(evs) and "現代" not in said(evs)
