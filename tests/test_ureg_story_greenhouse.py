@@ -224,3 +224,14 @@ def test_hooks_chosen_party_and_named_pc(story):
     ctx.call("ureg.choose", "Strength", "pc2", "相棒")
     assert ctx.call("ureg.chosen") is True and ctx.call("ureg.party") == 2
     assert ctx.state.stats["pc2"]["name"] == "相棒"
+
+
+def test_after_a_continue_the_clock_no_longer_holds_a_second_watch(story):
+    # The watch stays in hand through a continue (コンティニュー); it is not back in the clock.
+    st, seen = play(story, "inspiration", "look_clock", "wind_watch")
+    assert st.inventory == {"pocket_watch": 1}
+    from runner.engine import available
+
+    assert "look_clock" not in [c.id for c in available(story, st)]
+    st, _ = step(story, st, "look_clock")
+    assert st.inventory == {"pocket_watch": 1}
