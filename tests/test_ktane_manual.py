@@ -41,6 +41,15 @@ def test_english_manual_and_unknown_module(capsys) -> None:
     assert manual(capsys).split() == ["dungeon_2f"]
 
 
+def test_manuals_say_where_a_copied_necromancer_looks(capsys) -> None:
+    # After stage 13 a necromancer copying the shapeshifter copies a necromancer again; the
+    # source is silent, so the expert must read our answer in the printed manual.
+    ja = manual(capsys, "dungeon_2f")
+    assert "もう一つ前の戦闘にさかのぼる" in ja and "シェイプシフターの**さらに前**" in ja
+    en = manual(capsys, "dungeon_2f", "--lang", "en")
+    assert "steps one fight further back" in en and "**before the shapeshifter**" in en
+
+
 @pytest.mark.parametrize("alias", ["dungeon", "ダンジョン"])
 def test_aliases(capsys, alias: str) -> None:
     assert manual(capsys, alias).startswith("# モジュール：ダンジョン・2F")

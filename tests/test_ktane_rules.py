@@ -175,6 +175,10 @@ def test_necromancer_copies_the_previous_enemy() -> None:
     assert d.sequence(13, 6, "red", EDGE, [4, 5, 6])[0] == [SW]
     # a copied final boss still leaves level 2
     assert d.sequence(13, 12, "red", EDGE, [17]) == (list(d.CODEX[17]), 2)
+    # after stage 13 the copied shapeshifter is a necromancer again, which steps one fight
+    # further back: past the shapeshifter to the elemental, or to the boss with its level
+    assert d.sequence(13, 13, "red", EDGE, [4, 5, 6])[0] == [SW, SH, F, SW]
+    assert d.sequence(13, 13, "red", EDGE, [17, 6]) == (list(d.CODEX[17]), 2)
     # and a copied rabbit keeps the BOB rule
     bob = {"serial": "AB7CD3", "indicators": [{"label": "BOB", "lit": True}], "batteries": 1}
     assert d.sequence(13, 12, "red", bob, [10])[0] == [SW, SW, SW, L, SW, R, SW, SW, F, F, SW]
