@@ -305,3 +305,14 @@ def test_only_an_investigator_who_knows_today_sees_a_modern_life(story) -> None:
     emma = ["pregen4", "take_lighter", "wake", "use_lighter", "switch_on"]
     evs = play(story, *emma, "survey", ":dice 1,1", "who_lives")
     assert "一人だけ" in said(evs) and "現代" not in said(evs)
+
+
+def test_failed_spine_reading_comes_back_after_a_second_look(story) -> None:
+    """As at the other places, a failed Language roll on the spines is tried again only after
+    re-searching the shelf (30 min)."""
+    shelf = [*LIT, "go_shelf", "search", ":dice 9,9", "spines_la"]
+    assert "spines_la" not in offered(play(story, *shelf))
+    evs = play(story, *shelf, "research")
+    assert delta(evs) == 30 and "spines_la" in offered(evs)
+    evs = play(story, *shelf, "research", ":dice 10,1", "spines_la")
+    assert gvars(evs)["read_la"] is True and "spines_la" not in offered(evs)
