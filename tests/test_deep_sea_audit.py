@@ -316,3 +316,13 @@ def test_failed_spine_reading_comes_back_after_a_second_look(story) -> None:
     assert delta(evs) == 30 and "spines_la" in offered(evs)
     evs = play(story, *shelf, "research", ":dice 10,1", "spines_la")
     assert gvars(evs)["read_la"] is True and "spines_la" not in offered(evs)
+
+
+def test_a_handheld_light_still_finds_the_switch_after_groping(story) -> None:
+    """"明かり（スマートフォンやライターなど）をつければ…スイッチに気がつく": also once the
+    investigator has started to grope round the dark room."""
+    for item, act in (("take_phone", "use_phone"), ("take_lighter", "use_lighter")):
+        evs = play(story, "pregen1", item, "wake", "grope_room")
+        assert act in offered(evs)
+        evs = play(story, "pregen1", item, "wake", "grope_room", act)
+        assert "switch_on" in offered(evs) and last(evs)["clock"] == 0
