@@ -235,3 +235,17 @@ def test_after_a_continue_the_clock_no_longer_holds_a_second_watch(story):
     assert "look_clock" not in [c.id for c in available(story, st)]
     st, _ = step(story, st, "look_clock")
     assert st.inventory == {"pocket_watch": 1}
+
+
+def test_tsugumi_holds_the_ladder_only_when_she_is_with_you(story):
+    # 〈×鈍重〉 climbs a ladder only while someone holds it (UA-14); the ally cooperates with a
+    # proposal, but only once she has been found and follows the party.
+    base = ["night_vision", "go_greenhouse", "dig_pot", "back_hall", "unlock_door", "go_storeroom",
+            "take_ladder", "leave_storeroom"]
+    st, seen = play(story, *base, "梯子をツグミに支えてもらって階段に登る")
+    assert st.vars["stairs_open"] is False and "stairs" not in st.rules["ureg"]["solved"]
+    assert any("ツグミはここにいない" in t for t in seen)
+    with_her = base[:6] + ["talk_ally"] + base[6:]
+    st, seen = play(story, *with_her, "梯子をツグミに支えてもらって階段に登る")
+    assert st.vars["stairs_open"] is True
+    assert any("ツグミが梯子の脚を両手で押さえてくれた" in t for t in seen)

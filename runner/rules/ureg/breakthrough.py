@@ -327,6 +327,10 @@ def _way_matches(ctx: Any, way: dict, prop: Proposal, usable: set[str]) -> bool 
     abil = C.split(way.get("abilities"))
     if abil and not any(C.has_ability(ctx, a) for a in abil):
         return False
+    # Story variables that must be true (e.g. an ally who follows the party).
+    story_vars = A.get(ctx.state, "vars") or {}
+    if any(not story_vars.get(v) for v in C.split(way.get("vars"))):
+        return False
     for item, form in A.as_dict(way.get("mods")).items():
         if C.value(ctx, "mods").get(item) != form:
             return False

@@ -15,7 +15,7 @@ SETTINGS = ("time_limit_minutes", "endings", "obstacles", "aids", "flower_except
 OB_KEYS = {"node", "name", "name_en", "aliases", "height", "touch", "poke", "sturdy", "breakable",
            "lock", "dark", "gap", "run_up", "narrow", "heavy", "hidden", "hint", "hint_en", "ways",
            "effects", "say", "say_en", "fixtures"}
-WAY_KEYS = {"id", "items", "words", "intents", "abilities", "mods", "say", "say_en", "fail",
+WAY_KEYS = {"id", "items", "words", "intents", "abilities", "mods", "vars", "say", "say_en", "fail",
             "fail_en", "effects"}
 
 
