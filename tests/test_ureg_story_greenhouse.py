@@ -249,3 +249,19 @@ def test_tsugumi_holds_the_ladder_only_when_she_is_with_you(story):
     st, seen = play(story, *with_her, "梯子をツグミに支えてもらって階段に登る")
     assert st.vars["stairs_open"] is True
     assert any("ツグミが梯子の脚を両手で押さえてくれた" in t for t in seen)
+
+
+def test_a_rose_that_falls_from_the_hand_can_be_picked_again(story):
+    # UA-08: a flower of another colour cannot be held and falls; it is not destroyed.
+    from runner.engine import available
+
+    st, seen = play(story, "inspiration", "go_greenhouse", "pick_white", "pick_red", "pick_red")
+    assert st.inventory == {"rose_white": 1}
+    assert "pick_red" in [c.id for c in available(story, st)]
+    st, seen = play(story, "inspiration", "go_greenhouse", "pick_red", "pick_white")
+    assert st.inventory == {"rose_red": 1}
+    assert "pick_white" in [c.id for c in available(story, st)]
+    # Held ones count: two red roses grow there, one white.
+    st, seen = play(story, "inspiration", "go_greenhouse", "pick_red", "pick_red", "pick_white")
+    assert st.inventory == {"rose_red": 2}
+    assert "pick_red" not in [c.id for c in available(story, st)]
