@@ -265,3 +265,15 @@ def test_a_rose_that_falls_from_the_hand_can_be_picked_again(story):
     st, seen = play(story, "inspiration", "go_greenhouse", "pick_red", "pick_red", "pick_white")
     assert st.inventory == {"rose_red": 2}
     assert "pick_red" not in [c.id for c in available(story, st)]
+
+
+def test_the_duct_takes_the_party_only_if_everyone_is_small(story):
+    # 〈○小柄〉 passes spaces ordinary people cannot; the party moves as one, so an ordinary
+    # partner cannot come through the duct with a small one.
+    up = ["go_greenhouse", "take_box", "back_hall", "stairs_box", "go_up", "go_library"]
+    st, seen = play(story, "duo", "a_inspiration", "b_littleness", *up, "crawl_duct")
+    assert st.node == "library" and any("あなたは〈○小柄〉ではなく" in t for t in seen)
+    st, seen = play(story, "duo", "a_inspiration", "b_littleness", *up, "相棒が通気ダクトに潜り込む")
+    assert st.node == "library"
+    st, seen = play(story, "duo", "a_littleness", "b_littleness", *up, "crawl_duct")
+    assert st.node == "catwalk"

@@ -518,9 +518,16 @@ def _gap(ctx, ob, prop, usable):
 def _narrow(ctx, ob, prop, usable):
     if not ob.get("narrow") or not prop.intents & {"squeeze", "climb", "move"} and not prop.pcs:
         return None
-    if C.has_ability(ctx, "小柄", ",".join(_people(ctx, prop))):
+    # The party moves as one: everyone in the space has to fit, not just the one named.
+    party = C.active_pcs(ctx)
+    too_big = [c for c in party if not C.has_ability(ctx, "小柄", c)]
+    if not too_big:
         return Verdict(True, "〈○小柄〉な体で狭い隙間を抜けた。", "〈○Small〉 enough, you slip through.")
-    return Verdict(False, "普通の体では狭すぎて通れない。", "Too narrow for an ordinary body.")
+    if len(too_big) == len(party):
+        return Verdict(False, "普通の体では狭すぎて通れない。", "Too narrow for an ordinary body.")
+    names = [C.character(ctx, c).label for c in too_big]
+    return Verdict(False, f"{'と'.join(names)}は〈○小柄〉ではなく、狭すぎて一緒に通れない。",
+                   f"{', '.join(names)} not 〈○Small〉: too narrow to come through together.")
 
 
 def _heavy(ctx, ob, prop, usable):
