@@ -144,3 +144,17 @@ def test_fmt():
     assert P.fmt(F(9, 8)) == "1.125"
     assert P.fmt(F(2, 5)) == "0.4"
     assert P.fmt(F(5)) == "5"
+
+
+def test_climbing_up_after_a_shoulder_ride_needs_the_top_to_pull_the_bottom_up():
+    # Reaching a switch, any allowed ride will do; climbing up onto a ledge, the one on top
+    # must then pull the one below up (〈×低身長〉 pulls up only 〈○小柄〉, nobody ordinary
+    # pulls up 〈×鈍重〉).
+    ok, _ = P.solve(F("2.5"), [ORDINARY, SHORT], {}, stances=("shoulder",))
+    assert ok is not None and ok.who == ("pc", "s")
+    ok, fail = P.solve(F("2.5"), [ORDINARY, SHORT], {}, stances=("shoulder",), pull_up=True)
+    assert ok is None and fail.blocked and "引っ張り上げられない" in fail.explain()
+    ok, _ = P.solve(F("2.5"), [STRONG, HEAVY], {}, stances=("shoulder",), pull_up=True)
+    assert ok is not None and ok.who == ("st", "h")
+    ok, _ = P.solve(F("2.5"), [HEAVY, ORDINARY], {}, stances=("shoulder",), pull_up=True)
+    assert ok is None

@@ -277,3 +277,17 @@ def test_the_duct_takes_the_party_only_if_everyone_is_small(story):
     assert st.node == "library"
     st, seen = play(story, "duo", "a_littleness", "b_littleness", *up, "crawl_duct")
     assert st.node == "catwalk"
+
+
+@pytest.mark.parametrize("a,b,ok", [
+    ("a_inspiration", "b_inspiration", True),
+    ("a_strength", "b_night_vision", True),     # 〈○強力〉 lifts 〈×鈍重〉, who pulls them up
+    ("a_littleness", "b_littleness", True),     # anyone pulls up a 〈○小柄〉
+    ("a_inspiration", "b_littleness", False),   # 〈×低身長〉 on top cannot pull an ordinary PC up
+    ("a_night_vision", "b_inspiration", False),  # nobody ordinary pulls up 〈×鈍重〉
+])
+def test_a_shoulder_ride_up_the_stairs_needs_the_top_to_pull_the_bottom_up(story, a, b, ok):
+    st, seen = play(story, "duo", a, b, "stairs_shoulder")
+    assert st.vars["stairs_open"] is ok, seen[-2:]
+    if not ok:  # the refusal gives one true reason (the highest ride tried)
+        assert any("引っ張り上げられない" in t or "立ち肩車は上に" in t for t in seen)

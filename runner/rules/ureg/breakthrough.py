@@ -244,7 +244,7 @@ def forms(ctx: Any, item: str) -> list[P.Form]:
 
 
 def reach_attempt(ctx: Any, height: Any, items: Any = None, pcs: Any = None, how: str = "",
-                  *, run_up_room: bool = True) -> tuple[bool, P.Attempt | None]:
+                  *, run_up_room: bool = True, pull_up: bool = False) -> tuple[bool, P.Attempt | None]:
     """Decides whether the PCs reach ``height`` m; ``items`` None = any held platform."""
     target = P.metres(height)
     ids = C.who_list(ctx, pcs)
@@ -258,18 +258,19 @@ def reach_attempt(ctx: Any, height: Any, items: Any = None, pcs: Any = None, how
     except ValueError as e:
         raise RuleError(str(e)) from None
     ok, fail = _solve(target, tuple(people), tuple((i, tuple(f)) for i, f in fb.items()),
-                      stances, exact, run_up_room)
+                      stances, exact, run_up_room, pull_up)
     return (ok is not None), (ok or fail)
 
 
 @functools.lru_cache(maxsize=1024)
 def _solve(target: Fraction, people: tuple[P.Character, ...], forms_by_item: tuple,
-           stances: tuple[str, ...], exact: bool,
-           run_up_room: bool) -> tuple[P.Attempt | None, P.Attempt | None]:
+           stances: tuple[str, ...], exact: bool, run_up_room: bool,
+           pull_up: bool = False) -> tuple[P.Attempt | None, P.Attempt | None]:
     """``P.solve``, remembered: it is a pure function of these (frozen) values, and a story
     asks the same reach over and over. The Attempts are shared, so they are only read."""
     return P.solve(target, list(people), {i: list(f) for i, f in forms_by_item},
-                   stances=stances, exact_items=exact, run_up_room=run_up_room)
+                   stances=stances, exact_items=exact, run_up_room=run_up_room,
+                   pull_up=pull_up)
 
 
 # ---- resolving a proposal ----
@@ -382,7 +383,8 @@ def _reach(ctx, ob, prop, usable):
     else:
         how = ""
     ok, att = reach_attempt(ctx, ob["height"], plats, _people(ctx, prop), how,
-                            run_up_room=ob.get("run_up", True) is not False)
+                            run_up_room=ob.get("run_up", True) is not False,
+                            pull_up=bool(ob.get("pull_up")))
     if att is None:
         return Verdict(False, "それでは高さが足りない。", "That is not high enough.")
     ja, en = att.explain("ja"), att.explain("en")

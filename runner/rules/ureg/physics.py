@@ -194,11 +194,13 @@ def _stacks(forms_by_item: dict[str, list[Form]], exact: bool) -> list[tuple[For
 
 def solve(target: Fraction, pcs: list[Character], forms_by_item: dict[str, list[Form]], *,
           stances: tuple[str, ...] = STANCES, exact_items: bool = False,
-          run_up_room: bool = True) -> tuple[Attempt | None, Attempt | None]:
+          run_up_room: bool = True, pull_up: bool = False) -> tuple[Attempt | None, Attempt | None]:
     """Searches the ways to reach ``target``: returns (the simplest success, the best failure).
 
     Success prefers fewer items, then standing over shoulder rides over jumps. With
-    ``exact_items`` every given item must be used (a proposal naming them).
+    ``exact_items`` every given item must be used (a proposal naming them). With ``pull_up``
+    the party climbs up there, so a shoulder ride counts only when the one on top can then
+    pull the one below up.
     """
     best_ok: tuple[tuple, Attempt] | None = None
     best_fail: tuple[tuple, Attempt] | None = None
@@ -208,7 +210,7 @@ def solve(target: Fraction, pcs: list[Character], forms_by_item: dict[str, list[
         unstable = any(f.unstable for f in stack)
         support = any(f.support for f in stack)
         for att in _attempts(target, pcs, stack, base, base_parts, unstable, support, stances,
-                             run_up_room):
+                             run_up_room, pull_up):
             # Fewer items, then the simplest stance, then steady footing (a stepladder as a
             # step before as a ladder), then the higher.
             rank = (len(stack), STANCES.index(att.stance), unstable, -att.total)
@@ -222,7 +224,8 @@ def solve(target: Fraction, pcs: list[Character], forms_by_item: dict[str, list[
     return (best_ok[1] if best_ok else None), (best_fail[1] if best_fail else None)
 
 
-def _attempts(target, pcs, stack, base, base_parts, unstable, support, stances, run_up_room):
+def _attempts(target, pcs, stack, base, base_parts, unstable, support, stances, run_up_room,
+              pull_up=False):
     items = tuple(f.item for f in stack)
     others = len(pcs) > 1
     for pc in pcs:
@@ -255,6 +258,7 @@ def _attempts(target, pcs, stack, base, base_parts, unstable, support, stances, 
                 continue
             lift_ok = can_lift(bottom, top)
             stand_ok = not standing or can_stand_on_shoulders(top)
+            pull_ok = not pull_up or can_pull_up(top, bottom)
             h = shoulder_reach(bottom, top, standing)
             label = ("立ち肩車", "standing shoulder ride") if standing else ("肩車", "shoulder ride")
             total = base + h
@@ -265,8 +269,11 @@ def _attempts(target, pcs, stack, base, base_parts, unstable, support, stances, 
             elif not stand_ok:
                 note = "立ち肩車は上に〈○身軽〉か〈○小柄〉が必要"
                 note_en = "a standing ride needs 〈○Nimble〉 or 〈○Small〉 on top"
+            elif not pull_ok:
+                note = f"上がった{top.label}は{bottom.label}を引っ張り上げられない"
+                note_en = f"{top.label}, once up, cannot pull {bottom.label} up"
             yield Attempt(total >= target, target, total,
                           [*base_parts, (f"{label[0]}（{bottom.label}→{top.label}）",
                                          f"{label[1]} ({bottom.label}→{top.label})", h)],
                           stance, (bottom.id, top.id), items, note, note_en,
-                          not (lift_ok and stand_ok))
+                          not (lift_ok and stand_ok and pull_ok))

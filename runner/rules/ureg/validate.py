@@ -12,7 +12,7 @@ OPTIONS = ("continue", "floors", "campaign", "visual_aid", "restart", "npc", "va
            "flowers", "combat")
 DEPENDS = {"life": ("vanish",), "combat": ("npc", "vanish", "life"), "flowers": ("life",)}
 SETTINGS = ("time_limit_minutes", "endings", "obstacles", "aids", "flower_exceptions")
-OB_KEYS = {"node", "name", "name_en", "aliases", "height", "touch", "poke", "sturdy", "breakable",
+OB_KEYS = {"node", "name", "name_en", "aliases", "height", "touch", "pull_up", "poke", "sturdy", "breakable",
            "lock", "dark", "gap", "run_up", "narrow", "heavy", "hidden", "hint", "hint_en", "ways",
            "effects", "say", "say_en", "fixtures"}
 WAY_KEYS = {"id", "items", "words", "intents", "abilities", "mods", "vars", "say", "say_en", "fail",
