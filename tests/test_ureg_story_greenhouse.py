@@ -291,3 +291,26 @@ def test_a_shoulder_ride_up_the_stairs_needs_the_top_to_pull_the_bottom_up(story
     assert st.vars["stairs_open"] is ok, seen[-2:]
     if not ok:  # the refusal gives one true reason (the highest ride tried)
         assert any("引っ張り上げられない" in t or "立ち肩車は上に" in t for t in seen)
+
+
+def test_tsugumi_follows_up_the_stairs_only_if_she_can_climb_or_be_pulled_up(story):
+    # 〈×非力〉 (like 〈×低身長〉) pulls up only a 〈○小柄〉: after the 〈○身軽〉 handrail leap,
+    # the ordinary girl needs a box or a ladder to climb, or she waits below.
+    from runner.engine import available
+
+    meet = ["nimbleness", "go_greenhouse", "dig_pot", "take_flashlight", "back_hall", "unlock_door",
+            "go_storeroom", "talk_ally", "leave_storeroom", "stairs_reach", "stairs_rail"]
+    st, seen = play(story, *meet)
+    ids = [c.id for c in available(story, st)]
+    assert "go_up" not in ids and "climb_alone" in ids
+    st, seen = play(story, *meet, "climb_alone")
+    assert st.node == "gallery" and st.vars["ally_with"] is False
+    # Back in the hall she is still there, and comes along once a box is at hand.
+    st, seen = play(story, *meet, "climb_alone", "go_down", "go_greenhouse", "take_box", "back_hall",
+                    "call_ally", "go_up")
+    assert st.node == "gallery" and st.vars["ally_with"] is True
+    # An ordinary PC can pull her up without any box.
+    st, seen = play(story, "inspiration", "go_greenhouse", "dig_pot", "take_flashlight", "take_box",
+                    "back_hall", "unlock_door", "go_storeroom", "talk_ally", "leave_storeroom",
+                    "stairs_box", "go_up")
+    assert st.node == "gallery" and st.vars["ally_with"] is True
