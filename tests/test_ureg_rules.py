@@ -422,3 +422,21 @@ def test_pure_standard_library_only():
                 top = (mod or "").split(".")[0]
                 assert top in sys.stdlib_module_names or top in ("runner", "__future__", ""), (f, mod)
                 assert mod not in ("time", "random", "datetime"), (f, mod)
+
+
+def test_validate_checks_an_obstacle_fight():
+    from runner.rules.ureg.validate import validate
+
+    raw = {"story": {"options": {"npc": True, "vanish": True, "life": True, "combat": "numeric"}},
+           "characters": {"ghost": {"kind": "enemy", "stats": {"power": 2}}, "girl": {"kind": "ally"}},
+           "items": {"sheet": {"name": "布"}},
+           "nodes": {"room": {"props": {"obstacles": {"ghost": {"fight": {
+               "enemies": ["ghost", "girl"], "odds": 1,
+               "plans": [{"items": ["sheet"], "modifier": 6}, {"modifier": 1}]}}}}}}}
+    msgs = "\n".join(m for _p, m in validate(raw))
+    assert "'girl' is not an enemy character" in msgs
+    assert "unknown fight field 'odds'" in msgs
+    assert "whole number from -5 to +5" in msgs
+    assert "a plan needs items or words" in msgs
+    raw["story"]["options"] = {"npc": True}
+    assert "needs the 'combat' rule" in "\n".join(m for _p, m in validate(raw))

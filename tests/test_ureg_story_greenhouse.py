@@ -314,3 +314,39 @@ def test_tsugumi_follows_up_the_stairs_only_if_she_can_climb_or_be_pulled_up(sto
                     "back_hall", "unlock_door", "go_storeroom", "talk_ally", "leave_storeroom",
                     "stairs_box", "go_up")
     assert st.node == "gallery" and st.vars["ally_with"] is True
+
+
+UP = ["go_greenhouse", "take_box", "back_hall", "stairs_box", "go_up"]
+
+
+def test_a_fight_may_use_any_swingable_item_as_an_improvised_weapon(story):
+    # UA-04: an item not in the table that can be swung or thrown counts +0.5. The stepladder:
+    # 1 + 0.5 = 1.5 against 2, under 1 apart: even (the PC takes damage, the warden falls).
+    st, seen = play(story, "inspiration", "go_greenhouse", "pick_red",
+                    "take_box", "back_hall", "stairs_box", "go_up", "go_library", "take_stepladder",
+                    "back_gallery", "脚立で番人に殴りかかる")
+    assert any("脚立 0.5 = 1.5 対 2 → 対等" in t for t in seen), seen[-4:]
+    assert st.vars["warden_gone"] is True and st.stats["warden"]["status"] == "neutralised"
+    assert "rose_red" not in st.inventory  # the rose took the blow
+
+
+def test_a_fight_lets_the_players_say_who_fights_and_who_holds_what(story):
+    # 〈×非力〉's −0.5 goes once they hold any item (UA-04): the crowbar in the 〈×非力〉
+    # partner's hands makes 1 + 1 + 1 = 3 against 2 (advantage, no damage) where the first
+    # PC holding it makes 2 + 0.5 = 2.5 (even, both hurt).
+    pre = ["duo", "a_inspiration", "b_nimbleness", *UP, "go_library", "take_crowbar", "back_gallery"]
+    st, seen = play(story, *pre, "相棒がバールで、あなたは素手で番人と戦う")
+    assert any("= 3 対 2 → 有利" in t for t in seen), seen[-4:]
+    assert all(st.stats[p]["status"] == "in" for p in ("pc", "pc2")) and st.vars["warden_gone"]
+    # Only the PCs named fight; the one who stays out takes no damage (UA-01).
+    st, seen = play(story, *pre, "相棒がバールで番人と戦う")
+    assert any("相棒〈○身軽〉〈×非力〉 1 + バール 1 = 2 対 2 → 対等" in t for t in seen), seen[-4:]
+    assert st.stats["pc"]["status"] == "in" and st.stats["pc2"]["status"] == "vanished"
+
+
+def test_a_losing_fight_in_free_text_retreats_and_the_warden_stays(story):
+    st, seen = play(story, "inspiration", "look_clock", "go_greenhouse", "pick_red", "take_box",
+                    "back_hall", "stairs_box", "go_up", "素手で番人と戦う")
+    assert any("1（素手） = 1 対 2 → 不利" in t for t in seen)
+    assert any("回廊の入口まで転がって退いた" in t for t in seen)
+    assert st.node == "gallery" and not st.vars["warden_gone"] and "warden" not in st.rules["ureg"]["solved"]

@@ -267,28 +267,6 @@ def _fighters(ctx, fighters: Any, weapons: Any) -> list[tuple]:
     return out
 
 
-def _enemy_total(ctx, enemies: Any):
-    from fractions import Fraction
-
-    total = Fraction(0)
-    stats = A.stats(ctx.state)
-    for e in C.split(enemies):
-        st = stats.get(e)
-        if st is None or "power" not in st:
-            raise RuleError(f"enemy {e!r} has no power (UA-02)")
-        total += Fraction(str(st["power"]))
-    return total
-
-
-def _apply_result(ctx, result: str, fighter_ids: list[str], enemies: Any) -> None:
-    stats = A.stats(ctx.state)
-    if result in (K.ADVANTAGE, K.EVEN):
-        for e in C.split(enemies):
-            stats[e]["status"] = C.NEUTRALISED
-    if result in (K.EVEN, K.DISADVANTAGE) and C.option(ctx.story, "life"):
-        C.damage(ctx, ",".join(fighter_ids), 1)  # UA-01: every PC who fought
-
-
 @hook(pure=True)
 def power(ctx, who: str = "", item: str = "") -> float:
     """A PC's numeric combat power with one item (or bare-handed)."""
@@ -302,9 +280,9 @@ def fight(ctx, enemies: Any, fighters: Any = "", weapons: Any = "", plan: Any = 
     and a plan modifier −5..+5 against the enemies' total power. Applies the result and returns
     outcome keys: advantage/win/success, even/trade/success or disadvantage/retreat/failure."""
     fs = _fighters(ctx, fighters, weapons)
-    res = K.fight(fs, _enemy_total(ctx, enemies), plan)
+    res = K.fight(fs, C.enemy_total(ctx, enemies), plan)
     ctx.say(res.explain(C.lang(ctx)), id="ureg.fight")
-    _apply_result(ctx, res.result, [f[0].id for f in fs], enemies)
+    C.apply_result(ctx, res.result, [f[0].id for f in fs], enemies)
     return list(K.RESULT_KEYS[res.result])
 
 
@@ -316,7 +294,7 @@ def combat_result(ctx, result: str, fighters: Any = "", enemies: Any = "") -> li
         raise RuleError(f"a combat result is advantage, even or disadvantage, not {result!r}")
     ids = C.who_list(ctx, fighters)
     ctx.say(C.t(ctx, K.RESULT_JA[result], K.RESULT_EN[result]), id="ureg.fight")
-    _apply_result(ctx, result, ids, enemies)
+    C.apply_result(ctx, result, ids, enemies)
     return list(K.RESULT_KEYS[result])
 
 

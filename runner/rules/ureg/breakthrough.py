@@ -45,6 +45,9 @@ INTENTS: dict[str, tuple[str, ...]] = {
     "squeeze": ("潜", "くぐ", "通り抜", "すり抜", "とおりぬ", "squeeze", "crawl through", "slip through"),
     "move": ("持ち上", "もちあ", "動か", "うごか", "どか", "ずら", "lift", "move", "shift", "heave"),
     "fold": ("閉じ", "たた", "close", "fold"),
+    "fight": ("戦", "たたか", "殴", "なぐ", "叩", "打ちかか", "うちかか", "攻撃", "こうげき", "襲",
+              "倒", "挑", "立ち向か", "たちむか", "斬", "刺", "撃", "fight", "attack", "hit",
+              "strike", "punch"),
     "spread": ("広げ", "ひろげ", "伸ば", "のば", "unfold", "extend"),
 }
 
@@ -628,7 +631,8 @@ def propose(ctx: Any, text: str) -> bool:
         if mod is not None:
             ctx.say(_t(ctx, mod), id="ureg.modify")
             return True
-        if len(acts) == 1 and (prop.items or prop.intents & STRONG_INTENTS):
+        if len(acts) == 1 and (prop.items or prop.intents & STRONG_INTENTS or (
+                "fight" in prop.intents and next(iter(acts.values())).get("fight"))):
             targets = list(acts)
     if not prop.items and not prop.missing and not targets and not prop.obstacles:
         return False
@@ -649,6 +653,9 @@ def propose(ctx: Any, text: str) -> bool:
     if v is not None and v.ok:
         solve_obstacle(ctx, oid, ob, v)
         return True
+    if ob.get("fight") and "fight" in prop.intents and C.option(ctx.story, "combat"):
+        fight_obstacle(ctx, oid, ob, prop)
+        return True
     understood = prop.understood(ctx) + f"「{ob_name(ctx, ob, oid)}」"
     if v is None:
         ctx.say(f"Understood: {', '.join([A.item_name(ctx.story, i, 'en') for i in prop.items] + [ob_name(ctx, ob, oid)])}. "
@@ -658,6 +665,63 @@ def propose(ctx: Any, text: str) -> bool:
     else:
         ctx.say(_t(ctx, v) if lang_en else f"{understood}：{v.text}", id="ureg.not_through")
     return True
+
+
+# ---- combat (戦闘) against an enemy obstacle ----
+
+def _plan_matches(ctx: Any, plan: dict, prop: Proposal, usable: set[str]) -> bool:
+    items = C.split(plan.get("items"))
+    words = [fold(str(w)) for w in (plan.get("words") or [])]
+    if not (items or words):
+        return False
+    if items and not set(items) <= set(prop.items) & usable:
+        return False
+    return not words or any(w in fold(prop.text) for w in words)
+
+
+def fight_obstacle(ctx: Any, oid: str, ob: dict, prop: Proposal) -> None:
+    """A fight proposed in words (戦闘): the PCs named fight (all of them if none is named),
+    the swingable or throwable items named are their weapons, one each, in the order named
+    (UA-04), and the obstacle's ``fight.plans`` give the plan's modifier (numeric combat) or
+    its result (about combat, UA-23). Advantage or even solves the obstacle; even or
+    disadvantage costs every fighter 1 life (UA-01)."""
+    from runner.rules.ureg import combat as K
+
+    cfg = A.as_dict(ob.get("fight"))
+    enemies = cfg.get("enemies") or ""
+    usable = set(A.held(ctx.state)) | set(fixtures(ctx, ob))
+    fighters = _people(ctx, prop)
+    plan = next((A.as_dict(p) for p in cfg.get("plans") or []
+                 if _plan_matches(ctx, A.as_dict(p), prop, usable)), {})
+    plan_items = set(C.split(plan.get("items")))
+    weapons = [i for i in prop.items if i in usable and i not in plan_items
+               and K.item_power(A.item_props(ctx.story, i)) > 0]
+    lang = C.lang(ctx)
+    if plan.get("say"):
+        ctx.say(plan.get("say_en", plan["say"]) if lang == "en" else plan["say"], id=f"ureg.plan.{oid}")
+    result = plan.get("result") if C.option(ctx.story, "combat") == "about" else None
+    if result in K.RESULT_KEYS:
+        ctx.say(C.t(ctx, K.RESULT_JA[result], K.RESULT_EN[result]), id="ureg.fight")
+    else:
+        armed = []
+        for n, cid in enumerate(fighters):
+            w = weapons[n] if n < len(weapons) else None
+            armed.append((C.character(ctx, cid), A.item_name(ctx.story, w) if w else "",
+                          A.item_name(ctx.story, w, "en") if w else "",
+                          A.item_props(ctx.story, w) if w else None))
+        res = K.fight(armed, C.enemy_total(ctx, enemies), plan.get("modifier", 0))
+        result = res.result
+        ctx.say(res.explain(lang), id="ureg.fight")
+    continues = C.value(ctx, "continues")
+    C.apply_result(ctx, result, fighters, enemies)
+    if A.get(ctx.state, "ending") or C.value(ctx, "continues") != continues:
+        return  # everyone vanished: the game is over, or the watch started it again
+    if result == K.DISADVANTAGE:
+        effects = list(cfg.get("disadvantage") or [])
+        if effects:
+            ctx.run_effects(effects)
+        return
+    solve_obstacle(ctx, oid, ob, Verdict(True, "", "", {"effects": list(cfg.get(result) or [])}))
 
 
 def give_hint(ctx: Any) -> bool:

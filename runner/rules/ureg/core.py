@@ -285,6 +285,33 @@ def vanish(ctx: Any, who: str = "") -> None:
             finish(ctx)
 
 
+# ---- combat results ----
+
+def enemy_total(ctx: Any, enemies: Any) -> Any:
+    """The enemy NPCs' total power (UA-02: every enemy fought needs one)."""
+    from fractions import Fraction
+
+    total = Fraction(0)
+    stats = A.stats(ctx.state)
+    for e in split(enemies):
+        st = stats.get(e)
+        if st is None or "power" not in st:
+            raise RuleError(f"enemy {e!r} has no power (UA-02)")
+        total += Fraction(str(st["power"]))
+    return total
+
+
+def apply_result(ctx: Any, result: str, fighter_ids: list[str], enemies: Any) -> None:
+    """Advantage or even neutralises the enemies; even or disadvantage costs every PC who
+    fought 1 life (UA-01)."""
+    stats = A.stats(ctx.state)
+    if result in ("advantage", "even"):
+        for e in split(enemies):
+            stats[e]["status"] = NEUTRALISED
+    if result in ("even", "disadvantage") and option(ctx.story, "life"):
+        damage(ctx, ",".join(fighter_ids), 1)
+
+
 # ---- continue, restart ----
 
 def watch_item(ctx: Any) -> str | None:

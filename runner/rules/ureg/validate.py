@@ -14,7 +14,9 @@ DEPENDS = {"life": ("vanish",), "combat": ("npc", "vanish", "life"), "flowers": 
 SETTINGS = ("time_limit_minutes", "endings", "obstacles", "aids", "flower_exceptions")
 OB_KEYS = {"node", "name", "name_en", "aliases", "height", "touch", "pull_up", "poke", "sturdy", "breakable",
            "lock", "dark", "gap", "run_up", "narrow", "heavy", "hidden", "hint", "hint_en", "ways",
-           "effects", "say", "say_en", "fixtures"}
+           "effects", "say", "say_en", "fixtures", "fight"}
+FIGHT_KEYS = {"enemies", "plans", "advantage", "even", "disadvantage"}
+PLAN_KEYS = {"items", "words", "modifier", "result", "say", "say_en"}
 WAY_KEYS = {"id", "items", "words", "intents", "abilities", "mods", "vars", "say", "say_en", "fail",
             "fail_en", "effects"}
 
@@ -114,6 +116,8 @@ def validate(raw: Any) -> list[tuple[str, str]]:
         for k in ("height", "gap"):
             if k in ob and not _num(ob[k]):
                 out.append((f"{path}.{k}", f"{k} is metres, not {ob[k]!r}"))
+        if "fight" in ob:
+            out += _check_fight(f"{path}.fight", _d(ob["fight"]), chars, items, "combat" in on)
         for n, way in enumerate(ob.get("ways") or []):
             way = _d(way)
             wp = f"{path}.ways[{n}]"
@@ -125,4 +129,38 @@ def validate(raw: Any) -> list[tuple[str, str]]:
                     out.append((f"{wp}.items", f"no item {it!r}"))
             if not (way.get("items") or way.get("words") or way.get("intents")):
                 out.append((wp, "a way needs items, words or intents to be proposed"))
+    return out
+
+
+def _check_fight(path: str, fight: dict, chars: dict, items: dict, combat_on: bool) -> list[tuple[str, str]]:
+    """An obstacle fought in words: its enemies, and the plans the story judges."""
+    out: list[tuple[str, str]] = []
+    if not combat_on:
+        out.append((path, "an obstacle with a fight needs the 'combat' rule switched on"))
+    for k in fight:
+        if k not in FIGHT_KEYS:
+            out.append((f"{path}.{k}", f"unknown fight field {k!r}"))
+    enemies = fight.get("enemies")
+    names = [enemies] if isinstance(enemies, str) else list(enemies or [])
+    if not names:
+        out.append((f"{path}.enemies", "a fight names the enemy NPCs fought"))
+    for e in names:
+        if chars and _d(chars.get(e)).get("kind") != "enemy":
+            out.append((f"{path}.enemies", f"{e!r} is not an enemy character"))
+    for n, plan in enumerate(fight.get("plans") or []):
+        plan = _d(plan)
+        pp = f"{path}.plans[{n}]"
+        for k in plan:
+            if k not in PLAN_KEYS:
+                out.append((f"{pp}.{k}", f"unknown plan field {k!r}"))
+        if not (plan.get("items") or plan.get("words")):
+            out.append((pp, "a plan needs items or words to be proposed"))
+        for it in plan.get("items") or []:
+            if items and it not in items and it not in CATALOGUE:
+                out.append((f"{pp}.items", f"no item {it!r}"))
+        m = plan.get("modifier", 0)
+        if not isinstance(m, int) or isinstance(m, bool) or not -5 <= m <= 5:
+            out.append((f"{pp}.modifier", "a plan modifies power by a whole number from -5 to +5"))
+        if "result" in plan and plan["result"] not in ("advantage", "even", "disadvantage"):
+            out.append((f"{pp}.result", "a plan's result is advantage, even or disadvantage"))
     return out
