@@ -350,3 +350,12 @@ def test_a_losing_fight_in_free_text_retreats_and_the_warden_stays(story):
     assert any("1（素手） = 1 対 2 → 不利" in t for t in seen)
     assert any("回廊の入口まで転がって退いた" in t for t in seen)
     assert st.node == "gallery" and not st.vars["warden_gone"] and "warden" not in st.rules["ureg"]["solved"]
+
+
+def test_the_special_hint_answers_the_obstacle_the_player_asks_about(story):
+    # 〈○閃き〉: the player may choose what the one special hint is about.
+    st, seen = play(story, "inspiration", "崩れた階段のヒントがほしい")
+    assert "何か足場になる物を、階段の下に置けないだろうか。" in seen
+    assert st.rules["ureg"]["hint_used"] is True
+    st, seen = play(story, "inspiration", "ヒント")
+    assert "鍵がないなら、温室の植木鉢を探ってみよう。" in seen

@@ -187,9 +187,10 @@ def modified(ctx, item: str) -> str:
 
 
 @hook()
-def hint(ctx) -> bool:
-    """〈○閃き〉's one special hint (once per scenario, UA-19)."""
-    return B.give_hint(ctx)
+def hint(ctx, about: str = "") -> bool:
+    """〈○閃き〉's one special hint (once per scenario, UA-19), about the obstacle ``about``
+    (the player's question) or the first one here."""
+    return B.give_hint(ctx, about or None)
 
 
 @hook(pure=True)

@@ -622,7 +622,8 @@ def propose(ctx: Any, text: str) -> bool:
     """Handles a free proposal; False when nothing in it was recognised."""
     prop = parse(ctx, text)
     if "hint" in prop.intents and not prop.items:
-        give_hint(ctx)
+        # The player may say what the hint should be about (an obstacle named).
+        give_hint(ctx, next(iter(prop.obstacles), None))
         return True
     acts = active(ctx)
     targets = [o for o in prop.obstacles if o in acts]
@@ -724,8 +725,9 @@ def fight_obstacle(ctx: Any, oid: str, ob: dict, prop: Proposal) -> None:
     solve_obstacle(ctx, oid, ob, Verdict(True, "", "", {"effects": list(cfg.get(result) or [])}))
 
 
-def give_hint(ctx: Any) -> bool:
-    """〈○閃き〉's special hint, once per scenario play (UA-19)."""
+def give_hint(ctx: Any, about: str | None = None) -> bool:
+    """〈○閃き〉's special hint, once per scenario play (UA-19), about the obstacle ``about``
+    (the player's question) or else the first one here."""
     r = C.R(ctx)
     if not C.hint_available(ctx):
         ctx.say(C.t(ctx, "特別なヒントはもう使った（または〈○閃き〉のPCがいない）。",
@@ -735,7 +737,8 @@ def give_hint(ctx: Any) -> bool:
     if not acts:
         ctx.say(C.t(ctx, "今は閃くことがない。", "Nothing comes to mind just now."), id="ureg.hint_none")
         return False
-    oid, ob = next(iter(acts.items()))
+    oid = about if about in acts else next(iter(acts))
+    ob = acts[oid]
     text = ob.get("hint_en" if C.lang(ctx) == "en" else "hint") or ob.get("hint")
     if not text:
         ways = [A.as_dict(w) for w in ob.get("ways") or []]
