@@ -109,3 +109,27 @@ def test_short_cannot_escape_by_jumping_or_reaching(story):
     for cmd in ("jump", "手を伸ばす", "跳んで窓に触る", "助走をつけて窓へジャンプする"):
         st, seen = play(story, "littleness", "look around", cmd)
         assert st.ending is None, cmd
+
+
+def test_the_sample_play_in_the_players_own_words(story):
+    # The source's example of play, the player's lines typed as they stand: look around for
+    # another exit (the box and the 3 m ladder turn up), take the ladder, lean it under the
+    # window and reach: 〈×平凡〉's hands just reach the 5 m window.
+    st, seen = play(story, "inspiration", "辺りを見渡して他に出口がないか調べます。",
+                    "「梯子」を持つことはできますか？")
+    assert st.vars["looked"] is True and st.inventory == {"ladder": 1}
+    assert any("「木箱」と三メートルの「梯子」" in t for t in seen)
+    st, seen = play(story, "inspiration", "辺りを見渡して他に出口がないか調べます。",
+                    "「梯子」を持つことはできますか？",
+                    "その「梯子」を窓の下に立て掛けて、両手を伸ばせば窓を開けて出られますか？")
+    assert "梯子 3 m + 手の届く高さ 2 m = 5 m ≥ 5 m。届いた！" in seen
+    assert st.ending == "escaped" and st.rules["ureg"]["outcome"] == "full_victory"
+
+
+def test_looking_around_is_not_read_as_crossing_something():
+    from runner.rules.ureg.breakthrough import parse
+    from ureg_double import WINDOW_ROOM, make
+
+    ctx = make(WINDOW_ROOM)
+    assert "cross" not in parse(ctx, "辺りを見渡す").intents
+    assert "cross" in parse(ctx, "梯子を渡して越える").intents

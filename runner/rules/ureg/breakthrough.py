@@ -63,6 +63,9 @@ def fold(text: str) -> str:
     return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in t)
 
 
+# Words holding an intent's key that mean something else: 見渡す (look around) is not 渡る.
+_NOT_INTENTS = ("見渡", "みわた")
+
 # The fixed words, folded once: each intent's keys, and each catalogue item's names.
 _INTENT_KEYS = tuple((intent, tuple(fold(k) for k in keys)) for intent, keys in INTENTS.items())
 _CATALOGUE_WORDS = tuple((cat.id, tuple(fold(w) for w in (cat.name, cat.name_en, *cat.aliases)))
@@ -211,6 +214,8 @@ def parse(ctx: Any, text: str) -> Proposal:
             prop.obstacles.append(ident)
         else:
             prop.pcs.append(ident)
+    for w in _NOT_INTENTS:  # words that only look like an intent (見渡す is no crossing)
+        mask = mask.replace(w, "\0" * len(w))
     for intent, keys in _INTENT_KEYS:
         if any(k in mask for k in keys):
             prop.intents.add(intent)
