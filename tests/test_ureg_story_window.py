@@ -127,8 +127,9 @@ def test_the_sample_play_in_the_players_own_words(story):
 
 
 def test_looking_around_is_not_read_as_crossing_something():
-    from runner.rules.ureg.breakthrough import parse
     from ureg_double import WINDOW_ROOM, make
+
+    from runner.rules.ureg.breakthrough import parse
 
     ctx = make(WINDOW_ROOM)
     assert "cross" not in parse(ctx, "辺りを見渡す").intents
