@@ -13,6 +13,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from runner.authoring.graph import Graph, action_targets, build, moves, unparse
@@ -147,7 +148,7 @@ def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "ran
     endings_set = frozenset(story.endings)
     visited: set[str] = set()
     taken: set[str] = set()          # "node.action"
-    offered: set[tuple[str, str]] = set()
+    offered: dict[str, set[str]] = {}  # node -> ids of the actions offered there
     fired: set[str] = set()
     reached_endings: set[str] = set()
     outcomes: Counter = Counter()
@@ -181,8 +182,10 @@ def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "ran
                 result = "(stuck)"
                 stuck[(node, "no_action")] += 1
                 break
-            for c in choices:
-                offered.add((node, c.id))
+            seen = offered.get(node)
+            if seen is None:
+                seen = offered[node] = set()
+            seen.update(map(_choice_id, choices))
             if policy == "random" or len(choices) == 1:
                 pick = choices[int(choice_rng() * len(choices))]
             else:
@@ -211,7 +214,8 @@ def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "ran
             ac = action_checks.get((node, pick.id))
             if ac is not None and (heard is None or ac[0] not in heard):
                 tally.check(ac[0], _silent_outcome(ac, new))
-            taken.add(f"{node}.{pick.id}")
+            if policy != "random":  # the other policies steer by what this game took
+                taken.add(f"{node}.{pick.id}")
             state = new
         if state.ending is not None:
             result = state.ending
@@ -275,6 +279,10 @@ def _silent_outcome(ac: list, new: Any) -> str:
     return "?"
 
 
+_choice_id = itemgetter(1)
+"""A Choice's id (Choice is a NamedTuple: n, id, ...), read in C for every offered action."""
+
+
 def _pick(policy: str, choices: list, node: str, state: Any, taken: set[str], visited: set[str],
           reached: set[str], targets: dict, endings: frozenset[str], rnd: Callable[[], float]) -> Any:
     cands = choices
@@ -318,7 +326,7 @@ REASONS = {
 }
 
 
-def _why_unreached(g: Graph | None, ending: str, visited: set[str], offered: set[tuple[str, str]],
+def _why_unreached(g: Graph | None, ending: str, visited: set[str], offered: dict[str, set[str]],
                    taken: set[str], fired: set[str]) -> dict:
     """Guesses why no game reached ``ending``: the furthest any path to it got."""
     assert g is not None
@@ -335,7 +343,7 @@ def _why_unreached(g: Graph | None, ending: str, visited: set[str], offered: set
             r = ("source_unreached", e.src)
         elif e.kind == "action":
             key = f"{e.src}.{e.action}"
-            if (e.src, e.action) not in offered and key not in taken:
+            if e.action not in offered.get(e.src, ()) and key not in taken:
                 r = ("never_offered", key)
             elif key not in taken:
                 r = ("never_chosen", key)
