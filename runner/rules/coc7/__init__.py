@@ -16,6 +16,7 @@ from runner.rules.coc7 import sanity as sn
 from runner.rules.coc7 import sheet as sh
 from runner.rules.coc7.bcdice import BCResult, bcdice
 from runner.rules.coc7.sheet import make_enemy, make_investigator, pregens, quick_investigator
+from runner.rules.dice import NeedDice, parse
 
 __all__ = ["SYSTEM", "BCResult", "bcdice", "make_enemy", "make_investigator", "pregens",
            "quick_investigator", "install"]
@@ -97,6 +98,53 @@ class _Dice:
 
     def face(self, sides: int) -> int:
         return self.ctx.faces([sides], expr=f"1d{sides}")[0]
+
+
+_ROLL_PLANS: dict[tuple[str, ...], tuple[list[int], tuple]] = {}
+"""Dice texts → (every die's sides in order, each roll's parsed form and first die)."""
+
+
+def _roll_totals(ctx: Any, exprs: tuple[str, ...]) -> list[int]:
+    """The totals of rolling each of ``exprs`` in turn with ``dice.roll(expr, _Dice(ctx))``,
+    taken with one ``ctx.faces`` call instead of one a die: the same dice in the same order,
+    and when dice run out the same :class:`NeedDice` (the roll that lacks them, and the dice
+    it still needs)."""
+    plan = _ROLL_PLANS.get(exprs)
+    if plan is None:
+        sides: list[int] = []
+        parts = []
+        for text in exprs:
+            e = parse(text)
+            parts.append((e, len(sides)))
+            sides += e.sides
+        plan = _ROLL_PLANS[exprs] = (sides, tuple(parts))
+    sides, parts = plan
+    try:
+        faces = ctx.faces(sides, expr=exprs[0] if len(exprs) == 1 else " ".join(exprs))
+    except NeedDice as need:
+        got = len(sides) - len(need.sides)
+        for e, first in parts:
+            if first <= got < first + e.dice_count:
+                raise NeedDice(e.text, e.sides[got - first:]) from need
+        raise
+    out = []
+    i = 0
+    for e, _first in parts:
+        total = 0
+        for term in e.terms:
+            if term.count == 0:
+                total += term.sign * term.sides
+                continue
+            for f in faces[i:i + term.count]:
+                total += term.sign * f
+            i += term.count
+        out.append(total)
+    return out
+
+
+_QUICK_ROLLS = (*("2d6+6" if c in ("SIZ", "INT", "EDU") else "3d6" for c in sh.CHARS), "3d6")
+"""Quick creation's rolls: the characteristics in CHARS order (sheet.roll_characteristics),
+then Luck (3D6, as make_investigator rolls it)."""
 
 
 def _view(story: Any, state: Any, gm: bool) -> dict:
@@ -199,16 +247,18 @@ def choose_pregen(ctx: Context, n: Any, who: str = "") -> list[str]:
 def quick_create(ctx: Context, name: str = "", method: str = "roll", who: str = "") -> list[str]:
     """Quick-start creation: ``roll`` (3D6×5 / (2D6+6)×5) or ``array`` (80,70,60,60,50,50,50,40
     in STR CON SIZ DEX APP INT POW EDU order), with a general set of skills."""
-    dice = _Dice(ctx)
+    # The dice of sheet.roll_characteristics and make_investigator's Luck, in one go.
     if method in ("roll", "dice", "ダイス"):
-        chars = sh.roll_characteristics(dice)
+        *totals, luck3 = _roll_totals(ctx, _QUICK_ROLLS)
+        chars = {c: n * 5 for c, n in zip(sh.CHARS, totals, strict=True)}
     elif method in ("array", "standard", "配分"):
         chars = sh.assign_array(sh.CHARS)
+        luck3 = _roll_totals(ctx, ("3d6",))[0]
     else:
         raise RuleError(f"method {method!r}: roll or array")
     s = quick_investigator(name or ck.t(ctx, "探索者", "Investigator"), chars,
-                           list(DEFAULT_OCCUPATION), list(DEFAULT_HOBBIES), dice,
-                           weapons=[sh.weapon("素手")])
+                           list(DEFAULT_OCCUPATION), list(DEFAULT_HOBBIES), _Dice(ctx),
+                           luck=luck3 * 5, weapons=[sh.weapon("素手")])
     install(ctx, s, who)
     ctx.say(" / ".join(_sheet_lines(s, ck.lang(ctx) == "en")))
     return ["created"]

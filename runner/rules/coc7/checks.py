@@ -240,6 +240,22 @@ _RESULT = {(lv, diff, ok): LEVEL_JA[lv] + ("" if diff == "regular" else
 """The end of a BCDice line: success level, then the difficulty's verdict (not for regular)."""
 
 
+_JUDGED: dict[tuple[int, int, str], tuple[str, bool, str]] = {}
+"""(total, value, difficulty) → (level, success, the BCDice line's end), remembered: a
+fight judges the same few hundred pairs over and over."""
+
+
+def _judged(total: int, value: int, diff: str) -> tuple[str, bool, str]:
+    key = (total, value, diff)
+    hit = _JUDGED.get(key)
+    if hit is None:
+        level, ok = judge(total, value, diff)
+        hit = (level, ok, _RESULT[level, diff, ok])
+        if len(_JUDGED) < 65536 and type(value) is int:
+            _JUDGED[key] = hit
+    return hit
+
+
 def roll_d100(ctx: Any, value: int | None, *, bonus: int = 0, diff: str = "regular",
               label: str = "", hidden: bool = False, emit: bool = True, who: Any = _NO_WHO,
               **extra: Any) -> dict:
@@ -248,25 +264,26 @@ def roll_d100(ctx: Any, value: int | None, *, bonus: int = 0, diff: str = "regul
     Returns {total, dice, level, success, candidates, text}; level and success are None
     when ``value`` is None (a bare d100). ``who`` and ``extra`` are added to the event.
     """
-    n = abs(int(bonus)) + 1
+    n = (bonus if bonus >= 0 else -bonus) + 1 if type(bonus) is int else abs(int(bonus)) + 1
     sides = _D100_SIDES.get(n + 1) or [10] * (n + 1)
     faces = list(ctx.faces(sides, expr="1d100"))
     if n == 1:
         total = (faces[0] % 10) * 10 + faces[1] % 10 or 100  # 00 + 0 reads 100
         cands = [total]
-        shown = str(total)
+        shown = total
     else:
         total, cands = read_percentile(faces[:n], faces[n], bonus)
         shown = ", ".join(map(str, cands))
     # The BCDice line (what bcdice_text builds) after the label, in one go.
-    head = f"〈{label}〉 (1D100" if label else "(1D100"
     if value is None:
-        level, ok = None, None
-        text = f"{head}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
+        level = ok = None
+        text = (f"〈{label}〉 (1D100) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
+                if label else f"(1D100) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}")
     else:
-        level, ok = judge(total, value, diff)
-        text = (f"{head}<={value}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
-                f" ＞ {_RESULT[level, diff, ok]}")
+        level, ok, res = _judged(total, value, diff)
+        text = (f"〈{label}〉 (1D100<={value}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ "
+                f"{total} ＞ {res}" if label else
+                f"(1D100<={value}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total} ＞ {res}")
     out = {"total": total, "dice": faces, "level": level, "success": ok, "candidates": cands,
            "text": text, "target": value, "difficulty": diff, "bonus": bonus}
     if emit:

@@ -18,6 +18,9 @@ from runner.rules.dice import parse
 _NO_COND: dict = {}
 """What able() reads for a sheet without conditions (never written)."""
 
+_DAMAGE = {"ja": "ダメージ", "en": "damage"}
+"""A damage roll's label by ck.lang()."""
+
 MAX_ROUNDS = 100
 """A fight the investigators can no longer influence is played out at most this long."""
 
@@ -82,10 +85,21 @@ def _pick(ctx: Any, n: int, label: str) -> int:
 
 
 def dmg_expr(base: str, db: str = "") -> str:
-    db = str(db or "").strip().replace(" ", "")
-    if not db or db in ("0", "+0", "-0", "なし"):
-        return base
-    return base + (db if db[0] in "+-" else "+" + db)
+    if type(base) is str and type(db) is str:
+        hit = _DMG_EXPR.get((base, db))
+        if hit is not None:
+            return hit
+    out = base
+    d = str(db or "").strip().replace(" ", "")
+    if d and d not in ("0", "+0", "-0", "なし"):
+        out = base + (d if d[0] in "+-" else "+" + d)
+    if type(base) is str and type(db) is str and len(_DMG_EXPR) < 1024:
+        _DMG_EXPR[base, db] = out
+    return out
+
+
+_DMG_EXPR: dict[tuple[str, str], str] = {}
+"""(weapon damage, damage bonus) → the damage roll's text, remembered (asked every hit)."""
 
 
 def roll_damage(ctx: Any, expr: str, db: str, *, extreme: bool, impale: bool, label: str) -> int:
@@ -487,19 +501,20 @@ def _enemy_declare(ctx: Any, c: dict, cid: str) -> None:
                and not stats[k]["cond"].get("dead")]
     if r["holding"] and r["holding"] not in present:
         _release(c, cid)  # its prey is dead or gone
+    en = ck.lang(ctx) == "en"  # asked once: this runs before every enemy attack
     if r["holding"] in present:
         target = r["holding"]
     else:
         active = [k for k in present if able(stats[k])]
         pool = active or present
-        target = pool[_pick(ctx, len(pool), ck.t(ctx, "攻撃対象", "target"))]
+        target = pool[_pick(ctx, len(pool), "target" if en else "攻撃対象")]
     attacks = s["attacks"]
     if r["holding"] == target:
         attacks = [a for a in attacks if not a.get("maneuver")] or attacks
-    attack = attacks[_pick(ctx, len(attacks), ck.t(ctx, "攻撃方法", "attack"))]
+    attack = attacks[_pick(ctx, len(attacks), "attack" if en else "攻撃方法")]
     c["pending"] = {"attacker": cid, "target": target, "attack": attack}
     ts = stats[target]
-    ctx.say(f"{s['name']} attacks {ts['name']}: {attack['name']}!" if ck.lang(ctx) == "en"
+    ctx.say(f"{s['name']} attacks {ts['name']}: {attack['name']}!" if en
             else f"{s['name']}が{ts['name']}に「{attack['name']}」で襲いかかる！")
     if not able(ts):
         resolve_pending(ctx, "none")
@@ -645,7 +660,7 @@ def melee(ctx: Any, att: str, tid: str, attack: dict, response: str, *,
             return ["held", "hit"]
         extreme = ra >= 3
         amount = roll_damage(ctx, attack.get("damage", "1d3"), db, extreme=extreme,
-                             impale=impale, label=ck.t(ctx, "ダメージ", "damage"))
+                             impale=impale, label=_DAMAGE[ck.lang(ctx)])
         keys = hurt(ctx, tid, amount)
         lead = (["impale"] if impale else ["extreme"]) if extreme else []
         return [*keys, *lead, "hit"]
@@ -656,12 +671,12 @@ def melee(ctx: Any, att: str, tid: str, attack: dict, response: str, *,
         if t_s.get("kind") == "creature":
             w = next((x for x in t_s["attacks"] if not x.get("maneuver")), t_s["attacks"][0])
             amount = roll_damage(ctx, w.get("damage", "1d3"), "", extreme=False, impale=False,
-                                 label=ck.t(ctx, "ダメージ", "damage"))
+                                 label="damage" if en else "ダメージ")
         else:
             w = _default_weapon(t_s)
             amount = roll_damage(ctx, w.get("damage", "1d3"),
                                  t_s.get("db", "") if w.get("db", True) else "",
-                                 extreme=False, impale=False, label=ck.t(ctx, "ダメージ", "damage"))
+                                 extreme=False, impale=False, label="damage" if en else "ダメージ")
         keys = hurt(ctx, att, amount)
         return ["countered", *keys, "miss"]
     if response == "dodge" and ra >= 1:
