@@ -30,12 +30,19 @@ DEFAULT_HOBBIES = ("水泳", "投擲", "登攀", "オカルト")
 
 
 def _default_id(ctx: Any) -> str:
-    chars = getattr(ctx.story, "characters", None) or {}
-    for k, v in chars.items():
-        kind = v.get("kind") if isinstance(v, dict) else getattr(v, "kind", "")
-        if kind == "pc":
-            return k
-    return "pc"
+    cache = getattr(ctx.story, "cache", None)
+    found = cache.get(("coc7", "default_id")) if cache is not None else None
+    if found is None:  # the story's first PC, looked for once per story
+        found = "pc"
+        chars = getattr(ctx.story, "characters", None) or {}
+        for k, v in chars.items():
+            kind = v.get("kind") if isinstance(v, dict) else getattr(v, "kind", "")
+            if kind == "pc":
+                found = k
+                break
+        if cache is not None:
+            cache[("coc7", "default_id")] = found
+    return found
 
 
 def install(ctx: Any, sheet: dict, who: str = "") -> str:

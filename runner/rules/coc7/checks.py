@@ -6,7 +6,7 @@ a face of 10 reads 0, and 00 + 0 reads 100.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -433,7 +433,18 @@ def story_enemy(ctx: Any, cid: str) -> tuple[str, dict, dict] | None:
     """(name, props, creature sheet) of story character ``cid``, or None if there is none.
 
     The sheet is built once per story and kept in ``story.cache``: callers must copy it
-    (``sheet.plain_copy``) before it goes into a game's state."""
+    (``sheet.plain_copy``, or :func:`story_enemy_copy`) before it goes into a game's state."""
+    hit = _story_enemy(ctx, cid)
+    return hit[:3] if hit is not None else None
+
+
+def story_enemy_copy(ctx: Any, cid: str) -> tuple[str, dict, dict, Callable[[], dict]] | None:
+    """:func:`story_enemy` and a function returning a fresh copy of the sheet (a fight
+    copies it for every enemy it starts with)."""
+    return _story_enemy(ctx, cid)
+
+
+def _story_enemy(ctx: Any, cid: str) -> tuple[str, dict, dict, Callable[[], dict]] | None:
     cache = getattr(getattr(ctx, "story", None), "cache", None)
     key = ("coc7", "enemy", cid)
     hit = cache.get(key) if cache is not None else None
@@ -442,7 +453,8 @@ def story_enemy(ctx: Any, cid: str) -> tuple[str, dict, dict] | None:
         if sc is None:
             return None
         name, stats, props = sc
-        hit = (name, props, sh.make_enemy(name, stats, props))
+        built = sh.make_enemy(name, stats, props)
+        hit = (name, props, built, sh.copier(built))
         if cache is not None:
             cache[key] = hit
     return hit

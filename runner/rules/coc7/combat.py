@@ -128,22 +128,23 @@ def apply_damage(ctx: Any, pid: str, amount: int) -> list[str]:
         return ["dead"]
     keys: list[str] = []
     cond["aided"] = cond["treated"] = False
+    en = ck.lang(ctx) == "en"  # only that language's lines are built
     if amount >= s["hp_max"]:
         s["hp"] = 0
         cond.update(dead=True, dying=False, unconscious=True)
-        ctx.say(ck.t(ctx, f"{name}は致命的な一撃を受け、命を落とした。",
-                     f"{name} takes a fatal blow and dies."))
+        ctx.say(f"{name} takes a fatal blow and dies." if en
+                else f"{name}は致命的な一撃を受け、命を落とした。")
         return ["dead"]
     if cond.get("dying"):
         # Our reading: more harm to someone already dying ends it.
         s["hp"] = 0
         cond.update(dead=True, dying=False)
-        ctx.say(ck.t(ctx, f"{name}は息絶えた。", f"{name} dies."))
+        ctx.say(f"{name} dies." if en else f"{name}は息絶えた。")
         return ["dead"]
     major = amount * 2 >= s["hp_max"] or s["hp"] == 0
     before = s["hp"]
     s["hp"] = max(0, before - amount)
-    ctx.say(f"{name} takes {amount} damage (HP {before} → {s['hp']})." if ck.lang(ctx) == "en"
+    ctx.say(f"{name} takes {amount} damage (HP {before} → {s['hp']})." if en
             else f"{name}に {amount} ダメージ（耐久力 {before} → {s['hp']}）。")
     if major:
         cond["major_wound"] = True
@@ -151,11 +152,11 @@ def apply_damage(ctx: Any, pid: str, amount: int) -> list[str]:
     if s["hp"] == 0:
         if cond.get("major_wound"):
             cond.update(dying=True, unconscious=True, stable=False)
-            ctx.say(ck.t(ctx, f"{name}は重傷を負って倒れた。瀕死だ。",
-                         f"{name} collapses, mortally wounded: dying."))
+            ctx.say(f"{name} collapses, mortally wounded: dying." if en
+                    else f"{name}は重傷を負って倒れた。瀕死だ。")
             return ["dying", "unconscious", *keys, "hurt"]
         cond["unconscious"] = True
-        ctx.say(ck.t(ctx, f"{name}は気を失った。", f"{name} falls unconscious."))
+        ctx.say(f"{name} falls unconscious." if en else f"{name}は気を失った。")
         return ["unconscious", *keys, "hurt"]
     if major:
         ctx.say(ck.t(ctx, "重傷だ。", "A major wound."))
@@ -283,43 +284,45 @@ def start_combat(ctx: Any, enemy: str, count: Any = 1, opts: Any = "") -> list[s
     d = ck.data(ctx)
     if d.get("combat"):
         raise RuleError("a combat is already running")
-    found = ck.story_enemy(ctx, enemy)
+    found = ck.story_enemy_copy(ctx, enemy)
     if found is None:
         raise RuleError(f"no story character {enemy!r} to fight")
-    name, props, base = found
+    name, props, base, fresh = found
     n = int(count or 1)
     if n < 1:
         raise RuleError("count must be at least 1")
     o = _opts(opts)
     short = str(props.get("short") or base.get("short") or name)
     recs: dict[str, dict] = {}
+    names: dict[str, str] = {}
+    # Each record lists its fields in one go, in the order the state has always had them.
     for i in range(1, n + 1):
         cid = f"{enemy}{i}" if n > 1 else enemy
-        s = sh.plain_copy(base)
-        s["name"] = f"{short}{i}" if n > 1 else name
+        s = fresh()
+        s["name"] = names[cid] = f"{short}{i}" if n > 1 else name
         recs[cid] = {"side": "enemy", "dex": s["chars"].get("DEX", 0), "sheet": s,
-                     "skill": s["fighting"]}
+                     "skill": s["fighting"], "responded": 0, "dazed": 0, "held_by": None,
+                     "holding": None, "fled": False, "down": False, "aim": False}
+    stats = ctx.state.stats
     pcs = [p for p in (str(o["pcs"]).split("+") if o.get("pcs") else ck.pc_ids(ctx))
-           if p in ctx.state.stats and not ctx.state.stats[p]["cond"].get("dead")]
+           if p in stats and not stats[p]["cond"].get("dead")]
     if not pcs:
         raise RuleError("no investigator can fight")
     for p in pcs:
-        s = ctx.state.stats[p]
+        s = stats[p]
         has_gun = any(w.get("firearm") for w in s.get("weapons", []))
         dex = s["chars"]["DEX"] + (50 if o.get("firearm") and has_gun else 0)
-        recs[p] = {"side": "pc", "dex": dex,
-                   "skill": sh.skill_value(s, "近接戦闘(格闘)")[1]}
-    for r in recs.values():
-        r.update(responded=0, dazed=0, held_by=None, holding=None, fled=False, down=False,
-                 aim=False)
+        names[p] = s.get("name", p)
+        recs[p] = {"side": "pc", "dex": dex, "skill": sh.skill_value(s, "近接戦闘(格闘)")[1],
+                   "responded": 0, "dazed": 0, "held_by": None, "holding": None, "fled": False,
+                   "down": False, "aim": False}
     # DEX order; a tie goes to the higher combat skill, then to the investigator.
     order = sorted(recs, key=lambda k: (-recs[k]["dex"], -recs[k]["skill"],
                                         0 if recs[k]["side"] == "pc" else 1))
     d["combat"] = {"round": 1, "order": order, "idx": 0, "c": recs, "pending": None,
                    "actor": None, "opts": o, "enemy": enemy}
-    names = [_name(ctx, k) for k in order]
-    ctx.say(f"Combat! Order: {', '.join(names)}" if ck.lang(ctx) == "en"
-            else f"戦闘開始。行動順：{'、'.join(names)}")
+    ctx.say(f"Combat! Order: {', '.join(names[k] for k in order)}" if ck.lang(ctx) == "en"
+            else f"戦闘開始。行動順：{'、'.join(names[k] for k in order)}")
     return advance(ctx)
 
 

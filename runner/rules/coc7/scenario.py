@@ -49,11 +49,11 @@ def ascent_begin(ctx: Context, enemy: str, arms: Any = 2, depth: Any = 200, reac
                  pressure: str = "3d3") -> list[str]:
     """Starts a swim up from ``depth`` metres with ``arms`` fresh copies of story character
     ``enemy`` attacking while the swimmer is closer than ``reach`` metres to the start."""
-    found = ck.story_enemy(ctx, enemy)
+    found = ck.story_enemy_copy(ctx, enemy)
     if found is None:
         raise RuleError(f"no story character {enemy!r}")
-    name, props, built = found
-    base = sh.plain_copy(built)  # the fight's own sheet: the built one is the story's
+    name, props, _built, fresh = found
+    base = fresh()  # the fight's own sheet: the built one is the story's
     short = str(props.get("short") or name)
     n = int(arms)
     recs = {}
@@ -100,14 +100,15 @@ def in_reach(ctx: Context) -> bool:
 def _pressure(ctx: Any, a: dict, pid: str, protected: bool) -> list[str]:
     s = ctx.state.stats[pid]
     a["minutes"] += 1
+    en = ck.lang(ctx) == "en"  # every minute of the ascent: only that language's line is built
     if protected and s["mp"] > 0:
         s["mp"] -= 1
-        ctx.say(ck.t(ctx, f"薬が水圧と冷たさを退ける。{s['name']}の MP {s['mp'] + 1} → {s['mp']}",
-                     f"The drink keeps the deep at bay. {s['name']}'s MP {s['mp'] + 1} → {s['mp']}"))
+        ctx.say(f"The drink keeps the deep at bay. {s['name']}'s MP {s['mp'] + 1} → {s['mp']}" if en
+                else f"薬が水圧と冷たさを退ける。{s['name']}の MP {s['mp'] + 1} → {s['mp']}")
         return []
-    n = ctx.roll(a["pressure"], label=ck.t(ctx, "深海ダメージ", "deep-water damage")).total
-    ctx.say(ck.t(ctx, "水圧が体を締めつけ、冷たさが骨にしみ、息が続かない。",
-                 "The pressure crushes, the cold bites, the air runs out."))
+    n = ctx.roll(a["pressure"], label="deep-water damage" if en else "深海ダメージ").total
+    ctx.say("The pressure crushes, the cold bites, the air runs out." if en
+            else "水圧が体を締めつけ、冷たさが骨にしみ、息が続かない。")
     return cb.apply_damage(ctx, pid, n)
 
 
@@ -132,15 +133,16 @@ def ascent_turn(ctx: Context, move: str = "up", protected: Any = False) -> list[
         up = move in ("up", "上昇")
         r = ck.check(ctx, "水泳", "regular", 0, pid)
         ok = "success" in r
+        en = ck.lang(ctx) == "en"
         if up:
             m = 20 if ok else 10
             a["rise"] = min(a["depth"], a["rise"] + m)
-            ctx.say(ck.t(ctx, f"{m}m 浮上した（海面まであと {a['depth'] - a['rise']}m）。",
-                         f"You rise {m} m ({a['depth'] - a['rise']} m to go)."))
+            ctx.say(f"You rise {m} m ({a['depth'] - a['rise']} m to go)." if en
+                    else f"{m}m 浮上した（海面まであと {a['depth'] - a['rise']}m）。")
         else:
             m = 40 if ok else 20
             a["side"] += m
-            ctx.say(ck.t(ctx, f"横へ {m}m 泳いだ。", f"You swim {m} m sideways."))
+            ctx.say(f"You swim {m} m sideways." if en else f"横へ {m}m 泳いだ。")
         keys = ["moved", *r]
     elif move in ("attack", "攻撃"):
         keys = _swim_attack(ctx, a, pid, s)
@@ -201,18 +203,19 @@ def _swim_attack(ctx: Any, a: dict, pid: str, s: dict) -> list[str]:
 def _arm_attack(ctx: Any, a: dict, eid: str, pid: str, s: dict) -> list[str]:
     es = a["sheet"]
     arm = a["arms"][eid]
+    en = ck.lang(ctx) == "en"  # every arm, every minute: only that language's line is built
     strikes = [x for x in es["attacks"] if not x.get("maneuver")] or es["attacks"]
-    w = strikes[cb._pick(ctx, len(strikes), ck.t(ctx, "攻撃方法", "attack"))]
-    ctx.say(ck.t(ctx, f"{arm['name']}が「{w['name']}」で襲いかかる！", f"{arm['name']} attacks!"))
+    w = strikes[cb._pick(ctx, len(strikes), "attack" if en else "攻撃方法")]
+    ctx.say(f"{arm['name']} attacks!" if en else f"{arm['name']}が「{w['name']}」で襲いかかる！")
     ar = ck.roll_d100(ctx, int(es["fighting"]), label=f"{arm['name']}:近接戦闘", who=eid)
     dname, dvalue = sh.skill_value(s, "水泳")  # underwater every dodge is Swim
     dr = ck.roll_d100(ctx, dvalue, label=f"{s['name']}:{dname}（回避）", who=pid)
     ra, rd = ck.RANK[ar["level"]], ck.RANK[dr["level"]]
     if ra >= 1 and ra > rd:
         n = cb.roll_damage(ctx, w.get("damage", es["damage"]), "", extreme=ra >= 3, impale=False,
-                           label=ck.t(ctx, "ダメージ", "damage"))
+                           label="damage" if en else "ダメージ")
         return ["hit_by", *cb.apply_damage(ctx, pid, n)]
-    ctx.say(ck.t(ctx, f"{s['name']}は水を蹴ってかわした。", f"{s['name']} kicks clear."))
+    ctx.say(f"{s['name']} kicks clear." if en else f"{s['name']}は水を蹴ってかわした。")
     return ["dodged"]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from runner.rules.base import RuleError
@@ -541,6 +542,42 @@ def plain_copy(v: Any) -> Any:
     return v
 
 
+def _flat(v: dict | list) -> bool:
+    """No dict or list inside (what plain_copy would not visit)."""
+    for x in v.values() if type(v) is dict else v:
+        if type(x) is dict or type(x) is list:
+            return False
+    return True
+
+
+def copier(template: dict) -> Callable[[], dict]:
+    """A function returning ``plain_copy(template)``, for a sheet kept as a pattern that is
+    never changed (a pregen, a story's creature) and copied again and again. Where the
+    containers are is worked out once: a copy then copies each of them, without visiting
+    every value of the sheet to find them."""
+    steps: list[tuple[str, int]] = []  # (key, 1: flat container, 2: list of flat dicts, 0: other)
+    for k, v in template.items():
+        if type(v) is dict or type(v) is list:
+            if _flat(v):
+                steps.append((k, 1))
+            elif type(v) is list and all(type(x) is dict and _flat(x) for x in v):
+                steps.append((k, 2))
+            else:
+                steps.append((k, 0))
+
+    def copy() -> dict:
+        out = template.copy()
+        for k, how in steps:
+            v = template[k]
+            out[k] = v.copy() if how == 1 else [x.copy() for x in v] if how == 2 else plain_copy(v)
+        return out
+
+    return copy
+
+
+_pregen_copiers: list[Callable[[], dict]] = []
+
+
 def _pregen_built() -> list[dict]:
     if not _pregen_sheets:  # built once: every game (and every simulated game) asks again
         for p in _PREGENS:
@@ -548,6 +585,7 @@ def _pregen_built() -> list[dict]:
             _pregen_sheets.append(make_investigator(
                 p["name"], p["chars"], sk, luck=p["luck"], age=p["age"], occupation=p["occupation"],
                 era=p["era"], native=p["native"], weapons=[weapon("素手")], name_en=p["en"]))
+        _pregen_copiers.extend(copier(s) for s in _pregen_sheets)
     return _pregen_sheets
 
 
@@ -558,4 +596,5 @@ def pregens() -> list[dict]:
 
 def pregen(n: int) -> dict:
     """Ready-made investigator ``n`` (1-4), a fresh copy (only the one a game takes)."""
-    return plain_copy(_pregen_built()[n - 1])
+    _pregen_built()
+    return _pregen_copiers[n - 1]()
