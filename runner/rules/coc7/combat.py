@@ -500,15 +500,24 @@ def _enemy_declare(ctx: Any, c: dict, cid: str) -> None:
     r = cc[cid]
     s = r["sheet"]
     stats = ctx.state.stats
-    present = [k for k in c["order"] if cc[k]["side"] == "pc" and not cc[k]["fled"]
-               and not stats[k]["cond"].get("dead")]
+    # The investigators present and alive, and those of them able to act, in one pass
+    # (this runs before every enemy attack).
+    present: list[str] = []
+    active: list[str] = []
+    for k in c["order"]:
+        x = cc[k]
+        if x["side"] == "pc" and not x["fled"]:
+            cond = stats[k]["cond"]
+            if not cond.get("dead"):
+                present.append(k)
+                if not (cond.get("unconscious") or cond.get("dying")):  # able(), less dead
+                    active.append(k)
     if r["holding"] and r["holding"] not in present:
         _release(c, cid)  # its prey is dead or gone
-    en = ck.lang(ctx) == "en"  # asked once: this runs before every enemy attack
+    en = ck.lang(ctx) == "en"  # asked once
     if r["holding"] in present:
         target = r["holding"]
     else:
-        active = [k for k in present if able(stats[k])]
         pool = active or present
         target = pool[_pick(ctx, len(pool), "target" if en else "攻撃対象")]
     attacks = s["attacks"]
@@ -589,9 +598,12 @@ def melee(ctx: Any, att: str, tid: str, attack: dict, response: str, *,
           bonus: int = 0, skill_name: str = "", skill_override: int | None = None) -> list[str]:
     """Resolves one melee attack (or maneuver) by ``att`` on ``tid``; returns outcome keys."""
     c = combat(ctx)
-    a_s, t_s = _sheet_in(ctx, c, att), _sheet_in(ctx, c, tid)
     a_rec = c["c"].get(att) if c else None
     t_rec = c["c"].get(tid) if c else None
+    # _sheet_in() written out: an enemy's own copy in the fight, else state.stats.
+    stats = ctx.state.stats
+    a_s = a_rec["sheet"] if a_rec is not None and a_rec["side"] == "enemy" else stats[att]
+    t_s = t_rec["sheet"] if t_rec is not None and t_rec["side"] == "enemy" else stats[tid]
     enemy_attacks = a_s.get("kind") == "creature"
     if enemy_attacks:
         aname = attack.get("name", "攻撃")

@@ -62,9 +62,10 @@ def _amount(ctx: Any, expr: str, label: str, maximum: bool = False) -> int:
     e = parse(expr)
     if maximum:
         return max(0, e.maximum)
-    if e.dice_count == 0:
-        return max(0, e.minimum)
-    return max(0, ctx.roll(expr, label=label).total)
+    for term in e.terms:
+        if term.count:
+            return max(0, ctx.roll(expr, label=label).total)
+    return max(0, e.minimum)  # no dice: a fixed loss
 
 
 def bout(ctx: Any, pid: str, realtime: bool | None = None) -> dict:
@@ -109,12 +110,13 @@ def san_check(ctx: Any, loss: str, who: str = "", source: str = "", hidden: Any 
     if d.get("day") != day:
         d["day"], d["day_loss"], d["day_start"] = day, {}, {}
     d["day_start"].setdefault(pid, s["san"])
-    label = ck.t(ctx, "正気度ロール", "Sanity roll")
-    r = ck.roll_d100(ctx, s["san"], label=label, hidden=bool(hidden), who=pid, san=True)
+    en = ck.lang(ctx) == "en"  # only that language's lines are built
+    r = ck.roll_d100(ctx, s["san"], label="Sanity roll" if en else "正気度ロール",
+                     hidden=bool(hidden), who=pid, san=True)
     level = r["level"]
     ok = ck.RANK[level] >= 1
-    lbl = ck.t(ctx, "正気度喪失", "SAN loss")
-    amount = _amount(ctx, x if ok else y, lbl, maximum=(level == "fumble"))
+    amount = _amount(ctx, x if ok else y, "SAN loss" if en else "正気度喪失",
+                     maximum=(level == "fumble"))
     cap = ck.option(ctx, "san_cap", False)
     if source and cap:
         # 7e keeper guidance (ruling DA-15): a creature never costs more in total than its worst.
@@ -128,8 +130,8 @@ def san_check(ctx: Any, loss: str, who: str = "", source: str = "", hidden: Any 
     lost = before - s["san"]
     d["day_loss"][pid] = d["day_loss"].get(pid, 0) + lost
     d["last_san"] = {"who": pid, "lost": lost, "level": level, "san": s["san"]}
-    ctx.say(ck.t(ctx, f"{s['name']}の正気度 {before} → {s['san']}（-{lost}）",
-                 f"{s['name']}'s SAN {before} → {s['san']} (-{lost})"))
+    ctx.say(f"{s['name']}'s SAN {before} → {s['san']} (-{lost})" if en
+            else f"{s['name']}の正気度 {before} → {s['san']}（-{lost}）")
     keys = ["success"] if ok else (["fumble", "failure"] if level == "fumble" else ["failure"])
     mad: list[str] = []
     if s["san"] == 0:
