@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from runner.rules.base import RuleError
 from runner.rules.coc7 import SYSTEM, make_enemy, make_investigator, pregens, sheet
 from runner.rules.coc7.testing import TENTACLE_PROPS, TENTACLE_STATS, SimpleContext, tentacle_story
-from runner.rules.dice import ManualDice, SeededDice
+from runner.rules.dice import ManualDice, NeedDice, SeededDice
 
 CHARS = {"STR": 50, "CON": 60, "SIZ": 65, "DEX": 70, "APP": 50, "INT": 75, "POW": 55, "EDU": 80}
 
@@ -180,6 +180,44 @@ def test_quick_create_hook() -> None:
     assert s["chars"]["STR"] == 80 and s["chars"]["EDU"] == 40
     assert s["skills"]["目星"] == 70
     assert 15 <= s["luck"] <= 90
+
+
+def test_quick_create_rolls_as_the_characteristics_then_luck() -> None:
+    # The dice taken in one go are those of roll_characteristics, then a 3D6 Luck roll.
+    ctx = SimpleContext(11, story=tentacle_story())
+    ctx.call("coc7.quick_create", "", "roll")
+    src = SeededDice(11)
+    chars = sheet.roll_characteristics(src)
+    luck = sum(src.face(6) for _ in range(3)) * 5
+    s = ctx.state.stats["pc"]
+    assert s["chars"] == chars and s["luck"] == luck and ctx.dice.state == src.state
+
+
+@pytest.mark.parametrize(("given", "expr", "left"), [
+    (0, "3d6", 3), (4, "3d6", 2), (6, "2d6+6", 2), (7, "2d6+6", 1), (20, "2d6+6", 1),
+    (21, "3d6", 3), (23, "3d6", 1),
+])
+def test_quick_create_asks_for_the_roll_that_lacks_dice(given: int, expr: str, left: int) -> None:
+    ctx = SimpleContext(ManualDice([3] * given), story=tentacle_story())
+    with pytest.raises(NeedDice) as e:
+        ctx.call("coc7.quick_create", "", "roll")
+    assert (e.value.expr, e.value.sides) == (expr, [6] * left)
+
+
+def test_copier_copies_like_plain_copy() -> None:
+    nested = {"a": [1, [2, {"b": {}}]], "c": {"d": {"e": 1}}, "f": [], "g": {}, "h": [{"x": 1}]}
+    for t in [*sheet._pregen_built(), make_enemy("x", TENTACLE_STATS, TENTACLE_PROPS), nested]:
+        got = sheet.copier(t)()
+        assert got == sheet.plain_copy(t) and list(got) == list(t)
+
+        def boxes(v: object) -> list[int]:
+            if type(v) is dict:
+                return [id(v), *(i for x in v.values() for i in boxes(x))]
+            if type(v) is list:
+                return [id(v), *(i for x in v for i in boxes(x))]
+            return []
+
+        assert not set(boxes(got)) & set(boxes(t))  # nothing shared with the pattern
 
 
 def test_tentacle_as_story_character() -> None:

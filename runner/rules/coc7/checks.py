@@ -328,7 +328,12 @@ MAX_EXTRA_DICE = 2
 def net_dice(bonus: Any = 0, penalty: Any = 0) -> int:
     """Bonus and penalty dice cancel one for one; 7e allows at most two of either."""
     n = bonus - penalty if type(bonus) is int and type(penalty) is int else _bonus(bonus, penalty)
-    return max(-MAX_EXTRA_DICE, min(MAX_EXTRA_DICE, n))
+    # max(-2, min(2, n)) written out: asked for every check
+    if n > MAX_EXTRA_DICE:
+        return MAX_EXTRA_DICE
+    if n < -MAX_EXTRA_DICE:
+        return -MAX_EXTRA_DICE
+    return n
 
 
 _NEVER_MARKED = frozenset({*sh.CHARS, "幸運", "正気度", *sh.NO_IMPROVEMENT})

@@ -375,6 +375,10 @@ def _reading(name: str) -> tuple[str, str, str | None]:
     return skill, "skill", m.group(2) if m and m.group(1) == "ほかの言語" else None
 
 
+_NONE: dict = {}
+"""What skill_value reads for a sheet without skills or characteristics (never written)."""
+
+
 def skill_value(sheet: dict, name: str) -> tuple[str, int]:
     """Returns (canonical name, value) of a skill or characteristic on ``sheet``.
 
@@ -386,7 +390,7 @@ def skill_value(sheet: dict, name: str) -> tuple[str, int]:
             skill = f"母国語({language})"
         elif skill == "母国語" and sheet.get("native"):
             skill = f"母国語({sheet['native']})"
-        skills = sheet.get("skills", {})
+        skills = sheet.get("skills", _NONE)
         if skill in skills:
             return skill, int(skills[skill])
         if sheet.get("kind") == "creature":
@@ -394,9 +398,9 @@ def skill_value(sheet: dict, name: str) -> tuple[str, int]:
                 return skill, int(sheet.get("fighting", 0))
             if skill == "回避":
                 return skill, int(sheet.get("dodge", 0))
-        return skill, base_value(skill, sheet.get("chars", {}))
+        return skill, base_value(skill, sheet.get("chars", _NONE))
     if where == "char":
-        return skill, int(sheet.get("chars", {}).get(skill, 0))
+        return skill, int(sheet.get("chars", _NONE).get(skill, 0))
     if where == "luck":
         return skill, int(sheet.get("luck", 0))
     return skill, int(sheet.get("san", 0))
