@@ -3,25 +3,25 @@
 from __future__ import annotations
 
 import pytest
+from hook_context import HookContext, coc7_context, pct, tentacle_story
 from hypothesis import given
 from hypothesis import strategies as st
 
 from runner.rules.base import RuleError
 from runner.rules.coc7 import checks, make_investigator
-from runner.rules.coc7.testing import SimpleContext, pct, tentacle_story
 from runner.rules.dice import ManualDice, NeedDice
 
 CHARS = {"STR": 50, "CON": 60, "SIZ": 65, "DEX": 70, "APP": 50, "INT": 75, "POW": 55, "EDU": 80}
 
 
-def ctx_with(faces: list[int], skills: dict | None = None, **kw) -> SimpleContext:
-    ctx = SimpleContext(ManualDice(faces), story=tentacle_story(**kw))
+def ctx_with(faces: list[int], skills: dict | None = None, **kw) -> HookContext:
+    ctx = coc7_context(ManualDice(faces), story=tentacle_story(**kw))
     ctx.state.stats["pc"] = make_investigator("A", CHARS, skills or {"目星": 60, "信用": 40},
                                               luck=50)
     return ctx
 
 
-def call(ctx: SimpleContext, name: str, *args):
+def call(ctx: HookContext, name: str, *args):
     return ctx.call(f"coc7.{name}", *args)
 
 
@@ -210,7 +210,7 @@ def test_unknown_difficulty() -> None:
 
 
 def test_english_story_labels() -> None:
-    ctx = SimpleContext(ManualDice(pct(5)), story=tentacle_story("en"))
+    ctx = coc7_context(ManualDice(pct(5)), story=tentacle_story("en"))
     ctx.state.stats["pc"] = make_investigator("A", CHARS, {"目星": 60}, luck=50)
     call(ctx, "check", "目星")
     assert ctx.rolls()[-1]["label"] == "Spot Hidden"

@@ -9,38 +9,38 @@ CON 60), 2 佐伯 (DEX 60, Fighting 25, Dodge 30, Throw 20, HP 10, DB 0, build 0
 from __future__ import annotations
 
 import pytest
+from hook_context import HookContext, coc7_context, pct, tentacle_story
 
 from runner.rules.base import RuleError
 from runner.rules.coc7 import SYSTEM
-from runner.rules.coc7.testing import SimpleContext, pct, tentacle_story
 from runner.rules.dice import ManualDice, SeededDice
 
 STRIKE = [{"name": "叩く"}]
 
 
 def setup(faces: list[int] = (), pregen: int = 1, attacks: list | None = STRIKE,
-          stats: dict | None = None) -> SimpleContext:
+          stats: dict | None = None) -> HookContext:
     story = tentacle_story(attacks=attacks)
     if stats:
         story.characters["tentacle"].stats.update(stats)
-    ctx = SimpleContext(ManualDice(list(faces)), story=story)
+    ctx = coc7_context(ManualDice(list(faces)), story=story)
     ctx.call("coc7.choose_pregen", pregen)
     return ctx
 
 
-def call(ctx: SimpleContext, name: str, *args):
+def call(ctx: HookContext, name: str, *args):
     return ctx.call(f"coc7.{name}", *args)
 
 
-def feed(ctx: SimpleContext, *faces: int) -> None:
+def feed(ctx: HookContext, *faces: int) -> None:
     ctx.dice.faces.extend(faces)
 
 
-def pc(ctx: SimpleContext) -> dict:
+def pc(ctx: HookContext) -> dict:
     return ctx.state.stats["pc"]
 
 
-def arm(ctx: SimpleContext, cid: str = "tentacle") -> dict:
+def arm(ctx: HookContext, cid: str = "tentacle") -> dict:
     return ctx.state.rules["coc7"]["combat"]["c"][cid]
 
 
@@ -433,7 +433,7 @@ def test_errors() -> None:
 
 def test_seeded_fights_always_finish() -> None:
     for seed in range(40):
-        ctx = SimpleContext(SeededDice(seed), story=tentacle_story())
+        ctx = coc7_context(SeededDice(seed), story=tentacle_story())
         ctx.call("coc7.choose_pregen", 1 + seed % 4)
         call(ctx, "give_weapon", "M360J")
         call(ctx, "start_combat", "tentacle", 2)

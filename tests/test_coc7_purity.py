@@ -8,7 +8,8 @@ import json
 import sys
 from pathlib import Path
 
-from runner.rules.coc7.testing import SimpleContext, tentacle_story
+from hook_context import coc7_context, tentacle_story
+
 from runner.rules.dice import SeededDice
 
 PKG = Path(__file__).resolve().parent.parent / "runner" / "rules" / "coc7"
@@ -35,7 +36,7 @@ def test_package_is_pure() -> None:
 
 
 def test_state_round_trips_through_json() -> None:
-    ctx = SimpleContext(SeededDice(11), story=tentacle_story())
+    ctx = coc7_context(SeededDice(11), story=tentacle_story())
     ctx.call("coc7.choose_pregen", 1)
     ctx.call("coc7.give_weapon", "M360J")
     ctx.call("coc7.san", "1/1d6")

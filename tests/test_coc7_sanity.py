@@ -3,28 +3,28 @@
 from __future__ import annotations
 
 import pytest
+from hook_context import HookContext, coc7_context, pct, tentacle_story
 
 from runner.rules.base import RuleError
 from runner.rules.coc7 import make_investigator
-from runner.rules.coc7.testing import SimpleContext, pct, tentacle_story
 from runner.rules.dice import ManualDice, SeededDice
 
 CHARS = {"STR": 50, "CON": 60, "SIZ": 65, "DEX": 70, "APP": 50, "INT": 75, "POW": 55, "EDU": 80}
 
 
-def ctx_with(faces: list[int], san: int = 55, **opts) -> SimpleContext:
-    ctx = SimpleContext(ManualDice(faces), story=tentacle_story(**opts))
+def ctx_with(faces: list[int], san: int = 55, **opts) -> HookContext:
+    ctx = coc7_context(ManualDice(faces), story=tentacle_story(**opts))
     s = make_investigator("A", CHARS, luck=50)
     s["san"] = san
     ctx.state.stats["pc"] = s
     return ctx
 
 
-def san(ctx: SimpleContext, loss: str, *args) -> list[str]:
+def san(ctx: HookContext, loss: str, *args) -> list[str]:
     return ctx.call("coc7.san", loss, *args)
 
 
-def sheet(ctx: SimpleContext) -> dict:
+def sheet(ctx: HookContext) -> dict:
     return ctx.state.stats["pc"]
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hook_context import TENTACLE_PROPS, TENTACLE_STATS, coc7_context, tentacle_story
 from hypothesis import given
 from hypothesis import strategies as st
 
 from runner.rules.base import RuleError
 from runner.rules.coc7 import SYSTEM, make_enemy, make_investigator, pregens, sheet
-from runner.rules.coc7.testing import TENTACLE_PROPS, TENTACLE_STATS, SimpleContext, tentacle_story
 from runner.rules.dice import ManualDice, NeedDice, SeededDice
 
 CHARS = {"STR": 50, "CON": 60, "SIZ": 65, "DEX": 70, "APP": 50, "INT": 75, "POW": 55, "EDU": 80}
@@ -149,7 +149,7 @@ def test_pregens() -> None:
 
 
 def test_choose_pregen_hook_stores_the_sheet() -> None:
-    ctx = SimpleContext(1, story=tentacle_story())
+    ctx = coc7_context(1, story=tentacle_story())
     SYSTEM.init(ctx)
     assert ctx.call("coc7.choose_pregen", 2) == ["chosen"]
     assert ctx.state.stats["pc"]["name"] == pregens()[1]["name"]
@@ -159,7 +159,7 @@ def test_choose_pregen_hook_stores_the_sheet() -> None:
 
 
 def test_story_option_picks_a_pregen_at_start() -> None:
-    ctx = SimpleContext(1, story=tentacle_story(pregen=3))
+    ctx = coc7_context(1, story=tentacle_story(pregen=3))
     SYSTEM.init(ctx)
     assert ctx.state.stats["pc"]["name"] == pregens()[2]["name"]
 
@@ -167,14 +167,14 @@ def test_story_option_picks_a_pregen_at_start() -> None:
 def test_story_pc_with_stats_gets_a_sheet() -> None:
     story = tentacle_story()
     story.characters["pc"].stats = {**CHARS, "目星": 70, "luck": 45}
-    ctx = SimpleContext(1, story=story)
+    ctx = coc7_context(1, story=story)
     SYSTEM.init(ctx)
     s = ctx.state.stats["pc"]
     assert s["skills"]["目星"] == 70 and s["luck"] == 45 and s["hp"] == 12
 
 
 def test_quick_create_hook() -> None:
-    ctx = SimpleContext(7, story=tentacle_story())
+    ctx = coc7_context(7, story=tentacle_story())
     assert ctx.call("coc7.quick_create", "ナナシ", "array") == ["created"]
     s = ctx.state.stats["pc"]
     assert s["chars"]["STR"] == 80 and s["chars"]["EDU"] == 40
@@ -184,7 +184,7 @@ def test_quick_create_hook() -> None:
 
 def test_quick_create_rolls_as_the_characteristics_then_luck() -> None:
     # The dice taken in one go are those of roll_characteristics, then a 3D6 Luck roll.
-    ctx = SimpleContext(11, story=tentacle_story())
+    ctx = coc7_context(11, story=tentacle_story())
     ctx.call("coc7.quick_create", "", "roll")
     src = SeededDice(11)
     chars = sheet.roll_characteristics(src)
@@ -198,7 +198,7 @@ def test_quick_create_rolls_as_the_characteristics_then_luck() -> None:
     (21, "3d6", 3), (23, "3d6", 1),
 ])
 def test_quick_create_asks_for_the_roll_that_lacks_dice(given: int, expr: str, left: int) -> None:
-    ctx = SimpleContext(ManualDice([3] * given), story=tentacle_story())
+    ctx = coc7_context(ManualDice([3] * given), story=tentacle_story())
     with pytest.raises(NeedDice) as e:
         ctx.call("coc7.quick_create", "", "roll")
     assert (e.value.expr, e.value.sides) == (expr, [6] * left)

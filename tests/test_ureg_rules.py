@@ -7,7 +7,7 @@ import copy
 from fractions import Fraction as F
 
 import pytest
-from ureg_double import WINDOW_ROOM, make
+from hook_context import WINDOW_ROOM, ureg_context
 
 from runner.rules.base import RuleError
 from runner.rules.ureg import SYSTEM, view
@@ -37,7 +37,7 @@ def story(**options) -> dict:
     ("Dexterity", "器用", "鳥目"), ("Night Vision", "夜目", "鈍重"), ("Littleness", "小柄", "低身長"),
     ("〇武術 ×ひ弱", "武術", "ひ弱"), ("×低身長/○身軽", "身軽", "低身長")])
 def test_choose(spec, good, bad):
-    c = make(WINDOW_ROOM)
+    c = ureg_context(WINDOW_ROOM)
     c.h("choose", spec)
     st = c.state.stats["pc"]
     assert (st["good"], st["bad"]) == (good, bad)
@@ -47,22 +47,22 @@ def test_choose(spec, good, bad):
 @pytest.mark.parametrize("spec", ["○閃き ○身軽", "×平凡 ×鈍重", "閃き", "○空中浮遊 ×平凡"])
 def test_choose_rejects(spec):
     with pytest.raises(RuleError):
-        make(WINDOW_ROOM).h("choose", spec)
+        ureg_context(WINDOW_ROOM).h("choose", spec)
 
 
 def test_solo_default_and_story_characters():
-    c = make(WINDOW_ROOM)
+    c = ureg_context(WINDOW_ROOM)
     assert c.state.stats["pc"]["good"] == "閃き"  # recommended solo PC until chosen
     s = story()
     s["characters"] = {"ai": {"name": "アイ", "kind": "pc", "stats": {"archetype": "Littleness"}},
                        "bo": {"name": "ボウ", "kind": "pc", "stats": {"abilities": "〇強力 ×不器用"}}}
-    c = make(s)
+    c = ureg_context(s)
     assert c.state.rules["ureg"]["pcs"] == ["ai", "bo"]
     assert c.h("can_lift", "bo", "ai") and not c.h("can_lift", "ai", "bo")
 
 
 def test_campaign_locks_the_first_choice():
-    c = make(story(campaign=True))
+    c = ureg_context(story(campaign=True))
     c.h("choose", "Strength")
     with pytest.raises(RuleError):
         c.h("choose", "Littleness")
@@ -84,35 +84,35 @@ def test_catalogue_has_every_seed_item():
 # ---- proposals ----
 
 def test_proposal_ordinary_ladder_window():
-    c = make(WINDOW_ROOM)
+    c = ureg_context(WINDOW_ROOM)
     c.state.inventory = {"ladder": 1}
     assert SYSTEM.on_unmatched(c, "梯子を窓に立て掛けて登る")
-    assert "梯子 3 m + 手の届く高さ 2 m = 5 m ≥ 5 m" in c.texts[-1]
+    assert "梯子 3 m + 手の届く高さ 2 m = 5 m ≥ 5 m" in c.texts()[-1]
     assert c.effects == [{"goto": "outside"}]
     assert c.h("solved", "window")
 
 
 def test_proposal_short_needs_box_and_no_answer_given():
-    c = make(WINDOW_ROOM)
+    c = ureg_context(WINDOW_ROOM)
     c.h("choose", "Littleness")
     c.state.inventory = {"ladder": 1, "wooden_box": 1}
     c.fresh()
     assert SYSTEM.on_unmatched(c, "use the ladder on the window")
-    assert "4.5 m < 5 m" in c.texts[-1] and "木箱" not in c.texts[-1]
+    assert "4.5 m < 5 m" in c.texts()[-1] and "木箱" not in c.texts()[-1]
     assert c.effects == [] and not c.h("solved", "window")
     assert SYSTEM.on_unmatched(c, "木箱の上に梯子を立てて窓まで登る")
-    assert "1 m + 梯子 3 m + 手の届く高さ（×低身長） 1.5 m = 5.5 m ≥ 5 m" in c.texts[-1]
+    assert "1 m + 梯子 3 m + 手の届く高さ（×低身長） 1.5 m = 5.5 m ≥ 5 m" in c.texts()[-1]
     assert c.effects == [{"goto": "outside"}]
 
 
 def test_proposal_unknown_and_missing():
-    c = make(WINDOW_ROOM)
+    c = ureg_context(WINDOW_ROOM)
     assert not SYSTEM.on_unmatched(c, "歌を歌う")  # nothing recognised: the engine answers
     assert SYSTEM.on_unmatched(c, "梯子で窓に登る")
-    assert "手元にない" in c.texts[-1]
+    assert "手元にない" in c.texts()[-1]
     c.state.inventory = {"ladder": 1}
     assert SYSTEM.on_unmatched(c, "窓に向かって跳ぶ")
-    assert "2.5 m < 5 m" in c.texts[-1] or "5 m" in c.texts[-1]
+    assert "2.5 m < 5 m" in c.texts()[-1] or "5 m" in c.texts()[-1]
     assert not c.h("solved", "window")
 
 
@@ -124,10 +124,10 @@ def test_shoulder_ride_proposal_and_touch_rule():
                                                    "effects": [{"goto": "outside"}]}}
     s["characters"] = {"a": {"kind": "pc", "name": "アイ", "stats": {"archetype": "Inspiration"}},
                        "b": {"kind": "pc", "name": "ボウ", "stats": {"archetype": "Nimbleness"}}}
-    c = make(s)
+    c = ureg_context(s)
     assert c.h("can_reach", 3.5, "", "", "standing_shoulder")
     assert SYSTEM.on_unmatched(c, "肩車して通気口に手を伸ばす")
-    assert c.h("solved", "vent") and "立ち肩車" in c.texts[-1]
+    assert c.h("solved", "vent") and "立ち肩車" in c.texts()[-1]
     c.state.node = "room"  # the double followed the goto
     assert SYSTEM.on_unmatched(c, "助走をつけてジャンプしてスイッチに触る")
     # 身軽 2 + 1.125 = 3.125 ≥ 3 with a run-up; a touch is enough for a switch.
@@ -141,12 +141,12 @@ def test_break_sturdy_and_strength():
                  "lock": {"key": "key"}, "effects": [{"goto": "outside"}]},
         "wall": {"node": "room", "name": "鉄の壁", "aliases": ["壁"], "sturdy": True,
                  "effects": [{"goto": "outside"}]}}
-    c = make(s)
+    c = ureg_context(s)
     assert SYSTEM.on_unmatched(c, "扉を壊す")
-    assert not c.h("solved", "door") and "素手" in c.texts[-1]
+    assert not c.h("solved", "door") and "素手" in c.texts()[-1]
     c.h("choose", "Strength")
     assert SYSTEM.on_unmatched(c, "壁を壊す")
-    assert not c.h("solved", "wall") and "頑丈" in c.texts[-1]  # UA-06
+    assert not c.h("solved", "wall") and "頑丈" in c.texts()[-1]  # UA-06
     assert SYSTEM.on_unmatched(c, "力任せに扉を壊す")
     assert c.h("solved", "door")
     c.state.node = "room"
@@ -160,10 +160,10 @@ def test_lock_picking():
     s["story"]["options"]["obstacles"] = {
         "door": {"node": "room", "name": "扉", "lock": {"key": "key"}, "effects": [{"goto": "outside"}]},
         "safe": {"node": "room", "name": "金庫", "lock": {"key": "safety_key", "safety": True}}}
-    c = make(s)
+    c = ureg_context(s)
     c.state.inventory = {"wire": 1}
     assert SYSTEM.on_unmatched(c, "針金で扉の鍵を開ける")
-    assert not c.h("solved", "door") and "器用" in c.texts[-1]
+    assert not c.h("solved", "door") and "器用" in c.texts()[-1]
     c.h("choose", "Dexterity")
     assert SYSTEM.on_unmatched(c, "針金で金庫の鍵を開ける")
     assert not c.h("solved", "safe")  # 安全鍵 locks cannot be picked (UA-20)
@@ -182,7 +182,7 @@ def test_story_ways_and_modification():
         "node": "room", "name": "出っ張り", "ways": [
             {"items": ["ladder"], "mods": {"ladder": "bent"}, "say": "曲げた梯子を引っ掛けた。",
              "effects": [{"set": {"hooked": True}}]}]}}
-    c = make(s)
+    c = ureg_context(s)
     c.state.inventory = {"ladder": 1, "crowbar": 1}
     assert SYSTEM.on_unmatched(c, "梯子を出っ張りに引っ掛ける")
     assert not c.h("solved", "ledge")
@@ -193,7 +193,7 @@ def test_story_ways_and_modification():
 
 
 def test_nimble_cannot_bend_without_tool_but_strong_can():
-    c = make(WINDOW_ROOM)
+    c = ureg_context(WINDOW_ROOM)
     c.h("choose", "Nimbleness")
     c.state.inventory = {"iron_pipe": 1}
     SYSTEM.on_unmatched(c, "鉄パイプを曲げる")
@@ -204,12 +204,12 @@ def test_nimble_cannot_bend_without_tool_but_strong_can():
 
 
 def test_hint_once():
-    c = make(WINDOW_ROOM)
+    c = ureg_context(WINDOW_ROOM)
     assert c.h("hint_available")
     assert SYSTEM.on_unmatched(c, "ヒント")
     assert not c.h("hint_available")
     assert not c.h("hint")
-    c2 = make(WINDOW_ROOM)
+    c2 = ureg_context(WINDOW_ROOM)
     c2.h("choose", "Strength")
     assert not c2.h("hint_available")
 
@@ -219,7 +219,7 @@ def test_hint_once():
 def test_night_blind_in_the_dim():
     s = story()
     s["nodes"]["room"]["props"] = {"light": "dim"}
-    c = make(s)
+    c = ureg_context(s)
     c.h("choose", "Dexterity")
     assert not c.h("can_see") and c.h("movement") == "crawl"
     c.state.inventory = {"flashlight": 1}
@@ -228,7 +228,7 @@ def test_night_blind_in_the_dim():
     c.h("choose", "Night Vision")
     assert c.h("can_see")
     s["nodes"]["room"]["props"] = {"light": "dark"}
-    c = make(s)
+    c = ureg_context(s)
     assert not c.h("can_see")
     c.h("choose", "Night Vision")
     assert c.h("can_see")
@@ -240,7 +240,7 @@ LIFE = dict(vanish=True, life=True, flowers=True, npc=True)
 
 
 def test_flowers_take_damage_and_colours_repel():
-    c = make(story(**LIFE))
+    c = ureg_context(story(**LIFE))
     c.state.inventory = {"flower_red": 2}
     SYSTEM.after_command(c, "")
     assert c.h("flower_colour") == "red"
@@ -257,14 +257,14 @@ def test_flowers_take_damage_and_colours_repel():
 
 
 def test_damage_to_zero_vanishes_and_ends():
-    c = make(story(**LIFE))
+    c = ureg_context(story(**LIFE))
     c.h("damage")
     assert c.h("vanished") and c.effects == [{"end": "failure"}]
 
 
 def test_life_needs_the_option():
     with pytest.raises(RuleError):
-        make(WINDOW_ROOM).h("damage")
+        ureg_context(WINDOW_ROOM).h("damage")
 
 
 # ---- combat ----
@@ -306,18 +306,18 @@ def _combat_story():
 
 
 def test_fight_advantage_even_disadvantage():
-    c = make(_combat_story())
+    c = ureg_context(_combat_story())
     c.state.inventory = {"crowbar": 1}
     # 1.5 + 1 + plan 1 = 3.5 vs 3: even → PC damaged (vanishes: life 1), enemy neutralised.
     keys = c.h("fight", "ghost", "pc", "crowbar", 1)
     assert keys[0] == "even" and c.h("neutralised", "ghost")
     assert c.h("vanished", "pc")
-    c = make(_combat_story())
+    c = ureg_context(_combat_story())
     c.state.inventory = {"crowbar": 1}
     keys = c.h("fight", "ghost", "pc", "crowbar", 2)  # 4.5 − 3 = 1.5 ≥ 1
     assert keys == ["advantage", "win", "success"] and c.h("life", "pc") == 1
-    assert "= 4.5 対 3" in c.texts[-1]
-    c = make(_combat_story())
+    assert "= 4.5 対 3" in c.texts()[-1]
+    c = ureg_context(_combat_story())
     c.state.inventory = {"flower_white": 1}
     keys = c.h("fight", "ghost", "pc", "", 0)  # 1.5 vs 3: disadvantage; the flower takes it
     assert keys[0] == "disadvantage" and not c.h("neutralised", "ghost")
@@ -327,16 +327,16 @@ def test_fight_advantage_even_disadvantage():
 def test_fight_needs_enemy_power_and_held_weapon():
     s = _combat_story()
     del s["characters"]["ghost"]["stats"]["power"]
-    c = make(s)
+    c = ureg_context(s)
     with pytest.raises(RuleError):
         c.h("fight", "ghost")
-    c = make(_combat_story())
+    c = ureg_context(_combat_story())
     with pytest.raises(RuleError):
         c.h("fight", "ghost", "pc", "sword")
 
 
 def test_about_combat_result():
-    c = make(_combat_story())
+    c = ureg_context(_combat_story())
     assert c.h("combat_result", "advantage", "pc", "ghost")[0] == "advantage"
     assert c.h("neutralised", "ghost") and c.h("life", "pc") == 1
 
@@ -346,7 +346,7 @@ def test_about_combat_result():
 def test_continue_resets_but_keeps_watch_time_and_hint():
     s = story(**LIFE, time_limit_minutes=30, **{"continue": True})
     s["variables"] = {"looked": False}
-    c = make(s)
+    c = ureg_context(s)
     c.state.vars = {"looked": True}
     c.state.done = {"room.take": 1}
     c.state.inventory = {"pocket_watch": 1, "ladder": 1, "flower_red": 1}
@@ -362,7 +362,7 @@ def test_continue_resets_but_keeps_watch_time_and_hint():
 
 
 def test_everyone_vanishing_with_the_watch_continues():
-    c = make(story(**LIFE, **{"continue": True}))
+    c = ureg_context(story(**LIFE, **{"continue": True}))
     c.state.inventory = {"pocket_watch": 1}
     c.h("damage")
     assert c.effects == [{"goto": "room"}]
@@ -370,7 +370,7 @@ def test_everyone_vanishing_with_the_watch_continues():
 
 
 def test_time_limit_ends_the_game_and_undo_does_not_give_time_back():
-    c = make(story(time_limit_minutes=1))
+    c = ureg_context(story(time_limit_minutes=1))
     c.h("time_passed", 30)
     assert c.h("time_left") == 30
     c.h("time_sync", 20)  # an older total (after an undo) never lowers the time spent
@@ -380,14 +380,14 @@ def test_time_limit_ends_the_game_and_undo_does_not_give_time_back():
     c.h("time_passed", 15)
     assert c.state.ending == "failure" and c.h("time_left") == 0
     assert view(c.story, c.state, False)["ureg"]["time_left"] == 0
-    assert make(WINDOW_ROOM).h("time_left") == -1
+    assert ureg_context(WINDOW_ROOM).h("time_left") == -1
 
 
 def test_victory_outcomes():
     s = story(npc=True)
     s["characters"] = {"a": {"kind": "pc", "name": "A"}, "b": {"kind": "pc", "name": "B"},
                        "cat": {"kind": "ally", "name": "猫"}, "man": {"kind": "npc", "name": "男"}}
-    c = make(s)
+    c = ureg_context(s)
     assert c.h("failure")
     c.h("escape", "a")
     assert c.h("partial_victory")
@@ -399,7 +399,7 @@ def test_victory_outcomes():
 
 
 def test_view():
-    c = make(story(**LIFE, time_limit_minutes=5))
+    c = ureg_context(story(**LIFE, time_limit_minutes=5))
     c.state.inventory = {"flower_pink": 2}
     v = view(c.story, c.state, False)["ureg"]
     assert v["characters"][0]["abilities"] == ["○閃き", "×平凡"]

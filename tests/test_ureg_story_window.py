@@ -127,10 +127,10 @@ def test_the_sample_play_in_the_players_own_words(story):
 
 
 def test_looking_around_is_not_read_as_crossing_something():
-    from ureg_double import WINDOW_ROOM, make
+    from hook_context import WINDOW_ROOM, ureg_context
 
     from runner.rules.ureg.breakthrough import parse
 
-    ctx = make(WINDOW_ROOM)
+    ctx = ureg_context(WINDOW_ROOM)
     assert "cross" not in parse(ctx, "辺りを見渡す").intents
     assert "cross" in parse(ctx, "梯子を渡して越える").intents
