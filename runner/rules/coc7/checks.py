@@ -117,13 +117,15 @@ def read_percentile(tens: list[int], units: int, bonus: int) -> tuple[int, list[
 
 
 def bcdice_text(target: int | None, bonus: int, cands: list[int], total: int,
-                result: str | None) -> str:
-    """The BCDice Cthulhu7th line, e.g. ``(1D100<=46) ボーナス・ペナルティダイス[1] ＞ 47, 37 ＞ 37 ＞ レギュラー成功``."""
+                result: str | None, label: str = "") -> str:
+    """The BCDice Cthulhu7th line, e.g. ``(1D100<=46) ボーナス・ペナルティダイス[1] ＞ 47, 37 ＞ 37 ＞ レギュラー成功``,
+    after ``〈label〉`` when there is one."""
     expr = "1D100" if target is None else f"1D100<={target}"
-    parts = [f"({expr}) ボーナス・ペナルティダイス[{bonus}]", ", ".join(map(str, cands)), str(total)]
+    shown = str(cands[0]) if len(cands) == 1 else ", ".join(map(str, cands))
+    text = f"({expr}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
     if result:
-        parts.append(result)
-    return " ＞ ".join(parts)
+        text = f"{text} ＞ {result}"
+    return f"〈{label}〉 {text}" if label else text
 
 
 # ---------------------------------------------------------------- state helpers
@@ -280,20 +282,14 @@ def roll_d100(ctx: Any, value: int | None, *, bonus: int = 0, diff: str = "regul
     if n == 1:
         total = (faces[0] % 10) * 10 + faces[1] % 10 or 100  # 00 + 0 reads 100
         cands = [total]
-        shown = total
     else:
         total, cands = read_percentile(faces[:n], faces[n], bonus)
-        shown = ", ".join(map(str, cands))
-    # The BCDice line (what bcdice_text builds) after the label, in one go.
     if value is None:
         level = ok = None
-        text = (f"〈{label}〉 (1D100) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
-                if label else f"(1D100) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}")
+        text = bcdice_text(None, bonus, cands, total, None, label)
     else:
         level, ok, res = _judged(total, value, diff)
-        text = (f"〈{label}〉 (1D100<={value}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ "
-                f"{total} ＞ {res}" if label else
-                f"(1D100<={value}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total} ＞ {res}")
+        text = bcdice_text(value, bonus, cands, total, res, label)
     out = {"total": total, "dice": faces, "level": level, "success": ok, "candidates": cands,
            "text": text, "target": value, "difficulty": diff, "bonus": bonus}
     if emit:
