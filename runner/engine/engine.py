@@ -724,13 +724,18 @@ def state_event(story: Story, state: State, *, gm: bool = False) -> dict:
     if state.ending is not None and state.ending in story.endings:
         ev["ending"] = state.ending
         ev["title"] = story.endings[state.ending].title or ev["title"]
+    conditional = story.cache.get("_visible_when")
+    if conditional is None:
+        conditional = story.cache["_visible_when"] = any(v.visible_when is not None for v in story.variables.values()) \
+            or (story.clock is not None and story.clock.left_visible_when is not None)
+    ctx = Ctx(story, state, False, SeededDice(0)) if conditional and not gm else None
     if story.clock is not None:
         ev["time"] = clock_text(story, state.clock)
-        if story.clock.limit is not None:
+        if story.clock.limit is not None and (gm or _holds(ctx, story.clock.left_visible_when)):
             ev["time_left"] = max(0, story.clock.limit - state.clock)
     vis = {}
     for name, var in story.variables.items():
-        if var.visible or gm:
+        if gm or (var.visible and _holds(ctx, var.visible_when)):
             vis[name] = state.vars.get(name)
     ev["vars"] = vis
     ev["inventory"] = {k: v for k, v in state.inventory.items()}
@@ -748,6 +753,17 @@ def state_event(story: Story, state: State, *, gm: bool = False) -> dict:
             "all_vars": dict(state.vars),
         }
     return ev
+
+
+def _holds(ctx: Ctx | None, when: Any) -> bool:
+    """Whether a ``visible_when`` condition lets a player see a field (no condition: yes;
+    a condition that cannot be computed: no)."""
+    if when is None or ctx is None:
+        return True
+    try:
+        return bool(ctx.eval(when))
+    except (EvalError, RuleError):
+        return False
 
 
 def tail(story: Story, state: State, *, gm: bool = False) -> list[dict]:

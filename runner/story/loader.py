@@ -658,9 +658,16 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
             if vname in variables:
                 chk.err(vpos, f"variable {vname!r} is declared twice", "K004")
             if isinstance(spec, dict):
-                chk.unknown_keys(spec, {"value", "visible", "label"}, f"variable {vname!r}")
-                variables[vname] = Variable(vname, _plain(spec.get("value", 0)), bool(spec.get("visible", False)),
-                                            str(spec.get("label", "")))
+                chk.unknown_keys(spec, {"value", "visible", "label", "visible_when"}, f"variable {vname!r}")
+                shown_when = None
+                if "visible_when" in spec:
+                    shown_when = chk.expr(spec["visible_when"], chk.vpos(spec, "visible_when"), condition=True)
+                    if spec.get("visible", True) is not True:
+                        chk.err(chk.vpos(spec, "visible"), f"variable {vname!r}: 'visible_when' shows it "
+                                "while the condition holds; drop 'visible: false'", "K001")
+                variables[vname] = Variable(vname, _plain(spec.get("value", 0)),
+                                            bool(spec.get("visible", False)) or "visible_when" in spec,
+                                            str(spec.get("label", "")), shown_when)
             elif isinstance(spec, list):
                 chk.err(chk.vpos(val, vname), f"variable {vname!r}: a list is not a value; use a number, text or true/false", "K001")
             else:
@@ -735,7 +742,7 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
         chk.file = name
         if not chk.want_map(val, chk.vpos(data, "clock"), "'clock'"):
             continue
-        chk.unknown_keys(val, {"start", "limit", "show"}, "'clock'")
+        chk.unknown_keys(val, {"start", "limit", "show", "left_visible_when"}, "'clock'")
         start = _minutes(val.get("start", 0))
         if start is None:
             chk.err(chk.vpos(val, "start"), f"clock start {val.get('start')!r}: write a time like \"10:00\"", "K007")
@@ -751,7 +758,9 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
             if limit is None or limit < 0:
                 chk.err(chk.vpos(val, "limit"), f"clock limit {lim!r}: a time after the start (\"20:00\") or a duration (\"10h\")", "K007")
                 limit = None
-        clock = Clock(start, limit, bool(val.get("show", True)))
+        left_when = (chk.expr(val["left_visible_when"], chk.vpos(val, "left_visible_when"), condition=True)
+                     if "left_visible_when" in val else None)
+        clock = Clock(start, limit, bool(val.get("show", True)), left_when)
 
     # Nodes.
     nodes: dict[str, Node] = {}

@@ -94,6 +94,8 @@ class Variable:
     value: Any
     visible: bool = False
     label: str = ""
+    visible_when: Expr | None = None
+    """Shown to a player only while this condition holds (``visible`` is then true)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +122,8 @@ class Clock:
     limit: int | None = None
     """Minutes after the start when time runs out, if ever."""
     show: bool = True
+    left_visible_when: Expr | None = None
+    """The time left is shown to a player only while this condition holds (None: always)."""
 
 
 @dataclass(frozen=True)
