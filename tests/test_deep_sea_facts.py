@@ -42,7 +42,8 @@ def play(story, *lines: str, seed: int = 0, gm: bool = False) -> list[dict]:
 
 
 def states(evs: list[dict]) -> list[dict]:
-    return [e for e in evs if e["type"] == "state"]
+    """The state after each command (a `:dice` line's answer, after its `dice` event, is not one)."""
+    return [e for i, e in enumerate(evs) if e["type"] == "state" and not (i and evs[i - 1]["type"] == "dice")]
 
 
 def last_state(evs: list[dict]) -> dict:

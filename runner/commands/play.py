@@ -53,14 +53,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"katari play: {problem}", file=sys.stderr)
             return 1
     if args.jsonl:
-        import itertools
-
         from runner.ui.jsonl import play
 
         seed = args.seed if args.seed is not None else 0
-        # The carry is the game's first line, as if the player had sent it.
-        lines = itertools.chain([first], sys.stdin) if first else sys.stdin
-        return play(story, lines, sys.stdout, seed=seed, gm=args.gm)
+        # Bytes in and out, whatever the locale: the carry is the game's first line, as if
+        # the player had sent it.
+        return play(story, sys.stdin.buffer, sys.stdout.buffer, seed=seed, gm=args.gm, first=first)
     from runner.ui.repl import main as repl_main
 
     return repl_main(story, args, first_command=first)

@@ -1,46 +1,124 @@
 """Headless play: one command a line in, one JSON event a line out.
 
-See docs/jsonl.md. Every turn (the start, then each command) writes its events, then one
-``state``, then exactly one ``prompt`` or ``ending``.
+See docs/jsonl.md. Every turn (the start, then each input line, whatever it holds) writes its
+events, then one ``state``, then exactly one ``prompt`` or ``ending``.
+
+Input is read as bytes and checked here, at the door: a line that is not UTF-8 or is longer
+than :data:`MAX_LINE` bytes is an ``error`` event (and the turn's ``state`` and ``prompt``),
+never a traceback. Output is always valid UTF-8 JSON, one object a line.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import unicodedata
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import IO
 
-from runner.engine import new_game, step
+from runner.engine import new_game, step, tail
 from runner.engine.state import State
-from runner.rules.dice import DiceError
+from runner.rules.dice import MAX_DICE, MAX_SIDES, DiceError
 from runner.story import Story, load
 
+MAX_LINE = 16384
+"""Bytes of one input line (a command, a ``:dice`` line or a rule command such as ``@carry``)."""
 
-def turns(story: Story, lines: Iterable[str], *, seed: int = 0, gm: bool = False,
+
+@dataclass(frozen=True, slots=True)
+class BadLine:
+    """An input line that never became text: ``code`` and a one-line ``message``."""
+
+    code: str
+    message: str
+
+
+def read_lines(stream: IO[bytes], limit: int = MAX_LINE) -> Iterator[str | BadLine]:
+    """The lines of a byte stream, decoded as UTF-8; a line that is not UTF-8 or is longer
+    than ``limit`` bytes comes as a :class:`BadLine` (its bytes are read in bounded pieces
+    and dropped, so memory never holds more than ``limit`` bytes of it)."""
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            return
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            size = len(raw)
+            while True:
+                more = stream.readline(1 << 16)
+                size += len(more)
+                if not more or more.endswith(b"\n"):
+                    size -= more.endswith(b"\n")
+                    break
+            yield BadLine("too_long", f"line too long ({size} bytes; at most {limit}): ignored")
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            yield BadLine("bad_encoding", f"line is not UTF-8 (byte 0x{raw[e.start]:02x} at {e.start}): ignored")
+
+
+def _quote(text: str, n: int = 24) -> str:
+    return repr(text[:n] + "…" if len(text) > n else text)
+
+
+def read_faces(text: str, have: int = 0) -> tuple[list[int], str]:
+    """The faces of a ``:dice`` line (``3,5`` or ``3 5``), or ([], why not). A face is a
+    whole number a die can show: 1 to MAX_SIDES, or 0 (a d10's or d100's 10 or 100);
+    whether it fits the die that is rolled is checked when it is used."""
+    words = unicodedata.normalize("NFKC", text).replace(",", " ").split()
+    if not words:
+        return [], ":dice takes the faces of the dice, e.g. :dice 3,5"
+    if have + len(words) > MAX_DICE:
+        return [], f":dice: at most {MAX_DICE} faces waiting at once"
+    faces = []
+    for w in words:
+        if not (w.isdigit() and w.isascii() and len(w) <= 4 and int(w) <= MAX_SIDES):
+            return [], f":dice: {_quote(w)} is not a die's face (a whole number from 1 to {MAX_SIDES})"
+        faces.append(int(w))
+    return faces, ""
+
+
+def turns(story: Story, lines: Iterable[str | BadLine], *, seed: int = 0, gm: bool = False,
           dice: list[int] | None = None) -> Iterator[dict]:
-    """Yields every event of a game fed with ``lines``; ``dice`` are faces used first, in order."""
+    """Yields every event of a game fed with ``lines``; ``dice`` are faces used first, in order.
+
+    Every line, whatever it holds, is answered by its events, one ``state`` and one ``prompt``
+    or ``ending``."""
     pending = list(dice or [])
     state, events = new_game(story, seed, gm=gm)
     yield from events
     for raw in lines:
-        line = raw.rstrip("\r\n")
-        if line.startswith(":dice "):
-            # A table's real dice for the next rolls (tests, bots, a GM's helper).
-            try:
-                pending.extend(int(x) for x in line[6:].replace(",", " ").split())
-            except ValueError:
-                yield {"type": "error", "message": f"cannot read dice {line[6:]!r}"}
+        if isinstance(raw, BadLine):
+            yield {"type": "error", "code": raw.code, "message": raw.message}
+            yield from tail(story, state, gm=gm)
             continue
-        used = None
-        if pending:
-            used = pending
+        line = raw.rstrip("\r\n")
+        if line == ":dice" or line.startswith(":dice "):
+            # A table's real dice for the next rolls (tests, bots, a GM's helper).
+            faces, problem = read_faces(line[6:], len(pending))
+            if problem:
+                yield {"type": "error", "code": "bad_dice", "message": problem}
+            else:
+                pending.extend(faces)
+                yield {"type": "dice", "pending": list(pending)}
+            yield from tail(story, state, gm=gm)
+            continue
+        # The faces given are for this command only: whether it uses them all, runs, or
+        # fails (a typo, or a face its die cannot show: a 9 for a d6), the rest are dropped,
+        # so one bad face never spoils the rolls after it.
+        used, pending = pending or None, []
         try:
             new, events = step(story, state, line, dice=used, gm=gm)
         except DiceError as e:
-            yield {"type": "error", "message": str(e)}
+            yield {"type": "error", "code": "bad_dice", "message": f"{e}: the command did not run"}
+            yield from tail(story, state, gm=gm)
             continue
-        if used is not None and new is not state:
-            pending = []
+        except Exception as e:  # noqa: BLE001 - a bug must cost the command, not the session
+            yield {"type": "error", "code": "internal",
+                   "message": f"internal error ({type(e).__name__}): the command did not run"}
+            yield from tail(story, state, gm=gm)
+            continue
         state = new
         yield from events
 
@@ -51,15 +129,50 @@ def run(story: Story | str, lines: Iterable[str], *, seed: int = 0, gm: bool = F
     return list(turns(s, lines, seed=seed, gm=gm))
 
 
-def play(story: Story, inp: IO[str], out: IO[str], *, seed: int = 0, gm: bool = False,
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_dumps_ascii = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
+
+
+def encode(ev: dict) -> bytes:
+    """One event as a line of UTF-8 JSON. Text that cannot be UTF-8 (a lone surrogate from
+    an in-process caller) is written as a JSON escape, so the line is valid either way."""
+    try:
+        return (_dumps(ev) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (_dumps_ascii(ev) + "\n").encode("ascii")
+
+
+def play(story: Story, inp: IO[bytes] | Iterable[str | BadLine], out: IO[bytes] | IO[str], *,
+         seed: int = 0, gm: bool = False, first: str | None = None,
          state_out: list[State] | None = None) -> int:
-    """Plays from a stream of lines, writing JSON lines; returns 0."""
-    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    """Plays from ``inp`` (a byte stream, read with :func:`read_lines`, or lines already
+    read), writing JSON lines to ``out`` (bytes, or text); returns 0. ``first`` is a line
+    sent before the input (``--campaign-from``'s ``@carry``)."""
+    lines: Iterable[str | BadLine] = read_lines(inp) if hasattr(inp, "readline") and not isinstance(
+        inp, io.TextIOBase) else inp
+    if first is not None:
+        lines = _chain(first, lines)
+    text = isinstance(out, io.TextIOBase)
     write = out.write
-    for ev in turns(story, inp, seed=seed, gm=gm):
-        write(dumps(ev))
-        write("\n")
-        if ev["type"] in ("prompt", "ending"):
-            out.flush()
-    out.flush()
+    try:
+        for ev in turns(story, lines, seed=seed, gm=gm):
+            line = encode(ev)
+            write(line.decode("utf-8") if text else line)
+            if ev["type"] in ("prompt", "ending"):
+                out.flush()
+        out.flush()
+    except BrokenPipeError:
+        # The reader went away: nobody is left to tell. Point the stream at /dev/null so
+        # the interpreter's own flush at exit does not complain either.
+        try:
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            pass
     return 0
+
+
+def _chain(first: str, rest: Iterable[str | BadLine]) -> Iterator[str | BadLine]:
+    yield first
+    yield from rest
