@@ -26,10 +26,43 @@ def test_totals_from_given_faces(expr: str, faces: list[int], total: int) -> Non
     assert r.total == total and list(r.dice) == faces
 
 
-@pytest.mark.parametrize("bad", ["", "d", "1d", "2x6", "1d6+", "0d6", "1d0", "5000d6", "1d6 * 2", "+-3"])
+@pytest.mark.parametrize("bad", ["", "d", "1d", "2x6", "1d6+", "0d6", "1d0", "5000d6", "1d6 ** 2", "+-3"])
 def test_bad_notation(bad: str) -> None:
     with pytest.raises(DiceError):
         parse(bad)
+
+
+# BCDice's arithmetic (#13 item 4, and for #16): products, quotients rounded down (Ruby's
+# integer division, as BCDice's default), /U up, /R to the nearest, parentheses.
+@pytest.mark.parametrize("expr,faces,total,low,high", [
+    ("1d6/2", [5], 2, 0, 3), ("1d6/2", [1], 0, 0, 3), ("(1d6+2)*2", [3], 10, 6, 16),
+    ("1d6/2U", [5], 3, 1, 3), ("1d6/2R", [5], 3, 1, 3), ("1d6/4R", [1], 0, 0, 2),
+    ("-1d6/2", [5], -3, -3, -1), ("(1d6+1d4)/2", [6, 4], 5, 1, 5), ("2*3+1d6", [1], 7, 7, 12),
+    ("1d6-1d4/2", [1, 3], 0, -1, 6), ("(1D3+1D4)/2", [1, 1], 1, 1, 3), ("1d6×2", [2], 4, 2, 12),
+    ("（1d6＋1）／2", [6], 3, 1, 3), ("3d3*10", [1, 2, 3], 60, 30, 90),
+])
+def test_products_and_quotients_as_bcdice(expr: str, faces: list[int], total: int, low: int,
+                                          high: int) -> None:
+    r = roll(expr, ManualDice(faces))
+    assert r.total == total and list(r.dice) == faces
+    e = parse(expr)
+    assert (e.minimum, e.maximum) == (low, high)
+    assert e.sides == [6, 4] if expr == "(1d6+1d4)/2" else True
+
+
+@pytest.mark.parametrize("bad", ["1d6/0", "1d6/(1d3-2)", "(1d6", "1d6)", "1d6*", "1d6//2", "()",
+                                 "(" * 30 + "1" + ")" * 30, "1d6/2X"])
+def test_bad_arithmetic_is_one_clear_error(bad: str) -> None:
+    with pytest.raises(DiceError) as e:
+        parse(bad)
+    assert bad[:10] in str(e.value) or "dice" in str(e.value)
+
+
+def test_katari_roll_halves_as_bcdice() -> None:
+    r = katari("roll", "(1d6+1d4)/2", "--dice", "5,4", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["dice"] == [5, 4] and out["total"] == 4
 
 
 def test_missing_faces_say_which_dice_are_needed() -> None:

@@ -1,7 +1,9 @@
 """Dice: notation, a seeded generator whose whole state is one integer, and hand-entered faces.
 
 Notation: sums and differences of ``NdM`` terms and constants, e.g. ``1d6+1d4``, ``3d3``,
-``2d10-1``, ``1d100``. ``D`` may be upper case; full-width digits are accepted.
+``2d10-1``, ``1d100``; and, as BCDice writes them, products, quotients and parentheses:
+``(1d6+2)*2``, ``1d6/2`` (rounded down, as BCDice does; ``/2U`` rounds up, ``/2R`` to the
+nearest). ``D`` may be upper case; full-width digits and operators are accepted.
 """
 
 from __future__ import annotations
@@ -117,6 +119,11 @@ class Term:
 class DiceExpr:
     text: str
     terms: tuple[Term, ...]
+    """A plain sum: its terms. With ``tree``: every dice term in the order rolled (sign +1)."""
+    tree: tuple | None = None
+    """Arithmetic beyond a plain sum (``*``, ``/``, parentheses): a tree of ``("n", value)``,
+    ``("dice", index into terms)``, ``("neg", x)`` and ``(op, left, right)`` with op one of
+    ``+ - * / /U /R``. None for a plain sum."""
 
     @property
     def dice_count(self) -> int:
@@ -128,13 +135,35 @@ class DiceExpr:
 
     @property
     def minimum(self) -> int:
+        if self.tree is not None:
+            return _range(self.tree, self.terms)[0]
         return sum(t.sign * (t.count if t.count else t.sides) if t.sign > 0 else
                    -(t.count * t.sides if t.count else t.sides) for t in self.terms)
 
     @property
     def maximum(self) -> int:
+        if self.tree is not None:
+            return _range(self.tree, self.terms)[1]
         return sum(t.sign * (t.count * t.sides if t.count else t.sides) if t.sign > 0 else
                    -(t.count if t.count else t.sides) for t in self.terms)
+
+    def total(self, faces: list[int] | tuple[int, ...]) -> int:
+        """The value of the expression for these faces (every die, in the order rolled)."""
+        if self.tree is None:
+            total, i = 0, 0
+            for t in self.terms:
+                if t.count == 0:
+                    total += t.sign * t.sides
+                    continue
+                for f in faces[i:i + t.count]:
+                    total += t.sign * f
+                i += t.count
+            return total
+        sums, i = [], 0
+        for t in self.terms:
+            sums.append(sum(faces[i:i + t.count]))
+            i += t.count
+        return _value(self.tree, sums, self.text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,10 +186,15 @@ class Roll:
 
 _TERM = re.compile(r"([+-]?)(?:(\d*)[dD](\d+)|(\d+))")
 _cache: dict[str, DiceExpr] = {}
+_ARITH = frozenset("*/()")
+"""Characters that make an expression more than a plain sum."""
+MAX_NESTING = 20
+"""Parentheses deeper than this are refused (a typed or hostile expression stays cheap)."""
 
 
 def normalise(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).replace(" ", "").replace("－", "-")
+    return (unicodedata.normalize("NFKC", text).replace(" ", "").replace("－", "-")
+            .replace("×", "*").replace("÷", "/"))
 
 
 def parse(text: str) -> DiceExpr:
@@ -171,6 +205,11 @@ def parse(text: str) -> DiceExpr:
     s = normalise(text)
     if not s:
         raise DiceError("empty dice expression")
+    if not _ARITH.isdisjoint(s):
+        expr = _Arith(text, s).parse()
+        if len(_cache) < 4096:
+            _cache[text] = expr
+        return expr
     pos, terms = 0, []
     while pos < len(s):
         m = _TERM.match(s, pos)
@@ -214,4 +253,146 @@ def roll(expr: str | DiceExpr, source: DiceSource) -> Roll:
                 total += t.sign * f
     except NeedDice as need:
         raise NeedDice(e.text, e.sides[len(faces):]) from need
+    if e.tree is not None:
+        total = e.total(faces)
     return Roll(e.text, tuple(faces), tuple(sides), total)
+
+
+# ---------------------------------------------------------------- products and quotients
+
+def _divide(a: int, b: int, how: str, text: str) -> int:
+    """BCDice's division: rounded down (``/``), up (``/U``) or to the nearest, halves away
+    from zero (``/R``). Ruby's integer division, like Python's ``//``, rounds towards −∞."""
+    if b == 0:
+        raise DiceError(f"{text!r}: division by zero")
+    if how == "/":
+        return a // b
+    if how == "/U":
+        return -((-a) // b)
+    q, r = divmod(abs(a) * 2 + abs(b), abs(b) * 2)  # |a/b| + 1/2, rounded down
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _value(node: tuple, sums: list[int], text: str) -> int:
+    k = node[0]
+    if k == "n":
+        return node[1]
+    if k == "dice":
+        return sums[node[1]]
+    if k == "neg":
+        return -_value(node[1], sums, text)
+    a, b = _value(node[1], sums, text), _value(node[2], sums, text)
+    if k == "+":
+        return a + b
+    if k == "-":
+        return a - b
+    if k == "*":
+        return a * b
+    return _divide(a, b, k, text)
+
+
+def _range(node: tuple, terms: tuple[Term, ...]) -> tuple[int, int]:
+    """The smallest and largest value of a tree (every operation is monotonic in each
+    argument on ranges that do not cross zero, so the corners bound it)."""
+    k = node[0]
+    if k == "n":
+        return node[1], node[1]
+    if k == "dice":
+        t = terms[node[1]]
+        return t.count, t.count * t.sides
+    if k == "neg":
+        lo, hi = _range(node[1], terms)
+        return -hi, -lo
+    (a0, a1), (b0, b1) = _range(node[1], terms), _range(node[2], terms)
+    if k == "+":
+        return a0 + b0, a1 + b1
+    if k == "-":
+        return a0 - b1, a1 - b0
+    if k == "*":
+        c = (a0 * b0, a0 * b1, a1 * b0, a1 * b1)
+    else:
+        c = tuple(_divide(x, y, k, "") for x in (a0, a1) for y in (b0, b1))
+    return min(c), max(c)
+
+
+class _Arith:
+    """A recursive-descent reader for ``+ - * /`` (``/U``, ``/R``) and parentheses over dice
+    terms and whole numbers, with the usual precedence."""
+
+    def __init__(self, text: str, s: str) -> None:
+        self.text, self.s, self.pos, self.depth = text, s, 0, 0
+        self.terms: list[Term] = []
+
+    def fail(self, why: str = "") -> DiceError:
+        rest = self.s[self.pos:] or "the end"
+        return DiceError(why or f"cannot read dice expression {self.text!r} at {rest!r}")
+
+    def parse(self) -> DiceExpr:
+        tree = self.sum()
+        if self.pos != len(self.s):
+            raise self.fail()
+        if sum(t.count for t in self.terms) > MAX_DICE:
+            raise DiceError(f"{self.text!r}: more than {MAX_DICE} dice")
+        return DiceExpr(self.text, tuple(self.terms), tree)
+
+    def peek(self) -> str:
+        return self.s[self.pos] if self.pos < len(self.s) else ""
+
+    def sum(self) -> tuple:
+        node = self.product()
+        while self.peek() in ("+", "-"):
+            op = self.s[self.pos]
+            self.pos += 1
+            node = (op, node, self.product())
+        return node
+
+    def product(self) -> tuple:
+        node = self.unary()
+        while self.peek() in ("*", "/"):
+            op = self.s[self.pos]
+            self.pos += 1
+            right = self.unary()
+            if op == "/" and self.peek() in ("U", "u", "R", "r"):
+                op = "/" + self.s[self.pos].upper()
+                self.pos += 1
+            if op.startswith("/"):
+                lo, hi = _range(right, tuple(self.terms))
+                if lo <= 0 <= hi:
+                    raise DiceError(f"{self.text!r}: the divisor can be zero")
+            node = (op, node, right)
+        return node
+
+    def unary(self) -> tuple:
+        c = self.peek()
+        if c in ("+", "-"):
+            self.pos += 1
+            inner = self.unary()
+            return ("neg", inner) if c == "-" else inner
+        if c == "(":
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise DiceError(f"{self.text!r}: parentheses nested too deeply")
+            self.pos += 1
+            node = self.sum()
+            if self.peek() != ")":
+                raise self.fail()
+            self.pos += 1
+            self.depth -= 1
+            return node
+        m = _ATOM.match(self.s, self.pos)
+        if not m:
+            raise self.fail()
+        self.pos = m.end()
+        if m.group(3) is not None:
+            return ("n", int(m.group(3)))
+        count = int(m.group(1)) if m.group(1) else 1
+        sides = int(m.group(2))
+        if not 1 <= count <= MAX_DICE:
+            raise DiceError(f"{self.text!r}: between 1 and {MAX_DICE} dice, please")
+        if not 1 <= sides <= MAX_SIDES:
+            raise DiceError(f"{self.text!r}: dice have between 1 and {MAX_SIDES} sides")
+        self.terms.append(Term(1, count, sides))
+        return ("dice", len(self.terms) - 1)
+
+
+_ATOM = re.compile(r"(?:(\d*)[dD](\d+)|(\d+))")

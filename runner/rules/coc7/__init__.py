@@ -134,19 +134,7 @@ def _roll_totals(ctx: Any, exprs: tuple[str, ...]) -> list[int]:
             if first <= got < first + e.dice_count:
                 raise NeedDice(e.text, e.sides[got - first:]) from need
         raise
-    out = []
-    i = 0
-    for e, _first in parts:
-        total = 0
-        for term in e.terms:
-            if term.count == 0:
-                total += term.sign * term.sides
-                continue
-            for f in faces[i:i + term.count]:
-                total += term.sign * f
-            i += term.count
-        out.append(total)
-    return out
+    return [e.total(faces[first:first + e.dice_count]) for e, first in parts]
 
 
 _QUICK_ROLLS = (*("2d6+6" if c in ("SIZ", "INT", "EDU") else "3d6" for c in sh.CHARS), "3d6")
