@@ -95,7 +95,7 @@ def test_clock_and_bedside_clock(story) -> None:
     evs = play(story, *LIT, "go_bed", "clock")
     st = last_state(evs)
     assert st["time"] == "10:00" and st["time_left"] == 600
-    assert "時計の針は 10時00分" in said(evs)
+    assert "時計の針は10時00分を指している。" in said(evs)  # no stray spaces (#13 item 18)
 
 
 def test_search_costs(story) -> None:

@@ -102,16 +102,26 @@ _DMG_EXPR: dict[tuple[str, str], str] = {}
 """(weapon damage, damage bonus) → the damage roll's text, remembered (asked every hit)."""
 
 
-def roll_damage(ctx: Any, expr: str, db: str, *, extreme: bool, impale: bool, label: str) -> int:
-    """Normal, or extreme: impaling = max weapon + max DB + a weapon roll; else max of all."""
+def roll_damage(ctx: Any, expr: str, db: str, *, extreme: bool, impale: bool, label: str,
+                halve: bool = False) -> int:
+    """Normal, or extreme: impaling = max weapon + max DB + a weapon roll; else max of all.
+    ``halve`` (an investigator's blow under water): the whole damage is rolled as BCDice
+    writes it, ``(1d3+1d4)/2``, rounded down."""
     full = dmg_expr(expr, db)
+    if halve:
+        full = _halved(full)
     if not extreme:
         return max(0, ctx.roll(full, label=label).total)
     if impale:
-        top = parse(full).maximum
-        extra = ctx.roll(expr, label=label + ck.t(ctx, "（貫通）", " (impale)")).total
-        return max(0, top + extra)
+        top = parse(dmg_expr(expr, db)).maximum
+        more = _halved(f"{top}+{expr}") if halve else expr
+        extra = ctx.roll(more, label=label + ck.t(ctx, "（貫通）", " (impale)")).total
+        return max(0, extra if halve else top + extra)
     return max(0, parse(full).maximum)
+
+
+def _halved(expr: str) -> str:
+    return f"({expr})/2"
 
 
 # ---------------------------------------------------------------- damage and healing
@@ -675,7 +685,8 @@ def melee(ctx: Any, att: str, tid: str, attack: dict, response: str, *,
             return ["held", "hit"]
         extreme = ra >= 3
         amount = roll_damage(ctx, attack.get("damage", "1d3"), db, extreme=extreme,
-                             impale=impale, label=_DAMAGE[ck.lang(ctx)])
+                             impale=impale, label=_DAMAGE[ck.lang(ctx)],
+                             halve=_halves(c, t_rec))
         keys = hurt(ctx, tid, amount)
         lead = (["impale"] if impale else ["extreme"]) if extreme else []
         return [*keys, *lead, "hit"]
@@ -691,7 +702,8 @@ def melee(ctx: Any, att: str, tid: str, attack: dict, response: str, *,
             w = _default_weapon(t_s)
             amount = roll_damage(ctx, w.get("damage", "1d3"),
                                  t_s.get("db", "") if w.get("db", True) else "",
-                                 extreme=False, impale=False, label="damage" if en else "ダメージ")
+                                 extreme=False, impale=False, label="damage" if en else "ダメージ",
+                                 halve=_halves(c, a_rec))
         keys = hurt(ctx, att, amount)
         return ["countered", *keys, "miss"]
     if response == "dodge" and ra >= 1:
@@ -711,8 +723,6 @@ def hurt(ctx: Any, tid: str, amount: int) -> list[str]:
     if rec is None or rec["side"] == "pc":
         return apply_damage(ctx, tid, amount)
     s = rec["sheet"]
-    if c["opts"].get("underwater"):
-        amount //= 2  # underwater the investigators' blows are halved (the scenario)
     amount = max(0, amount - int(s.get("armour", 0)))
     before = s["hp"]
     s["hp"] = max(0, before - amount)
@@ -731,6 +741,13 @@ def hurt(ctx: Any, tid: str, amount: int) -> list[str]:
         daze_enemy(ctx, tid)
         return ["dazed", "hurt"]
     return ["hurt"] if amount else ["unhurt"]
+
+
+def _halves(c: dict | None, target: dict | None) -> bool:
+    """Under water the investigators' blows on an enemy are halved (the deep-sea scenario):
+    rolled as ``(damage)/2``."""
+    return bool(c is not None and c["opts"].get("underwater") and target is not None
+                and target["side"] == "enemy")
 
 
 def _release(c: dict, eid: str) -> None:
@@ -871,7 +888,8 @@ def shoot(ctx: Any, target: str = "", range_: str = "", shots: Any = 1,
         ck.mark(s, skill)
         extreme = ck.RANK[r["level"]] >= 3
         amount = roll_damage(ctx, w.get("damage", "1d10"), "", extreme=extreme,
-                             impale=bool(w.get("impale", True)), label=ck.t(ctx, "ダメージ", "damage"))
+                             impale=bool(w.get("impale", True)), label=ck.t(ctx, "ダメージ", "damage"),
+                             halve=_halves(c, c["c"][eid]))
         keys = hurt(ctx, eid, amount)
         lead = ["impale"] if extreme else []
         best = [*keys, *lead, "hit"]

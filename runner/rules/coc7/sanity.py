@@ -157,9 +157,15 @@ def san_check(ctx: Any, loss: str, who: str = "", source: str = "", hidden: Any 
                              f"{s['name']} understands too well: temporary insanity."))
                 if "indefinite" not in mad:
                     bout(ctx, pid)
+            elif "indefinite" in mad:
+                # The INT roll is about temporary insanity only: the indefinite insanity
+                # that this same loss brought on stays.
+                ctx.say(ck.t(ctx, "心はその瞬間の記憶を押し込めた。一時的狂気にはならなかったが、不定の狂気は消えない。",
+                             "The mind buries the moment: no temporary insanity, but the "
+                             "indefinite insanity remains."))
             else:
-                ctx.say(ck.t(ctx, "心が記憶を押し込め、狂気は免れた。",
-                             "The mind buries the memory; no insanity this time."))
+                ctx.say(ck.t(ctx, "心が記憶を押し込め、一時的狂気は免れた。",
+                             "The mind buries the memory: no temporary insanity."))
     if mad:
         return [*mad, "insane", *keys]
     return keys

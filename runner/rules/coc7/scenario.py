@@ -185,7 +185,8 @@ def _swim_attack(ctx: Any, a: dict, pid: str, s: dict) -> list[str]:
     w = cb._default_weapon(s)
     n = cb.roll_damage(ctx, w.get("damage", "1d3"), s.get("db", "") if w.get("db", True) else "",
                        extreme=ck.RANK[me["level"]] >= 3, impale=bool(w.get("impale")),
-                       label=ck.t(ctx, "ダメージ", "damage")) // 2  # halved underwater
+                       label=ck.t(ctx, "ダメージ（水中で半減）", "damage (halved under water)"),
+                       halve=True)
     arm["hp"] = max(0, arm["hp"] - n)
     ctx.say(ck.t(ctx, f"{arm['name']}に {n} ダメージ（水中で半減）。", f"{arm['name']} takes {n} (halved)."))
     if arm["hp"] == 0:
@@ -215,6 +216,9 @@ def _arm_attack(ctx: Any, a: dict, eid: str, pid: str, s: dict) -> list[str]:
         n = cb.roll_damage(ctx, w.get("damage", es["damage"]), "", extreme=ra >= 3, impale=False,
                            label="damage" if en else "ダメージ")
         return ["hit_by", *cb.apply_damage(ctx, pid, n)]
+    if ra < 1:  # the arm missed: whether or not the swimmer's dodge worked
+        ctx.say(f"{arm['name']} misses." if en else f"{arm['name']}の一撃は水を切っただけだった。")
+        return ["miss"]
     ctx.say(f"{s['name']} kicks clear." if en else f"{s['name']}は水を蹴ってかわした。")
     return ["dodged"]
 
@@ -251,7 +255,7 @@ def tell_time(ctx: Context) -> list[str]:
     """Says the story clock's time (a bedside clock, a wristwatch)."""
     start = ctx.story.clock.start if getattr(ctx.story, "clock", None) else 0
     t = (start + int(ctx.state.clock)) % (24 * 60)
-    ctx.say(ck.t(ctx, f"時計の針は {t // 60}時{t % 60:02d}分 を指している。",
+    ctx.say(ck.t(ctx, f"時計の針は{t // 60}時{t % 60:02d}分を指している。",
                  f"The clock shows {t // 60}:{t % 60:02d}."))
     return ["told"]
 
