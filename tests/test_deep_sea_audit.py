@@ -23,7 +23,7 @@ STORY_DIR = ROOT / "stories" / "deep_sea_atelier"
 LIT = ["pregen1", "take_lighter", "wake", "use_lighter", "switch_on"]
 DARK = ["pregen1", "wake", "grope_room"]
 # lit, the glasses on, all three books found by their spines (10:00 -> 11:10, after the shake)
-BOOKS = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", "back", "go_shelf", "search",
+BOOKS = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", "back", "go_shelf",
          "way_spines"]
 
 
@@ -115,7 +115,7 @@ def test_tools_dictionary_luck_table_and_held_item_lookup(story) -> None:
 
 
 def test_luck_pick_table_and_duplicates(story) -> None:
-    shelf = [*LIT, "go_shelf", "search"]
+    shelf = [*LIT, "go_shelf"]
     assert last(play(story, *shelf, ":dice 1,10,1", "way_luck"))["inventory"].get("magic_dict")
     assert last(play(story, *shelf, ":dice 1,10,2", "way_luck"))["inventory"].get("gun_box")
     assert last(play(story, *shelf, ":dice 1,10,3", "way_luck"))["inventory"].get("tools_dict")
@@ -129,7 +129,7 @@ def test_luck_pick_table_and_duplicates(story) -> None:
 def test_circle_by_illustration_thirty_minutes_only_when_unknown(story) -> None:
     groove = ["flip", ":dice 1,10", "groove_look"]
     unknown = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", *groove, "back",
-               "go_shelf", "search", "way_spines"]
+               "go_shelf", "way_spines"]
     evs = play(story, *unknown, "md_circle")
     assert delta(evs) == 30 and gvars(evs)["circle_identified"] is True
     assert "md_circle_known" not in offered(play(story, *unknown))
@@ -274,8 +274,8 @@ def test_forced_door_comes_before_the_owner_after_a_long_action(story) -> None:
     """A six-hour book search begun at 14:30 (lit at 10:00) runs past 16:00 and 20:00: the
     forced door still happens (DA-23), then the owner comes home (a fight stops, DA-28); a
     swimmer who slips out keeps swimming."""
-    late = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", *["research"] * 5, "back",
-            "go_shelf", "search", "way_all"]
+    late = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", *["research"] * 7, "back",
+            "go_shelf", "way_all"]
     st = last(play(story, *late))
     assert st["time"] == "20:30" and st["node"] == "door_encounter"
     assert "burst" in st["gm"]["fired"] and "wizard" not in st["gm"]["fired"]
@@ -310,7 +310,7 @@ def test_only_an_investigator_who_knows_today_sees_a_modern_life(story) -> None:
 def test_failed_spine_reading_comes_back_after_a_second_look(story) -> None:
     """As at the other places, a failed Language roll on the spines is tried again only after
     re-searching the shelf (30 min)."""
-    shelf = [*LIT, "go_shelf", "search", ":dice 9,9", "spines_la"]
+    shelf = [*LIT, "go_shelf", ":dice 9,9", "spines_la"]
     assert "spines_la" not in offered(play(story, *shelf))
     evs = play(story, *shelf, "research")
     assert delta(evs) == 30 and "spines_la" in offered(evs)

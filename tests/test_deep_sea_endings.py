@@ -81,10 +81,11 @@ def test_normal_end_by_swimming_up(story) -> None:
     assert "薬が水圧と冷たさを退ける" in texts(evs)  # the drink: MP instead of 3d3
 
 
-def test_bad_end_when_the_wizard_comes_home(story) -> None:
+def test_normal_end_when_the_wizard_comes_home(story) -> None:
+    # The source's ordinary, safe way home: not a bad end (#13 item 19).
     prefs = ["pregen1", "wake", "grope_room", "wait_owner", "explain"]
     end, evs = play(story, 1, prefs)
-    assert (end["id"], end["kind"]) == ("wizard_return", "bad")
+    assert (end["id"], end["kind"]) == ("wizard_return", "normal")
     states = [e for e in evs if e["type"] == "state"]
     assert states[-1]["time"] == "20:00"
 
@@ -96,7 +97,8 @@ def test_death_end_fighting_the_arm(story) -> None:
     assert (end["id"], end["kind"]) == ("death", "death")
 
 
-def test_extra_end_genocide_with_the_tables_dice(story) -> None:
+def test_bad_end_genocide_with_the_tables_dice(story) -> None:
+    # The source's 番外エンド「バッドエンド じぇのさいど」: the one bad end (#13 item 19).
     # Every attack the investigator makes rolls 01 and every arm's roll is 100.
     def dice_for(choice: str):
         if choice == "attack":
@@ -108,7 +110,7 @@ def test_extra_end_genocide_with_the_tables_dice(story) -> None:
     prefs = ["pregen1", "wake", "grope_room", "wait_owner", "hostile", "insist", "attack",
              "dodge"]
     end, evs = play(story, 5, prefs, uses=10_000, limit=1000, dice_for=dice_for)
-    assert (end["id"], end["kind"]) == ("genocide", "extra")
+    assert (end["id"], end["kind"]) == ("genocide", "bad")
     waves = [e for e in evs if e["type"] == "narration" and "なだれ込んでくる" in e["text"]]
     starts = [e["text"] for e in evs if e["type"] == "narration" and e["text"].startswith("戦闘開始")]
     arms = sum(t.count("触腕") for t in starts)

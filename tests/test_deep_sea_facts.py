@@ -94,7 +94,8 @@ def test_fact_table_names_real_tests() -> None:
 def test_clock_and_bedside_clock(story) -> None:
     evs = play(story, *LIT, "go_bed", "clock")
     st = last_state(evs)
-    assert st["time"] == "10:00" and st["time_left"] == 600
+    assert st["time"] == "10:00" and "time_left" not in st   # the owner's hour is a secret
+    assert last_state(play(story, *LIT, "go_bed", "clock", gm=True))["time_left"] == 600
     assert "時計の針は10時00分を指している。" in said(evs)  # no stray spaces (#13 item 18)
 
 
@@ -193,7 +194,7 @@ def test_wizard_at_twenty(story) -> None:
     st = last_state(evs)
     assert st["node"] == "wizard" and st["time"] == "20:00"
     evs = play(story, *DARK, "wait_owner", "explain")
-    assert evs[-1] == {"type": "ending", "id": "wizard_return", "kind": "bad", "title": "家主の帰宅"}
+    assert evs[-1] == {"type": "ending", "id": "wizard_return", "kind": "normal", "title": "家主の帰宅"}
 
 
 # ---------------------------------------------------------------- the tentacle
@@ -296,7 +297,7 @@ def test_lights_off_difficulty(story) -> None:
 
 
 def test_lamp_breaks_three_ways(story) -> None:
-    armed = [*LIT, "go_carpet", "search", "move_dishes", "back", "go_shelf", "search",
+    armed = [*LIT, "go_carpet", "search", "move_dishes", "back", "go_shelf",
              "way_spines", "box_key", "back", "go_window", "open_curtain", "open_window", "fight"]
     assert {"break_lamp", "shoot_lamp", "strike_lamp"} <= set(offered(play(story, *armed)))
     for action, skill, ammo in (("break_lamp", "投擲", 5), ("shoot_lamp", "射撃(拳銃)", 4),
@@ -359,12 +360,12 @@ def test_drink_spends_mp(story) -> None:
 def test_spell_costs_ten_mp(story) -> None:
     evs = play(story, "pregen2", "take_lighter", "wake", "use_lighter", "switch_on",
                "go_carpet", "search", "open_case", "wear_glasses", "flip", ":dice 1,10",
-               "groove_look", "back", "go_shelf", "search", "way_spines", "md_read", "back",
+               "groove_look", "back", "go_shelf", "way_spines", "md_read", "back",
                "cast_spell")
     assert pc(evs)["mp"] == 10 and "chant" in offered(evs)
     evs = play(story, "pregen2", "take_lighter", "wake", "use_lighter", "switch_on",
                "go_carpet", "search", "open_case", "wear_glasses", "flip", ":dice 1,10",
-               "groove_look", "back", "go_shelf", "search", "way_spines", "md_read", "back",
+               "groove_look", "back", "go_shelf", "way_spines", "md_read", "back",
                "cast_spell", "chant")
     assert evs[-1]["id"] == "spell_home" and evs[-1]["kind"] == "good"
     assert pc(evs)["mp"] == 0
@@ -378,12 +379,12 @@ def _delta(evs: list[dict]) -> int:
 
 
 def test_bookshelf_times(story) -> None:
-    glasses = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", "back", "go_shelf", "search"]
+    glasses = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", "back", "go_shelf"]
     evs = play(story, *glasses, "way_all")
     assert _delta(evs) == 360
     inv = last_state(evs)["inventory"]
     assert inv.get("magic_dict") and inv.get("tools_dict") and inv.get("gun_box")
-    shelf = [*LIT, "go_shelf", "search"]
+    shelf = [*LIT, "go_shelf"]
     evs = play(story, *shelf, "way_all")                      # Japanese only: 3 hours
     assert _delta(evs) == 180 and last_state(evs)["inventory"].get("gun_box")
     assert not last_state(evs)["inventory"].get("magic_dict")
@@ -396,9 +397,26 @@ def test_bookshelf_times(story) -> None:
     assert _delta(evs) == 10 and last_state(evs)["inventory"].get("magic_dict")
 
 
+def test_bookshelf_ways_are_alternatives(story) -> None:
+    """Each way to find books takes its own time from the moment the investigator reaches the
+    shelf: no one-hour shelf search first (#13 item 20: the spine pick was 70 minutes, the
+    full read 7 hours)."""
+    shelf = [*LIT, "go_shelf"]
+    evs = play(story, *shelf)
+    assert "search" not in offered(evs) and last_state(evs)["clock"] == 0
+    assert {"way_all", "way_library", "way_spines", "way_luck"} <= set(offered(evs))
+    for cmd, dice, minutes in (("way_spines", "", 10), (":dice 9,9", "way_luck", 10),
+                               (":dice 1,10", "way_library", 90), ("way_all", "", 180)):
+        evs = play(story, *shelf, *[c for c in (cmd, dice) if c])
+        assert last_state(evs)["clock"] == minutes, (cmd, dice)
+    glasses = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", "back", "go_shelf"]
+    assert _delta(play(story, *glasses, "way_all")) == 360         # both languages: 6 hours
+    assert _delta(play(story, *glasses, "way_spines")) == 10
+
+
 def test_magic_dictionary_times(story) -> None:
     books = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", "back", "go_shelf",
-             "search", "way_spines"]
+             "way_spines"]
     assert _delta(play(story, *books, "md_read")) == 60
     assert _delta(play(story, *books, ":dice 1,10", "md_skim")) == 30
     evs = play(story, *books, ":dice 9,9", "md_skim")
@@ -410,7 +428,7 @@ def test_magic_dictionary_times(story) -> None:
 
 
 def test_gun_box_and_m360j(story) -> None:
-    base = [*LIT, "go_carpet", "search", "move_dishes", "back", "go_shelf", "search", "way_spines"]
+    base = [*LIT, "go_carpet", "search", "move_dishes", "back", "go_shelf", "way_spines"]
     evs = play(story, *base, "box_key")
     st = last_state(evs)
     assert st["inventory"].get("m360j") and _delta(evs) == 0
@@ -432,6 +450,27 @@ def test_door_ways(story) -> None:
     assert c[-2] - c[-3] == 30 and c[-1] - c[-2] == 60
     assert states(evs)[-2]["gm"]["all_vars"]["door_broken"] is True
     assert last_state(evs)["gm"]["all_vars"]["door_broken"] is False
+
+
+def test_carpet_feels_nice_without_a_roll(story) -> None:
+    """「手触りの良い絨毯」 is what anyone feels examining the carpet, without a roll; the Spot
+    Hidden check only adds (or not) that it is old but finely patterned (#13 item 21)."""
+    evs = play(story, *LIT, "go_carpet", "search")
+    assert "手触りのいい絨毯" in said(evs) and not rolls(evs, "目星")
+    evs = play(story, *LIT, "go_carpet", "search", ":dice 9,9", "carpet_spot")
+    assert "手触り" not in said(evs[-4:]) and "それ以上のことはわからない" in said(evs)
+    evs = play(story, *LIT, "go_carpet", "search", ":dice 1,10", "carpet_spot")
+    assert "見事な模様" in said(evs)
+
+
+def test_ending_kinds(story) -> None:
+    """The spell home is the good end and the swim the normal end; the owner's return is the
+    ordinary safe way home (normal), and the genocide is the (extra) bad end (#13 item 19)."""
+    kinds = {k: e.kind for k, e in story.endings.items()}
+    assert kinds == {"spell_home": "good", "swim_surface": "normal", "wizard_return": "normal",
+                     "death": "death", "genocide": "bad"}
+    evs = play(story, *DARK, "wait_owner", "explain")
+    assert evs[-1]["kind"] == "normal"
 
 
 def test_keys_where_they_are(story) -> None:
