@@ -156,7 +156,7 @@ def test_console_campaign_from_the_window_room(home: Path, window, greenhouse, t
     assert "何も持っていません" in text
     assert "これ以上戻せません" in text             # undo never takes the carry back
     assert "鍵がないなら" in text                   # the special hint, fresh in this scenario
-    assert "cannot be changed" in text
+    assert "「@choose」は Katari が自分で送るコマンドで、入力はできません。" in text  # #13 item 11
     st = repl.state
     assert st.stats["pc"]["good"] == "閃き" and st.rules["ureg"]["hint_used"] is True
     assert [e.command for e in repl.tl.commands][0] == cmd

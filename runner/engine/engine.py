@@ -17,6 +17,7 @@ from runner.rules import system
 from runner.rules.base import RuleError
 from runner.rules.dice import DiceSource, ManualDice, NeedDice, Roll, SeededDice, seed_state
 from runner.rules.dice import roll as roll_dice
+from runner.rules.meta import as_command
 from runner.story.model import Action, Narration, Story
 
 MAX_EFFECTS = 100_000
@@ -483,14 +484,22 @@ def _rule_command(story: Story, state: State, command: str, *, dice: list[int] |
     fn = rs.meta_commands.get(name)
     if fn is None:
         known = ", ".join("@" + k for k in sorted(rs.meta_commands)) or "none"
+        shown = name if len(name) <= 40 else name[:40] + "…"
         return state, [{"type": "error", "code": "unknown_rule_command",
-                        "message": f"unknown rule command @{name} (this story's rules have: {known})"}] + (
+                        "message": f"unknown rule command @{shown} (this story's rules have: {known})"}] + (
+            tail(story, state, gm=gm) if tail_events else [])
+    cmd = as_command(fn)
+    try:
+        # One validator at the door for every rule system's commands (runner/rules/meta.py).
+        values = cmd.parse(name, rest, story.language)
+    except RuleError as e:
+        return state, [{"type": "error", "code": "bad_arguments", "message": f"@{name}: {e}"}] + (
             tail(story, state, gm=gm) if tail_events else [])
     new = state.copy()
     source, seeded = _dice_for(new, dice, manual)
     ctx = Ctx(story, new, gm, source)
     try:
-        fn(ctx, rest.split())
+        cmd.fn(ctx, values)
         _settle(ctx)
     except _Ending:
         pass

@@ -89,7 +89,9 @@ class RuleSystem:
     """Called after every successful command (before timed events)."""
     validate: Callable[[Any], list[tuple[str, str]]] | None = None
     """``validate(raw_story_dict) -> [(yaml_path, message)]`` rule-specific story checks."""
-    meta_commands: dict[str, Callable[[Context, list[str]], None]] = field(default_factory=dict)
+    meta_commands: dict[str, Any] = field(default_factory=dict)
+    """``@name args`` commands: a :class:`runner.rules.meta.MetaCommand` each (its arguments
+    declared, read and bounded at the door), or a plain ``fn(ctx, words)``."""
 
     def hook(self, name: str | None = None, *, pure: bool = False) -> Callable[[HookFn], HookFn]:
         """Registers a function as a hook: ``@SYSTEM.hook(pure=True)``."""

@@ -1015,6 +1015,8 @@ class Repl:
             if not text.isdecimal():
                 self.say(t("unknown_command", self.lang, text=text[:40]), "class:error")
                 return True
+        if text.startswith("@") and not self.may_type_rule_command(text):
+            return True
         try:
             if text[0] in _PREFIXES:
                 return self.meta(text[1:].strip(), explicit=True)
@@ -1026,6 +1028,24 @@ class Repl:
             return self.play(text)
         except Quit:
             return False
+
+    def may_type_rule_command(self, text: str) -> bool:
+        """A player may type only the rule commands meant for players (``@sheet``, ``@hint``,
+        ``@describe``); the real-time reports and the campaign's carry are the console's own
+        to send (#13 item 11). Says so, in the player's language, when refused."""
+        from runner.rules import system
+        from runner.rules.meta import player_commands, player_may_type
+
+        name = text[1:].strip().partition(" ")[0]
+        if player_may_type(self.story.rules, name):
+            return True
+        shown = "@" + (name if len(name) <= 40 else name[:40] + "…")
+        known = name in system(self.story.rules).meta_commands
+        self.say(t("rule_refused" if known else "unknown_meta", self.lang, cmd=shown, word=shown), "class:error")
+        allowed = player_commands(self.story.rules)
+        if allowed:
+            self.say(t("rule_allowed", self.lang, list=" ".join("@" + n for n in allowed)), "class:hint")
+        return False
 
     def play(self, text: str) -> bool:
         assert self.tl is not None

@@ -17,6 +17,7 @@ from runner.rules.coc7 import sheet as sh
 from runner.rules.coc7.bcdice import BCResult, bcdice
 from runner.rules.coc7.sheet import make_enemy, make_investigator, pregens, quick_investigator
 from runner.rules.dice import NeedDice, parse
+from runner.rules.meta import Arg, MetaCommand
 
 __all__ = ["SYSTEM", "BCResult", "bcdice", "make_enemy", "make_investigator", "pregens",
            "quick_investigator", "install"]
@@ -186,8 +187,8 @@ def _sheet_lines(s: dict, en: bool) -> list[str]:
     return lines
 
 
-def _meta_sheet(ctx: Context, args: list[str]) -> None:
-    s = ck.sheet_of(ctx, args[0] if args else "")
+def _meta_sheet(ctx: Context, args: list) -> None:
+    s = ck.sheet_of(ctx, args[0])
     for line in _sheet_lines(s, ck.lang(ctx) == "en"):
         ctx.say(line, speaker="system")
 
@@ -217,7 +218,7 @@ def _validate(raw: Any) -> list[tuple[str, str]]:
 SYSTEM.init = _init
 SYSTEM.view = _view
 SYSTEM.validate = _validate
-SYSTEM.meta_commands["sheet"] = _meta_sheet
+SYSTEM.meta_commands["sheet"] = MetaCommand(_meta_sheet, (Arg("who", "word", ""),), player=True)
 
 
 # ---------------------------------------------------------------- investigators

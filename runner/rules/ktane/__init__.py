@@ -17,6 +17,7 @@ from typing import Any
 
 from runner.rules.base import RuleError, RuleSystem
 from runner.rules.ktane import dungeon, edgework
+from runner.rules.meta import MAX_SECONDS, Arg, MetaCommand
 
 SYSTEM = RuleSystem("ktane", "Keep Talking and Nobody Explodes modules (ダンジョン・2F)")
 
@@ -344,16 +345,13 @@ def _validate(raw: Any) -> list[tuple[str, str]]:
 SYSTEM.validate = _validate
 
 
-def _meta_tick(ctx: Any, args: list[str]) -> None:
-    try:
-        seconds = int(args[0]) if args else 1
-    except ValueError as e:
-        raise RuleError(f"tick: seconds must be a whole number, not {args[0]!r}") from e
-    tick(ctx, seconds)
-
-
-# For front ends that pass meta commands to the rule system: ``tick 5`` runs the countdown,
-# ``describe`` repeats what the bomb shows (for voice play).
-SYSTEM.meta_commands.update({"tick": _meta_tick, "describe": lambda ctx, args: describe(ctx)})
+# For front ends that pass meta commands to the rule system: ``tick 5`` runs the countdown
+# (sent by the console's real clock, refused from the keyboard), ``describe`` repeats what
+# the bomb shows (for voice play; a player may type it). Arguments are read and bounded by
+# runner/rules/meta.py.
+SYSTEM.meta_commands.update({
+    "tick": MetaCommand(lambda ctx, args: tick(ctx, args[0]), (Arg("seconds", "count", 1, 0, MAX_SECONDS),)),
+    "describe": MetaCommand(lambda ctx, args: describe(ctx), player=True),
+})
 
 __all__ = ["SYSTEM", "dungeon", "edgework", "view"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from runner.rules.base import RuleError, RuleSystem
+from runner.rules.meta import Arg, MetaCommand
 from runner.rules.ureg import access as A
 from runner.rules.ureg import breakthrough as B
 from runner.rules.ureg import combat as K
@@ -456,12 +457,18 @@ def view(story: Any, state: Any, gm: bool) -> dict:
     return {"ureg": out}
 
 
-def _meta_time(ctx, args: list[str]) -> None:
-    C.time_passed(ctx, args[0] if args else 0)
+def _meta_time(ctx, args: list) -> None:
+    C.time_passed(ctx, args[0])
 
 
-def _meta_sync(ctx, args: list[str]) -> None:
-    C.time_sync(ctx, args[0] if args else 0)
+def _meta_sync(ctx, args: list) -> None:
+    C.time_sync(ctx, args[0])
+
+
+def _meta_choose(ctx, args: list) -> None:
+    words = args[0]
+    C.choose(ctx, " ".join(a for a in words if not a.startswith("@")),
+             next((a[1:] for a in words if a.startswith("@")), ""))
 
 
 SYSTEM.init = _init
@@ -469,14 +476,16 @@ SYSTEM.view = view
 SYSTEM.on_unmatched = _on_unmatched
 SYSTEM.after_command = _after_command
 SYSTEM.validate = validate
+# Rule commands, their arguments read and bounded by runner/rules/meta.py. The real-time
+# reports and the carry are sent by front ends (the console refuses them from the keyboard);
+# @choose, @wind and @restart stand for story actions (bots and tests); @hint a player may type.
 SYSTEM.meta_commands.update({
-    "time_passed": _meta_time,
-    "time_sync": _meta_sync,
-    "hint": lambda ctx, args: B.give_hint(ctx),
-    "choose": lambda ctx, args: C.choose(ctx, " ".join(a for a in args if not a.startswith("@")),
-                                         next((a[1:] for a in args if a.startswith("@")), "")),
-    "wind": lambda ctx, args: C.wind_watch(ctx),
-    "restart": lambda ctx, args: C.restart(ctx),
+    "time_passed": MetaCommand(_meta_time, (Arg("seconds", "seconds", 0),)),
+    "time_sync": MetaCommand(_meta_sync, (Arg("total", "seconds", 0),)),
+    "hint": MetaCommand(lambda ctx, args: B.give_hint(ctx), player=True),
+    "choose": MetaCommand(_meta_choose, (Arg("choice", "words"),), usage="@choose ARCHETYPE|○X ×Y [@WHO]"),
+    "wind": MetaCommand(lambda ctx, args: C.wind_watch(ctx)),
+    "restart": MetaCommand(lambda ctx, args: C.restart(ctx)),
 })
 
 
@@ -523,11 +532,10 @@ def apply_carry(ctx, carry: dict) -> None:
 _CARRY_KEYS = ("name", "archetype", "good", "bad")
 
 
-def _meta_carry(ctx, args: list[str]) -> None:
+def _meta_carry(ctx, args: list) -> None:
     """``@carry {"pc":{"name":..,"good":..,"bad":..}}``: the first command of a campaign
-    scenario (``katari play STORY --campaign-from PREVIOUS`` sends it)."""
-    import json
-
+    scenario (``katari play STORY --campaign-from PREVIOUS`` sends it); its JSON comes
+    read and bounded (runner/rules/meta.py)."""
     from runner.rules.ureg.abilities import BAD_ABILITIES, GOOD_ABILITIES
 
     if not C.option(ctx.story, "campaign"):
@@ -537,10 +545,7 @@ def _meta_carry(ctx, args: list[str]) -> None:
     if A.get(ctx.state, "turn", 0) or r.get("chosen"):
         raise RuleError(C.t(ctx, "引き継ぎはシナリオの始めにだけできます（もう始まっています）",
                             "a carry can only start a scenario; this game has already moved on"))
-    try:
-        carry = json.loads(" ".join(args))
-    except ValueError:
-        raise RuleError("@carry takes compact JSON: @carry {\"pc\":{\"good\":\"閃き\",\"bad\":\"平凡\"}}") from None
+    carry = args[0]
     if not isinstance(carry, dict) or not carry or not all(
             isinstance(k, str) and k and isinstance(v, dict) for k, v in carry.items()):
         raise RuleError("@carry takes a JSON object of PCs: {\"pc\":{\"good\":..,\"bad\":..}}")
@@ -563,7 +568,8 @@ def _meta_carry(ctx, args: list[str]) -> None:
         ctx.run_effects([{"goto": start}])
 
 
-SYSTEM.meta_commands["carry"] = _meta_carry
+SYSTEM.meta_commands["carry"] = MetaCommand(_meta_carry, (Arg("carry", "json"),),
+                                            usage='@carry {"pc":{"good":"閃き","bad":"平凡"}}')
 
 
 __all__ = ["SYSTEM", "CREDIT", "SOURCE", "view", "validate", "campaign_carry", "apply_carry",
