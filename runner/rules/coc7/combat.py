@@ -346,13 +346,19 @@ def finish(ctx: Any, result: str) -> list[str]:
                for k, r in c["c"].items() if r["side"] == "enemy"}
     d["last_combat"] = {"result": result, "rounds": c["round"], "enemies": enemies}
     d["combat"] = None
-    ctx.say(ck.t(ctx, *_FINISH_SAYS.get(result, ("戦闘が終わった。", "The fight is over."))))
+    says = _FINISH_SAYS.get(result, ("戦闘が終わった。", "The fight is over."))
+    if result == "defeat":  # one investigator is not "the investigators" (#13 item 15)
+        pcs = [k for k in c["order"] if c["c"][k]["side"] == "pc"]
+        if len(pcs) == 1:
+            name = ctx.state.stats[pcs[0]]["name"]
+            says = (f"{name}は倒れた。", f"{name} has fallen.")
+    ctx.say(ck.t(ctx, *says))
     return [result]
 
 
 _FINISH_SAYS = {"victory": ("戦闘に勝利した。", "The fight is won."),
                 "defeat": ("探索者たちは倒れた。", "The investigators have fallen."),
-                "escaped": ("探索者は戦いから逃れた。", "The investigators got away.")}
+                "escaped": ("戦いから逃れた。", "Got away from the fight.")}
 
 
 def end_combat(ctx: Any, result: str = "ended") -> list[str]:
