@@ -90,13 +90,13 @@ class HookContext:
             self.emit(r.to_event(label=label, **extra))
         return r
 
-    def faces(self, sides: list[int], *, expr: str) -> list[int]:
+    def faces(self, sides: list[int], *, expr: str, label: str = "", target: int | None = None) -> list[int]:
         got: list[int] = []
         try:
             for s in sides:
                 got.append(self.dice.face(s))
         except NeedDice:
-            raise NeedDice(expr, sides[len(got):]) from None
+            raise NeedDice(expr, sides[len(got):], label=label, target=target) from None
         return got
 
     def emit(self, event: dict) -> None:

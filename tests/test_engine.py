@@ -225,7 +225,8 @@ def test_gm_overrides_are_commands_a_replay_keeps(clocked) -> None:
     _, ev = step(clocked, s, "!set shakes 5")
     assert ev[0]["type"] == "error" and "--gm" in ev[0]["message"]
     s, ev = step(clocked, s, "!set shakes 5", gm=True)
-    assert ev[0] == {"type": "override", "what": "set", "args": ["shakes", "5"], "message": "GM: shakes = 5"}
+    assert ev[0] == {"type": "override", "what": "set", "args": ["shakes", "5"], "message": "GM: shakes = 5",
+                     "code": "set", "data": {"var": "shakes", "label": "shakes", "old": 0, "value": 5}}
     assert s.vars["shakes"] == 5
     s, ev = step(clocked, s, "!clock +90", gm=True)
     assert s.clock == 90 and "部屋が揺れた。" in texts(ev)  # 11:00 fell due

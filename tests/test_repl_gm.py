@@ -89,7 +89,7 @@ def _plain(story, lines: str, **kw) -> tuple[Repl, str]:
 def test_entered_faces_decide_the_spot_hidden_check(story) -> None:
     # 0 and 5 on the percentile dice read 05: under 目星 60, a success; the key is found.
     repl, screen = _tui(story, "目星\r0 5\r\x04", seed=1, gm=True, manual=True)
-    assert "1d100：d10×2（十の位 00–90、一の位 0–9） の出目を入力 (2個)" in screen
+    assert "🎲 目星 60 に 1d100：出目を入力（47、または十の位と一の位 40 7）" in screen
     assert "目星 1d100<=60：[00] [5] → 5" in screen
     assert "机の裏に鍵が貼ってあった。" in screen
     assert repl.state.inventory == {"key": 1} and repl.state.vars["found"] is True
@@ -142,12 +142,12 @@ def test_overrides_in_japanese_and_english_go_through_step(story, tmp_path: Path
     repl, out = _plain(story, lines, seed=1, gm=True, transcript=md, narrator=nar)
     st = repl.state
     assert [e.command for e in repl.tl.commands] == [
-        "!set alarm 3", "!set found true", "!clock +30", "!clock +35", "!damage rat 2 耐久力",
-        "!force failure", "目星", "!give key", "!goto out"]
+        "!set alarm 3", "!set found true", "!clock +30", "!clock +35", "!damage 大ネズミ 2 耐久力",
+        "!force failure", "目星", "!give 鍵", "!goto 廊下"]
     assert st.vars == {"found": True, "alarm": 3} and st.clock == 65
     assert st.stats["rat"]["耐久力"] == 3 and st.ending == "escaped"
     assert "遠くで鐘が鳴った。" in out  # the timed event fired when the GM moved the clock
-    assert "［GM 上書き］ outcome forced to failure" in out and "何も見つからない。" in out
+    assert "［GM 上書き］ 判定の結果を「失敗」にしました。" in out and "何も見つからない。" in out
     # The panel follows every turn on a plain terminal.
     assert "予定: bell 11:00（あと30分）" in out and "予定: （なし）" in out
     # The narrator never hears keeper notes, overrides or the panel.
@@ -157,7 +157,7 @@ def test_overrides_in_japanese_and_english_go_through_step(story, tmp_path: Path
     # The transcript marks them as overrides and replays to the same state.
     text = md.read_text(encoding="utf-8")
     assert "**▶ ［GM 上書き］ !set alarm 3**" in text
-    assert "> **［GM 上書き］** alarm = 3" in text
+    assert "> **［GM 上書き］** alarm：0 → 3" in text
     assert "> ［GM］ *机の裏に鍵が貼ってある。目星で見つかる。*" in text
     data = files.read_replay(md)
     tl = files.rebuild(story, data["seed"], [files.Entry.from_json(c) for c in data["commands"]], gm=True)
@@ -175,7 +175,7 @@ def test_an_override_is_undone_like_a_move_and_refused_without_gm(story) -> None
     repl.handle("redo")
     assert repl.state.vars["alarm"] == 7
     repl.handle("gm set nosuch 1")
-    assert "!set VARIABLE VALUE" in out.getvalue()
+    assert "「nosuch」という変数は見つかりません。候補：found、alarm" in out.getvalue()
     _, plain_out = _plain(story, "gm set alarm 3\n!set alarm 3\n", seed=1)
     assert "GM モードでだけ使えます" in plain_out
-    assert "overrides (!set, !clock, ...) are for a game master" in plain_out
+    assert plain_out.count("GM モードでだけ使えます") == 2 and "overrides (!set" not in plain_out

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from runner.engine.evaluate import EvalError, _num, compile_expr, shares_state
+from runner.engine.gm import FORCE_KEY, GM_COMMANDS, forced_keys
 from runner.engine.match import normalise, suggestions
 from runner.engine.state import State, _copy
 from runner.rules import system
@@ -71,7 +72,12 @@ class Ctx:
 
     # -- the Context protocol ---------------------------------------------
     def roll(self, expr: str, *, label: str = "", emit: bool = True, **extra: Any) -> Roll:
-        r = roll_dice(expr, self.dice)
+        try:
+            r = roll_dice(expr, self.dice)
+        except NeedDice as need:
+            if not label:
+                raise
+            raise NeedDice(need.expr, need.sides, label=label, target=extra.get("target")) from None
         if emit and (self.gm or not extra.get("keeper")):
             ev = r.to_event(**extra)
             if label:
@@ -79,13 +85,13 @@ class Ctx:
             self.events.append(ev)
         return r
 
-    def faces(self, sides: list[int], *, expr: str) -> list[int]:
+    def faces(self, sides: list[int], *, expr: str, label: str = "", target: int | None = None) -> list[int]:
         out = []
         try:
             for s in sides:
                 out.append(self.dice.face(s))
         except NeedDice:
-            raise NeedDice(expr, sides[len(out):]) from None
+            raise NeedDice(expr, sides[len(out):], label=label, target=target) from None
         return out
 
     def emit(self, event: dict) -> None:
@@ -180,7 +186,8 @@ def new_game(story: Story, seed: int = 0, *, gm: bool = False, dice: list[int] |
     except _Ending:
         pass
     except (EvalError, RuleError, StoryRuntimeError) as e:
-        ctx.events.append({"type": "error", "message": f"story error: {e}"})
+        ctx.events.append({"type": "error", "code": "story_error", "data": {"detail": str(e)},
+                           "message": f"story error: {e}"})
     state.rng = seeded.state
     return state, ctx.events + tail(story, state, gm=gm)
 
@@ -345,14 +352,15 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
     raised so the front end can ask the table and call again with more faces.
     """
     if state.ending is not None:
-        return state, [{"type": "error", "message": "the game is over"}] + (tail(story, state, gm=gm) if tail_events else [])
+        return state, [{"type": "error", "code": "ended", "message": "the game is over"}] + (
+            tail(story, state, gm=gm) if tail_events else [])
     if isinstance(command, Choice):
         # A choice that available() just gave for this very state (bots, simulations).
         choices: list[Choice] = []
         choice: Choice | None = command
         command = command.id
     elif command.startswith("!"):
-        return _gm_command(story, state, command, gm=gm, tail_events=tail_events)
+        return _gm_command(story, state, command, gm=gm, tail_events=tail_events, dice=dice, manual=manual)
     elif command.startswith("@"):
         return _rule_command(story, state, command, dice=dice, manual=manual, gm=gm, tail_events=tail_events)
     else:
@@ -383,95 +391,46 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
         pass
     except (EvalError, RuleError, StoryRuntimeError, RecursionError) as e:
         msg = "story error: effects nest too deeply" if isinstance(e, RecursionError) else f"story error: {e}"
-        return state, [{"type": "error", "message": msg}] + (tail(story, state, gm=gm) if tail_events else [])
+        return state, [{"type": "error", "code": "story_error", "data": {"detail": msg[len("story error: "):]},
+                        "message": msg}] + (tail(story, state, gm=gm) if tail_events else [])
     new.turn += 1
     new.rng = seeded.state
     return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
 
 
-FORCE_KEY = "_gm_force"
-_SUCCESS_LEVELS = ("critical", "extreme", "hard", "regular", "success")
-GM_COMMANDS = ("set", "clock", "damage", "force", "give", "take", "goto")
+def _gm_command(story: Story, state: State, command: str, *, gm: bool, tail_events: bool,
+                dice: list[int] | None = None, manual: bool = False) -> tuple[State, list[dict]]:
+    """``!set VAR EXPR``, ``!clock +30|HH:MM``, ``!damage WHO N [STAT]``, ``!stat WHO STAT-N``,
+    ``!force KEY``, ``!give ITEM``, ``!take ITEM``, ``!goto NODE``: a game master's overrides
+    (see runner/engine/gm.py). They are commands like any other, so a transcript and a replay
+    keep them, and they roll the command's dice: with ``manual``, a roll they set off (a timed
+    event, a damage roll) raises :class:`NeedDice` like any other."""
+    from runner.engine import gm as G
 
-
-def _gm_command(story: Story, state: State, command: str, *, gm: bool,
-                tail_events: bool) -> tuple[State, list[dict]]:
-    """``!set VAR EXPR``, ``!clock +30|HH:MM``, ``!damage WHO N [STAT]``, ``!force KEY``,
-    ``!give ITEM``, ``!take ITEM``, ``!goto NODE``: a game master's overrides. They are
-    commands like any other, so a transcript and a replay keep them."""
     closing = tail(story, state, gm=gm) if tail_events else []
 
-    def fail(msg: str) -> tuple[State, list[dict]]:
-        return state, [{"type": "error", "code": "gm", "message": msg}] + closing
+    def fail(code: str, msg: str, **data: Any) -> tuple[State, list[dict]]:
+        return state, [{"type": "error", "code": code, "data": data, "message": msg}] + closing
 
     if not gm:
-        return fail("overrides (!set, !clock, ...) are for a game master: play with --gm")
+        return fail("gm_only", "overrides (!set, !clock, ...) are for a game master: play with --gm")
     words = command[1:].split()
     if not words or words[0] not in GM_COMMANDS:
-        return fail("GM commands: " + ", ".join("!" + c for c in GM_COMMANDS))
+        return fail("gm_usage", "GM commands: " + ", ".join("!" + c for c in GM_COMMANDS), verb="")
     verb, args = words[0], words[1:]
     new = state.copy()
-    ctx = Ctx(story, new, gm, SeededDice(new.rng))
-    note = {"type": "override", "what": verb, "args": args}
+    source, seeded = _dice_for(new, dice, manual)
+    ctx = Ctx(story, new, gm, source)
     try:
-        if verb == "set":
-            if len(args) < 2 or args[0] not in story.variables:
-                return fail("!set VARIABLE VALUE (a variable of this story)")
-            from runner.story.expr import ExprError, parse
-
-            try:
-                new.vars[args[0]] = ctx.eval(parse(" ".join(args[1:])))
-            except ExprError as e:
-                return fail(f"!set: {e}")
-            note["message"] = f"GM: {args[0]} = {new.vars[args[0]]!r}"
-        elif verb == "clock":
-            from runner.story.loader import _minutes
-
-            if len(args) != 1:
-                return fail("!clock +MINUTES or !clock HH:MM")
-            raw = args[0]
-            if raw.startswith("+"):
-                m = _minutes(raw[1:])
-                delta = m if m is not None else -1
-            else:
-                m = _minutes(raw)
-                start = story.clock.start if story.clock else 0
-                delta = (m - start - new.clock) if (m is not None and ":" in raw) else -1
-            if delta < 0:
-                return fail("the clock only moves forward: !clock +30, !clock 1h, or a later !clock HH:MM")
-            advance(ctx, delta)
-            note["message"] = f"GM: clock moved {delta} min to {clock_text(story, new.clock)}"
-        elif verb == "damage":
-            if len(args) < 2 or args[0] not in new.stats:
-                return fail("!damage WHO AMOUNT [STAT] (WHO: " + ", ".join(new.stats) + ")")
-            stat = args[2] if len(args) > 2 else "HP"
-            amount = int(args[1])
-            sheet = new.stats[args[0]]
-            if stat not in sheet or not isinstance(sheet[stat], (int, float)):
-                return fail(f"{args[0]} has no {stat}")
-            sheet[stat] = max(0, sheet[stat] - amount)
-            note["message"] = f"GM: {args[0]} {stat} -{amount} → {sheet[stat]}"
-        elif verb == "force":
-            if len(args) != 1:
-                return fail("!force OUTCOME (e.g. success, failure, critical, fumble)")
-            new.rules[FORCE_KEY] = args[0]
-            note["message"] = f"GM: the next check's outcome will be {args[0]}"
-        elif verb in ("give", "take"):
-            if len(args) != 1 or args[0] not in story.items:
-                return fail(f"!{verb} ITEM (an item of this story)")
-            _run(ctx, ((verb, ((args[0], 1),)),))
-            note["message"] = f"GM: {verb} {args[0]}"
-        elif verb == "goto":
-            if len(args) != 1 or args[0] not in story.nodes:
-                return fail("!goto NODE (a node of this story)")
-            ctx.goto = args[0]
-            note["message"] = f"GM: moved to {args[0]}"
-        ctx.events.insert(0, note)
+        G.run(ctx, verb, args)
         _settle(ctx)
     except _Ending:
         pass
-    except ValueError as e:
-        return fail(f"!{verb}: {e}")
+    except G.Refused as e:
+        return fail(e.code, str(e), **e.data)
+    except (EvalError, RuleError, StoryRuntimeError, ValueError) as e:
+        return fail("gm_failed", f"!{verb}: {e}", verb=verb, detail=str(e))
+    new.rng = seeded.state
     return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
 
 
@@ -485,7 +444,7 @@ def _rule_command(story: Story, state: State, command: str, *, dice: list[int] |
     if fn is None:
         known = ", ".join("@" + k for k in sorted(rs.meta_commands)) or "none"
         shown = name if len(name) <= 40 else name[:40] + "…"
-        return state, [{"type": "error", "code": "unknown_rule_command",
+        return state, [{"type": "error", "code": "unknown_rule_command", "data": {"name": shown},
                         "message": f"unknown rule command @{shown} (this story's rules have: {known})"}] + (
             tail(story, state, gm=gm) if tail_events else [])
     cmd = as_command(fn)
@@ -493,7 +452,8 @@ def _rule_command(story: Story, state: State, command: str, *, dice: list[int] |
         # One validator at the door for every rule system's commands (runner/rules/meta.py).
         values = cmd.parse(name, rest, story.language)
     except RuleError as e:
-        return state, [{"type": "error", "code": "bad_arguments", "message": f"@{name}: {e}"}] + (
+        return state, [{"type": "error", "code": "bad_arguments", "data": {"name": name, "detail": str(e)},
+                        "message": f"@{name}: {e}"}] + (
             tail(story, state, gm=gm) if tail_events else [])
     new = state.copy()
     source, seeded = _dice_for(new, dice, manual)
@@ -504,7 +464,8 @@ def _rule_command(story: Story, state: State, command: str, *, dice: list[int] |
     except _Ending:
         pass
     except (EvalError, RuleError, StoryRuntimeError, ValueError) as e:
-        return state, [{"type": "error", "message": f"@{name}: {e}"}] + (tail(story, state, gm=gm) if tail_events else [])
+        return state, [{"type": "error", "code": "rule_command", "data": {"name": name, "detail": str(e)},
+                        "message": f"@{name}: {e}"}] + (tail(story, state, gm=gm) if tail_events else [])
     new.rng = seeded.state
     return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
 
@@ -560,16 +521,21 @@ def _keys(result: Any) -> list[str]:
 
 def _outcome(ctx: Ctx, result: Any, outcomes: Iterable[Any]) -> None:
     keys = _keys(result)
-    forced = None
+    table = {o.key: o for o in outcomes}
     if FORCE_KEY in ctx.state.rules:
         ctx.own()
-        forced = ctx.state.rules.pop(FORCE_KEY)
-    if forced is not None:
-        keys = [str(forced)] + (["success"] if forced in _SUCCESS_LEVELS else
-                                ["failure"] if forced in ("fumble", "failure") else [])
-        ctx.events.append({"type": "override", "what": "force", "value": forced,
-                           "message": f"GM: outcome forced to {forced}"})
-    table = {o.key: o for o in outcomes}
+        forced = str(ctx.state.rules.pop(FORCE_KEY))
+        fk = forced_keys(forced, table)
+        if fk is None:
+            # This check cannot have that result: it runs as rolled, the GM's choice waits.
+            ctx.state.rules[FORCE_KEY] = forced
+            ctx.events.append({"type": "override", "what": "force", "code": "force_kept",
+                               "value": forced, "data": {"value": forced, "outcomes": list(table)},
+                               "message": f"GM: this check cannot be {forced}; kept for the next one"})
+        else:
+            keys = fk
+            ctx.events.append({"type": "override", "what": "force", "code": "forced", "value": forced,
+                               "data": {"value": forced}, "message": f"GM: outcome forced to {forced}"})
     for k in keys:
         o = table.get(k)
         if o is not None:

@@ -35,8 +35,9 @@ class Context(Protocol):
         """Rolls dice notation with the game's dice, emitting a ``roll`` event unless told not to."""
         ...
 
-    def faces(self, sides: list[int], *, expr: str) -> list[int]:
-        """Takes raw faces for dice with these sides, in order (for custom roll readings)."""
+    def faces(self, sides: list[int], *, expr: str, label: str = "", target: int | None = None) -> list[int]:
+        """Takes raw faces for dice with these sides, in order (for custom roll readings);
+        ``label`` and ``target`` tell a table rolling by hand what the roll is for."""
         ...
 
     def emit(self, event: dict) -> None:

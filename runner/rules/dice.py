@@ -26,13 +26,17 @@ class DiceError(ValueError):
 class NeedDice(Exception):
     """Raised by :class:`ManualDice` when the person at the table has to roll.
 
-    ``expr`` is what is being rolled and ``sides`` the dice still needed, in order.
+    ``expr`` is what is being rolled and ``sides`` the dice still needed, in order; ``label``
+    (the check or roll's name, ``目星``) and ``target`` (the value to roll under) let the
+    front end say what the table is rolling for.
     """
 
-    def __init__(self, expr: str, sides: list[int]) -> None:
+    def __init__(self, expr: str, sides: list[int], *, label: str = "", target: int | None = None) -> None:
         super().__init__(f"roll {expr}: {len(sides)} dice needed")
         self.expr = expr
         self.sides = sides
+        self.label = label
+        self.target = target
 
 
 class DiceSource(Protocol):

@@ -13,7 +13,7 @@ from typing import Any
 
 from prompt_toolkit.utils import get_cwidth
 
-from runner.ui.i18n import key_label, t, value_name
+from runner.ui.i18n import has_text, key_label, t, value_name
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -248,7 +248,8 @@ class Renderer:
             return [[("class:error", line)] for line in self.error_lines(ev, command)]
         if kind == "override":
             mark = t("override", lang)
-            lines = wrap(override_text(ev), self.cols, first=mark + " ", indent=" " * width(mark + " "))
+            lines = wrap(override_text(ev, lang, self.story), self.cols, first=mark + " ",
+                         indent=" " * width(mark + " "), keep_spaces=True)
             return [[("class:keeper.mark", mark), ("class:keeper", lines[0][len(mark):])]] + \
                 [[("class:keeper", line)] for line in lines[1:]]
         if kind == "ending":
@@ -275,7 +276,7 @@ class Renderer:
         elif code == "no_such_number":
             msg = t("no_such_number", lang, text=_printable(text))
         else:
-            msg = t("error", lang, message=ev.get("message", ""))
+            msg = code_text(ev, lang, self.story) or t("error", lang, message=ev.get("message", ""))
         lines = wrap(msg, self.cols)
         if ev.get("suggestions"):
             lines += wrap(t("suggest", lang, list=" / ".join(ev["suggestions"])), self.cols)
@@ -314,7 +315,7 @@ def _printable(text: str) -> str:
 # -- status ------------------------------------------------------------------
 
 CORE_KEYS = {"type", "node", "title", "turn", "clock", "time", "time_left", "vars", "inventory",
-             "stats", "gm"}
+             "stats", "gm", "ending"}
 PREFERRED_STATS = ("HP", "hp", "MP", "mp", "SAN", "san", "Luck", "luck", "幸運", "耐久力",
                    "正気度", "life", "ライフ")
 RULE_VIEWS = ("ureg", "coc7", "ktane")
@@ -448,7 +449,7 @@ def status_items(ev: dict, story: Any = None, lang: str = "ja", *, short: bool =
     ``short`` (the bar itself): compact forms, and a rule system's False flags left out."""
     items: list[tuple[str, str]] = [(t("place", lang), str(ev.get("title") or ev.get("node", "")))]
     if ev.get("time"):
-        items.append((t("time", lang), str(ev["time"])))
+        items.append((t("time", lang), time_text(ev["time"], lang)))
     if ev.get("time_left") is not None:
         items.append((t("left", lang), duration(ev["time_left"], lang)))
     system = getattr(story, "rules", None)
@@ -539,12 +540,96 @@ def clock_seconds(seconds: float) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
-def override_text(ev: dict) -> str:
-    """An ``override`` event in one line."""
+def override_text(ev: dict, lang: str = "en", story: Any = None) -> str:
+    """An ``override`` event in one line, in ``lang`` (by its code; the engine's English
+    message only for an override this console does not know)."""
+    text = code_text(ev, lang, story)
+    if text is not None:
+        return text
     msg = str(ev.get("message") or "")
     if msg.startswith("GM: "):
         msg = msg[4:]
     return msg or " ".join([str(ev.get("what", "")), *map(str, ev.get("args", []))])
+
+
+def value_text(value: Any, lang: str) -> str:
+    """A variable's value as a person reads it (はい / いいえ, numbers, text)."""
+    if isinstance(value, bool):
+        return t("value_true" if value else "value_false", lang)
+    if value is None or value == "":
+        return t("value_none", lang)
+    return str(value)
+
+
+def time_text(clock: Any, lang: str) -> str:
+    """The engine's clock text (``01:00 (+1d)``) in ``lang`` (``01:00（翌日）``)."""
+    text = str(clock or "")
+    head, sep, rest = text.partition(" (+")
+    if not sep or not rest.endswith("d)") or not rest[:-2].isdigit():
+        return text
+    n = int(rest[:-2])
+    return head + (t("next_day", lang) if n == 1 else t("nth_day", lang, n=n))
+
+
+def _outcome_name(key: Any, lang: str) -> str:
+    return level_text(key, lang)
+
+
+def _names(items: Any, lang: str) -> str:
+    return ("、" if lang == "ja" else ", ").join(str(x) for x in (items or []))
+
+
+def code_text(ev: dict, lang: str = "ja", story: Any = None) -> str | None:
+    """An ``error`` or ``override`` event worded in ``lang`` from its ``code`` and ``data``;
+    None when this console has no words for the code."""
+    code = ev.get("code")
+    if not code:
+        return None
+    kind = ev.get("type")
+    d = dict(ev.get("data") or {})
+    system = getattr(story, "rules", None)
+    system = system if isinstance(system, str) else None
+    if kind == "override":
+        key = f"ov_{code}"
+        if not has_text(key, lang):
+            return None
+        if code == "set":
+            d.update(old=value_text(d.get("old"), lang), value=value_text(d.get("value"), lang))
+        elif code == "clock":
+            d.update({"d": duration(d.get("minutes", 0), lang), "from": time_text(d.get("from"), lang),
+                      "to": time_text(d.get("to"), lang)})
+        elif code in ("stat", "damage"):
+            d["stat"] = key_label(str(d.get("stat", "")), lang, system)
+        elif code in ("force", "forced", "force_kept"):
+            d["value"] = _outcome_name(d.get("value", ev.get("value", "")), lang)
+        try:
+            return t(key, lang, **d)
+        except (KeyError, IndexError, ValueError):
+            return None
+    if kind != "error":
+        return None
+    key = f"err_{code}"
+    if code == "gm_usage" and has_text(f"{key}_{d.get('verb')}", lang):
+        key = f"{key}_{d.get('verb')}"
+    if not has_text(key, lang):
+        return None
+    if "kind" in d:
+        d["kind"] = t(f"named_{d['kind']}", lang) if has_text(f"named_{d['kind']}", lang) else d["kind"]
+    if "known" in d:
+        names = list(d.get("known") or [])
+        listed = _names(names, lang) + ("…" if d.get("more") else "")
+        d["known"] = t("err_gm_known", lang, list=listed) if names else ""
+    if "candidates" in d:
+        d["candidates"] = _names(d["candidates"], lang)
+    if "allowed" in d:
+        d["allowed"] = _names([_outcome_name(k, lang) for k in d["allowed"]], lang)
+    if "value" in d and code.startswith("gm_force"):
+        d["value"] = str(d["value"])
+    d.setdefault("allowed", "")
+    try:
+        return t(key, lang, **d)
+    except (KeyError, IndexError, ValueError):
+        return None
 
 
 def _flat(d: dict) -> dict:
@@ -680,10 +765,10 @@ def markdown_turn(events: Iterable[dict], story: Any = None, *, lang: str = "ja"
             out.append(f"### {t('ending', lang, title=_md(str(ev.get('title') or ev.get('id', ''))), kind=kname)}")
             out.append("")
         elif kind == "override":
-            out.append(f"> **{_md(t('override', lang))}** {_md(override_text(ev))}")
+            out.append(f"> **{_md(t('override', lang))}** {_md(override_text(ev, lang, story))}")
             out.append("")
         elif kind == "error":
-            out.append(f"*{_md(str(ev.get('message', '')))}*")
+            out.append(f"*{_md(code_text(ev, lang, story) or str(ev.get('message', '')))}*")
             out.append("")
     return "\n".join(out)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import threading
 import time
@@ -390,6 +391,13 @@ class PromptIO(_Posted):
     def ask(self, message: str) -> str:
         return self.asker.prompt(message)
 
+    def typed(self) -> str:
+        """What was in the input line when the last prompt ended (Ctrl-C keeps it there)."""
+        try:
+            return str(self.session.default_buffer.text)
+        except Exception:  # noqa: BLE001 - no session yet
+            return ""
+
     def write(self, lines: list[Line]) -> None:
         if not lines:
             return
@@ -490,6 +498,28 @@ def _split(text: str) -> tuple[str, list[str]]:
     if not parts:
         return "", []
     return parts[0], parts[1:]
+
+
+_STATUS_LINE = re.compile(r"^\s*([^\s+\-=]+)\s*([+\-=])\s*(\d+|\d*[dD]\d+)\s*$")
+_JA_SPAN = re.compile(r"^\+?(?:(\d+)時間)?(?:(\d+)分)?$")
+_JA_TIME = re.compile(r"^(\d{1,3})時(?:(\d{1,2})分?|半)?$")
+
+
+def clock_words(text: str, *, absolute: bool = False) -> str:
+    """A GM's clock words as the engine reads them: ``30分``/``30`` → ``+30``, ``1時間30分`` →
+    ``+1h30m``, ``13時半`` → ``13:30``; with ``absolute`` (時刻), a bare ``13`` is 13:00."""
+    s = unicodedata.normalize("NFKC", text).replace(" ", "").casefold()
+    m = _JA_TIME.match(s)
+    if m:
+        mm = 30 if s.endswith("半") else int(m.group(2) or 0)
+        return f"{int(m.group(1)):02d}:{mm:02d}"
+    m = _JA_SPAN.match(s)
+    if m and (m.group(1) or m.group(2)):
+        h, mm = int(m.group(1) or 0), int(m.group(2) or 0)
+        return f"+{h}h{mm}m" if h and mm else f"+{h}h" if h else f"+{mm}"
+    if s.removesuffix("min").removesuffix("m").isdigit():
+        return f"{int(s.removesuffix('min').removesuffix('m')):02d}:00" if absolute else "+" + s
+    return s
 
 
 class RealTime:
@@ -899,7 +929,9 @@ class Repl:
                     self.warn_later()
                     line = self.io.read(t("prompt", self.lang))
                 except KeyboardInterrupt:
-                    self.say(t("cancelled", self.lang), "class:hint")
+                    # On an empty line Ctrl-C is someone looking for the way out: say it.
+                    typed = getattr(self.io, "typed", lambda: "")()
+                    self.say(t("cancelled" if typed.strip() else "how_to_leave", self.lang), "class:hint")
                     continue
                 except EOFError:
                     break
@@ -957,11 +989,12 @@ class Repl:
             cmd = f"@time_sync {int(spent) + delta}" if spent + 0.5 < self._reported else f"@time_passed {delta}"
         else:
             cmd = f"@tick {delta}"
-        new, events = step(self.story, self.state, cmd, gm=self.gm)
-        if new is self.state:
+        ran = self.step_asking(cmd)
+        if ran is None or ran[0] is self.state:
             return False
+        new, events, faces = ran
         self._reported = max(self._reported, float(int(spent) + delta))
-        self.tl.push(Entry(cmd), new, events)
+        self.tl.push(Entry(cmd, faces or None, self.manual) if faces else Entry(cmd), new, events)
         self._choices = None
         self.refresh()
         self.autosave()
@@ -981,7 +1014,7 @@ class Repl:
             self.say(t("no_realtime", self.lang), "class:error")
             return
         if self.rt.paused:
-            self.cmd_resume(args)
+            self.say(t("pause_already", self.lang), "class:hint")
             return
         self.sync_time()
         self.rt.pause()
@@ -1018,6 +1051,8 @@ class Repl:
         if text.startswith("@") and not self.may_type_rule_command(text):
             return True
         try:
+            if text[0] in _PREFIXES and self.status_line(text[1:]):
+                return True
             if text[0] in _PREFIXES:
                 return self.meta(text[1:].strip(), explicit=True)
             if self.state.ending is None and match(self.story, self.state, text, self.choices()) is not None:
@@ -1058,21 +1093,10 @@ class Repl:
                 self.say(t("pause_off", self.lang), "class:hint")
             if self.sync_time():
                 return True  # the time ran out before this command
-        faces: list[int] = []
-        while True:
-            try:
-                new, events = step(self.story, self.state, text, dice=faces or None,
-                                   manual=self.manual, gm=self.gm)
-                break
-            except NeedDice as nd:
-                more = self.ask_dice(nd)
-                if more is None:
-                    self.say(t("dice_cancel", self.lang), "class:hint")
-                    return True
-                faces += more
-            except DiceError as e:
-                self.say(t("error", self.lang, message=e), "class:error")
-                return True
+        ran = self.step_asking(text)
+        if ran is None:
+            return True
+        new, events, faces = ran
         changed = new is not self.state
         if changed:
             self.tl.push(Entry(text, faces or None, self.manual), new, events)
@@ -1091,6 +1115,26 @@ class Repl:
             self.say(t("ended_already", self.lang), "class:hint")  # what can be done now
         return True
 
+    def step_asking(self, text: str) -> tuple[State, list[dict], list[int]] | None:
+        """Runs ``text`` through step(); with ``--dice manual`` every roll it makes (whatever
+        made it: an action, a GM's override, a timed event) asks the table. None if the roll
+        was cancelled (said so; nothing ran)."""
+        faces: list[int] = []
+        while True:
+            try:
+                new, events = step(self.story, self.state, text, dice=faces or None,
+                                   manual=self.manual, gm=self.gm)
+                return new, events, faces
+            except NeedDice as nd:
+                more = self.ask_dice(nd)
+                if more is None:
+                    self.say(t("dice_cancel", self.lang), "class:hint")
+                    return None
+                faces += more
+            except DiceError:
+                self.say(t("dice_error", self.lang), "class:error")
+                return None
+
     def ask_dice(self, need: NeedDice) -> list[int] | None:
         """Asks the table for the faces of ``need``; None if the player cancels."""
         sides = list(need.sides)
@@ -1103,11 +1147,17 @@ class Repl:
                 groups.append(f"d{s}")
         percentile = len(sides) >= 2 and set(sides) == {10} and \
             unicodedata.normalize("NFKC", need.expr).lower().startswith(("1d100", "d100"))
-        hint = t("dice_percentile", self.lang) if percentile else ""
+        # One number reads as the whole roll when the table rolls the usual two d10s (47).
+        natural = percentile and len(sides) == 2
+        hint = t("dice_percentile", self.lang) if percentile and not natural else ""
+        label = str(getattr(need, "label", "") or "")
+        target = getattr(need, "target", None)
+        what = t("dice_for_target", self.lang, label=label, target=target) if label and target is not None \
+            else t("dice_for", self.lang, label=label) if label else ""
         while True:
             try:
-                raw = self.io.ask(t("dice_prompt", self.lang, expr=need.expr, dice=" ".join(groups) + hint,
-                                    n=len(sides)))
+                raw = self.io.ask(t("dice_prompt_d100" if natural else "dice_prompt", self.lang, what=what,
+                                    expr=need.expr, dice=" ".join(groups) + hint, n=len(sides)))
             except (KeyboardInterrupt, EOFError):
                 return None
             raw = unicodedata.normalize("NFKC", raw).replace(",", " ").strip()
@@ -1118,6 +1168,13 @@ class Repl:
             except ValueError:
                 self.say(t("dice_bad", self.lang, text=raw[:40]), "class:error")
                 continue
+            if natural and len(raw.split()) == 1:
+                v = faces[0] if faces else -1
+                if not 0 <= v <= 100:
+                    self.say(t("dice_range_d100", self.lang, face=v), "class:error")
+                    continue
+                v = v or 100  # 00 is 100
+                return [v // 10 % 10 or 10, v % 10 or 10]
             if percentile:
                 # Tens dice read 00-90 (or 0-9), the units die 0-9: as d10 faces, 0 is 10.
                 faces = [(f // 10 or 10) if i < len(sides) - 1 and f % 10 == 0 and 0 <= f <= 90 else f
@@ -1291,17 +1348,24 @@ class Repl:
         if self.state.ending is None:
             self.show([self.prompt_event()])
 
-    def _count(self, args: list[str]) -> int:
-        try:
-            return max(1, int(args[0])) if args else 1
-        except ValueError:
+    def _count(self, args: list[str]) -> int | None:
+        """How many moves ``undo``/``redo`` take: 1 by default; None (after saying how it is
+        used) for anything but a whole number from 1."""
+        if not args:
             return 1
+        word = unicodedata.normalize("NFKC", args[0])
+        if len(args) == 1 and word.isascii() and word.isdigit() and 1 <= int(word) <= 1_000_000:
+            return int(word)
+        self.say(t("count_usage", self.lang, word=clip(" ".join(args), 20)), "class:error")
+        return None
 
     def cmd_undo(self, args: list[str]) -> None:
         """Takes back moves; the real-time reports between them are stepped over (and the
         time is not given back: the next report catches the State up)."""
         assert self.tl is not None
         want, pos, moves, k = self._count(args), self.tl.pos, 0, 0
+        if want is None:
+            return
         # A campaign's carried PCs cannot be taken back (the first choice never changes).
         floor = max((i + 1 for i, e in enumerate(self.tl.log[:pos]) if e.command.startswith("@carry ")), default=0)
         while moves < want and pos > floor:
@@ -1318,6 +1382,8 @@ class Repl:
     def cmd_redo(self, args: list[str]) -> None:
         assert self.tl is not None
         want, pos, moves, k = self._count(args), self.tl.pos, 0, 0
+        if want is None:
+            return
         log = self.tl.log
         while pos < len(log) and (moves < want or is_clock_command(log[pos].command)):
             if not is_clock_command(log[pos].command):
@@ -1374,8 +1440,8 @@ class Repl:
                 self.say(str(res.text), "class:roll")
                 return
             r = roll(expr, source)
-        except (DiceError, NeedDice, ValueError) as e:
-            self.say(t("roll_err", self.lang, why=e), "class:error")
+        except (DiceError, NeedDice, ValueError):
+            self.say(t("roll_err", self.lang, expr=clip(expr, 40)), "class:error")
             return
         self.show([r.to_event()])
 
@@ -1419,54 +1485,40 @@ class Repl:
             if not args:
                 self.io.write(self.gm_panel())
                 return
+            word = args[0]
             verb = GM_VERBS.get(args[0].casefold()) or GM_VERBS.get(args[0])
             args = args[1:]
-        command = self._override(verb, args) if verb else None
-        if command is None:
-            self.say(t("gm_usage", self.lang), "class:error")
-            return
-        self.play(command)
+        # Without words (or with a word that is no override) the engine answers with the usage.
+        self.play(self._override(verb, args, word) if verb else "!?")
 
-    def _override(self, verb: str, args: list[str]) -> str | None:
-        """The engine's ``!verb args`` for an override typed with names a person uses."""
-        story = self.story
+    def status_line(self, text: str) -> bool:
+        """CCFOLIA's status syntax after ``:`` (``:HP-3``, ``:SAN-2``, ``:幸運=50``): a GM's
+        ``!stat`` on the player character. False when ``text`` is not one (``:undo``)."""
+        m = _STATUS_LINE.match(unicodedata.normalize("NFKC", text))
+        if m is None or m.group(1).casefold() in _META:
+            return False
+        if not self.gm:
+            self.say(t("gm_only", self.lang), "class:error")
+            return True
+        self.play(f"!stat {m.group(1)}{m.group(2)}{m.group(3)}")
+        return True
+
+    def _override(self, verb: str, args: list[str], word: str = "") -> str:
+        """The engine's ``!verb args`` for an override typed in the GM's words. Names stay as
+        typed: the engine finds what they name (ids, names, readings, unique parts)."""
         if not args:
-            return None
-
-        def by_name(word: str, table: dict, attr: str) -> str:
-            if word in table:
-                return word
-            for key, obj in table.items():
-                if getattr(obj, attr, None) == word:
-                    return key
-            return word
-
+            return f"!{verb}"
         if verb == "set":
-            var = args[0]
-            if var not in story.variables:
-                var = next((k for k, v in story.variables.items() if getattr(v, "label", None) == var), var)
             value = " ".join(args[1:])
-            value = {"はい": "true", "オン": "true", "いいえ": "false", "オフ": "false"}.get(value, value)
-            return f"!set {var} {value}" if value else None
+            words = {"はい": "true", "オン": "true", "yes": "true", "on": "true",
+                     "いいえ": "false", "オフ": "false", "no": "false", "off": "false"}
+            value = words.get(value.casefold(), value)
+            return f"!set {args[0]} {value}".rstrip()
         if verb == "clock":
-            raw = args[0].rstrip("分").removesuffix("min")
-            if raw.isdigit():
-                raw = "+" + raw
-            return f"!clock {raw}"
-        if verb == "damage":
-            who = args[0]
-            stats = self.state.stats
-            if who not in stats:
-                who = next((cid for cid, sh in stats.items() if isinstance(sh, dict) and sh.get("name") == who),
-                           by_name(who, story.characters, "name"))
-            return "!damage " + " ".join([who, *args[1:]])
+            return "!clock " + clock_words(" ".join(args), absolute=word in ("時刻",))
         if verb == "force":
             return "!force " + FORCE_WORDS.get(args[0], args[0].casefold())
-        if verb in ("give", "take"):
-            return f"!{verb} {by_name(args[0], story.items, 'name')}"
-        if verb == "goto":
-            return f"!goto {by_name(args[0], story.nodes, 'title')}"
-        return None
+        return f"!{verb} " + " ".join(args)
 
     # -- narration keys --------------------------------------------------------
     def key_skip(self) -> None:

@@ -278,7 +278,7 @@ def roll_d100(ctx: Any, value: int | None, *, bonus: int = 0, diff: str = "regul
     """
     n = (bonus if bonus >= 0 else -bonus) + 1 if type(bonus) is int else abs(int(bonus)) + 1
     sides = _D100_SIDES.get(n + 1) or [10] * (n + 1)
-    faces = list(ctx.faces(sides, expr="1d100"))
+    faces = list(ctx.faces(sides, expr="1d100", label=label, target=value))
     if n == 1:
         total = (faces[0] % 10) * 10 + faces[1] % 10 or 100  # 00 + 0 reads 100
         cands = [total]
