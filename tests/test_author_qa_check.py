@@ -92,11 +92,16 @@ def test_an_outcome_the_check_never_gives_is_a_warning_with_a_suggestion(
     assert rc == 0  # a warning: the story still plays
 
 
-def test_a_mistyped_speaker_is_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_speaker_no_character_has_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Speakers are characters (#13 item 13): a typo, or a voice profile's name, fails the story.
     text = BASE.replace("speaker: ghost", "speaker: ghots")
-    _rc, out = _check(tmp_path, text, capsys)
+    rc, out = _check(tmp_path, text, capsys)
     line, col = _where(text, "ghots")
-    assert f"story.yaml:{line}:{col}: speaker 'ghots'" in out and "did you mean 'ghost'" in out, out
+    assert f"story.yaml:{line}:{col}: speaker 'ghots' is not a character" in out, out
+    assert "did you mean 'ghost'" in out and rc == 1
+    # A character's name speaks as well as its id.
+    rc, out = _check(tmp_path, BASE.replace("speaker: ghost", "speaker: 影"), capsys)
+    assert rc == 0, out
 
 
 def test_on_enter_gotos_that_bounce_for_ever(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

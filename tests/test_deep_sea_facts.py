@@ -504,9 +504,11 @@ def test_genocide_waves(story) -> None:
 def test_readings_and_voices(story) -> None:
     assert story.readings["蠢く触腕"] == "うごめくしょくわん"
     assert story.voices["narrator"] == "default"
-    assert story.voices["monster"] == "monster" and story.voices["wizard"] == "npc"
+    # Voices are given to characters (#13 item 13): the arm growls, the owner speaks.
+    assert story.voices == {"narrator": "default", "tentacle": "monster", "owner": "npc"}
     evs = play(story, *DARK, "wait_owner", "explain")
-    assert any(e.get("speaker") == "wizard" for e in evs if e["type"] == "narration")
+    assert any(e.get("speaker") == "owner" and e.get("name") == "ローブの人物"
+               for e in evs if e["type"] == "narration")
 
 
 def test_keeper_notes_only_for_the_gm(story) -> None:

@@ -52,6 +52,7 @@ STORY = """\
 story: {id: t, title: テスト, language: ja, rules: none, start: hall}
 readings: {蠢く触腕: うごめくしょくわん}
 voices: {narrator: default, tentacle: monster}
+characters: {tentacle: {name: 触腕, kind: enemy}}
 nodes:
   hall:
     title: 広間

@@ -375,15 +375,15 @@ def test_story_heavy_cannot_climb_the_ladder_alone(tmp_path):
 def test_story_combat_results_and_damage(tmp_path):
     # 1 + crowbar 1 = 2 vs 2: even → the enemy is neutralised, the PC takes 1 damage → vanishes
     text, end, last = run(tmp_path, ["plain", "take", "fight"])
-    assert any("2 対 2 → 対等" in t for t in text)
+    assert any("2 → 対等" in t for t in text)
     assert end == "failure" and any("消滅" in t for t in text)
     # 強力 1.5 + 1 = 2.5 vs 2: still even (difference under 1); a flower takes the damage
     text, end, last = run(tmp_path, ["strong", "take", "rose", "fight"])
-    assert any("2.5 対 2 → 対等" in t for t in text) and any("散った" in t for t in text)
+    assert any("2.5 → 対等" in t for t in text) and any("散った" in t for t in text)
     assert end is None and last["ureg"]["characters"][0]["life"] == 1
     # bare hands 1 vs 2: disadvantage → damage and retreat
     text, end, _ = run(tmp_path, ["plain", "rose", "rose", "fight_bare"])
-    assert any("1 対 2 → 不利" in t for t in text) and "退いた" in text and end is None
+    assert any("1 → 不利" in t for t in text) and "退いた" in text and end is None
 
 
 def test_story_flower_colours_and_stacking(tmp_path):
@@ -443,7 +443,7 @@ def test_greenhouse_free_text_fight_and_ally_support():
         "take_curtain", "go_library", "take_crowbar", "take_stepladder", "back_gallery",
         "カーテンを番人に被せてバールで殴る", "go_dome", "skylight_step"])
     assert any("ツグミが梯子の脚を両手で押さえて" in t for t in text)
-    assert any("1 + バール 1 + 作戦 +1 = 3 対 2 → 有利" in t for t in text)
+    assert any("1 + バール 1 + 作戦 +1 = 3 → 有利" in t for t in text)
     assert end == "full_victory"
 
 

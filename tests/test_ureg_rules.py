@@ -316,7 +316,9 @@ def test_fight_advantage_even_disadvantage():
     c.state.inventory = {"crowbar": 1}
     keys = c.h("fight", "ghost", "pc", "crowbar", 2)  # 4.5 − 3 = 1.5 ≥ 1
     assert keys == ["advantage", "win", "success"] and c.h("life", "pc") == 1
-    assert "= 4.5 対 3" in c.texts()[-1]
+    # The players see their side; the enemy's power is the keeper's (#13 item 25).
+    assert "= 4.5 → " in c.texts()[-2] and " 対 " not in c.texts()[-2]
+    assert "4.5 対 敵の戦力 3" in c.texts()[-1]
     c = ureg_context(_combat_story())
     c.state.inventory = {"flower_white": 1}
     keys = c.h("fight", "ghost", "pc", "", 0)  # 1.5 vs 3: disadvantage; the flower takes it

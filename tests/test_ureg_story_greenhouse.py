@@ -34,7 +34,7 @@ def story():
 
 
 def bot(story, first: list[str], plan: list[str], seed: int, *, tick: int = 0,
-        max_turns: int = 400) -> tuple[str | None, list[dict]]:
+        max_turns: int = 400, gm: bool = False) -> tuple[str | None, list[dict]]:
     """Plays through ``turns``: the next plan action when the prompt offers it, otherwise a
     seeded random move between rooms. With ``tick``, reports that many real seconds after
     every command (as a front end does). Returns the ending id and every event."""
@@ -49,7 +49,7 @@ def bot(story, first: list[str], plan: list[str], seed: int, *, tick: int = 0,
             yield lines.popleft()
 
     n = 0
-    for ev in turns(story, feed(), seed=seed):
+    for ev in turns(story, feed(), seed=seed, gm=gm):
         events.append(ev)
         if ev["type"] == "ending":
             return ev["id"], events
@@ -83,7 +83,10 @@ def test_bot_reaches_full_victory_with_every_character(story, who, seed):
     assert ending == "full_victory", texts(ev)[-5:]
     last = [e for e in ev if e["type"] == "state"][-1]["ureg"]
     assert last["characters"][0]["status"] == "escaped"
-    assert {"id": "tsugumi", "name": "ツグミ", "kind": "ally", "status": "escaped"} in last["npcs"]
+    assert "npcs" not in last  # the story's NPCs are the keeper's list, not the player's (#13 item 25)
+    _, gev = bot(story, [who], FULL, seed, gm=True)
+    gm = [e for e in gev if e["type"] == "state"][-1]["ureg"]
+    assert {"id": "tsugumi", "name": "ツグミ", "kind": "ally", "status": "escaped"} in gm["npcs"]
 
 
 @pytest.mark.parametrize("seed", [2, 3])
@@ -186,13 +189,15 @@ def test_one_flower_colour_at_a_time_and_a_flower_takes_the_blow(story):
     assert st.inventory == {"rose_white": 1}
 
 
-def test_the_warden_states_its_power_and_fights_by_numbers(story):
+def test_the_warden_fights_by_numbers_and_keeps_its_power_to_the_keeper(story):
     assert story.characters["warden"].stats["power"] == 2
     st, seen = play(story, "strength", "go_greenhouse", "take_box", "back_hall", "stairs_box",
                     "go_up", "go_library", "take_crowbar", "back_gallery", "fight_crowbar")
-    assert any("【敵NPC　硝子の番人　戦力2】" in t for t in seen)
+    # #13 item 25: the player meets 硝子の番人 in the text, never its power (a keeper stat).
+    assert any("硝子の番人はドームの扉の前から動かない" in t for t in seen)
+    assert not any("戦力2" in t or "戦力 2" in t or "対 2" in t for t in seen), seen
     # 〈○強力〉 1.5 + バール 1 = 2.5 against 2: under 1 apart is even (UA-03), damage taken.
-    assert any("2.5 対 2 → 対等" in t for t in seen)
+    assert any("2.5 → 対等" in t for t in seen)
     assert st.ending == "failure"
 
 
@@ -325,7 +330,7 @@ def test_a_fight_may_use_any_swingable_item_as_an_improvised_weapon(story):
     st, seen = play(story, "inspiration", "go_greenhouse", "pick_red",
                     "take_box", "back_hall", "stairs_box", "go_up", "go_library", "take_stepladder",
                     "back_gallery", "脚立で番人に殴りかかる")
-    assert any("脚立 0.5 = 1.5 対 2 → 対等" in t for t in seen), seen[-4:]
+    assert any("脚立 0.5 = 1.5 → 対等" in t for t in seen), seen[-4:]
     assert st.vars["warden_gone"] is True and st.stats["warden"]["status"] == "neutralised"
     assert "rose_red" not in st.inventory  # the rose took the blow
 
@@ -336,18 +341,18 @@ def test_a_fight_lets_the_players_say_who_fights_and_who_holds_what(story):
     # PC holding it makes 2 + 0.5 = 2.5 (even, both hurt).
     pre = ["duo", "a_inspiration", "b_nimbleness", *UP, "go_library", "take_crowbar", "back_gallery"]
     st, seen = play(story, *pre, "相棒がバールで、あなたは素手で番人と戦う")
-    assert any("= 3 対 2 → 有利" in t for t in seen), seen[-4:]
+    assert any("= 3 → 有利" in t for t in seen), seen[-4:]
     assert all(st.stats[p]["status"] == "in" for p in ("pc", "pc2")) and st.vars["warden_gone"]
     # Only the PCs named fight; the one who stays out takes no damage (UA-01).
     st, seen = play(story, *pre, "相棒がバールで番人と戦う")
-    assert any("相棒〈○身軽〉〈×非力〉 1 + バール 1 = 2 対 2 → 対等" in t for t in seen), seen[-4:]
+    assert any("相棒〈○身軽〉〈×非力〉 1 + バール 1 = 2 → 対等" in t for t in seen), seen[-4:]
     assert st.stats["pc"]["status"] == "in" and st.stats["pc2"]["status"] == "vanished"
 
 
 def test_a_losing_fight_in_free_text_retreats_and_the_warden_stays(story):
     st, seen = play(story, "inspiration", "look_clock", "go_greenhouse", "pick_red", "take_box",
                     "back_hall", "stairs_box", "go_up", "素手で番人と戦う")
-    assert any("1（素手） = 1 対 2 → 不利" in t for t in seen)
+    assert any("1（素手） = 1 → 不利" in t for t in seen)
     assert any("回廊の入口まで転がって退いた" in t for t in seen)
     assert st.node == "gallery" and not st.vars["warden_gone"] and "warden" not in st.rules["ureg"]["solved"]
 

@@ -104,6 +104,8 @@ class Ctx:
         if keeper and not self.gm:
             return
         ev = {"type": "narration", "text": text, "speaker": speaker or "narrator", "id": id}
+        if speaker in self.story.characters:
+            ev["name"] = speaker_name(self, speaker)
         if keeper:
             ev["keeper"] = True
         self.events.append(ev)
@@ -147,7 +149,10 @@ def _compile_raw(story: Story, effects: Any) -> tuple:
     hit = story.cache.get(key)
     if hit is not None and hit[0] is effects:
         return hit[1]
+    from runner.story.loader import _speakers
+
     chk = _Checker(None)
+    chk.speakers = _speakers(story.characters)
     chk.variables = set(story.variables)
     chk.items = set(story.items)
     compiled = chk.effects(effects, None, "rule")
@@ -617,9 +622,22 @@ def _narrate(ctx: Ctx, lines: Iterable[Narration]) -> None:
         if line.when is not None and not ctx.eval(line.when):
             continue
         ev = {"type": "narration", "text": line.text, "speaker": line.speaker or "narrator", "id": line.id}
+        if line.speaker is not None and line.speaker != "narrator":
+            ev["name"] = speaker_name(ctx, line.speaker)
         if line.keeper:
             ev["keeper"] = True
         ctx.events.append(ev)
+
+
+def speaker_name(ctx: Ctx, cid: str) -> str:
+    """A character's name as the player knows it now: its ``name`` once ``known_when`` holds,
+    its ``unknown_name`` (「少女」) until then."""
+    c = ctx.story.characters.get(cid)
+    if c is None:
+        return cid
+    if c.known_when is None or _holds(ctx, c.known_when):
+        return c.name
+    return c.unknown_name or ("???" if ctx.story.language == "en" else "？？？")
 
 
 def _end(ctx: Ctx, ending_id: str) -> None:

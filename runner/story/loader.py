@@ -83,6 +83,8 @@ class _Checker:
         self._seen_exprs: set[tuple[int, bool]] = set()
         self.texts: dict[str, list[str]] = {}
         """Each file's lines (careful pass only), to place columns inside values."""
+        self.speakers: dict[str, str] | None = None
+        """Who may speak: each character's id and name -> its id (None: not checked)."""
 
     # -- diagnostics -------------------------------------------------------
     def err(self, pos: tuple[int, int] | None, msg: str, code: str = "K000",
@@ -218,11 +220,32 @@ class _Checker:
                 when = self.expr(it["when"], self.vpos(it, "when"), condition=True) if "when" in it else None
                 if "id" in it:
                     nid = self.want_str(it["id"], self.vpos(it, "id"), "a narration id")
-                spk = it.get("speaker")
-                out.append(Narration(nid, _tidy(text), when, str(spk) if spk else None, keeper))
+                spk = self.speaker(it.get("speaker"), self.vpos(it, "speaker") or ipos) if "speaker" in it else None
+                out.append(Narration(nid, _tidy(text), when, spk, keeper))
             else:
                 self.err(ipos, f"a narration line must be text or a mapping, not {_kind(it)}", "K001")
         return tuple(out)
+
+    def speaker(self, who: Any, pos: tuple[int, int] | None, voices: bool = False) -> str | None:
+        """A line's speaker (or a ``voices`` key): ``narrator`` or a character, by id or name,
+        as the character's id."""
+        if not who:
+            return None
+        who = str(who)
+        if who == "narrator" or self.speakers is None:
+            return who
+        cid = self.speakers.get(who)
+        if cid is None:
+            near = _closest(who, self.speakers)
+            hint = f" (did you mean {near!r}?)" if near else ""
+            if voices:
+                self.err(pos, f"voices: {who!r} is not a character of this story{hint}: 'voices' gives "
+                              "'narrator' or a character a voice profile (tentacle: monster)", "K008")
+            else:
+                self.err(pos, f"speaker {who!r} is not a character of this story{hint}: a speaker is "
+                              "'narrator' or a character's id or name (declare it under 'characters')", "K008")
+            return who
+        return cid
 
     # -- effects -----------------------------------------------------------
     def effects(self, v: Any, pos: tuple[int, int] | None, base: str) -> tuple[tuple, ...]:
@@ -703,12 +726,17 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
         for cid, spec in val.items():
             if not chk.want_map(spec, chk.vpos(val, cid), f"character {cid!r}"):
                 continue
-            chk.unknown_keys(spec, {"name", "kind", "stats", "props"}, f"character {cid!r}")
+            chk.unknown_keys(spec, {"name", "kind", "stats", "props", "known_when", "unknown_name"},
+                             f"character {cid!r}")
             kind = str(spec.get("kind", "npc"))
             if kind not in ("pc", "npc", "ally", "neutral", "enemy", "monster"):
                 chk.err(chk.vpos(spec, "kind"), f"character kind {kind!r}: one of pc, npc, ally, neutral, enemy, monster", "K005")
+            known = (chk.expr(spec["known_when"], chk.vpos(spec, "known_when"), condition=True)
+                     if "known_when" in spec else None)
             characters[str(cid)] = Character(str(cid), str(spec.get("name", cid)), kind,
-                                             _plain(spec.get("stats") or {}), _plain(spec.get("props") or {}))
+                                             _plain(spec.get("stats") or {}), _plain(spec.get("props") or {}),
+                                             known, str(spec.get("unknown_name", "")))
+    chk.speakers = _speakers(characters)
 
     node_srcs: list[tuple[str, str, Any, Any]] = []
     for name, val, data in sections["nodes"]:
@@ -785,6 +813,7 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
                 chk.err(npos, f"node {nid!r} is a dead end: it has no actions and is not an ending "
                               "(add an action, a goto or an end)", "K030")
         scene = str(spec.get("scene", "")) or (Path(name).stem if len(files) > 1 else "")
+        _props_speakers(chk, spec.get("props"))
         props = _plain(spec.get("props") or {})
         _props_edges(chk, props, nid)
         nodes[nid] = Node(nid, kind, str(spec.get("title", "")), scene, narration, keeper, on_enter,
@@ -856,12 +885,14 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
     for name, val, data in sections["voices"]:
         chk.file = name
         if chk.want_map(val, chk.vpos(data, "voices"), "'voices'"):
-            voices.update({str(k): str(v) for k, v in val.items()})
+            # A voice is given to a speaker: the narrator or a character (by id or name).
+            voices.update({str(chk.speaker(k, chk.kpos(val, k), voices=True)): str(v) for k, v in val.items()})
 
     # Rule data may move the player or end the game too (an obstacle's way through, the
     # ending a rule system picks, ``options: {endings: {full_victory: escaped}}``).
     chk.cur_node = ""
     _props_edges(chk, options, "")
+    _props_speakers(chk, options)
     ends = options.get("endings")
     if isinstance(ends, dict):
         chk.global_edges.update(str(v) for v in ends.values() if isinstance(v, str))
@@ -1027,6 +1058,25 @@ def _props_edges(chk: _Checker, props: Any, nid: str) -> None:
     elif isinstance(props, list):
         for v in props:
             _props_edges(chk, v, nid)
+
+
+def _speakers(characters: dict[str, Character]) -> dict[str, str]:
+    """Each character's id and name -> its id (an id wins over another character's name)."""
+    out = {c.name: cid for cid, c in characters.items() if c.name}
+    out.update({cid: cid for cid in characters})
+    return out
+
+
+def _props_speakers(chk: _Checker, props: Any) -> None:
+    """Lines in rule data (an obstacle's ``say: {text, speaker}``) name their speakers too."""
+    if isinstance(props, dict):
+        if "speaker" in props and "text" in props:
+            chk.speaker(props["speaker"], chk.vpos(props, "speaker"))
+        for v in props.values():
+            _props_speakers(chk, v)
+    elif isinstance(props, list):
+        for v in props:
+            _props_speakers(chk, v)
 
 
 def _plain(v: Any) -> Any:

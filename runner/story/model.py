@@ -113,6 +113,10 @@ class Character:
     kind: str = "npc"
     stats: dict = field(default_factory=dict)
     props: dict = field(default_factory=dict)
+    known_when: Expr | None = None
+    """The player knows the character's ``name`` only while this holds (None: always)."""
+    unknown_name: str = ""
+    """What the player calls the character until then (「少女」, 「声」)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -181,6 +181,8 @@ def story_schema() -> dict:
                                _obj({"name": {"type": ["string", "number"]}, "description": {"type": "string"},
                                      "props": {"type": "object"}})]},
             "character": _obj({"name": {"type": ["string", "number"]}, "kind": {"enum": CHARACTER_KINDS},
+                               "known_when": _d(_ref("expr"), "The player knows the name only while this holds."),
+                               "unknown_name": _d({"type": "string"}, "What the player calls the character until then."),
                                "stats": {"type": "object"}, "props": {"type": "object"}}),
         },
     }

@@ -159,12 +159,19 @@ def plain(lines: Iterable[Line]) -> str:
     return "\n".join("".join(text for _, text in line) for line in lines)
 
 
-def _speaker_name(story: Any, speaker: str | None) -> str | None:
+def _speaker_name(story: Any, speaker: str | None, name: str | None = None) -> str | None:
+    """The name a narration line shows: the one the engine gave it (``name``: what the player
+    knows the character as then), else the character's; none for the narrator or a speaker
+    that is no character of the story (a voice, not a person)."""
     if not speaker or speaker == "narrator":
         return None
-    chars = getattr(story, "characters", {}) or {}
+    if name:
+        return str(name)
+    chars = getattr(story, "characters", None)
+    if chars is None:
+        return speaker
     c = chars.get(speaker)
-    return c.name if c is not None else speaker
+    return c.name if c is not None else None
 
 
 def level_text(level: Any, lang: str) -> str:
@@ -227,7 +234,7 @@ class Renderer:
                              indent=" " * width(mark + " "))
                 return [[("class:keeper.mark", mark), ("class:keeper", lines[0][len(mark):])]] + \
                     [[("class:keeper", line)] for line in lines[1:]]
-            name = _speaker_name(self.story, ev.get("speaker"))
+            name = _speaker_name(self.story, ev.get("speaker"), ev.get("name"))
             text = str(ev.get("text", ""))
             if name is None:
                 return [[("class:narration", line)] for line in wrap(text, self.cols)]
@@ -750,7 +757,7 @@ def markdown_turn(events: Iterable[dict], story: Any = None, *, lang: str = "ja"
                     out.append(f"> {t('keeper', lang)} *{_md(tidy(str(ev.get('text', ''))))}*")
                     out.append("")
                 continue
-            name = _speaker_name(story, ev.get("speaker"))
+            name = _speaker_name(story, ev.get("speaker"), ev.get("name"))
             text = _md(tidy(str(ev.get("text", ""))))
             out.append(f"**「{_md(name)}」** {text}" if name else text)
             out.append("")

@@ -283,7 +283,7 @@ def fight(ctx, enemies: Any, fighters: Any = "", weapons: Any = "", plan: Any = 
     outcome keys: advantage/win/success, even/trade/success or disadvantage/retreat/failure."""
     fs = _fighters(ctx, fighters, weapons)
     res = K.fight(fs, C.enemy_total(ctx, enemies), plan)
-    ctx.say(res.explain(C.lang(ctx)), id="ureg.fight")
+    res.say(ctx, C.lang(ctx))
     C.apply_result(ctx, res.result, [f[0].id for f in fs], enemies)
     return list(K.RESULT_KEYS[res.result])
 
@@ -427,7 +427,8 @@ def _after_command(ctx, text: str) -> None:
 
 
 def view(story: Any, state: Any, gm: bool) -> dict:
-    """Status-bar data: characters, life, flowers, time left, hint, floor."""
+    """Status-bar data: characters, life, flowers, time left, hint, floor (and, for a GM,
+    the NPCs, the obstacles solved and the items changed)."""
     r = A.get(A.get(state, "rules") or {}, "ureg") or {}
     stats = A.get(state, "stats") or {}
     chars = []
@@ -446,12 +447,14 @@ def view(story: Any, state: Any, gm: bool) -> dict:
         colour = A.item_props(story, item).get("flower")
         if colour and n:
             fl[colour] = fl.get(colour, 0) + n
-    out = {"characters": chars, "npcs": npcs, "flowers": fl,
+    out = {"characters": chars, "flowers": fl,
            "time_limit": lim, "time_spent": r.get("time_spent", 0),
            "time_left": None if lim is None else max(0, lim - int(r.get("time_spent", 0))),
            "hint_used": r.get("hint_used", False), "floor": r.get("floor"),
            "continues": r.get("continues", 0)}
     if gm:
+        # Every NPC the story holds, met or not (a player learns of them in the story's text).
+        out["npcs"] = npcs
         out["solved"] = list(r.get("solved", []))
         out["mods"] = dict(r.get("mods", {}))
     return {"ureg": out}

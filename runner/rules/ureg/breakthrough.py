@@ -717,7 +717,7 @@ def fight_obstacle(ctx: Any, oid: str, ob: dict, prop: Proposal) -> None:
                           A.item_props(ctx.story, w) if w else None))
         res = K.fight(armed, C.enemy_total(ctx, enemies), plan.get("modifier", 0))
         result = res.result
-        ctx.say(res.explain(lang), id="ureg.fight")
+        res.say(ctx, lang)
     continues = C.value(ctx, "continues")
     C.apply_result(ctx, result, fighters, enemies)
     if A.get(ctx.state, "ending") or C.value(ctx, "continues") != continues:

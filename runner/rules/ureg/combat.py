@@ -74,13 +74,26 @@ class Fight:
     lines: list[tuple[str, str]]
 
     def explain(self, lang: str = "ja") -> str:
+        """The PCs' side and the result, as the players see it: the enemy's power is a figure
+        of the scenario, the keeper's (#13 item 25), so it is in :meth:`keeper` only."""
         from runner.rules.ureg.physics import fmt
 
         i = 0 if lang == "ja" else 1
         body = " + ".join(line[i] for line in self.lines)
         res = (RESULT_JA if lang == "ja" else RESULT_EN)[self.result]
-        vs = "対" if lang == "ja" else "vs"
-        return f"{body} = {fmt(self.pc_total)} {vs} {fmt(self.enemy_total)} → {res}"
+        return f"{body} = {fmt(self.pc_total)} → {res}"
+
+    def keeper(self, lang: str = "ja") -> str:
+        """The comparison, for the game master: 「数的戦闘 2.5 対 敵の戦力 2」."""
+        from runner.rules.ureg.physics import fmt
+
+        if lang == "ja":
+            return f"数的戦闘 {fmt(self.pc_total)} 対 敵の戦力 {fmt(self.enemy_total)}（差が1未満なら対等）"
+        return f"numeric combat {fmt(self.pc_total)} vs enemy power {fmt(self.enemy_total)} (under 1 apart: even)"
+
+    def say(self, ctx, lang: str = "ja") -> None:
+        ctx.say(self.explain(lang), id="ureg.fight")
+        ctx.say(self.keeper(lang), keeper=True, id="ureg.fight.keeper")
 
 
 def fight(fighters: list[tuple[Character, str, str, dict | None]], enemy_total: Fraction,
