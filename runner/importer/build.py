@@ -1,0 +1,394 @@
+"""Runs the recognisers over the sections and gathers a :class:`Scenario`."""
+
+from __future__ import annotations
+
+import re
+
+from runner.importer import checks as ck
+from runner.importer import creatures as cr
+from runner.importer import meta, sanity
+from runner.importer import timeline as tl
+from runner.importer.model import (
+    Check,
+    Document,
+    Ending,
+    Handout,
+    ImportFailure,
+    Line,
+    Outcome,
+    Place,
+    SanRoll,
+    Scenario,
+    TimedEntry,
+    Unplaced,
+)
+from runner.importer.read import normalise
+from runner.importer.sections import Section, assign_roles, build_tree, heading
+
+_KEEPER = re.compile(r"^[\s・\-*]*(?:※|KP|ＫＰ|キーパー|GM|\(KP|（KP|【KP|☆|★|▽|注意|補足|備考)", re.I)
+_BULLET = re.compile(r"^[\s]*[・\-*→☆★①-⑳]|^\d+[.)]\s")
+
+
+def build(doc: Document) -> Scenario:
+    root = build_tree(doc.lines)
+    assign_roles(root)
+    sc = Scenario(doc.path, doc.format, doc.encoding)
+    first_heading = next((s.title for s in root.walk() if s.line is not None), "")
+    sc.title = meta.title(doc.lines, doc.html_title, first_heading)
+    sc.edition = meta.edition(doc.lines)
+    sc.players = meta.players(doc.lines)
+    sc.time = meta.play_time(doc.lines)
+    sc.recommended = meta.recommended(doc.lines)
+    b = _Builder(sc)
+    b.preamble(root.body)
+    for sec in root.children:
+        b.section(sec)
+    b.finish()
+    if not (sc.places or sc.endings or sc.all_checks() or sc.all_san() or sc.timeline or sc.creatures):
+        raise ImportFailure("not_scenario", path=doc.path)
+    return sc
+
+
+class _Builder:
+    def __init__(self, sc: Scenario) -> None:
+        self.sc = sc
+        self.people = Place("登場人物", 0, role="people")
+        self.notes: list[Line] = []
+        self.rewards: list[Line] = []
+
+    # ------------------------------------------------------------------ sections
+    def preamble(self, lines: list[Line]) -> None:
+        self._search_cost(lines)
+        self.sc.background += [ln for ln in lines if not heading(ln)]
+        self._stray(lines, "the document's opening")
+
+    def section(self, sec: Section, parent: Section | None = None) -> None:
+        role = sec.role
+        lines = sec.all_lines()
+        if role == "title":
+            self.preamble(sec.body)
+            for c in sec.children:
+                self.section(c, sec)
+        elif role in ("meta", "background", "notes"):
+            self._search_cost(lines)
+            self._timed(lines, keep=self.sc.background)
+            self._stray(lines, f"section 「{sec.title}」")
+        elif role in ("intro", "place", "climax"):
+            self.sc.places.append(self.place(sec.title, sec.line, lines[1:] if sec.line else lines,
+                                             role if role != "place" else "place"))
+        elif role == "places":
+            self._search_cost(lines)
+            self._timed(sec.body, keep=self.notes)
+            for c in sec.children:
+                self.section(c, sec)
+        elif role == "handout":
+            self.handout(sec, parent)
+        elif role == "timeline":
+            self.timeline(sec)
+        elif role in ("npcs", "monsters", "creatures"):
+            if sec.children:
+                self.people_notes(sec.body)
+                for c in sec.children:
+                    kind = {"npcs": "npc", "monsters": "monster", "creatures": "creature"}[role]
+                    if c.role in ("npcs", "monsters", "creatures"):
+                        self.section(c, sec)
+                    else:
+                        self.creature(c, kind)
+            elif any(cr._STAT.search(ln.norm) for ln in sec.body):
+                self.creature(sec, {"npcs": "npc", "monsters": "monster", "creatures": "creature"}[role])
+            else:
+                self.people_notes(sec.body)
+        elif role in ("npc", "monster", "creature"):
+            self.creature(sec, role)
+        elif role == "endings":
+            kids = [c for c in sec.children if c.role == "ending"]
+            if kids:
+                self.notes += sec.body
+                for c in sec.children:
+                    if c.role == "ending":
+                        self.ending(c)
+                    else:
+                        self.section(c, sec)
+            else:
+                self.ending(sec)
+        elif role == "ending":
+            self.ending(sec)
+        elif role == "reward":
+            self.rewards += lines
+        elif role == "after":
+            pass
+        else:
+            self.sc.places.append(self.place(sec.title, sec.line, lines[1:] if sec.line else lines, "place"))
+
+    # ------------------------------------------------------------------ places
+    def place(self, name: str, head: Line | None, lines: list[Line], role: str) -> Place:
+        p = Place(name, head.no if head else (lines[0].no if lines else 0), role=role)
+        self.fill(p, lines)
+        return p
+
+    def fill(self, p: Place, lines: list[Line], feature: str = "") -> None:
+        last: Check | None = None
+        last_at = -99
+        started = False
+        entry: TimedEntry | None = None
+        for idx, ln in enumerate(lines):
+            h = heading(ln)
+            if h is not None:
+                feature = h[1]
+                entry = None
+                continue
+            e = tl.entry_at(ln, in_timeline=False)
+            if e is not None:
+                self.sc.timeline.append(e)
+                entry = e
+                self._read_into(e, [ln])
+                continue
+            if entry is not None and ln.indent:
+                entry.lines.append(ln)
+                self._read_into(entry, [ln], more=True)
+                continue
+            entry = None
+            used = False
+            sans = sanity.find(ln)
+            out = ck.outcome_line(ln)
+            if out and last is not None and idx - last_at <= 6:
+                key, text = out
+                if last.opposed and key in ("success", "failure"):
+                    key = {"success": "win", "failure": "lose"}[key]
+                o = Outcome(key, text, ln.no)
+                if sans:
+                    o.san = sans[0]
+                last.outcomes.append(o)
+                used = True
+            found, _ms = ck.read_line(ln)
+            for c in found:
+                if len(c.context) < 3 and feature:
+                    c.context = feature
+                p.checks.append(c)
+                last, last_at = c, idx
+                used = True
+            for s in sans:
+                if out and used and any(o.san is s for o in (last.outcomes if last else [])):
+                    p.san.append(s)
+                    continue
+                owner = _owning_outcome(ln, s, found)
+                if owner is not None and owner.san is None:
+                    owner.san = s
+                if not s.context and feature:
+                    s.context = feature
+                p.san.append(s)
+                used = True
+            if not used and not found and sanity.is_loss_line(ln.norm):
+                self.sc.unplaced.append(Unplaced(ln.no, ln.raw, "a sanity roll whose losses could not be read"))
+            if re.search(r"戦闘", ln.norm):
+                p.fights.append(ln.norm)
+            if used:
+                started = True
+                p.keeper.append(ln)
+            elif not started and not _KEEPER.match(ln.norm) and not _BULLET.match(ln.norm) and "KP" not in ln.norm \
+                    and not tl.table_cells(ln.norm):
+                p.narration.append(ln)
+            else:
+                p.keeper.append(ln)
+        # outcome texts stay with their checks; they need not be keeper notes too
+        out_lines = {o.line for c in p.checks for o in c.outcomes if o.line != c.line}
+        p.keeper = [k for k in p.keeper if k.no not in out_lines]
+
+    def _read_into(self, e: TimedEntry, lines: list[Line], more: bool = False) -> None:
+        last = e.checks[-1] if e.checks else None
+        for ln in lines:
+            out = ck.outcome_line(ln) if more else None
+            if out and last is not None:
+                last.outcomes.append(Outcome(out[0], out[1], ln.no))
+            found, _ms = ck.read_line(ln)
+            e.checks += found
+            if found:
+                last = found[-1]
+            for s in sanity.find(ln):
+                owner = _owning_outcome(ln, s, found)
+                if owner is not None and owner.san is None:
+                    owner.san = s
+                s.everyone = True
+                e.san.append(s)
+
+    def timeline(self, sec: Section) -> None:
+        lines = sec.all_lines()[1:] if sec.line else sec.all_lines()
+        self._search_cost(lines)
+        cur: TimedEntry | None = None
+        for ln in lines:
+            if heading(ln):
+                cur = None
+                continue
+            e = tl.entry_at(ln, in_timeline=True)
+            if e is not None:
+                self.sc.timeline.append(e)
+                self._read_into(e, [ln])
+                cur = e
+            elif cur is not None and not tl.table_cells(ln.norm):
+                cur.lines.append(ln)
+                self._read_into(cur, [ln], more=True)
+            else:
+                self.notes.append(ln)
+                found, _ = ck.read_line(ln)
+                for c in found:
+                    self.sc.unplaced.append(Unplaced(c.line, ln.raw, "a check in the timeline that belongs to no time"))
+
+    def _timed(self, lines: list[Line], keep: list[Line]) -> None:
+        """Notes sections: keep the lines; a numbered relative-time line is still an event."""
+        for ln in lines:
+            if heading(ln):
+                continue
+            e = tl.relative_entry(ln)
+            if e is not None:
+                self.sc.timeline.append(e)
+                self._read_into(e, [ln])
+            keep.append(ln)
+
+    def handout(self, sec: Section, parent: Section | None) -> None:
+        lines = sec.all_lines()
+        h = Handout(sec.title, sec.line.no if sec.line else 0, lines[1:])
+        self.sc.handouts.append(h)
+        target = None
+        if parent is not None:
+            sibs = parent.children
+            i = sibs.index(sec)
+            if i > 0 and sibs[i - 1].role == "place" and self.sc.places:
+                target = self.sc.places[-1]
+        if target is None:
+            self.sc.places.append(self.place(sec.title, sec.line, lines[1:], "handout"))
+        else:
+            self.fill(target, lines, feature=sec.title)
+
+    # --------------------------------------------------------------- creatures
+    def creature(self, sec: Section, kind: str) -> None:
+        lines = sec.all_lines()[1:] if sec.line else sec.all_lines()
+        c = cr.read_creature(sec.title, sec.line.no if sec.line else 0, lines, kind, self.sc.edition)
+        if kind == "creature":
+            c.kind = "monster" if cr.looks_monster(c) else "npc"
+        self.sc.creatures.append(c)
+        # rolls written in a character's description (not its stat lines)
+        prose = [ln for ln in c.notes if not cr._STAT.search(ln.norm) and not ck.is_data_line(ln.norm)
+                 and not (sanity.find(ln) and re.match(r"^[\s・\-*]*(?:SAN|正気度|遭遇)", ln.norm))]
+        before = len(self.people.checks) + len(self.people.san)
+        self.fill(self.people, [sec.line] + prose if sec.line else prose)
+        if len(self.people.checks) + len(self.people.san) > before and not self.people.line:
+            self.people.line = sec.line.no if sec.line else 0
+
+    def people_notes(self, lines: list[Line]) -> None:
+        self.people.keeper += lines
+
+    # ----------------------------------------------------------------- endings
+    def ending(self, sec: Section) -> None:
+        lines = sec.all_lines()[1:] if sec.line else sec.all_lines()
+        e = Ending(sec.title, ending_kind(sec.title, lines), sec.line.no if sec.line else 0)
+        for ln in lines:
+            if heading(ln):
+                continue
+            if re.search(r"報酬|SAN回復|正気度回復|正気度.{0,4}回復", ln.norm):
+                e.rewards.append(ln)
+            elif re.search(r"場合|条件|なら(?:ば)?、|とき、", ln.norm) and len(e.narration) == 0:
+                m = re.search(r"場合[。、]", ln.raw)
+                if m and ln.raw[m.end():].strip():
+                    # 「…した場合。朝、凪は浜辺で…」: the condition, then the ending's own words
+                    e.conditions.append(Line(ln.no, ln.raw[:m.end()].strip(), normalise(ln.raw[:m.end()]), ln.indent))
+                    rest = ln.raw[m.end():].strip()
+                    e.narration.append(Line(ln.no, rest, normalise(rest), ln.indent))
+                else:
+                    e.conditions.append(ln)
+            else:
+                e.narration.append(ln)
+        self.sc.endings.append(e)
+
+    # ------------------------------------------------------------------- misc
+    def _search_cost(self, lines: list[Line]) -> None:
+        if self.sc.search_cost is None:
+            found = tl.search_cost(lines)
+            if found:
+                self.sc.search_cost = found[0]
+
+    def _stray(self, lines: list[Line], where: str) -> None:
+        for ln in lines:
+            if heading(ln):
+                continue
+            found, _ = ck.read_line(ln)
+            for c in found:
+                self.sc.unplaced.append(Unplaced(c.line, ln.raw, f"a check ({'・'.join(c.skills)}) in {where}, "
+                                                               "not in a place"))
+            for s in sanity.find(ln):
+                self.sc.unplaced.append(Unplaced(s.line, ln.raw, f"a sanity roll ({s.loss}) in {where}, "
+                                                               "not in a place"))
+
+    def finish(self) -> None:
+        sc = self.sc
+        if self.people.checks or self.people.san:
+            sc.places.append(self.people)
+        if self.notes:
+            sc.background += self.notes
+        if self.rewards and sc.endings:
+            for e in sc.endings:
+                e.rewards += [r for r in self.rewards if r not in e.rewards]
+        # times: absolute minutes across midnight, in document order
+        prev = None
+        for e in sc.timeline:
+            if e.minutes is None:
+                continue
+            day_given = "日目" in e.at
+            if not day_given and prev is not None:
+                while e.minutes + 1440 <= prev + 12 * 60 and e.minutes < prev - 120:
+                    e.minutes += 1440
+            prev = e.minutes
+        timed = [e.minutes for e in sc.timeline if e.minutes is not None]
+        if timed:
+            start = min(timed)
+            intro = next((p for p in sc.places if p.role == "intro"), None)
+            if intro is not None:
+                for ln in intro.narration + intro.keeper:
+                    t = tl.parse_time(tl.strip_marks(ln.norm))
+                    if t and t[1] is not None:
+                        m = t[1] % 1440 + ((t[0] or 1) - 1) * 1440
+                        if m <= start:
+                            start = m
+                        elif m - 1440 <= start and m - 1440 >= start - 12 * 60:
+                            start = m - 1440
+                        break
+            sc.clock_start = start
+        # creature names that fights are written with
+        names = {c.name: c for c in sc.creatures if c.kind == "monster"}
+        for p in sc.places:
+            hits = []
+            for text in p.fights:
+                for n in names:
+                    if n and normalise(n) in text and n not in hits:
+                        hits.append(n)
+            p.fights = hits
+
+
+def _owning_outcome(ln: Line, s: SanRoll, found: list[Check]) -> Outcome | None:
+    """The outcome on this line whose text holds the sanity roll (成功すると…SANチェック)."""
+    for c in found:
+        for o in c.outcomes:
+            if o.line == ln.no and s.text and normalise(o.text) and s.success in normalise(o.text) \
+                    and re.search(r"SAN|正気度", normalise(o.text)):
+                return o
+    return None
+
+
+_KINDS = [("true", re.compile(r"TRUE|トゥルー|真エンド|真END|ベスト|BEST|ハッピーエンド", re.I)),
+          ("lost", re.compile(r"LOST|ロスト|DEAD|デッド|死亡|全滅", re.I)),
+          ("bad", re.compile(r"BAD|バッド", re.I)),
+          ("good", re.compile(r"GOOD|グッド|HAPPY", re.I)),
+          ("normal", re.compile(r"NORMAL|ノーマル", re.I)),
+          ("good", re.compile(r"生還|帰還|脱出成功"))]
+
+
+def ending_kind(title: str, lines: list[Line]) -> str:
+    """true, good, normal, bad or lost: from the heading first, then the first lines."""
+    t = normalise(title)
+    for kind, rx in _KINDS:
+        if rx.search(t):
+            return kind
+    body = " ".join(ln.norm for ln in lines[:4])
+    for kind, rx in _KINDS[:5]:
+        if rx.search(body):
+            return kind
+    return "normal"

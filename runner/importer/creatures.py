@@ -1,0 +1,216 @@
+"""NPC and monster stat blocks: characteristics (also as a table), HP/耐久力, MP, armour,
+damage bonus, build, move, skills, attacks, the SAN a sight of it costs; 6th-edition
+characteristics (3–18) are multiplied by 5."""
+
+from __future__ import annotations
+
+import re
+
+from runner.importer import sanity
+from runner.importer.model import Attack, Creature, Line
+from runner.importer.skills import CHAR_JA, CHARS, canonical, is_known
+
+_CHAR_WORD = "|".join(CHARS) + "|" + "|".join(sorted(CHAR_JA, key=len, reverse=True))
+_STAT = re.compile(rf"(?<![A-Za-z])({_CHAR_WORD})(?![A-Za-z])\s*[:=]?\s*(\d{{1,3}})")
+_HP = re.compile(r"(?<![A-Za-z])(?:HP|耐久力|ヒットポイント)\s*[:=]?\s*(\d{1,3})")
+_MP = re.compile(r"(?<![A-Za-z])(?:MP|マジック・?ポイント)\s*[:=]?\s*(\d{1,3})")
+_SANV = re.compile(r"(?<![A-Za-z])(?:SAN|正気度)\s*[:=]?\s*(\d{1,3})(?!\s*/)(?!\d)")
+_ARMOR = re.compile(r"装甲\s*[:=]?\s*(\d+|なし|無し)")
+_DB = re.compile(r"(?<![A-Za-z])(?:DB|db|ダメージ・?ボーナス)\s*[:=]?\s*([+\-]?\d*d\d+|[+\-]?\d+|なし)")
+_BUILD = re.compile(r"ビルド\s*[:=]?\s*([+\-]?\d+)")
+_MOVE = re.compile(r"(?:移動率?|MOV)\s*[:=]?\s*(\d+)")
+_DMG = r"\d*d\d+(?:\s*[+\-]\s*(?:\d*d\d+|\d+|DB|db|ダメージ・?ボーナス))*"
+_PCT = re.compile(r"(\d{1,3})\s*%")
+_SKILL_PCT = re.compile(r"([^\s\d%、,:：()/]{2,12}(?:\([^)]{1,10}\))?)\s*[:]?\s*(\d{1,3})\s*%")
+_ATTACK_HEAD = re.compile(r"^[\s・\-*]*(?:攻撃方法|攻撃(?!回数)|武器|近接攻撃)\s*[:：]?\s*")
+_NOT_ATTACK = {"回避", "技能", "装甲", "攻撃回数", "耐久力", "ビルド", "移動", "呪文"}
+
+
+def creature_name(title: str) -> str:
+    t = title.strip()
+    t = re.sub(r"^(?:NPC|エネミー|クリーチャー|怪異|怪物|モンスター|神話生物|敵)\s*[:：]\s*", "", t)
+    t = re.sub(r"[（(].*$", "", t) if not t.startswith(("(", "（")) else t
+    t = re.sub(r"\s*\d+\s*歳.*$", "", t)
+    t = t.strip(" \u3000「」『』【】")
+    return t or title.strip()
+
+
+def stat_table(lines: list[Line], i: int) -> dict[str, int] | None:
+    """A Markdown/HTML table whose header row names characteristics."""
+    from runner.importer.timeline import table_cells
+
+    head = table_cells(lines[i].norm)
+    if not head:
+        return None
+    names = [canonical(c) if re.fullmatch(_CHAR_WORD, c) or c in ("HP", "MP", "耐久力") else "" for c in head]
+    if sum(1 for n in names if n in CHARS) < 3:
+        return None
+    for j in range(i + 1, min(i + 4, len(lines))):
+        row = table_cells(lines[j].norm)
+        if row is None:
+            return None
+        if not row:
+            continue
+        out = {}
+        for n, v in zip(names, row, strict=False):
+            if n and re.fullmatch(r"\d{1,3}", v):
+                out["HP" if n == "耐久力" else n] = int(v)
+        return out or None
+    return None
+
+
+def read_creature(title: str, line: int, lines: list[Line], kind: str, edition: int | None) -> Creature:
+    c = Creature(creature_name(title), line, kind)
+    chars: dict[str, int] = {}
+    attack_lines: list[Line] = []
+    defaults: dict[str, object] = {}
+    prev_attack = False
+    for i, ln in enumerate(lines):
+        s = ln.norm
+        tab = stat_table(lines, i)
+        if tab:
+            for k, v in tab.items():
+                (chars if k in CHARS else c.stats).__setitem__(k, v)
+            continue
+        for m in _STAT.finditer(s):
+            code = canonical(m.group(1))
+            if code in CHARS:
+                chars.setdefault(code, int(m.group(2)))
+        if (m := _HP.search(s)):
+            c.stats.setdefault("HP", int(m.group(1)))
+        if (m := _MP.search(s)):
+            c.stats.setdefault("MP", int(m.group(1)))
+        if (m := _SANV.search(s)):
+            c.stats.setdefault("SAN", int(m.group(1)))
+        if (m := _ARMOR.search(s)):
+            c.armor = int(m.group(1)) if m.group(1).isdigit() else 0
+        if (m := _DB.search(s)):
+            c.db = "" if m.group(1) == "なし" else m.group(1)
+        if (m := _BUILD.search(s)):
+            c.build = int(m.group(1))
+        if (m := _MOVE.search(s)):
+            c.move = int(m.group(1))
+        if not c.san:
+            found = sanity.find(ln)
+            if found:
+                c.san = found[0].loss
+        is_attack = bool(_ATTACK_HEAD.match(s)) or (bool(_PCT.search(s)) and (bool(re.search(_DMG, s)) or "ダメージ" in s
+                                                                              or prev_attack))
+        if re.match(r"^[\s・\-*]*技能\s*[:：]", s):
+            for m in _SKILL_PCT.finditer(s[s.find(":") + 1 if ":" in s else 0:]):
+                name = m.group(1).lstrip("、, ")
+                if is_known(name):
+                    c.skills[canonical(name)] = int(m.group(2))
+            is_attack = False
+        elif re.match(r"^[\s・\-*]*(?:回避|近接戦闘|こぶし)\s*[:(]?", s) and not _ATTACK_HEAD.match(s):
+            m = re.search(r"近接戦闘(?:\([^)]*\))?\s*[:]?\s*(\d+)", s)
+            if m:
+                defaults["skill"] = int(m.group(1))
+            m = re.search(rf"ダメージ\s*[:]?\s*({_DMG})", s)
+            if m:
+                defaults["damage"] = m.group(1)
+            m = re.search(r"回避\s*[:]?\s*(\d+)", s)
+            if m:
+                c.skills["回避"] = int(m.group(1))
+            if not re.search(_DMG, s) and not re.search(r"近接戦闘\s*\(", s):
+                is_attack = False
+        if is_attack:
+            attack_lines.append(ln)
+        prev_attack = is_attack
+        if not (is_attack or _STAT.search(s) or _HP.search(s) or _ARMOR.search(s)):
+            c.notes.append(ln)
+    for ln in attack_lines:
+        c.attacks += parse_attacks(ln.norm)
+    for a in c.attacks:
+        if a.skill is None and "skill" in defaults:
+            a.skill = int(defaults["skill"])  # type: ignore[arg-type]
+        if not a.damage and "damage" in defaults:
+            a.damage = str(defaults["damage"])
+    if edition == 6:
+        chars = {k: v * 5 for k, v in chars.items()}
+    c.stats = {**chars, **c.stats}
+    return c
+
+
+def parse_attacks(norm: str) -> list[Attack]:
+    s = _ATTACK_HEAD.sub("", norm)
+    items = _split_top(s)
+    out = []
+    for it in items:
+        it = it.strip(" ・-")
+        if not it:
+            continue
+        m = re.match(r"^([^\s\d(%:]+)", it)
+        if not m:
+            continue
+        name = m.group(1)
+        paren, end = _balanced(it, m.end())
+        skill_name = ""
+        if paren is not None:
+            first = paren.split()[0] if paren.split() else ""
+            first = re.sub(r"\d+\s*%?$", "", first)
+            if first and is_known(first):
+                skill_name = canonical(first)
+        m_end = end if paren is not None else m.end()
+        if name in _NOT_ATTACK or name.startswith(tuple(_NOT_ATTACK)):
+            continue
+        if re.match(r"^\d", name):
+            continue
+        rest = it[m_end:]
+        pct = _PCT.search(it) or re.search(r"(?:^|\s)(\d{1,3})(?:\s|$)", rest)
+        dmg = re.search(rf"(?<![A-Za-z]){_DMG}", rest)
+        if not dmg:
+            dm = re.search(r"ダメージ\s*[:]?\s*(\d+)(?!d)", rest)
+            dmg_text = dm.group(1) if dm else ""
+        else:
+            dmg_text = dmg.group(0)
+        sk = None
+        if pct:
+            sk = int(pct.group(1))
+        if re.search(r"\(([^)]*近接戦闘[^)]*)\)", it) and not skill_name:
+            skill_name = "近接戦闘(格闘)"
+        if is_known(name) and not skill_name:
+            skill_name = canonical(name)
+        out.append(Attack(name.strip(), sk, re.sub(r"\s+", "", dmg_text).replace("ダメージ・ボーナス", "DB")
+                          .replace("ダメージボーナス", "DB"), skill_name))
+    return out
+
+
+def _balanced(s: str, i: int) -> tuple[str | None, int]:
+    """The text inside the parentheses opening at ``s[i]`` (nested ones kept), and the end."""
+    if i >= len(s) or s[i] not in "(（":
+        return None, i
+    depth = 0
+    for j in range(i, len(s)):
+        if s[j] in "(（":
+            depth += 1
+        elif s[j] in ")）":
+            depth -= 1
+            if depth == 0:
+                return s[i + 1:j], j + 1
+    return s[i + 1:], len(s)
+
+
+def _split_top(s: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "(（":
+            depth += 1
+        elif ch in ")）":
+            depth = max(0, depth - 1)
+        if ch in "、,/／" and depth == 0:
+            out.append(cur)
+            cur = ""
+            continue
+        cur += ch
+    out.append(cur)
+    return out
+
+
+def looks_monster(c: Creature) -> bool:
+    """For a mixed NPC/enemy section: a creature with a SAN cost, or no human traits."""
+    if c.san:
+        return True
+    if "APP" in c.stats or "EDU" in c.stats:
+        return False
+    return bool(c.attacks) and bool(c.stats)
