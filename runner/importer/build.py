@@ -55,6 +55,7 @@ class _Builder:
         self.people = Place("登場人物", 0, role="people")
         self.notes: list[Line] = []
         self.rewards: list[Line] = []
+        self.loose_handouts: list[tuple] = []
 
     # ------------------------------------------------------------------ sections
     def preamble(self, lines: list[Line]) -> None:
@@ -109,7 +110,7 @@ class _Builder:
                         self.ending(c)
                     else:
                         self.section(c, sec)
-            else:
+            elif any(not heading(ln) for ln in sec.body):
                 self.ending(sec)
         elif role == "ending":
             self.ending(sec)
@@ -255,8 +256,11 @@ class _Builder:
             if i > 0 and sibs[i - 1].role == "place" and self.sc.places:
                 target = self.sc.places[-1]
         if target is None:
-            self.sc.places.append(self.place(sec.title, sec.line, lines[1:], "handout"))
+            # a handout on its own: it goes where the document refers to it (（HO1）), if anywhere
+            token = _handout_token(sec.title)
+            self.loose_handouts.append((h, token, lines))
         else:
+            target.handouts.append(h.name)
             self.fill(target, lines, feature=sec.title)
 
     # --------------------------------------------------------------- creatures
@@ -320,6 +324,28 @@ class _Builder:
 
     def finish(self) -> None:
         sc = self.sc
+        for h, token, lines in self.loose_handouts:
+            home = None
+            if token:
+                for p in sc.places:
+                    text = " ".join(ln.norm for ln in p.narration + p.keeper)
+                    text += " ".join(normalise(c.text) + " ".join(normalise(o.text) for o in c.outcomes)
+                                     for c in p.checks)
+                    if token in text:
+                        home = p
+                        break
+            if home is None:
+                sc.places.append(self.place(h.name, lines[0] if lines else None, lines[1:], "handout"))
+                sc.places[-1].handouts.append(h.name)
+            else:
+                home.handouts.append(h.name)
+                before = len(home.checks) + len(home.san)
+                extra = Place(home.name, home.line)
+                self.fill(extra, lines[1:])
+                home.checks += extra.checks
+                home.san += extra.san
+                home.keeper += extra.narration + extra.keeper
+                del before
         if self.people.checks or self.people.san:
             sc.places.append(self.people)
         if self.notes:
@@ -361,6 +387,13 @@ class _Builder:
                     if n and normalise(n) in text and n not in hits:
                         hits.append(n)
             p.fights = hits
+
+
+def _handout_token(title: str) -> str:
+    """「HO1　看護師長の業務日誌」 → "HO1"; 「ハンドアウト①：…」 → "ハンドアウト1"."""
+    t = normalise(title)
+    m = re.match(r"^(HO\s*\d+|ハンドアウト\s*\d*|資料\s*\d*)", t, re.I)
+    return re.sub(r"\s+", "", m.group(1)) if m else ""
 
 
 def _owning_outcome(ln: Line, s: SanRoll, found: list[Check]) -> Outcome | None:

@@ -31,7 +31,7 @@ _CHECK_AFTER = re.compile(r"^\s*(?:技能)?\s*(?:ロール|判定|チェック|�
                           r"対抗|抵抗|で判定|の判定|\(レギュラー)")
 _DISTINCT_AFTER = re.compile(r"^\s*(?:で(?!も)|を使|を使用|に挑|が必要|を試|を行)")
 _EXCLUDE_AFTER = re.compile(r"^[\s.…・]*(?:技能)?\s*(?:[+＋]\s*\d|に\s*[+\-]\s*\d|にペナルティ|にボーナス|では?なく|は不要|不要|"
-                            r"なし|無し|は使えない|の技能値|の値|の成長|が?\s*\d+\s*%?|[:=]\s*\d|に成功している|"
+                            r"なし|無し|は使えない|の?必要は?ない|は要らない|はいらない|は必要ない|の技能値|の値|の成長|が?\s*\d+\s*%?|[:=]\s*\d|に成功している|"
                             r"に成功していれば|はここ|の結果|の低い|の高い|が低い|が高い|を持つ|を持っている)")
 _OPPONENT_AFTER = re.compile(r"^\s*(?:\s*\d+\s*)?(?:と(?:の)?(?:対抗|抵抗)|に対抗|で対抗|に抵抗|との対抗)")
 _DIFF = re.compile(r"ハード|イクストリーム|エクストリーム|レギュラー|困難|極限|(?<![A-Za-z])(?:Hard|Extreme|HARD|EXTREME)(?![A-Za-z])")
@@ -100,7 +100,7 @@ def mentions(norm: str) -> list[Mention]:
             continue
         quote = o in "「『"
         body, diff = _split_inner(inner)
-        parts = [p for p in re.split(r"[・/／]|または|もしくは", body) if p]
+        parts = [body] if is_known(body) else [p for p in re.split(r"[・/／]|または|もしくは", body) if p]
         after = norm[m.end():]
         if parts and all(is_known(p) for p in parts) and not (quote and len(parts) > 1):
             for p in parts:
@@ -220,7 +220,7 @@ def read_line(line: Line) -> tuple[list[Check], list[Mention]]:
         if groups:
             prev = groups[-1][-1]
             gap = norm[prev.end:m.start]
-            if _ALSO.match(norm[m.end:]) and "対抗" not in norm[m.end:m.end + 16]:
+            if _ALSO.match(norm[m.end:]) and "対抗" not in norm[m.end:m.end + 16] and "対抗" not in gap:
                 groups[-1].append(m)
                 continue
             if _is_alt_gap(gap):
@@ -245,6 +245,7 @@ def read_line(line: Line) -> tuple[list[Check], list[Mention]]:
             cur.append(m)
         if cur:
             split.append(cur)
+    split = _split_by_difficulty(norm, split)
     checks: list[Check] = []
     spans: list[tuple[int, int]] = []
     ends: list[list[int]] = []
@@ -272,6 +273,25 @@ def read_line(line: Line) -> tuple[list[Check], list[Mention]]:
     for c, (a, _b) in zip(checks, spans, strict=True):
         c.context = _context(norm[:a], line)
     return checks, ms
+
+
+def _split_by_difficulty(norm: str, groups: list[list[Mention]]) -> list[list[Mention]]:
+    """「〈鍵開け〉、またはSTRでこじ開ける（ハード）」: a difficulty written after a verb that
+    follows the last of several alternatives is that alternative's alone."""
+    out: list[list[Mention]] = []
+    for g in groups:
+        if len(g) > 1:
+            last = g[-1]
+            m = _DIFF.search(norm, last.end)
+            if m and "。" not in norm[last.end:m.start()]:
+                gap = re.sub(r"[\s()（）〉》】>\]」』の・、,]", "", norm[last.end:m.start()])
+                nxt = norm.find("。", last.end)
+                if len(gap) > 3 and (nxt < 0 or m.start() < nxt) and not re.search(r"判定|ロール|成功|で$", gap):
+                    out.append(g[:-1])
+                    out.append([last])
+                    continue
+        out.append(g)
+    return out
 
 
 def _owner(pos: int, spans: list[tuple[int, int]], norm: str, ends: list[list[int]], *,
@@ -358,6 +378,12 @@ def _opposed(norm: str, checks: list[Check], spans: list[tuple[int, int]], ms: l
                 opp = [m for m in ms if m.excluded == "opponent" and m.start >= b]
                 if opp:
                     c.opponent_skill = opp[0].skill
+            if not c.opponent:
+                n = re.search(r"([^\s、。(（:：]{1,12}?)の\s*(STR|CON|SIZ|DEX|APP|INT|POW|EDU)\s*(?:と|に)(?:の)?(?:対抗|抵抗)",
+                              norm[:_a])
+                if n:
+                    c.opponent = n.group(1)
+                    c.opponent_skill = n.group(2)
             if not c.opponent:
                 v = _OPP_VALUE.search(norm[:_a])
                 if v and "対抗" in norm[:_a]:

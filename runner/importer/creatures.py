@@ -121,6 +121,10 @@ def read_creature(title: str, line: int, lines: list[Line], kind: str, edition: 
             c.notes.append(ln)
     for ln in attack_lines:
         c.attacks += parse_attacks(ln.norm)
+    if not c.attacks and "skill" in defaults:
+        # 「近接戦闘(格闘) 40 ダメージ 1d6+DB」: the fighting skill is the attack
+        c.attacks.append(Attack("近接戦闘(格闘)", int(defaults["skill"]), str(defaults.get("damage", "")),  # type: ignore[arg-type]
+                                "近接戦闘(格闘)"))
     for a in c.attacks:
         if a.skill is None and "skill" in defaults:
             a.skill = int(defaults["skill"])  # type: ignore[arg-type]

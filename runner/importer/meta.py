@@ -8,7 +8,7 @@ import re
 from runner.importer.model import Line
 from runner.importer.skills import canonical, is_known
 
-_NOISE = re.compile(r"クトゥルフ神話TRPG|新クトゥルフ神話TRPG|CoC\s*7th|CoC\s*6th|CoC7|CoC6|CoC|シナリオ置き場|"
+_NOISE = re.compile(r"クトゥルフ神話TRPG|新クトゥルフ神話TRPG|CoC\s*7th|CoC\s*6th|CoC\s*[67]版?|CoC|シナリオ置き場|"
                     r"シナリオ|第?[67]版(?:対応)?|7th|6th|タイマン|用|対応", re.I)
 
 
@@ -32,6 +32,7 @@ def title(lines: list[Line], html_title: str = "", first_heading: str = "") -> s
 
 
 def _clean(t: str) -> str:
+    t = re.sub(r"^[【\[［<＜]([^】\]］>＞]*(?:TRPG|CoC|シナリオ|版|7th|6th)[^】\]］>＞]*)[】\]］>＞]\s*", "", t.strip(), flags=re.I)
     t = re.split(r"\s*[―—|｜]\s*|\s+-\s+", t.strip())[0]
     t = re.sub(r"[（(][^）)]*(?:TRPG|版|CoC|シナリオ)[^）)]*[）)]", "", t)
     t = re.sub(r"^#+\s*", "", t)

@@ -160,6 +160,8 @@ class Place:
     san: list[SanRoll] = field(default_factory=list)
     fights: list[str] = field(default_factory=list)
     """Names of creatures a fight with is written here."""
+    handouts: list[str] = field(default_factory=list)
+    """Handouts given here (their names)."""
     id: str = ""
 
 

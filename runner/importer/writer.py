@@ -221,7 +221,7 @@ def _place(st: _Story, p: Place, *, back: str, back_label: str = "戻る") -> di
     items.sort(key=lambda x: x[0])
     actions += [a for _, a in items]
     for h in st.sc.handouts:
-        if p.line <= h.line and (h.line < _next_line(st.sc, p)):
+        if h.name in p.handouts:
             hid = f"h{st.sc.handouts.index(h) + 1}"
             st.items[hid] = {"name": _short(h.name, 40), "description": " ".join(ln.raw for ln in h.text)[:400]}
             actions.append({"id": f"read_{hid}", "label": _short(f"{h.name}を受け取る", 30), "once": True,
