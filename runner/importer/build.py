@@ -33,7 +33,7 @@ def build(doc: Document) -> Scenario:
     root = build_tree(doc.lines)
     assign_roles(root)
     sc = Scenario(doc.path, doc.format, doc.encoding)
-    first_heading = next((s.title for s in root.walk() if s.line is not None), "")
+    first_heading = next((s.title for s in root.walk() if s.line is not None and s.role == "title"), "")
     sc.title = meta.title(doc.lines, doc.html_title, first_heading)
     sc.edition = meta.edition(doc.lines)
     sc.players = meta.players(doc.lines)
@@ -56,6 +56,12 @@ class _Builder:
         self.notes: list[Line] = []
         self.rewards: list[Line] = []
         self.loose_handouts: list[tuple] = []
+        self.lead: list[Line] = []
+        self.consumed: set[int] = set()
+
+    def _take_lead(self) -> list[Line]:
+        out, self.lead = self.lead, []
+        return out
 
     # ------------------------------------------------------------------ sections
     def preamble(self, lines: list[Line]) -> None:
@@ -72,11 +78,22 @@ class _Builder:
                 self.section(c, sec)
         elif role in ("meta", "background", "notes"):
             self._search_cost(lines)
-            self._timed(lines, keep=self.sc.background)
-            self._stray(lines, f"section 「{sec.title}」")
+            own = [sec.line, *sec.body] if sec.line else list(sec.body)
+            self._loose_creatures(own)
+            self._timed(own, keep=self.sc.background)
+            self._stray(own, f"section 「{sec.title}」")
+            for c in sec.children:
+                self.section(c, sec)
+        elif role == "lead":
+            self.lead += [ln for ln in lines if not heading(ln)]
         elif role in ("intro", "place", "climax"):
-            self.sc.places.append(self.place(sec.title, sec.line, lines[1:] if sec.line else lines,
-                                             role if role != "place" else "place"))
+            own = sec.own_lines()
+            self.sc.places.append(self.place(sec.title, sec.line, self._take_lead() + (own[1:] if sec.line else own),
+                                             role))
+            # sub-sections that stand on their own: places of a document with few headings,
+            # an ending or a timeline written inside a place
+            for c in sec.standalone():
+                self.section(c, sec)
         elif role == "places":
             self._search_cost(lines)
             self._timed(sec.body, keep=self.notes)
@@ -144,7 +161,9 @@ class _Builder:
                 entry = e
                 self._read_into(e, [ln])
                 continue
-            if entry is not None and ln.indent:
+            if entry is not None and (ln.indent or entry.minutes is None and not tl.starts_list(ln.norm)):
+                # an entry's own lines: indented ones, or (for a numbered 「電気をつけて1時間…」)
+                # everything up to the next numbered line
                 entry.lines.append(ln)
                 self._read_into(entry, [ln], more=True)
                 continue
@@ -235,14 +254,24 @@ class _Builder:
                     self.sc.unplaced.append(Unplaced(c.line, ln.raw, "a check in the timeline that belongs to no time"))
 
     def _timed(self, lines: list[Line], keep: list[Line]) -> None:
-        """Notes sections: keep the lines; a numbered relative-time line is still an event."""
+        """Notes sections: keep the lines; a numbered relative-time line is still an event
+        (with the lines after it, up to the next numbered line)."""
+        cur = None
         for ln in lines:
             if heading(ln):
+                cur = None
                 continue
             e = tl.relative_entry(ln)
             if e is not None:
                 self.sc.timeline.append(e)
                 self._read_into(e, [ln])
+                cur = e
+            elif cur is not None and not tl.starts_list(ln.norm):
+                cur.lines.append(ln)
+                self._read_into(cur, [ln], more=True)
+                continue
+            else:
+                cur = None
             keep.append(ln)
 
     def handout(self, sec: Section, parent: Section | None) -> None:
@@ -278,6 +307,35 @@ class _Builder:
         if len(self.people.checks) + len(self.people.san) > before and not self.people.line:
             self.people.line = sec.line.no if sec.line else 0
 
+    def _loose_creatures(self, lines: list[Line]) -> None:
+        """A stat block outside any NPC or creature section (「以下のステータスは、触腕のみの数値。」)."""
+        i = 0
+        while i < len(lines):
+            ln = lines[i]
+            if len(cr._STAT.findall(ln.norm)) >= 3 and not heading(ln):
+                block = [ln]
+                j = i + 1
+                while j < len(lines) and j < i + 8 and (cr._STAT.search(lines[j].norm) or cr._HP.search(lines[j].norm)
+                                                        or re.search(r"ビルド|正気度喪失|攻撃|ダメージ|装甲|移動|回避|%",
+                                                                     lines[j].norm)):
+                    block.append(lines[j])
+                    j += 1
+                name = ""
+                for k in range(i - 1, max(-1, i - 4), -1):
+                    found = re.findall(r"([^\s、。「」()（）:の]{1,12})(?:のみ)?の(?:数値|ステータス|能力値|データ)",
+                                       lines[k].norm) or re.findall(r"「([^」]{1,16})」", lines[k].norm)
+                    if found:
+                        name = found[-1]
+                        break
+                self.consumed.update(b.no for b in block)
+                c = cr.read_creature(name or "名前のない相手", ln.no, block, "creature", self.sc.edition)
+                c.kind = "monster" if cr.looks_monster(c) else "npc"
+                if not any(x.stats == c.stats for x in self.sc.creatures):
+                    self.sc.creatures.append(c)
+                i = j
+                continue
+            i += 1
+
     def people_notes(self, lines: list[Line]) -> None:
         self.people.keeper += lines
 
@@ -311,8 +369,9 @@ class _Builder:
                 self.sc.search_cost = found[0]
 
     def _stray(self, lines: list[Line], where: str) -> None:
+        timed = {ln.no for e in self.sc.timeline for ln in e.lines}
         for ln in lines:
-            if heading(ln):
+            if heading(ln) or ln.no in self.consumed or ln.no in timed:
                 continue
             found, _ = ck.read_line(ln)
             for c in found:

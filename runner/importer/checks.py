@@ -29,7 +29,7 @@ _MULT = re.compile(r"^\s*[×xX*＊]\s*(\d)")
 _CHECK_AFTER = re.compile(r"^\s*(?:技能)?\s*(?:ロール|判定|チェック|を振|で振|振ら|振り|振っ|に成功|に失敗|成功|失敗|"
                           r"のハード|のイクストリーム|の(?:対抗|抵抗)|\(ハード|\(イクストリーム|ハード|イクストリーム|"
                           r"対抗|抵抗|で判定|の判定|\(レギュラー)")
-_DISTINCT_AFTER = re.compile(r"^\s*(?:で(?!も)|を使|を使用|に挑|が必要|を試|を行)")
+_DISTINCT_AFTER = re.compile(r"^\s*(?:で(?!も|き)|を使|を使用|に挑|が必要|を試|を行)")
 _EXCLUDE_AFTER = re.compile(r"^[\s.…・]*(?:技能)?\s*(?:[+＋]\s*\d|に\s*[+\-]\s*\d|にペナルティ|にボーナス|では?なく|は不要|不要|"
                             r"なし|無し|は使えない|の?必要は?ない|は要らない|はいらない|は必要ない|の技能値|の値|の成長|が?\s*\d+\s*%?|[:=]\s*\d|に成功している|"
                             r"に成功していれば|はここ|の結果|の低い|の高い|が低い|が高い|を持つ|を持っている)")
@@ -100,11 +100,18 @@ def mentions(norm: str) -> list[Mention]:
             continue
         quote = o in "「『"
         body, diff = _split_inner(inner)
-        parts = [body] if is_known(body) else [p for p in re.split(r"[・/／]|または|もしくは", body) if p]
+        g = re.fullmatch(r"(ほかの言語|他の言語|芸術/製作|芸術・製作|科学|母国語|運転|操縦)\((.+[、,・/].+)\)", body)
+        if g:  # 「ほかの言語（日本語、ラテン語）」: one roll in either language
+            parts = [f"{g.group(1)}({x})" for x in re.split(r"[、,・/]", g.group(2)) if x]
+        else:
+            parts = [body] if is_known(body) else [p for p in re.split(r"[・/／、]|または|もしくは", body) if p]
         after = norm[m.end():]
-        if parts and all(is_known(p) for p in parts) and not (quote and len(parts) > 1):
+        if parts and all(is_known(p) for p in parts) and not (quote and len(parts) > 1 and "(" not in body):
             for p in parts:
                 mm = Mention(m.start(), m.end(), canonical(p), "bracket", diff, written=p)
+                if quote and not diff and not _quote_roll(after):
+                    # 「日本語」がわかる: a quoted name is a roll only where the words say so
+                    mm.excluded = "maybe"
                 out.append(mm)
             taken.append((m.start(), m.end()))
         elif not quote and o != "【" and _custom(body) and _CHECK_AFTER.match(after):
@@ -150,7 +157,7 @@ def mentions(norm: str) -> list[Mention]:
         taken.append((m.start(), m.end()))
     out.sort(key=lambda x: x.start)
     # A bare name joined by "or" to an accepted mention is accepted too (医学か自然のハード判定).
-    for _ in range(2):
+    for _ in range(len(out)):
         for i, mm in enumerate(out):
             if mm.excluded != "maybe":
                 continue
@@ -170,6 +177,12 @@ def mentions(norm: str) -> list[Mention]:
                 and not re.search(r"(?:探索者|PC|自分|プレイヤー)の\s*$", before):
             mm.excluded = "opponent"
     return out
+
+
+def _quote_roll(after: str) -> bool:
+    return bool(_CHECK_AFTER.match(after) or _DISTINCT_AFTER.match(after)
+                or re.match(r"^\s*(?:の|で|か)?(?:いずれか|どれか)|^\s*(?:で|を)(?:判定|ロール|振)", after)
+                or re.match(r"^\s*など[^。]{0,14}?(?:ハード|イクストリーム|判定|成功|ロール|振)", after))
 
 
 def _split_inner(inner: str) -> tuple[str, str]:
@@ -196,7 +209,7 @@ def _is_alt_gap(gap: str) -> bool:
         return True
     if re.search(r"[のをにで]$", g) and not re.search(r"いずれか|どれか", g):
         return False
-    return bool(re.search(r"または|もしくは|あるいは|(?:^|[^はがのをにでと])か(?:、)?$|^か|^or$|いずれか|どれか", g)) \
+    return bool(re.search(r"または|もしくは|あるいは|(?:^|[^はがのをにでと])か(?:、)?$|^か|^や$|^or$|いずれか|どれか", g)) \
         and not re.search(r"と(?:、)?$|それぞれ", g)
 
 
@@ -284,9 +297,11 @@ def _split_by_difficulty(norm: str, groups: list[list[Mention]]) -> list[list[Me
             last = g[-1]
             m = _DIFF.search(norm, last.end)
             if m and "。" not in norm[last.end:m.start()]:
-                gap = re.sub(r"[\s()（）〉》】>\]」』の・、,]", "", norm[last.end:m.start()])
+                raw_gap = norm[last.end:m.start()]
+                gap = re.sub(r"[\s()（）〉》】>\]」』の・、,]", "", raw_gap)
                 nxt = norm.find("。", last.end)
-                if len(gap) > 3 and (nxt < 0 or m.start() < nxt) and not re.search(r"判定|ロール|成功|で$", gap):
+                if len(gap) > 3 and (nxt < 0 or m.start() < nxt) and not re.search(r"判定|ロール|成功|で$", gap) \
+                        and re.match(r"^[\s)〉》】>\]」』]*(?:で|を)", raw_gap):
                     out.append(g[:-1])
                     out.append([last])
                     continue

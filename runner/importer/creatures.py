@@ -102,7 +102,7 @@ def read_creature(title: str, line: int, lines: list[Line], kind: str, edition: 
                 if is_known(name):
                     c.skills[canonical(name)] = int(m.group(2))
             is_attack = False
-        elif re.match(r"^[\s・\-*]*(?:回避|近接戦闘|こぶし)\s*[:(]?", s) and not _ATTACK_HEAD.match(s):
+        elif re.match(r"^[\s・\-*(（]*(?:回避|近接戦闘|こぶし)\s*[:(]?", s) and not _ATTACK_HEAD.match(s):
             m = re.search(r"近接戦闘(?:\([^)]*\))?\s*[:]?\s*(\d+)", s)
             if m:
                 defaults["skill"] = int(m.group(1))

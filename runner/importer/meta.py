@@ -24,11 +24,20 @@ def title(lines: list[Line], html_title: str = "", first_heading: str = "") -> s
         t = _clean(cand)
         if t:
             return t
-    for ln in lines[:5]:
+    for ln in lines[:3]:
+        if heading_like(ln):
+            continue
         t = _clean(ln.raw)
-        if t and len(t) <= 40:
+        if t and len(t) <= 40 and "。" not in t:
             return t
     return ""
+
+
+def heading_like(ln: Line) -> bool:
+    from runner.importer.sections import classify, heading
+
+    h = heading(ln)
+    return h is not None and classify(h[1]) not in ("unknown", "place")
 
 
 def _clean(t: str) -> str:

@@ -43,6 +43,25 @@ class Section:
             out += c.all_lines()
         return sorted(out, key=lambda ln: ln.no)
 
+    def own_lines(self) -> list[Line]:
+        """This section's lines and those of the sub-sections that are part of it (features,
+        notes), not those that stand on their own (an ending under a place)."""
+        out = ([self.line] if self.line else []) + list(self.body)
+        for c in self.children:
+            if c.role in ("feature", "notes", "lead", "") or c.role == self.role == "notes":
+                out += c.own_lines()
+        return sorted(out, key=lambda ln: ln.no)
+
+    def standalone(self) -> list[Section]:
+        """Sub-sections (at any depth) that are not part of this one."""
+        out = []
+        for c in self.children:
+            if c.role in ("feature", "notes", "lead", ""):
+                out += c.standalone()
+            else:
+                out.append(c)
+        return out
+
     def walk(self):  # noqa: ANN201
         yield self
         for c in self.children:
@@ -176,6 +195,13 @@ _ROLES: list[tuple[str, re.Pattern]] = [
 CONTAINERS = {"places", "npcs", "monsters", "creatures", "endings"}
 
 
+def _has_rolls(lines: list[Line]) -> bool:
+    from runner.importer import sanity
+    from runner.importer.checks import read_line
+
+    return any(read_line(ln)[0] or sanity.find(ln) for ln in lines)
+
+
 def classify(title: str) -> str:
     from runner.importer.read import normalise
 
@@ -204,8 +230,21 @@ def _assign(sec: Section, context: str) -> None:
             role = own
     elif context == "endings":
         role = "ending" if own not in ("reward", "after") else own
-    elif context in ("background", "meta", "after", "reward", "timeline", "npc", "monster", "creature",
-                     "handout", "notes", "ending"):
+    elif context in ("background", "meta", "notes", "loose"):
+        # Notes sections of a document with few headings may still hold the places: a
+        # sub-section whose own lines hold rolls is one (it keeps its own sub-sections
+        # with rolls as places of their own).
+        role = "notes" if own not in ("ending", "endings", "timeline", "npcs", "monsters", "creatures",
+                                      "climax", "intro") else own
+        if role == "notes" and context == "loose" and not sec.children:
+            role = "lead"  # the text that leads into the place after it (判定なしでわかる情報)
+        if role in ("notes", "lead") and _has_rolls(sec.body):
+            role = "place"
+            sec.role = role
+            for c in sec.children:
+                _assign(c, "loose")
+            return
+    elif context in ("after", "reward", "timeline", "npc", "monster", "creature", "handout", "ending"):
         role = "notes" if own not in ("ending", "endings", "timeline") else own
         if context == "ending" and own not in ("ending",):
             role = "notes"

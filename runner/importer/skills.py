@@ -59,7 +59,7 @@ def _known_names() -> list[str]:
 
 
 KNOWN = _known_names()
-_LANG = re.compile(r"^(?:ほかの言語|他の言語)?\(?([^\s()]{1,8}語)\)?$")
+_LANG = re.compile(r"^(?:ほかの言語|他の言語)?\(?([ァ-ヶー一-龥]{1,8}語)\)?$")
 _SPEC = re.compile(r"^(.+?)\((.+)\)$")
 _CHAR = re.compile(r"^(STR|CON|SIZ|DEX|APP|INT|POW|EDU)(?:\([^)]*\))?$", re.I)
 

@@ -151,6 +151,10 @@ def relative_entry(line: Line, *, listed: bool = False) -> TimedEntry | None:
     return e
 
 
+def starts_list(norm: str) -> bool:
+    return bool(_LIST_MARK.match(strip_marks(norm))) or bool(re.match(r"^[\s]*[・\-*●○◆◇■□]", norm))
+
+
 def search_cost(lines: list[Line]) -> tuple[int, int] | None:
     """(minutes, line) of 「探索1回につき30分」, 「1か所を調べるのに1時間」."""
     for ln in lines:
