@@ -369,7 +369,9 @@ def _push(norm: str, checks: list[Check], spans: list[tuple[int, int]], ends: li
 
 
 _OPP_VALUE = re.compile(r"([^\s(（、。:：]{1,12}?)の\s*(STR|CON|SIZ|DEX|APP|INT|POW|EDU|[^\s(（、。]{2,8}?)\s*(\d{1,3})")
-_OPP_NAME = re.compile(r"([^\s(（、。:：「」]{1,12}?)(?:の(?:[〈《<\[「]?[^\s、。]{1,8}?[〉》>\]」]?))?\s*(?:と|に|で|との)(?:の)?(?:対抗|抵抗)")
+_OPP_NAME = re.compile(r"([^\s(（、。:：「」〈《<\[【]{1,12}?)の\s*(?:STR|CON|SIZ|DEX|APP|INT|POW|EDU|[〈《<\[「【][^〉》>\]」】]{1,10}"
+                       r"[〉》>\]」】])\s*(?:と|に|で|との)(?:の)?(?:対抗|抵抗)|"
+                       r"([^\s(（、。:：「」〈《<\[【の]{1,12})\s*(?:と|に)(?:の)?(?:対抗|抵抗)")
 
 
 def _opposed(norm: str, checks: list[Check], spans: list[tuple[int, int]], ms: list[Mention]) -> None:
@@ -389,7 +391,7 @@ def _opposed(norm: str, checks: list[Check], spans: list[tuple[int, int]], ms: l
             else:
                 n = _OPP_NAME.search(clause)
                 if n:
-                    c.opponent = n.group(1).lstrip("(（")
+                    c.opponent = (n.group(1) or n.group(2)).lstrip("(（")
                 opp = [m for m in ms if m.excluded == "opponent" and m.start >= b]
                 if opp:
                     c.opponent_skill = opp[0].skill

@@ -144,6 +144,11 @@ def parse_attacks(norm: str) -> list[Attack]:
         it = it.strip(" ・-")
         if not it:
             continue
+        dm = re.match(rf"^(?:ダメージ|damage)\s*[:]?\s*({_DMG}|\d+)", it)
+        if dm and out:  # 「かぎ爪 25%、ダメージ 1d6+DB」: the damage of the attack before
+            if not out[-1].damage:
+                out[-1].damage = re.sub(r"\s+", "", dm.group(1))
+            continue
         m = re.match(r"^([^\s\d(%:]+)", it)
         if not m:
             continue

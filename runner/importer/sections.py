@@ -176,7 +176,8 @@ def build_tree(lines: list[Line]) -> Section:
 _ROLES: list[tuple[str, re.Pattern]] = [
     ("after", re.compile(r"あとがき|後書き|謝辞|クレジット|更新履歴|利用規約|参考文献|おわりに|著作権|使用素材|素材")),
     ("endings", re.compile(r"^(?:エンディング|ENDING|結末|エンド|END)(?:一覧|について|分岐|$)|エンディング$|^結末", re.I)),
-    ("ending", re.compile(r"END|エンド|エンディング|結末|終幕|トゥルー|バッド|ノーマル|グッド|ロスト$|^ロスト|^生還|^全滅", re.I)),
+    ("ending", re.compile(r"END|エンド|エンディング|結末|終幕|トゥルー|バッド|ノーマル|グッド|ロスト$|^ロスト|^生還|^全滅|"
+                          r"^LOST$|^DEAD$", re.I)),
     ("timeline", re.compile(r"タイムライン|タイムテーブル|時系列|スケジュール|時間経過|イベント表|進行表|時間表|タイムチャート|"
                             r"時間の流れ|^イベント$|TIMELINE", re.I)),
     ("creatures", re.compile(r"(?:NPC|登場人物|人物).*(?:エネミー|クリーチャー|怪物|敵)|(?:エネミー|クリーチャー).*(?:NPC|人物)", re.I)),
@@ -261,8 +262,7 @@ def _assign(sec: Section, context: str) -> None:
                 _assign(c, "")
             return
         if own == "unknown":
-            kids = [c for c in sec.children if classify(c.title) == "unknown"]
-            role = "places" if len(kids) >= 2 else "place"
+            role = "place"  # its sub-sections are parts of it (a container of places is named so)
         if own == "ending" and sec.children and all(classify(c.title) in ("ending", "unknown", "reward")
                                                     for c in sec.children):
             if not re.search(r"TRUE|BAD|GOOD|NORMAL|トゥルー|バッド|グッド|ノーマル|ロスト|\d", sec.title, re.I):

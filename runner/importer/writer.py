@@ -99,7 +99,40 @@ class _Story:
         self.fights: set[str] = set()
 
 
+_MD_MARK = re.compile(r"\*\*|__|`|^\s*(?:>\s*)+|^\s*[-*+]\s+(?=\S)")
+
+
+def clean_markdown(sc: Scenario) -> None:
+    """Markdown's own marks (``**``, backticks, ``- `` bullets, ``> ``) are markup, not text."""
+    if sc.format != "markdown":
+        return
+    from runner.importer.model import Line
+
+    def fix(ln: Line) -> None:
+        ln.raw = _MD_MARK.sub("", ln.raw).strip() or ln.raw
+
+    for p in sc.places:
+        for ln in p.narration + p.keeper:
+            fix(ln)
+        for c in p.checks:
+            for o in c.outcomes:
+                o.text = _MD_MARK.sub("", o.text).strip()
+            c.context = _MD_MARK.sub("", c.context).strip()
+        for s in p.san:
+            s.context = _MD_MARK.sub("", s.context).strip()
+    for ln in sc.background:
+        fix(ln)
+    for e in sc.endings:
+        for ln in e.narration + e.conditions + e.rewards:
+            fix(ln)
+    for t in sc.timeline:
+        t.what = _MD_MARK.sub("", t.what).strip()
+        for ln in t.lines:
+            fix(ln)
+
+
 def compile_story(sc: Scenario, sid: str) -> dict[str, str]:
+    clean_markdown(sc)
     st = _Story(sc, sid)
     _characters(st)
     _endings(st)
@@ -252,8 +285,9 @@ def _label_skills(c: Check) -> str:
 def _check_action(st: _Story, c: Check, p: Place, n: int) -> dict:
     ctx = c.context.strip()
     label = f"{_short(ctx, 24)}（{_label_skills(c)}）" if ctx else f"〈{_label_skills(c)}〉"
+    words = [_short(ctx, 24)] if ctx else []
     a: dict[str, Any] = {"id": f"c{n}", "label": label,
-                         "aliases": list(dict.fromkeys([*c.written, *c.skills]))[:3]}
+                         "aliases": list(dict.fromkeys([*words, *c.written, *c.skills]))[:4]}
     cost = st.sc.search_cost if st.sc.search_cost and p.role == "place" else 0
     push = bool(c.pushable and not c.opposed and c.skills != ["幸運"] and p.id)
     if cost and not push:
@@ -361,7 +395,8 @@ def _outcomes(st: _Story, c: Check, p: Place, n: int, cost: int = 0) -> dict:
 def _san_action(s: SanRoll, n: int) -> dict:
     ctx = s.context.strip()
     label = f"{_short(ctx, 24)}（正気度 {s.loss}）" if ctx else f"正気度ロール（{s.loss}）"
-    return {"id": f"s{n}", "label": label, "aliases": ["正気度", "SAN"], "once": True,
+    return {"id": f"s{n}", "label": label, "aliases": ([_short(ctx, 24)] if ctx else []) + ["正気度", "SAN"],
+            "once": True,
             "check": f"coc7.san({q(s.loss)})", "outcomes": {"otherwise": {}}}
 
 
