@@ -422,11 +422,20 @@ class _Builder:
                 while e.minutes + 1440 <= prev + 12 * 60 and e.minutes < prev - 120:
                     e.minutes += 1440
             prev = e.minutes
+        for e in sc.timeline:
+            if e.minutes is None and e.after:
+                sc.unplaced.append(Unplaced(e.line, e.lines[0].raw if e.lines else e.what,
+                                            f"a timed event counted from 「{e.after}」, not from the start: "
+                                            "a keeper note, not a clock event"))
         timed = [e.minutes for e in sc.timeline if e.minutes is not None]
         if timed:
             start = min(timed)
+            begin = next((e for e in sc.timeline if e.minutes is not None
+                          and re.search(r"開始|スタート|到着|始まる|始め", e.what)), None)
             intro = next((p for p in sc.places if p.role == "intro"), None)
-            if intro is not None:
+            if begin is not None:
+                start = begin.minutes  # 「18:00 探索開始」: the clock starts there
+            elif intro is not None:
                 for ln in intro.narration + intro.keeper:
                     t = tl.parse_time(tl.strip_marks(ln.norm))
                     if t and t[1] is not None:

@@ -69,8 +69,9 @@ def edition(lines: list[Line]) -> int | None:
 
 def players(lines: list[Line]) -> str:
     for ln in lines[:80]:
+        raw = re.sub(r"\*\*|__", "", ln.raw).replace("　", " ")
         m = re.search(r"(?:プレイ人数|PL人数|推奨人数|参加人数|人数|PL数|プレイヤー数)\s*[:：|｜]?\s*\|?\s*"
-                      r"([^\s|｜、。,]{0,3}?\d+\s*(?:[~〜～\-ー－]\s*\d+)?\s*人)", ln.raw.replace("　", " "))
+                      r"(?:[^\s|｜、。,\d]{0,3}?)(\d+\s*(?:[~〜～\-ー－]\s*\d+)?\s*人)", raw)
         if m:
             return m.group(1).strip()
         m = re.search(r"(\d+\s*[~〜～\-ー－]\s*\d+\s*人|\d+\s*人)(?:用|向け)?", ln.raw)
@@ -84,7 +85,7 @@ def players(lines: list[Line]) -> str:
 def play_time(lines: list[Line]) -> str:
     for ln in lines[:80]:
         m = re.search(r"(?:プレイ時間|想定時間|所要時間|想定プレイ時間|時間)\s*[:：|｜]?\s*\|?\s*([^|｜\n]*?\d+\s*(?:[~〜～\-]\s*\d+)?\s*時間[^|｜\n、。]{0,6})",
-                      ln.raw.replace("　", " "))
+                      re.sub(r"\*\*|__", "", ln.raw).replace("　", " "))
         if m and not re.search(r"探索|経過|につき", ln.norm):
             return m.group(1).strip()
     return ""

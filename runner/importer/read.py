@@ -143,7 +143,7 @@ def normalise(s: str) -> str:
 # ------------------------------------------------------------------------------- HTML
 
 _BLOCK = {"p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "ul", "ol",
-          "dl", "dt", "dd", "blockquote", "pre", "hr", "table", "thead", "tbody", "tfoot", "caption",
+          "dl", "dt", "blockquote", "pre", "hr", "table", "thead", "tbody", "tfoot", "caption",
           "figure", "figcaption", "form", "fieldset", "address", "details", "summary", "center"}
 _SKIP = {"script", "style", "noscript", "template", "svg", "math", "iframe", "object", "select"}
 
@@ -196,6 +196,11 @@ class _Text(HTMLParser):
             self.buf_line = 0
         elif tag in ("td", "th"):
             self.buf.append(" ")
+        elif tag == "dd":  # <dt>人数</dt><dd>2～3人</dd> is one line: 人数：2～3人
+            if "".join(self.buf).strip():
+                self.buf.append("：")
+            else:
+                self.flush()
 
     def handle_startendtag(self, tag: str, attrs: list) -> None:  # noqa: ANN001
         if tag == "br" or tag == "hr":
@@ -210,7 +215,9 @@ class _Text(HTMLParser):
             return
         if tag in ("td", "th"):
             self.buf.append(" |")
-        elif tag in _BLOCK or tag in ("li", "tr") or re.fullmatch(r"h[1-6]", tag):
+        elif tag == "dt":
+            pass
+        elif tag in _BLOCK or tag in ("li", "tr", "dd") or re.fullmatch(r"h[1-6]", tag):
             if tag == "pre":
                 self.pre = max(0, self.pre - 1)
             self.flush()

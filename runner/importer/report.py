@@ -121,11 +121,13 @@ def markdown(sc: Scenario, out: Path | str) -> str:
         L.append(f"### {p.name} (line {p.line}{', ' + p.role if p.role != 'place' else ''})")
         if not p.checks and not p.san:
             L.append("- (no checks)")
+        rows = []
         for c in p.checks:
             outs = ", ".join(o.key for o in c.outcomes)
-            L.append(f"- line {c.line}: check {_skills(c)}" + (f" — outcomes: {outs}" if outs else ""))
+            rows.append((c.line, 0, f"- line {c.line}: check {_skills(c)}" + (f" — outcomes: {outs}" if outs else "")))
         for s in p.san:
-            L.append(f"- line {s.line}: sanity {s.loss}")
+            rows.append((s.line, 1, f"- line {s.line}: sanity {s.loss}"))
+        L += [r[2] for r in sorted(rows)]
     L.append("")
     L.append("## Timeline")
     L.append("")

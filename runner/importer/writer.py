@@ -168,7 +168,11 @@ def compile_story(sc: Scenario, sid: str) -> dict[str, str]:
         node = _place(st, intro, back="hub", back_label="探索を始める")
         nodes["intro"] = node
     nodes["hub"] = hub
-    nodes.update(st.nodes)
+    # each place, then its push scenes
+    for nid, node in st.nodes.items():
+        if "_push" not in nid:
+            nodes[nid] = node
+            nodes.update({k: v for k, v in st.nodes.items() if k.startswith(f"{nid}_push")})
     _events(st)
     for mid in sorted(st.fights):
         nodes[f"fight_{mid}"] = _fight_node(st, mid)
@@ -375,7 +379,7 @@ def _outcomes(st: _Story, c: Check, p: Place, n: int, cost: int = 0) -> dict:
         st.nodes[push_id] = {
             "kind": "scene", "title": f"{p.name}：プッシュ",
             "actions": [
-                {"id": "push", "label": f"プッシュする（{_label_skills(c)}）", "aliases": ["プッシュ", "push"],
+                {"id": "push", "label": f"プッシュする（{_label_skills(c)}）", "aliases": ["プッシュする", "プッシュ", "push"],
                  **({"cost": cost} if cost else {}),
                  "check": "coc7.push()",
                  "outcomes": {"failure": ({"say": pushed.text} if pushed and pushed.text else {}) | {"goto": p.id},
