@@ -135,3 +135,20 @@ def test_sixth_edition_creatures_are_written_converted(drafts: dict) -> None:
     assert boss["stats"]["STR"] == 150 and boss["stats"]["耐久力"] == 33 and boss["stats"]["装甲"] == 5
     assert boss["stats"]["ダメージ"] == "2d6+3d6" and boss["stats"]["遭遇正気度喪失"] == "1/1d10"
     assert [a["name"] for a in boss["props"]["attacks"]] == ["踏みつけ", "のしかかり"]
+
+
+def test_the_docs_example_is_what_the_importer_writes(tmp_path: Path) -> None:
+    """docs/import.md shows a document going in and the draft coming out: both stay true."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "import.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(\w+)\n(.*?)```", page, re.S)
+    doc = next(b for lang, b in blocks if lang == "text" and b.startswith("『鐘楼の影』"))
+    yamls = [b for lang, b in blocks if lang == "yaml"]
+    assert len(yamls) == 2
+    src = tmp_path / "bell.txt"
+    src.write_text(doc, encoding="utf-8")
+    out = tmp_path / "bell_draft"
+    assert main(["import", str(src), "-o", str(out)]) == 0
+    assert yamls[0] in (out / "story.yaml").read_text(encoding="utf-8")
+    assert yamls[1] in (out / "places.yaml").read_text(encoding="utf-8")
+    report = next(b for lang, b in blocks if lang == "text" and b.startswith("### 鐘楼の一階"))
+    assert report in (out / "IMPORT.md").read_text(encoding="utf-8")
