@@ -51,6 +51,11 @@ def _bad_inputs(tmp: Path) -> dict[str, Path]:
         "鍋に油を熱し、牛肉を炒める。色が変わったら野菜を加え、だし汁を注ぐ。\n"
         "砂糖と醤油で味をととのえ、落とし蓋をして二十分ほど煮る。\n", encoding="utf-8")
     out["not a scenario"] = tmp / "recipe.txt"
+    (tmp / "notes.md").write_text(
+        "# 旅行記\n\n## 一日目\n朝の電車で海へ向かった。目星をつけていた店は閉まっていた。\n\n## 二日目\n"
+        "雨。宿で本を読んだ。\n\n## エンディング\n無事に帰宅した。\n",
+        encoding="utf-8")
+    out["headings, no rolls"] = tmp / "notes.md"
     big = tmp / "big.txt"
     with open(big, "wb") as f:
         f.truncate(50 * 1024 * 1024)  # 50 MB (sparse: costs no disk)
@@ -69,9 +74,11 @@ def test_bad_input_one_clear_line_and_nothing_written(tmp_path: Path, capsys: py
         "ja": {"empty": "空のファイル", "blank": "空のファイル", "png": "テキストではありません",
                "noise": "テキストではありません", "docx": "テキストではありません",
                "not a scenario": "シナリオとして読める箇所が見つかりません", "50 MB": "大きすぎます",
+               "headings, no rolls": "シナリオとして読める箇所が見つかりません",
                "missing": "ファイルがありません", "folder": "ファイルではありません"},
         "en": {"empty": "empty", "blank": "empty", "png": "not a text document", "noise": "not a text document",
                "docx": "not a text document", "not a scenario": "nothing here reads as a scenario",
+               "headings, no rolls": "nothing here reads as a scenario",
                "50 MB": "too large", "missing": "no such file", "folder": "not a file"},
     }[lang]
     for what, path in _bad_inputs(tmp_path).items():

@@ -264,7 +264,9 @@ def test_search_cost(text: str, minutes: int) -> None:
     assert search_cost([ln(text)])[0] == minutes
 
 
-STATS = """■NPC
+STATS = """■書斎
+〈目星〉で日記が見つかる。
+■NPC
 【汐見 源蔵（しおみ げんぞう）】72歳、灯台守
 STR 45 CON 50 SIZ 55 DEX 40 APP 35 INT 65 POW 60 EDU 50
 HP 10 MP 12 SAN 20
@@ -300,7 +302,7 @@ def test_stat_blocks(tmp_path: Path) -> None:
 
 def test_sixth_edition_characteristics_are_converted(tmp_path: Path) -> None:
     doc = tmp_path / "c.txt"
-    doc.write_text("クトゥルフ神話TRPG（6版）\n■クリーチャー\n○人形\nSTR 16 CON 14 SIZ 13 INT 17 POW 18 DEX 7\n"
+    doc.write_text("クトゥルフ神話TRPG（6版）\n■書斎\n＜目星＞で日記。\n■クリーチャー\n○人形\nSTR 16 CON 14 SIZ 13 INT 17 POW 18 DEX 7\n"
                    "耐久力 14　ダメージボーナス +1D4\n武器：首絞め 45%（1D6）\nこぶし 60% 1D3+DB、キック 40% 1D6+DB\n"
                    "正気度喪失：1/1D8\n", encoding="utf-8")
     sc = parse_document(doc)

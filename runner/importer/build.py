@@ -44,7 +44,11 @@ def build(doc: Document) -> Scenario:
     for sec in root.children:
         b.section(sec)
     b.finish()
-    if not (sc.places or sc.endings or sc.all_checks() or sc.all_san() or sc.timeline or sc.creatures):
+    # A scenario shows at least two of: checks, sanity rolls, a stat block, a timeline,
+    # endings (or several checks). Headings alone make any document look like places.
+    signals = [bool(sc.all_checks()), bool(sc.all_san()), any(c.stats for c in sc.creatures), bool(sc.timeline),
+               bool(sc.endings)]
+    if sum(signals) < 2 and len(sc.all_checks()) < 3:
         raise ImportFailure("not_scenario", path=doc.path)
     return sc
 

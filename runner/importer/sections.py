@@ -224,7 +224,7 @@ def assign_roles(root: Section) -> None:
 def _assign(sec: Section, context: str) -> None:
     own = classify(sec.title)
     if context in ("place", "intro", "climax", "feature"):
-        role = "handout" if own == "handout" else ("ending" if own == "ending" else "feature")
+        role = own if own in ("handout", "ending", "endings") else "feature"
     elif context in ("npcs", "monsters", "creatures"):
         role = {"npcs": "npc", "monsters": "monster", "creatures": "creature"}[context]
         if own in ("npcs", "monsters", "creatures"):
