@@ -344,3 +344,15 @@ def test_headings_and_roles(text: str, roles: list[str]) -> None:
     root = build_tree(lines)
     assign_roles(root)
     assert [s.role for s in root.walk() if s.line is not None] == roles
+
+
+def test_description_and_keeper_blocks(tmp_path: Path) -> None:
+    doc = tmp_path / "d.txt"
+    doc.write_text("■書斎\n・本棚：〈目星〉で日記。\n【描写】\n窓から月明かりが差し込んでいる。\n"
+                   "【KP情報】\n日記は偽物である。\n描写：机の上に古いランプ。\nKP情報：ランプは点かない。\n"
+                   "■エンディング\n■TRUE END\n帰る。\n", encoding="utf-8")
+    sc = parse_document(doc)
+    study = sc.places[0]
+    assert [x.raw for x in study.narration] == ["窓から月明かりが差し込んでいる。", "描写：机の上に古いランプ。"]
+    assert "日記は偽物である。" in [x.raw for x in study.keeper]
+    assert "KP情報：ランプは点かない。" in [x.raw for x in study.keeper]

@@ -26,6 +26,9 @@ from runner.importer.read import normalise
 from runner.importer.sections import Section, assign_roles, build_tree, heading
 
 _KEEPER = re.compile(r"^[\s・\-*]*(?:※|KP|ＫＰ|キーパー|GM|\(KP|（KP|【KP|☆|★|▽|注意|補足|備考)", re.I)
+_DESCRIBE = re.compile(r"^(?:描写|描写文|読み上げ|地の文|情景)")
+_KP = re.compile(r"^(?:KP|ＫＰ|キーパー|GM)(?:情報|向け|のみ|用)?|^(?:補足|備考|メモ)", re.I)
+_DESCRIBE_LINE = re.compile(r"^[\s・\-*]*(?:描写|読み上げ)\s*[:：]")
 _BULLET = re.compile(r"^[\s]*[・\-*→☆★①-⑳]|^\d+[.)]\s")
 
 
@@ -153,12 +156,16 @@ class _Builder:
         last_at = -99
         started = False
         entry: TimedEntry | None = None
+        mode = ""
         for idx, ln in enumerate(lines):
             h = heading(ln)
             if h is not None:
                 feature = h[1]
                 entry = None
+                # 【描写】 (read aloud) and 【KP情報】 (the keeper's) say whose the lines below are
+                mode = "narration" if _DESCRIBE.search(feature) else "keeper" if _KP.search(feature) else ""
                 continue
+            inline = _DESCRIBE_LINE.match(ln.norm)
             e = tl.entry_at(ln, in_timeline=False)
             if e is not None:
                 self.sc.timeline.append(e)
@@ -208,6 +215,10 @@ class _Builder:
                 p.fights.append(ln.norm)
             if used:
                 started = True
+                p.keeper.append(ln)
+            elif inline or mode == "narration" and not _BULLET.match(ln.norm) and not _KEEPER.match(ln.norm):
+                p.narration.append(ln)
+            elif mode == "keeper":
                 p.keeper.append(ln)
             elif not started and not _KEEPER.match(ln.norm) and not _BULLET.match(ln.norm) and "KP" not in ln.norm \
                     and not tl.table_cells(ln.norm):
