@@ -7,6 +7,7 @@ from runner.engine.engine import (
     describe,
     match,
     new_game,
+    resolve,
     state_event,
     step,
     tail,
@@ -15,4 +16,4 @@ from runner.engine.state import SaveError, State
 from runner.rules.dice import NeedDice
 
 __all__ = ["Choice", "NeedDice", "SaveError", "State", "available", "clock_text", "describe",
-           "match", "new_game", "state_event", "step", "tail"]
+           "match", "new_game", "resolve", "state_event", "step", "tail"]

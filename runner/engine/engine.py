@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from runner.engine.evaluate import EvalError, _num, compile_expr, shares_state
 from runner.engine.gm import FORCE_KEY, GM_COMMANDS, forced_keys
-from runner.engine.match import normalise, suggestions
+from runner.engine.match import MAX_COMMAND, Found, find, forms, normalise, suggestions
 from runner.engine.state import State, _copy
 from runner.rules import system
 from runner.rules.base import RuleError
@@ -319,30 +319,32 @@ def _number(text: str) -> int | None:
     return int(t) if t.isascii() and t.isdigit() else None
 
 
-def match(story: Story, state: State, command: str, choices: list[Choice] | None = None) -> Choice | None:
-    """Finds the action a command names: its number, id, label or an alias."""
+def match(story: Story, state: State, command: str, choices: list[Choice] | None = None, *,
+          fuzzy: bool = True) -> Choice | None:
+    """Finds the one action a command names: its number, id, label (with or without its
+    annotation), an alias, a reading, a part of one of them, or a verb and its object (see
+    :mod:`runner.engine.match`). None when it names none, or several. With ``fuzzy=False``
+    only whole names count (a front end deciding between an action and its own words)."""
+    return resolve(story, state, command, choices, fuzzy=fuzzy).choice
+
+
+def resolve(story: Story, state: State, command: str, choices: list[Choice] | None = None, *,
+            fuzzy: bool = True) -> Found:
+    """Like :func:`match`, and when a command names several actions, which ones."""
     choices = available(story, state) if choices is None else choices
     text = command.strip()
+    if len(text) > MAX_COMMAND:
+        return Found()
     number = _number(text)
     if number is not None:
-        k = number
         for c in choices:
-            if c.n == k:
-                return c
-        return None
+            if c.n == number:
+                return Found(c, (), "number")
+        return Found()
     for c in choices:
         if c.id == text:
-            return c
-    key = normalise(text)
-    if not key:
-        return None
-    for c in choices:
-        if normalise(c.label) == key or normalise(c.id) == key:
-            return c
-        for al in c.aliases:
-            if normalise(al) == key:
-                return c
-    return None
+            return Found(c, (), "id")
+    return find(story, choices, text, fuzzy=fuzzy)
 
 
 def step(story: Story, state: State, command: str | Choice, *, dice: list[int] | None = None,
@@ -359,6 +361,10 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
     if state.ending is not None:
         return state, [{"type": "error", "code": "ended", "message": "the game is over"}] + (
             tail(story, state, gm=gm) if tail_events else [])
+    if isinstance(command, str) and len(command) > MAX_COMMAND:
+        return state, [{"type": "error", "code": "too_long", "max": MAX_COMMAND,
+                        "message": f"a command is at most {MAX_COMMAND} characters"}] + (
+            tail(story, state, gm=gm) if tail_events else [])
     if isinstance(command, Choice):
         # A choice that available() just gave for this very state (bots, simulations).
         choices: list[Choice] = []
@@ -373,7 +379,10 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
         choice = _by_id(story, state, command)
         if choice is None:
             choices = available(story, state)
-            choice = match(story, state, command, choices)
+            found = resolve(story, state, command, choices)
+            choice = found.choice
+            if found.candidates:  # several actions answer to it: the player says which
+                return state, [_ambiguous(command, found)] + (tail(story, state, gm=gm) if tail_events else [])
     new = state.fork()
     source, seeded = _dice_for(new, dice, manual)
     ctx = Ctx(story, new, gm, source, owned=False)
@@ -381,10 +390,11 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
         if choice is None:
             rs = system(story.rules)
             ctx.own()  # a rule system's own reading of the command may write anything
-            if rs.on_unmatched is not None and command.strip() and rs.on_unmatched(ctx, command):
-                pass
-            else:
-                return state, [_no_match(story, command, choices)] + (tail(story, state, gm=gm) if tail_events else [])
+            handled = rs.on_unmatched(ctx, command) if rs.on_unmatched is not None and command.strip() else False
+            if not handled:
+                return state, [_no_match(story, state, command, choices)] + (tail(story, state, gm=gm) if tail_events else [])
+            if handled == "said":  # only words (a look at something): nothing changes, no turn
+                return state, ctx.events + (tail(story, state, gm=gm) if tail_events else [])
         else:
             _run_action(ctx, choice.action)
         rs = system(story.rules)
@@ -475,7 +485,39 @@ def _rule_command(story: Story, state: State, command: str, *, dice: list[int] |
     return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
 
 
-def _no_match(story: Story, command: str, choices: list[Choice]) -> dict:
+def _ambiguous(command: str, found: Found) -> dict:
+    """Several listed actions answer to a command: the question, as data (front ends list
+    the candidates by their numbers)."""
+    cands = [{"n": c.n, "id": c.id, "label": c.label} for c in found.candidates]
+    listed = " / ".join(f"{c['n']}. {c['label']}" for c in cands[:8])
+    return {"type": "error", "code": "ambiguous", "candidates": cands,
+            "message": f"{command.strip()[:80]!r} could be: {listed}" + (" ..." if len(cands) > 8 else "")}
+
+
+_KNOWN_NODES = 200
+"""Visited places looked through for a "not now" answer (the latest first, in visit order)."""
+
+
+def _known_closed(story: Story, state: State, choices: list[Choice]) -> list[Choice]:
+    """Actions the player knows but cannot take now: ones done before that are closed now,
+    and the unconditional actions of other places visited. Actions never offered stay
+    unknown (naming a secret must not confirm it)."""
+    open_now = {id(c.action) for c in choices}
+    nodes = [state.node] + [n for n in list(state.visits)[-_KNOWN_NODES:] if n != state.node]
+    out: list[Choice] = []
+    for nid in nodes:
+        node = story.nodes.get(nid)
+        if node is None:
+            continue
+        for a in node.actions:
+            if id(a) in open_now or a.hidden:
+                continue
+            if state.done.get(a.key or f"{nid}.{a.id}") or (nid != state.node and a.when is None):
+                out.append(Choice(len(out) + 1, a.id, a.label, a.aliases, a))
+    return out
+
+
+def _no_match(story: Story, state: State, command: str, choices: list[Choice]) -> dict:
     text = command.strip()
     if not text:
         return {"type": "error", "message": "empty command", "code": "empty"}
@@ -483,16 +525,21 @@ def _no_match(story: Story, command: str, choices: list[Choice]) -> dict:
         visible = [c for c in choices if c.n]
         return {"type": "error", "code": "no_such_number",
                 "message": f"no action {text}: choose 1 to {len(visible)}" if visible else f"no action {text}"}
+    known = find(story, _known_closed(story, state, choices), text, verbs=False)
+    if known.choice is not None or known.candidates:
+        ev: dict = {"type": "error", "code": "not_now", "message": f"cannot do {text[:80]!r} now"}
+        if known.choice is not None:
+            ev["label"] = known.choice.label
+        return ev
     cands: dict[str, str] = {}
     for c in choices:
         if not c.n:
             continue
         cands[normalise(c.label)] = c.label
-        cands.setdefault(normalise(c.id), c.label)
-        for al in c.aliases:
-            cands.setdefault(normalise(al), c.label)
+        for form in (*forms(story, c.action).plain, normalise(c.id), *(normalise(al) for al in c.aliases)):
+            cands.setdefault(form, c.label)
     near = suggestions(text, cands)
-    ev: dict = {"type": "error", "code": "unknown_command", "message": f"cannot do {text[:80]!r} here"}
+    ev = {"type": "error", "code": "unknown_command", "message": f"did not understand {text[:80]!r}"}
     if near:
         ev["suggestions"] = near
         ev["message"] += "; did you mean " + " / ".join(repr(s) for s in near) + "?"

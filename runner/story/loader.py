@@ -564,6 +564,9 @@ def load(path: str | os.PathLike[str], *, check_hooks: bool = True) -> Story:
     errors = [d for d in diags if d.severity == "error"]
     if errors or story is None:
         raise StoryError(errors or diags)
+    from runner import kana
+
+    kana.attach(story)  # kana readings for matching what players type (pyopenjtalk, if installed)
     return story
 
 
