@@ -84,8 +84,9 @@ class RuleSystem:
     """Called once when a game starts, before the start node's narration."""
     view: Callable[[Any, Any, bool], dict] | None = None
     """``view(story, state, gm) -> dict`` merged into each ``state`` event."""
-    on_unmatched: Callable[[Context, str], bool] | None = None
-    """Given a command no action matched; returns True if it handled it (free proposals)."""
+    on_unmatched: Callable[[Context, str], bool | str] | None = None
+    """Given a command no action matched; returns True if it handled it (free proposals),
+    ``"said"`` if it only answered in words (a look): the events are shown, no turn passes."""
     after_command: Callable[[Context, str], None] | None = None
     """Called after every successful command (before timed events)."""
     validate: Callable[[Any], list[tuple[str, str]]] | None = None

@@ -178,7 +178,7 @@ def reveal(ctx, obstacle: str) -> None:
 @hook()
 def propose(ctx, text: str) -> bool:
     """Runs a free proposal as if typed (「梯子を窓に立て掛けて登る」)."""
-    return B.propose(ctx, text)
+    return bool(B.propose(ctx, text))
 
 
 @hook(pure=True)
@@ -418,7 +418,7 @@ def _init(ctx) -> None:
     C.init(ctx)
 
 
-def _on_unmatched(ctx, text: str) -> bool:
+def _on_unmatched(ctx, text: str) -> bool | str:
     return B.propose(ctx, text)
 
 

@@ -49,7 +49,16 @@ INTENTS: dict[str, tuple[str, ...]] = {
               "倒", "挑", "立ち向か", "たちむか", "斬", "刺", "撃", "fight", "attack", "hit",
               "strike", "punch"),
     "spread": ("広げ", "ひろげ", "伸ば", "のば", "unfold", "extend"),
+    # Looking and taking are no breakthrough: a look is answered without a turn, taking is
+    # the story's own actions' business (see propose).
+    "examine": ("調べ", "しらべ", "見る", "見て", "みる", "眺め", "ながめ", "観察", "確かめ", "たしかめ",
+                "覗", "のぞ", "examine", "inspect", "look at", "check"),
+    "take": ("取る", "取っ", "取り", "とる", "拾", "ひろう", "ひろっ", "持つ", "持っ", "もつ", "もっ", "外す",
+             "外し", "はずす", "はずし", "摘", "抱え", "take", "pick up", "grab"),
 }
+
+LOOK_ONLY = {"examine"}
+TAKE_ONLY = {"take"}
 
 
 # Intents that make sense with no object named (「肩車して手を伸ばす」); the others need an item
@@ -62,6 +71,10 @@ def fold(text: str) -> str:
     t = unicodedata.normalize("NFKC", text).lower()
     return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in t)
 
+
+# 「鍵を開ける」 and the like name a lock, not a key in hand: (the noun, the phrase), folded.
+_LOCK_PHRASES = tuple((fold(n), fold(n + v)) for n in ("鍵", "かぎ", "錠", "じょう")
+                      for v in ("を開", "をあ", "を外", "をはず"))
 
 # Words holding an intent's key that mean something else: 見渡す (look around) is not 渡る.
 _NOT_INTENTS = ("見渡", "みわた")
@@ -125,12 +138,28 @@ def ob_name(ctx: Any, ob: dict, oid: str) -> str:
 
 
 def fixtures(ctx: Any, ob: dict | None = None) -> list[str]:
-    """Story items usable where they stand (a desk, a statue): node props and the obstacle."""
+    """Story items usable where they stand (a desk, a statue): node props and the obstacle.
+    An entry ``{item: box, vars: [looked]}`` is there only once those story variables are
+    true (the player has seen it): a proposal cannot use, and so reveal, what was never shown."""
     node = A.get(ctx.state, "node")
-    out = C.split(A.node_props(ctx.story, node).get("fixtures"))
+    out = _seen(ctx, A.node_props(ctx.story, node).get("fixtures"))
     if ob:
-        out += C.split(ob.get("fixtures"))
+        out += _seen(ctx, ob.get("fixtures"))
     return list(dict.fromkeys(out))
+
+
+def _seen(ctx: Any, raw: Any) -> list[str]:
+    if not isinstance(raw, (list, tuple)):
+        return C.split(raw)
+    story_vars = A.get(ctx.state, "vars") or {}
+    out = []
+    for f in raw:
+        if isinstance(f, dict):
+            if f.get("item") and all(story_vars.get(v) for v in C.split(f.get("vars"))):
+                out.append(str(f["item"]))
+        elif f is not None and f != "":
+            out.append(str(f))
+    return out
 
 
 # ---- parsing ----
@@ -192,6 +221,14 @@ def parse(ctx: Any, text: str) -> Proposal:
     rank = {"item": 0, "cat": 1, "obstacle": 2, "pc": 3}  # a story's own item wins a shared word
     words.sort(key=lambda w: (-len(w[0]), rank[w[1]], w[0], w[2]))
     mask = folded
+    # 「鍵を開ける」 opens a lock: that 鍵 is the lock, not a key to hold.
+    unlock = False
+    for noun, phrase in _LOCK_PHRASES:
+        at = mask.find(phrase)
+        while at >= 0:
+            mask = mask[:at] + "\0" * len(noun) + mask[at + len(noun):]
+            unlock = True
+            at = mask.find(phrase, at + len(noun))
     found: list[tuple[int, str, str]] = []
     for w, kind, ident in words:
         if not w or w not in mask:  # (an earlier, longer word may have masked it)
@@ -219,6 +256,10 @@ def parse(ctx: Any, text: str) -> Proposal:
     for intent, keys in _INTENT_KEYS:
         if any(k in mask for k in keys):
             prop.intents.add(intent)
+    if unlock:
+        prop.intents.add("unlock")
+    if re.match(r"(?:x|ex|l at)\s", folded):
+        prop.intents.add("examine")  # the Frotz abbreviations: x box, l at window
     for lst in (prop.items, prop.missing, prop.obstacles, prop.pcs):
         lst[:] = list(dict.fromkeys(lst))
     return prop
@@ -465,6 +506,8 @@ def _unlock(ctx, ob, prop, usable):
             return Verdict(True, f"{A.item_name(ctx.story, k)}で{name}の鍵を開けた。",
                            f"The {A.item_name(ctx.story, k, 'en')} opens the {name}.")
     picks = _tools(ctx, [i for i in prop.items if i in usable], "pick")
+    if not picks and "open" in prop.intents and not prop.items and "unlock" not in prop.intents:
+        return Verdict(False, f"{name}には鍵がかかっている。", f"The {name} is locked.")
     if picks or "unlock" in prop.intents:
         if lk.get("safety") or lk.get("pick") is False:
             return Verdict(False, f"{name}の錠は鍵開けができない作りだ。", f"The {name}'s lock cannot be picked.")
@@ -623,29 +666,115 @@ def solve_obstacle(ctx: Any, oid: str, ob: dict, v: Verdict) -> None:
         ctx.run_effects(effects)
 
 
-def propose(ctx: Any, text: str) -> bool:
-    """Handles a free proposal; False when nothing in it was recognised."""
+SAID = "said"
+"""What :func:`propose` returns for words only (a look at something): no turn is spent."""
+
+# What kind of obstacle an intent is about: with several obstacles here and none named,
+# the one the proposal fits is meant (「針金で鍵を開ける」 in a hall with a locked door and
+# broken stairs is about the door).
+_FITS: dict[str, tuple[str, ...]] = {
+    "unlock": ("lock",), "open": ("lock",), "break": ("breakable", "sturdy"),
+    "climb": ("height",), "shoulder": ("height",), "jump": ("height", "gap"), "cross": ("gap",),
+    "squeeze": ("narrow",), "light": ("dark",), "move": ("heavy",), "poke": ("poke",),
+    "fight": ("fight",),
+}
+
+
+def _fitting(acts: dict[str, dict], intents: set[str]) -> list[str]:
+    keys = {k for i in intents for k in _FITS.get(i, ())}
+    if not keys:
+        return []
+    return [oid for oid, ob in acts.items() if any(ob.get(k) not in (None, False, "") for k in keys)]
+
+
+def _missing_names(ctx: Any, missing: list[str]) -> tuple[str, str]:
+    names = "、".join(f"「{A.item_name(ctx.story, i) if i not in CATALOGUE or A.story_item(ctx.story, i) else CATALOGUE[i].name}」" for i in missing)
+    names_en = ", ".join(A.item_name(ctx.story, i, "en") if A.story_item(ctx.story, i) or i not in CATALOGUE else CATALOGUE[i].name_en for i in missing)
+    return names, names_en
+
+
+def _look(ctx: Any, prop: Proposal, acts: dict[str, dict]) -> bool | str:
+    """A look at what the proposal names (「窓を調べる」): what can be seen of it, and no
+    turn. Nothing named: not understood (False)."""
+    en = C.lang(ctx) == "en"
+    said = False
+    for oid in prop.obstacles:
+        ob = acts.get(oid)
+        if ob is None:
+            continue
+        name = ob_name(ctx, ob, oid)
+        text = ob.get("look_en" if en else "look") or ob.get("look")
+        if not text:
+            seen = []
+            if ob.get("height") is not None:
+                seen.append((f"床から {P.fmt(P.metres(ob['height']))} m の高さにある",
+                             f"it is {P.fmt(P.metres(ob['height']))} m above the floor"))
+            if ob.get("gap") is not None:
+                seen.append((f"幅は {P.fmt(P.metres(ob['gap']))} m", f"it is {P.fmt(P.metres(ob['gap']))} m across"))
+            if _lock(ob):
+                seen.append(("鍵がかかっている", "it is locked"))
+            if ob.get("narrow"):
+                seen.append(("ひどく狭い", "it is very narrow"))
+            if ob.get("dark"):
+                seen.append(("暗くて先が見えない", "it is too dark to see"))
+            if ob.get("heavy"):
+                seen.append(("ひどく重そうだ", "it looks very heavy"))
+            if en:
+                text = f"The {name}: " + ("; ".join(e for _, e in seen) or "nothing more to see") + \
+                    ". Say how you would get past it, and with what."
+            else:
+                text = f"「{name}」：" + ("、".join(j for j, _ in seen) or "これといって変わったところはない") + \
+                    "。どう突破するか、何を使うか、具体的に提案してみよう。"
+        ctx.say(text, id=f"ureg.look.{oid}")
+        said = True
+    for item in prop.items:
+        desc = "" if en else str(A.get(A.story_item(ctx.story, item), "description") or "")
+        name = A.item_name(ctx.story, item, "en" if en else "ja")
+        ctx.say(desc or (f"The {name}." if en else f"「{name}」。"), id=f"ureg.look.{item}")
+        said = True
+    return SAID if said else False  # a thing not at hand: the engine's "not understood"
+
+
+def propose(ctx: Any, text: str) -> bool | str:
+    """Handles a free proposal; False when nothing in it was recognised, :data:`SAID` when it
+    was only looked at (no turn)."""
     prop = parse(ctx, text)
     if "hint" in prop.intents and not prop.items:
         # The player may say what the hint should be about (an obstacle named).
         give_hint(ctx, next(iter(prop.obstacles), None))
         return True
     acts = active(ctx)
+    if prop.intents and prop.intents <= LOOK_ONLY:
+        return _look(ctx, prop, acts)  # looking is no breakthrough
+    if prop.intents and prop.intents <= TAKE_ONLY and not prop.obstacles:
+        # Taking things is what the story's actions do; what is already in hand is said so.
+        if prop.items and not prop.missing:
+            names = "、".join(f"「{A.item_name(ctx.story, i)}」" for i in prop.items)
+            names_en = ", ".join(A.item_name(ctx.story, i, "en") for i in prop.items)
+            ctx.say(f"You already have: {names_en}." if C.lang(ctx) == "en" else f"{names}はもう手元にある。",
+                    id="ureg.have")
+            return SAID
+        return False
     targets = [o for o in prop.obstacles if o in acts]
     if not targets and not prop.obstacles:
         mod = modify(ctx, prop)
         if mod is not None:
             ctx.say(_t(ctx, mod), id="ureg.modify")
             return True
-        if len(acts) == 1 and (prop.items or prop.intents & STRONG_INTENTS or (
+        fitting = _fitting(acts, prop.intents)
+        if len(acts) > 1 and len(fitting) == 1:
+            targets = fitting
+        elif len(acts) == 1 and not ("unlock" in prop.intents and not fitting) and (
+                prop.items or prop.intents & STRONG_INTENTS or (
                 "fight" in prop.intents and next(iter(acts.values())).get("fight"))):
             targets = list(acts)
     if not prop.items and not prop.missing and not targets and not prop.obstacles:
         return False
     lang_en = C.lang(ctx) == "en"
-    if prop.missing and not prop.items:
-        names = "、".join(f"「{A.item_name(ctx.story, i) if i not in CATALOGUE or A.story_item(ctx.story, i) else CATALOGUE[i].name}」" for i in prop.missing)
-        names_en = ", ".join(A.item_name(ctx.story, i, "en") if A.story_item(ctx.story, i) or i not in CATALOGUE else CATALOGUE[i].name_en for i in prop.missing)
+    if prop.missing:
+        # Everything the proposal names takes part, or it is said what is not at hand: a
+        # plan that silently drops the ladder it names is not the player's plan.
+        names, names_en = _missing_names(ctx, prop.missing)
         ctx.say(f"You do not have: {names_en}." if lang_en else f"{names}は手元にない。", id="ureg.missing")
         return True
     if not targets:
