@@ -70,7 +70,7 @@ def test_play_to_the_ending_with_save_load_undo_and_a_bad_command(home: Path, st
     st = repl.state
     assert st.ending == "escaped"
     assert "脱出成功" in screen and "エンディング" in screen
-    assert "ここでは「zzz」はできません" in screen
+    assert "「zzz」はわかりませんでした" in screen
     assert "セーブしました：s1" in screen and "ロードしました：s1" in screen
     assert "1手戻しました（手番2）" in screen and "やり直しました（手番3）" in screen
     # After the load the timeline is the save's: 2 commands, then the 3 played after it.

@@ -77,8 +77,15 @@ _TEXT: dict[str, dict[str, str]] = {
         "heard": "🎤 {text}",
         "error": "！ {message}",
         "suggest": "もしかして：{list}",
-        "unknown_command": "ここでは「{text}」はできません。",
+        "unknown_command": "「{text}」はわかりませんでした。",
         "no_such_number": "{text} 番の行動はありません。",
+        "not_now": "「{text}」は今ここではできません。",
+        "ambiguous": "どれのことですか？（番号で選べます）",
+        "ambiguous_more": "  ……ほか {n} 件",
+        "too_long": "入力が長すぎます（{n} 文字まで）。",
+        "miss_hint": "Tab で行動の候補が出ます。「help」で遊び方と行動の一覧を表示します。",
+        "nothing_again": "繰り返すコマンドがまだありません。",
+        "paste_line": "▶ {text}",
         "empty": "",
         "ending": "━━ エンディング：{title}（{kind}）━━",
         "kind_good": "グッド", "kind_bad": "バッド", "kind_normal": "ノーマル",
@@ -220,8 +227,15 @@ _TEXT: dict[str, dict[str, str]] = {
         "heard": "🎤 {text}",
         "error": "! {message}",
         "suggest": "Did you mean: {list}",
-        "unknown_command": "You cannot do “{text}” here.",
+        "unknown_command": "I did not understand “{text}”.",
         "no_such_number": "There is no action {text}.",
+        "not_now": "You cannot do “{text}” here now.",
+        "ambiguous": "Which one do you mean? (a number chooses)",
+        "ambiguous_more": "  ... and {n} more",
+        "too_long": "That line is too long (at most {n} characters).",
+        "miss_hint": "Press Tab to see the actions; type “help” for how to play and the list of actions.",
+        "nothing_again": "There is no command to repeat yet.",
+        "paste_line": "> {text}",
         "empty": "",
         "ending": "━━ Ending: {title} ({kind}) ━━",
         "kind_good": "good", "kind_bad": "bad", "kind_normal": "normal",
@@ -415,7 +429,9 @@ META: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, str]] = {
              "roll EXPR: roll dice (1d100, CC<=50, ...)"),
     "narrate": (("読み上げ",), ("narrate",), "narrate on|off：読み上げ", "narrate on|off: read aloud"),
     "skip": (("スキップ",), ("skip",), "読み上げを飛ばす", "skip the narration"),
-    "again": (("もう一度", "もういちど"), ("again", "repeat"), "もう一度読み上げる", "say it again"),
+    "again": (("もう一度", "もういちど"), ("again", "g", "repeat"),
+              "g：直前のコマンドをもう一度（読み上げ中の「もう一度」は読み上げをもう一度）",
+              "g: the last command again (with narration on, “again” says the last line again)"),
     "pause": (("ポーズ", "一時停止"), ("pause",), "実時間を止める／動かす", "stop or restart the real-time clock"),
     "resume": (("再開",), ("resume",), "止めた実時間を動かす", "restart the real-time clock"),
     "gm": (("ＧＭ",), ("gm",), "gm：GM 表示、gm set/clock/damage/force/give/take/goto：上書き",
@@ -423,7 +439,7 @@ META: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, str]] = {
     "quit": (("終了", "しゅうりょう", "やめる"), ("quit", "exit", "q"), "セーブして終わる", "save and leave"),
 }
 
-NARRATOR_ONLY = ("narrate", "skip", "again")
+NARRATOR_ONLY = ("narrate", "skip")
 GM_ONLY = ("gm",)
 REALTIME_ONLY = ("pause", "resume")
 

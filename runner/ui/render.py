@@ -280,6 +280,17 @@ class Renderer:
             return []
         if code == "unknown_command":
             msg = t("unknown_command", lang, text=_printable(text))
+        elif code == "not_now":
+            msg = t("not_now", lang, text=_printable(clip(str(ev.get("label") or command.strip()), 40)))
+        elif code == "ambiguous":
+            cands = ev.get("candidates") or []
+            lines = wrap(t("ambiguous", lang), self.cols)
+            lines += [line for a in self.actions(cands[:8]) for line in ["".join(f[1] for f in a)]]
+            if len(cands) > 8:
+                lines.append(t("ambiguous_more", lang, n=len(cands) - 8))
+            return lines
+        elif code == "too_long":
+            msg = t("too_long", lang, n=ev.get("max", ""))
         elif code == "no_such_number":
             msg = t("no_such_number", lang, text=_printable(text))
         else:

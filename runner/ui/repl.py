@@ -23,7 +23,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from runner.engine import NeedDice, SaveError, State, available, describe, match, state_event, step
+from runner.engine import (
+    NeedDice,
+    SaveError,
+    State,
+    available,
+    describe,
+    match,
+    resolve,
+    state_event,
+    step,
+)
+from runner.engine.match import MAX_COMMAND, is_verb_phrase
 from runner.rules.dice import DiceError
 from runner.ui import files
 from runner.ui.files import AUTOSAVE, RESTART_BACKUP, Entry, Timeline
@@ -434,7 +445,7 @@ class ActionCompleter(_completer_base()):  # type: ignore[misc]
     def get_completions(self, document: Any, complete_event: Any) -> Any:
         from prompt_toolkit.completion import Completion
 
-        from runner.engine.match import normalise
+        from runner.engine.match import forms, in_order, normalise
 
         text = document.text_before_cursor
         stripped = text.lstrip()
@@ -469,11 +480,12 @@ class ActionCompleter(_completer_base()):  # type: ignore[misc]
                 if str(c.n).startswith(stripped):
                     prefix.append(comp)
                 continue
-            names = [c.label, c.id, *c.aliases]
-            norms = [normalise(x) for x in names]
-            if any(n.startswith(key) for n in norms):
+            # The forms typing matches (label without its annotation, aliases, kana readings).
+            f = forms(r.story, c.action)
+            if any(n.startswith(key) for n in (*f.exact, *f.parts)):
                 prefix.append(comp)
-            elif any(key in n for n in norms):
+            elif any(key in n for n in (*f.exact, *f.parts)) or key in f.full or \
+                    any(in_order(key, n) for n in f.parts):
                 inner.append(comp)
         yield from prefix
         yield from inner
@@ -630,6 +642,8 @@ class Repl:
         self.talking = False
         self._muted_for_speech = False
         self._hidden_cache: tuple[Any, dict] | None = None
+        self.misses = 0
+        """Commands not understood in a row (the second points at Tab and help)."""
         if io is None:
             tty = sys.stdin.isatty() and sys.stdout.isatty()
             if use_prompt_toolkit is None:
@@ -1029,8 +1043,13 @@ class Repl:
 
     def handle(self, line: str) -> bool:
         """Runs one line typed at the prompt. Returns False when the player leaves."""
+        if "\n" in line or "\r" in line:
+            return self.handle_block(line)
         text = _clean(line)
         if not text:
+            return True
+        if len(text) > MAX_COMMAND:
+            self.say(t("too_long", self.lang, n=MAX_COMMAND), "class:error")
             return True
         if self._confirm is not None:
             # "Did you mean …?" is answered by keyboard too; anything else just goes on.
@@ -1055,10 +1074,11 @@ class Repl:
                 return True
             if text[0] in _PREFIXES:
                 return self.meta(text[1:].strip(), explicit=True)
-            if self.state.ending is None and match(self.story, self.state, text, self.choices()) is not None:
+            if self.state.ending is None and match(self.story, self.state, text, self.choices(),
+                                                   fuzzy=False) is not None:
                 return self.play(text)  # a story action of that name wins over a meta word
             word, _ = _split(text)
-            if word.casefold() in _META:
+            if word.casefold() in _META and not self._verb_names_action(text):
                 return self.meta(text, explicit=False)
             return self.play(text)
         except Quit:
@@ -1081,6 +1101,29 @@ class Repl:
         if allowed:
             self.say(t("rule_allowed", self.lang, list=" ".join("@" + n for n in allowed)), "class:hint")
         return False
+
+    def _verb_names_action(self, text: str) -> bool:
+        """``look at 時計``: a verb phrase about something here is a story command, although
+        ``look`` alone is the console's."""
+        if not is_verb_phrase(text) or self.state.ending is not None:
+            return False
+        found = resolve(self.story, self.state, text, self.choices())
+        return found.choice is not None or bool(found.candidates)
+
+    def handle_block(self, block: str) -> bool:
+        """A pasted block of lines: each line a command of its own, in order, each echoed.
+        The block stops where the story ends."""
+        lines = [ln for ln in block.replace("\r\n", "\n").replace("\r", "\n").split("\n") if _clean(ln)]
+        if len(lines) == 1:
+            return self.handle(lines[0])
+        ended = self.tl is not None and self.state.ending is not None
+        for ln in lines:
+            if not ended and self.tl is not None and self.state.ending is not None:
+                return True
+            self.say(t("paste_line", self.lang, text=clip(_clean(ln), ECHO_MAX)), "class:hint")
+            if not self.handle(ln):
+                return False
+        return True
 
     def play(self, text: str) -> bool:
         assert self.tl is not None
@@ -1108,6 +1151,12 @@ class Repl:
             # Nothing happened: the error (and suggestions) is enough; the list is still on screen.
             events = [e for e in events if e.get("type") != "prompt"]
         self.show(events, command=text)
+        if changed:
+            self.misses = 0
+        elif any(e.get("code") == "unknown_command" for e in events):
+            self.misses += 1
+            if self.misses == 2:  # twice not understood: where the words are
+                self.say(t("miss_hint", self.lang), "class:hint")
         if changed and self.gm and not self.io.interactive:
             self.io.write(self.gm_panel())  # no side panel on a plain terminal: after every turn
         if self.state.ending is not None and new is self.state and self.tl.pos and \
@@ -1226,6 +1275,8 @@ class Repl:
     def meta(self, text: str, *, explicit: bool) -> bool:
         word, args = _split(text)
         name = _META.get(word.casefold())
+        if name == "again" and (word.casefold() == "g" or self.narrator is None):
+            return self.repeat_last()
         if name is None or (name in NARRATOR_ONLY and self.narrator is None and name != "narrate"):
             if name in NARRATOR_ONLY:
                 self.say(t("no_narrator", self.lang), "class:error")
@@ -1237,6 +1288,16 @@ class Repl:
             return True
         getattr(self, f"cmd_{name}")(args)
         return True
+
+    def repeat_last(self) -> bool:
+        """Runs the last story command played again (echoed first)."""
+        last = next((e.command for e in reversed(self.tl.commands if self.tl else [])
+                     if not e.command.startswith("@")), None)
+        if last is None:
+            self.say(t("nothing_again", self.lang), "class:error")
+            return True
+        self.say(t("paste_line", self.lang, text=clip(last, ECHO_MAX)), "class:hint")
+        return self.play(last)
 
     def cmd_help(self, args: list[str]) -> None:
         r = self.renderer()
