@@ -119,8 +119,8 @@ def test_look_at_a_thing_is_a_story_command_and_look_alone_the_consoles(home: Pa
 
 
 def test_an_over_long_line_is_refused_in_one_line(home: Path, window) -> None:
-    repl, out = _plain(window, ["1", "梯" * 5000], seed=1, new=True)
-    assert "入力が長すぎます（2000 文字まで）。" in out
+    repl, out = _plain(window, ["1", "梯" * 20_000], seed=1, new=True)
+    assert "入力が長すぎます（16384 文字まで）。" in out
     assert "梯" * 100 not in out
     assert len(repl.tl.commands) == 1
 

@@ -361,7 +361,7 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
     if state.ending is not None:
         return state, [{"type": "error", "code": "ended", "message": "the game is over"}] + (
             tail(story, state, gm=gm) if tail_events else [])
-    if isinstance(command, str) and len(command) > MAX_COMMAND:
+    if isinstance(command, str) and len(command) > MAX_COMMAND and not command.startswith(("!", "@")):
         return state, [{"type": "error", "code": "too_long", "max": MAX_COMMAND,
                         "message": f"a command is at most {MAX_COMMAND} characters"}] + (
             tail(story, state, gm=gm) if tail_events else [])

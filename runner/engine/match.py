@@ -31,8 +31,10 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-MAX_COMMAND = 2000
-"""Longest command (characters) the engine reads; a longer one is refused with one error."""
+MAX_COMMAND = 16_384
+"""Longest command (characters) the engine reads; a longer one is refused with one error
+(the same bound as a ``--jsonl`` line's bytes). Rule (``@``) and GM (``!``) commands have
+their own validators."""
 
 _CACHED_LEN = 200
 """Texts up to this long are remembered by :func:`normalise` (labels, aliases, what people
@@ -248,7 +250,9 @@ def _verb_object(text: str, key: str) -> tuple[str, str] | None:
         obj = normalise(en.group(2))
         return (_EN_CLASS[en.group(1)], obj) if obj else None
     at = key.rfind("を")
-    while at > 0:
+    for _ in range(3):  # the verb is at the end: the last few を are enough
+        if at <= 0:
+            break
         rest = key[at + 1:]
         for cls, stems in _JA_STEMS:
             if any(rest.startswith(s) for s in stems):
@@ -319,6 +323,9 @@ def find(story: Any, choices: Iterable[Any], text: str, *, fuzzy: bool = True,
             named = [(c, f) for c, f in vis if any(obj in p for p in f.parts) or obj in f.full]
             # Only an action that does what was asked: looking at the box must not push it.
             got = _decide([c for c, f in named if _has_verb(f, cls)], "verb")
+            if got is None and cls == "examine":
+                # To look at a thing over there, go to it (「本棚を調べる」 → 「本棚へ」).
+                got = _decide([c for c, f in named if f.parts and f.parts[0].endswith("へ")], "verb")
             if got is not None:
                 return got
     return Found()
