@@ -79,7 +79,7 @@ def test_five_or_more_calls_for_an_int_roll_success_is_temporary_insanity() -> N
     assert san(ctx, "1/1d10") == ["temporary", "insane", "failure"]
     s = sheet(ctx)
     assert s["san"] == 48 and s["cond"]["insane"] == "temporary"
-    assert s["cond"]["bout"] == {"roll": 6, "length": 3, "unit": "hours"}
+    assert s["cond"]["bout"] == {"roll": 6, "length": 3, "unit": "hours", "left": 3, "seq": 1}
     assert any(ev.get("target") == 75 for ev in ctx.rolls())  # the INT roll
     assert ctx.call("coc7.insane") == "temporary"
     assert s["marks"] == []  # no improvement mark from an INT roll

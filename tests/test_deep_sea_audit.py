@@ -139,10 +139,11 @@ def test_circle_by_illustration_thirty_minutes_only_when_unknown(story) -> None:
 
 def test_reading_every_book_lasts_until_the_owner_returns(story) -> None:
     # Lit at 10:00, the reading runs past the forced door (16:00) too: it comes first (DA-23).
-    evs = play(story, *BOOKS[:-1], "read_everything")
+    # (":dice 1,10": the forced door's Sanity roll succeeds, no bout of madness to wait out)
+    evs = play(story, *BOOKS[:-1], ":dice 1,10", "read_everything")
     st = last(evs)
     assert st["node"] == "door_encounter" and st["time"] == "20:00"
-    st = last(play(story, *BOOKS[:-1], "read_everything", "fight"))
+    st = last(play(story, *BOOKS[:-1], ":dice 1,10", "read_everything", "fight"))
     assert st["node"] == "wizard" and st["time"] == "20:00"
 
 
@@ -275,7 +276,7 @@ def test_forced_door_comes_before_the_owner_after_a_long_action(story) -> None:
     forced door still happens (DA-23), then the owner comes home (a fight stops, DA-28); a
     swimmer who slips out keeps swimming."""
     late = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", *["research"] * 7, "back",
-            "go_shelf", "way_all"]
+            "go_shelf", ":dice 1,10", "way_all"]   # the door's Sanity roll succeeds
     st = last(play(story, *late))
     assert st["time"] == "20:30" and st["node"] == "door_encounter"
     assert "burst" in st["gm"]["fired"] and "wizard" not in st["gm"]["fired"]

@@ -293,8 +293,11 @@ def available(story: Story, state: State) -> list[Choice]:
         hit = _choices(na, closed)
         if len(na.lists) < _MAX_LISTS:
             na.lists[closed] = hit
-        return hit
-    return hit.copy()
+            hit = hit.copy()
+    else:
+        hit = hit.copy()
+    offer = system(story.rules).offer
+    return hit if offer is None else offer(story, state, hit)
 
 
 def _by_id(story: Story, state: State, command: str) -> Choice | None:
@@ -308,7 +311,11 @@ def _by_id(story: Story, state: State, command: str) -> Choice | None:
     if hit is None or not _open(story, state, hit[0], hit[1], None)[0]:
         return None
     a = hit[0]
-    return Choice(0, a.id, a.label, a.aliases, a)
+    choice = Choice(0, a.id, a.label, a.aliases, a)
+    offer = system(story.rules).offer
+    if offer is not None and choice not in offer(story, state, [choice]):
+        return None  # the rules do not allow it now (a character who cannot act)
+    return choice
 
 
 def _number(text: str) -> int | None:

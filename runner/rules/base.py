@@ -89,6 +89,11 @@ class RuleSystem:
     ``"said"`` if it only answered in words (a look): the events are shown, no turn passes."""
     after_command: Callable[[Context, str], None] | None = None
     """Called after every successful command (before timed events)."""
+    offer: Callable[[Any, Any, list], list] | None = None
+    """``offer(story, state, choices) -> choices``: what the rules allow now, given the
+    story's open actions as numbered ``Choice`` records. A rule system may take actions away
+    (a character who cannot act) or add its own (a push); it never changes the state. The
+    engine lists, matches and runs only what this returns."""
     validate: Callable[[Any], list[tuple[str, str]]] | None = None
     """``validate(raw_story_dict) -> [(yaml_path, message)]`` rule-specific story checks."""
     meta_commands: dict[str, Any] = field(default_factory=dict)

@@ -12,6 +12,7 @@ from typing import Any
 from runner.rules.base import Context, RuleError, RuleSystem
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import combat as cb
+from runner.rules.coc7 import condition as cd
 from runner.rules.coc7 import sanity as sn
 from runner.rules.coc7 import sheet as sh
 from runner.rules.coc7.bcdice import BCResult, bcdice
@@ -146,15 +147,26 @@ then Luck (3D6, as make_investigator rolls it)."""
 def _view(story: Any, state: Any, gm: bool) -> dict:
     d = (getattr(state, "rules", None) or {}).get("coc7") or {}
     pcs = []
-    for k, s in (getattr(state, "stats", None) or {}).items():
+    shown: list[str] = []
+    en = str(getattr(story, "language", "ja")).startswith("en")
+    stats = getattr(state, "stats", None) or {}
+    for k, s in stats.items():
         if isinstance(s, dict) and s.get("system") == "coc7" and s.get("kind") == "investigator":
             cond = s.get("cond", {})
             pcs.append({"id": k, "name": s["name"], "hp": s["hp"], "hp_max": s["hp_max"],
                         "mp": s["mp"], "mp_max": s["mp_max"], "san": s["san"], "luck": s["luck"],
                         "conditions": [c for c in ("major_wound", "unconscious", "dying", "dead",
                                                    "stable") if cond.get(c)]
-                        + ([f"insane:{cond['insane']}"] if cond.get("insane") else [])})
+                        + ([f"insane:{cond['insane']}"] if cond.get("insane") else [])
+                        + (["bout"] if cd.bout_running(s) else [])})
+            words = cd.condition_names(s, en)
+            if words:  # in the player's words on the status bar: 瀕死、重傷、狂気の発作…
+                many = sum(1 for v in stats.values() if isinstance(v, dict)
+                           and v.get("kind") == "investigator") > 1
+                shown += [f"{s['name']}:{w}" for w in words] if many else words
     out: dict = {"investigators": pcs, "active": d.get("pc", "")}
+    if shown:
+        out["conditions"] = shown
     c = d.get("combat")
     if c:
         rows = []
@@ -215,8 +227,15 @@ def _validate(raw: Any) -> list[tuple[str, str]]:
     return out
 
 
+def _offer(story: Any, state: Any, choices: list) -> list:
+    from runner.engine.engine import Choice  # the engine's own record (imported when first asked)
+
+    return cd.offers(story, state, choices, Choice)
+
+
 SYSTEM.init = _init
 SYSTEM.view = _view
+SYSTEM.offer = _offer
 SYSTEM.validate = _validate
 SYSTEM.meta_commands["sheet"] = MetaCommand(_meta_sheet, (Arg("who", "word", ""),), player=True)
 
@@ -358,14 +377,16 @@ def opposed(ctx: Context, skill: str, opponent: str, opp_skill: str = "", who: s
 # ---------------------------------------------------------------- sanity
 
 @hook()
-def san(ctx: Context, loss: str, who: str = "", source: str = "") -> list[str]:
-    """A Sanity roll, ``loss`` like ``1/1d6``."""
-    return sn.san_check(ctx, loss, who, source)
+def san(ctx: Context, loss: str, who: str = "", source: str = "", bout: str = "") -> list[str]:
+    """A Sanity roll, ``loss`` like ``1/1d6``; ``bout``: ``realtime`` when the horror is
+    right there (a bout then lasts rounds), ``summary`` (hours); default real time in a fight."""
+    return sn.san_check(ctx, loss, who, source, False, bout)
 
 
 @hook()
-def san_all(ctx: Context, loss: str, source: str = "") -> list[str]:
-    return sn.san_all(ctx, loss, source)
+def san_all(ctx: Context, loss: str, source: str = "", bout: str = "") -> list[str]:
+    """A Sanity roll for every living investigator (``bout`` as for ``san``)."""
+    return sn.san_all(ctx, loss, source, bout)
 
 
 # ---------------------------------------------------------------- combat and health
@@ -374,6 +395,59 @@ for _fn in (cb.start_combat, cb.end_combat, cb.attack, cb.shoot, cb.shoot_at, cb
             cb.throw, cb.maneuver, cb.dodge, cb.fight_back, cb.enemy_turn, cb.pass_turn,
             cb.flee, cb.daze, cb.grope, cb.damage, cb.first_aid, cb.medicine, cb.tick):
     hook()(_fn)
+
+
+# ---------------------------------------------------------------- conditions (what the rules offer)
+
+@hook()
+def out_cold_minutes(ctx: Context, who: str = "") -> int:
+    """How long an unconscious investigator stays out: 1D10×10 minutes (7e leaves it to the
+    keeper; our ruling). Rolled once per faint; the clock moves by it."""
+    ck.pc_id(ctx, who)  # an unknown investigator is an error, as for every hook
+    return max(0, ctx.roll("1d10*10", label=ck.t(ctx, "気を失っていた時間（分）",
+                                                 "minutes out cold")).total)
+
+
+@hook()
+def come_round(ctx: Context, who: str = "") -> list[str]:
+    """The unconscious investigator comes round (with at least 1 HP): ``["awake"]``."""
+    pid = ck.pc_id(ctx, who)
+    s = ctx.state.stats[pid]
+    cond = s["cond"]
+    if cond.get("dead") or (cond.get("dying") and not cond.get("stable")):
+        return ["still_down"]
+    s["hp"] = max(1, s["hp"])
+    cond.update(unconscious=False, dying=False, stable=False)
+    ctx.say(ck.t(ctx, f"{s['name']}は意識を取り戻した（耐久力 {s['hp']}）。",
+                 f"{s['name']} comes round (HP {s['hp']})."))
+    return ["awake"]
+
+
+@hook()
+def bout_minutes(ctx: Context, who: str = "") -> int:
+    """The minutes a bout of madness takes off the clock: its hours (summary), or none (a
+    real-time bout's rounds are seconds). Marks the bout as the one being waited out."""
+    s = ck.sheet_of(ctx, who)
+    b = cd.bout_running(s)
+    if not b:
+        return 0
+    ck.data(ctx)["bout_wait"] = b.get("seq", 0)
+    return int(b["left"]) * 60 if b.get("unit") == "hours" else 0
+
+
+@hook()
+def end_bout(ctx: Context, who: str = "") -> list[str]:
+    """The bout waited out (``bout_minutes``) is over: the investigator comes to."""
+    s = ck.sheet_of(ctx, who)
+    b = cd.bout_running(s)
+    if not b or b.get("seq", 0) != ck.data(ctx).get("bout_wait"):
+        return ["none"]
+    unit = ck.t(ctx, "ラウンド" if b.get("unit") == "rounds" else "時間",
+                " rounds" if b.get("unit") == "rounds" else " hours")
+    del s["cond"]["bout"]  # over: the sheet keeps the insanity, not the bout
+    ctx.say(ck.t(ctx, f"{b['length']}{unit}のあいだ、{s['name']}は我を失っていた。やがて、我に返った。",
+                 f"For {b['length']}{unit} {s['name']} was not themself. Then they come to."))
+    return ["over"]
 
 
 @hook()

@@ -415,6 +415,13 @@ def _end_round(ctx: Any, c: dict) -> None:
             cond = ctx.state.stats[k]["cond"]
             if cond.get("dying") and not cond.get("stable"):
                 dying_roll(ctx, k)
+            b = cond.get("bout")
+            if b and b.get("left", 0) > 0 and not cond.get("dead"):
+                b["left"] -= 1  # a bout that began outside the fight counts in rounds here
+                if b["left"] == 0:
+                    del cond["bout"]
+                    name = ctx.state.stats[k]["name"]
+                    ctx.say(ck.t(ctx, f"{name}は我に返った。", f"{name} comes to."))
         elif r["side"] == "enemy" and r["dazed"] > 0 and not r["down"]:
             r["dazed"] -= 1
             if r["dazed"] == 0:
@@ -453,9 +460,15 @@ def advance(ctx: Any) -> list[str]:
                 return ["response"]
             c["idx"] += 1
             continue
-        if r["fled"] or not able(ctx.state.stats[cid]):
+        ps = ctx.state.stats[cid]
+        if r["fled"] or not able(ps):
             c["idx"] += 1
             settled = True
+            continue
+        b = (ps["cond"].get("bout") if ps.get("cond") else None)
+        if b and b.get("left", 0) > 0:
+            _bout_turn(ctx, c, cid, ps, b)  # the bout acts in the investigator's place
+            c["idx"] += 1
             continue
         c["actor"] = cid
         return ["action"]
@@ -546,6 +559,37 @@ def _enemy_declare(ctx: Any, c: dict, cid: str) -> None:
             else f"{s['name']}が{ts['name']}に「{attack['name']}」で襲いかかる！")
     if not able(ts):
         resolve_pending(ctx, "none")
+    elif (ts["cond"].get("bout") or {}).get("left", 0) > 0:
+        resolve_pending(ctx, _BOUT_RESPONSE.get(ts["cond"]["bout"].get("roll"), "dodge"))
+
+
+# ---------------------------------------------------------------- bouts of madness in a fight
+
+# A real-time bout takes the investigator out of the player's hands for its rounds (7e). Our
+# reading of the table's entries in a fight: the violent one attacks and fights back, the
+# one who faints or is in hysterics does not defend, the others only dodge by instinct.
+_BOUT_RESPONSE = {3: "fight", 6: "none", 8: "none"}
+_BOUT_TURN_SAYS = {
+    3: ("{n}は狂ったように暴れ出した！", "{n} lashes out wildly!"),
+    6: ("{n}はその場に崩れ落ち、動かない。", "{n} has fainted and does not move."),
+    7: ("{n}は逃げ場を探してうろたえるばかりだ。", "{n} casts about for a way out, in panic."),
+    8: ("{n}は笑い、泣き、叫ぶばかりで、何もできない。", "{n} laughs, weeps and screams, and can do nothing."),
+}
+
+
+def _bout_turn(ctx: Any, c: dict, pid: str, s: dict, b: dict) -> None:
+    """The investigator's turn while a bout of madness lasts: the bout acts."""
+    roll = b.get("roll")
+    ja, en = _BOUT_TURN_SAYS.get(roll, ("{n}は狂気の発作のさなかにあり、自分の意思では動けない。",
+                                        "{n} is in the grip of madness and cannot act."))
+    ctx.say(ck.t(ctx, ja, en).format(n=s["name"]))
+    if roll == 3:
+        live = _enemies(c)
+        if live:
+            e = c["c"][live[0]]
+            es = e["sheet"]
+            response = "none" if e["dazed"] > 0 else ("fight" if es["fighting"] >= es["dodge"] else "dodge")
+            melee(ctx, pid, live[0], _default_weapon(s), response)
 
 
 def resolve_pending(ctx: Any, response: str) -> list[str]:
@@ -1025,11 +1069,15 @@ def grope(ctx: Any, enemy: str, response: str = "隠密", who: str = "") -> list
         es = ck.sheet_for(ctx, enemy)
     s = ctx.state.stats[pid]
     ar = ck.roll_d100(ctx, int(es["fighting"]), label=f"{es['name']}:近接戦闘", who=enemy)
-    rname, rvalue = sh.skill_value(s, response)
-    dr = ck.roll_d100(ctx, rvalue, label=f"{s['name']}:{rname}", who=pid)
-    if ck.RANK[dr["level"]] >= 1:
-        ck.mark(s, rname)
-    ra, rd = ck.RANK[ar["level"]], ck.RANK[dr["level"]]
+    if able(s):
+        rname, rvalue = sh.skill_value(s, response)
+        dr = ck.roll_d100(ctx, rvalue, label=f"{s['name']}:{rname}", who=pid)
+        if ck.RANK[dr["level"]] >= 1:
+            ck.mark(s, rname)
+        rd = ck.RANK[dr["level"]]
+    else:
+        rd = -2  # someone unconscious or dying cannot hide or dodge
+    ra = ck.RANK[ar["level"]]
     if ra >= 1 and ra > rd:
         w = next((x for x in es["attacks"] if not x.get("maneuver")), es["attacks"][0])
         ctx.say(ck.t(ctx, f"{es['name']}が{s['name']}を探り当てた！", f"{es['name']} finds {s['name']}!"))

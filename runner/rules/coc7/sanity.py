@@ -68,17 +68,29 @@ def _amount(ctx: Any, expr: str, label: str, maximum: bool = False) -> int:
     return max(0, e.minimum)  # no dice: a fixed loss
 
 
+BOUT_MODES = {"": None, "auto": None, "realtime": True, "real": True, "リアルタイム": True,
+              "summary": False, "サマリー": False}
+"""How a story may ask for a bout: in real time (the danger is right there) or summarised."""
+
+
 def bout(ctx: Any, pid: str, realtime: bool | None = None) -> dict:
-    """Rolls a bout of madness (1D10 on the table, 1D10 rounds or hours) and narrates it."""
+    """Rolls a bout of madness (1D10 on the table, 1D10 rounds or hours) and narrates it.
+
+    Real time in a fight (or when the story asks, the danger being right there), else the
+    summary: the rules then take the investigator out of the player's hands for its length
+    (:mod:`runner.rules.coc7.condition`)."""
+    d = ck.data(ctx)
     if realtime is None:
-        realtime = bool(ck.data(ctx).get("combat"))
+        realtime = bool(d.get("combat"))
     table = BOUTS_REALTIME if realtime else BOUTS_SUMMARY
     n = ctx.roll("1d10", label=ck.t(ctx, "狂気の発作", "bout of madness")).total
     length = ctx.roll("1d10", label=ck.t(ctx, "発作の長さ", "bout length")).total
     ja, en = table[n - 1]
     unit_ja, unit_en = ("ラウンド", "rounds") if realtime else ("時間", "hours")
     s = ctx.state.stats[pid]
-    s["cond"]["bout"] = {"roll": n, "length": length, "unit": "rounds" if realtime else "hours"}
+    d["bout_seq"] = d.get("bout_seq", 0) + 1
+    s["cond"]["bout"] = {"roll": n, "length": length, "unit": "rounds" if realtime else "hours",
+                         "left": length, "seq": d["bout_seq"]}
     ctx.say(ck.t(ctx, f"{s['name']}は狂気の発作に襲われる（{length}{unit_ja}）。{ja}",
                  f"{s['name']} suffers a bout of madness ({length} {unit_en}). {en}"))
     return s["cond"]["bout"]
@@ -95,14 +107,20 @@ def _set_insane(s: dict, kind: str) -> bool:
     return False
 
 
-def san_check(ctx: Any, loss: str, who: str = "", source: str = "", hidden: Any = False) -> list[str]:
+def san_check(ctx: Any, loss: str, who: str = "", source: str = "", hidden: Any = False,
+              mode: Any = "") -> list[str]:
     """A Sanity roll with loss ``X/Y``; returns keys such as ["temporary","insane","failure"].
 
     Success loses X, failure Y, a fumble the maximum of Y. No bonus or penalty dice.
     5+ lost at once → INT roll (success: temporary insanity and a bout); a fifth of the
-    day's starting SAN lost in one game day → indefinite; 0 → permanent.
+    day's starting SAN lost in one game day → indefinite; 0 → permanent. ``mode``: how a
+    bout plays (``realtime``, ``summary``; default real time only in a fight).
     """
     x, y = parse_loss(loss)
+    m = str(mode or "").strip().lower()
+    if m not in BOUT_MODES:
+        raise RuleError(f"bout mode {mode!r}: realtime or summary")
+    realtime = BOUT_MODES[m]
     pid = ck.pc_id(ctx, who)
     s = ctx.state.stats[pid]
     d = ck.data(ctx)
@@ -146,7 +164,7 @@ def san_check(ctx: Any, loss: str, who: str = "", source: str = "", hidden: Any 
             mad.append("indefinite")
             ctx.say(ck.t(ctx, f"{s['name']}は不定の狂気に陥る。",
                          f"{s['name']} falls into indefinite insanity."))
-            bout(ctx, pid)
+            bout(ctx, pid, realtime)
         if lost >= 5:
             ir = ck.check(ctx, "INT", "regular", 0, pid)
             d["last"]["pushable"] = False
@@ -156,7 +174,7 @@ def san_check(ctx: Any, loss: str, who: str = "", source: str = "", hidden: Any 
                 ctx.say(ck.t(ctx, f"{s['name']}は恐怖の意味を理解してしまった（一時的狂気）。",
                              f"{s['name']} understands too well: temporary insanity."))
                 if "indefinite" not in mad:
-                    bout(ctx, pid)
+                    bout(ctx, pid, realtime)
             elif "indefinite" in mad:
                 # The INT roll is about temporary insanity only: the indefinite insanity
                 # that this same loss brought on stays.
@@ -171,14 +189,14 @@ def san_check(ctx: Any, loss: str, who: str = "", source: str = "", hidden: Any 
     return keys
 
 
-def san_all(ctx: Any, loss: str, source: str = "") -> list[str]:
+def san_all(ctx: Any, loss: str, source: str = "", mode: Any = "") -> list[str]:
     """A Sanity roll for every investigator still alive; returns the active one's keys."""
     active = ck.pc_id(ctx)
     out: list[str] = []
     for pid in ck.pc_ids(ctx):
         if ctx.state.stats[pid]["cond"].get("dead"):
             continue
-        keys = san_check(ctx, loss, pid, source)
+        keys = san_check(ctx, loss, pid, source, False, mode)
         if pid == active:
             out = keys
     return out
