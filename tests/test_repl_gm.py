@@ -124,12 +124,13 @@ def test_keeper_notes_and_the_gm_panel_only_in_gm_mode(story) -> None:
     assert "場所 書斎 │ 時刻 10:00" in player  # the ordinary status bar is there
     gm = _shown(story, seed=1, gm=True)
     assert "［GM］ 机の裏に鍵が貼ってある。目星で見つかる。" in gm
-    # The side panel (above the status bar): clock, pending events with their times, every
-    # variable (hidden ones too), and the enemy's stats.
-    assert "［GM］時刻 10:00" in gm
-    assert "予定: bell 11:00（あと1時間00分）" in gm
-    assert "変数: found=✗ alarm=0" in gm
-    assert "大ネズミ(enemy): 耐久力 5 近接戦闘 30 回避 20 DEX 50" in gm
+    # The side panel (above the status bar; open on a 40-row terminal): the clock, the timed
+    # events to come with their times and names, the variables that changed (none yet: the
+    # hidden ones are not listed one by one), and the enemy's stats.
+    assert "［GM｜F2］10:00・残り 2時間00分・手番 0・次 11:00 bell（あと1時間00分）" in gm
+    assert "予定: 11:00 bell（あと1時間00分）" in gm
+    assert "変化: （なし）" in gm and "found" not in gm
+    assert "大ネズミ(敵): 耐久力 5 近接戦闘 30 回避 20 DEX 50" in gm
 
 
 def test_overrides_in_japanese_and_english_go_through_step(story, tmp_path: Path) -> None:
@@ -148,8 +149,9 @@ def test_overrides_in_japanese_and_english_go_through_step(story, tmp_path: Path
     assert st.stats["rat"]["耐久力"] == 3 and st.ending == "escaped"
     assert "遠くで鐘が鳴った。" in out  # the timed event fired when the GM moved the clock
     assert "［GM 上書き］ 判定の結果を「失敗」にしました。" in out and "何も見つからない。" in out
-    # The panel follows every turn on a plain terminal.
-    assert "予定: bell 11:00（あと30分）" in out and "予定: （なし）" in out
+    # The panel's summary follows every turn on a plain terminal.
+    assert "［GM］10:30・残り 1時間30分・手番 0・次 11:00 bell（あと30分）・変化 2" in out
+    assert "［GM］11:05・残り 55分・手番 1・変化 2" in out
     # The narrator never hears keeper notes, overrides or the panel.
     spoken = " ".join(nar.texts)
     assert "埃っぽい書斎" in spoken and "遠くで鐘が鳴った" in spoken

@@ -75,7 +75,7 @@ def test_coc7_luck_mov_and_build_are_named_in_japanese(deep_sea) -> None:
     for text in (bar, status, panel):
         assert not re.search(r"\b(Luck|luck|mov|build)\b", text), text
     # Spaces inside names survive (no "黒田剛幸運"): interface text is not folded YAML.
-    assert "黒田 剛(pc): HP 12/12" in panel
+    assert "黒田 剛: HP 12/12" in panel
     bar, status, panel = _screens(deep_sea, player, gm, "en")
     assert "Luck 50" in bar and "Luck 50 MOV 9 Build 1" in panel
 

@@ -661,38 +661,81 @@ def _flat(d: dict) -> dict:
     return out
 
 
-def gm_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int = 80,
-             hidden: dict | None = None) -> list[Line]:
-    """The game master's panel: clock and pending timed events, every variable, every
-    character's stats, and the rule system's hidden values (``hidden``: the parts of the
-    GM's state event that a player's lacks). Never narrated: it is not story text."""
-    if not ev:
-        return []
-    g = ev.get("gm") or {}
-    head = t("gm_panel_head", lang)
+def _clock_parts(ev: dict, lang: str) -> list[str]:
     parts = []
     if ev.get("time"):
-        parts.append(t("gm_clock", lang, time=ev["time"]))
-    if ev.get("time_left") is not None and not isinstance((ev.get("time_left")), bool):
+        parts.append(time_text(ev["time"], lang))
+    if ev.get("time_left") is not None and not isinstance(ev.get("time_left"), bool):
         parts.append(t("gm_left", lang, left=duration(ev["time_left"], lang)))
     parts.append(f"{t('turn', lang)} {ev.get('turn', 0)}")
-    rows: list[str] = [head + "・".join(parts) if lang == "ja" else f"{head} " + " · ".join(parts)]
-    pend = []
+    return parts
+
+
+def gm_timed(ev: dict, story: Any, lang: str) -> tuple[list[str], list[str]]:
+    """The timed events still to come, soonest first, as ``16:30 hunger（あと6時間00分）``, and
+    the condition events that have not happened yet (by name; ones that repeat are left out)."""
+    g = ev.get("gm") or {}
+    repeat = {e.id for e in (getattr(story, "events", None) or ()) if getattr(e, "repeat", False)}
+    timed, waiting = [], []
     for p in g.get("pending_events", []):
         if p.get("at") is None:
-            pend.append(str(p.get("id")))
+            if p.get("id") not in repeat:
+                waiting.append(str(p.get("id")))
             continue
-        d = int(p["at"]) - int(ev.get("clock", 0))
-        when = p.get("time") or f"+{p['at']}"
-        pend.append(f"{p.get('id')} {when}（{t('gm_in', lang, d=duration(max(0, d), lang))}）"
-                    if lang == "ja" else f"{p.get('id')} {when} ({t('gm_in', lang, d=duration(max(0, d), lang))})")
-    rows.append(f"  {t('gm_pending', lang)}: " + (" / ".join(pend) if pend else t("gm_none", lang)))
+        d = duration(max(0, int(p["at"]) - int(ev.get("clock", 0))), lang)
+        when = time_text(p.get("time"), lang) if p.get("time") else f"+{p['at']}"
+        timed.append(f"{when} {p.get('id')}（{t('gm_in', lang, d=d)}）" if lang == "ja"
+                     else f"{when} {p.get('id')} ({t('gm_in', lang, d=d)})")
+    return timed, waiting
+
+
+def gm_vars(ev: dict, story: Any, lang: str) -> tuple[list[str], list[str]]:
+    """The variables that matter (those the story labels or shows), with their labels, and
+    the others that have changed since the start, grouped by the word their names begin with
+    (``door(open ✓ unlocked ✓)``): never the whole list of every variable."""
+    g = ev.get("gm") or {}
     allv = g.get("all_vars", ev.get("vars") or {})
-    rows.append(f"  {t('gm_vars', lang)}: " + (" ".join(f"{k}={compact(v) if v not in (None, '') else repr(v)}"
-                                                        for k, v in allv.items()) or t("gm_none", lang)))
+    variables = getattr(story, "variables", {}) or {}
+    shown, changed = [], []
+    groups: dict[str, list[tuple[str, Any]]] = {}
+    for name, v in allv.items():
+        var = variables.get(name)
+        if var is not None and (var.label or var.visible):
+            shown.append(f"{var.label or name} {value_mark(v, lang)}")
+            continue
+        if var is not None and v == var.value:
+            continue
+        head, sep, rest = name.partition("_")
+        groups.setdefault(head if sep else name, []).append((rest if sep else name, v))
+    for head, members in groups.items():
+        if len(members) == 1:
+            k, v = members[0]
+            full = f"{head}_{k}" if k != head else head
+            changed.append(f"{full} {value_mark(v, lang)}")
+        else:
+            changed.append(f"{head}(" + " ".join(f"{k} {value_mark(v, lang)}" for k, v in members) + ")")
+    return shown, changed
+
+
+def value_mark(v: Any, lang: str) -> str:
+    """A variable's value in the panel: ✓ / ✗ for yes and no, the value otherwise."""
+    if isinstance(v, bool):
+        return "✓" if v else "✗"
+    if v is None or v == "":
+        return t("value_none", lang)
+    return str(v)
+
+
+_CONDITIONS = ("major_wound", "unconscious", "dying", "dead", "stable")
+
+
+def gm_people(ev: dict, story: Any, lang: str) -> list[str]:
+    """Every character with a sheet (enemies too): the usual gauges, conditions, then a few
+    more numbers."""
     chars = getattr(story, "characters", {}) or {}
     system = getattr(story, "rules", None)
     system = system if isinstance(system, str) else None
+    rows = []
     for cid, sheet in (ev.get("stats") or {}).items():
         if not isinstance(sheet, dict):
             continue
@@ -703,26 +746,86 @@ def gm_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int 
         extra = [(k, v) for k, v in sheet.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
                  and k not in shown and not k.endswith("_max") and k.lower() not in
                  ("hp", "mp", "san", "luck", "san_start", "luck_start", "age")][:8]
-        vals = [f"{k} {v}" for k, v in pairs] + [f"{key_label(k, lang, system)} {v}" for k, v in extra]
-        kind = f"({c.kind})" if c is not None and c.kind else ""
-        rows.append(f"  {name}{kind}: " + (" ".join(vals) or compact(sheet)))
+        cond = sheet.get("cond") if isinstance(sheet.get("cond"), dict) else {}
+        marks = [key_label(k, lang, system) for k in _CONDITIONS if cond.get(k)]
+        if cond.get("insane"):
+            marks.append(f"{key_label('insane', lang, system)}:{cond['insane']}")
+        vals = [f"{k} {v}" for k, v in pairs] + [f"［{m}］" for m in marks] + \
+            [f"{key_label(k, lang, system)} {v}" for k, v in extra]
+        kind = f"({key_label(c.kind, lang, system)})" if c is not None and c.kind and c.kind != "pc" else ""
+        rows.append(f"{name}{kind}: " + (" ".join(vals) or compact(sheet)))
+    return rows
+
+
+def gm_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int = 80,
+             hidden: dict | None = None, folded: bool = False, max_lines: int | None = None,
+             key: str = "") -> list[Line]:
+    """The game master's panel. Its first line is a summary (clock, time left, turn, the next
+    timed event, how many variables have changed); folded, that line is all. Open, it lists
+    the timed events to come with their times and names, the condition events not yet met,
+    the variables that matter (labelled) and those that changed (grouped), every character's
+    stats (enemies' too) and the rule system's hidden values (``hidden``: what the GM's state
+    event shows and the player's does not). ``max_lines`` bounds it (the game must stay on
+    the screen): what does not fit is counted on its last line. ``key`` names the key that
+    folds it (shown in the summary's head). Never narrated: it is not story text."""
+    if not ev:
+        return []
+    timed, waiting = gm_timed(ev, story, lang)
+    shown, changed = gm_vars(ev, story, lang)
+    sep = "・" if lang == "ja" else " · "
+    head = t("gm_panel_key", lang, key=key) if key else t("gm_panel_head", lang)
+    parts = _clock_parts(ev, lang)
+    if timed:
+        parts.append(t("gm_next", lang, what=timed[0]))
+    if changed:
+        parts.append(t("gm_changed_n", lang, n=len(changed)))
+    summary = clip_cols(head + sep.join(parts) if lang == "ja" else f"{head} " + sep.join(parts), cols)
+    if folded:
+        return [[("class:keeper.mark", summary)]]
+    rows: list[str] = [summary]
+    rows.append(f"  {t('gm_pending', lang)}: " + (" / ".join(timed) if timed else t("gm_none", lang)))
+    if waiting:
+        rows.append(f"  {t('gm_waiting', lang)}: " + " ".join(waiting))
+    if shown:
+        rows.append(f"  {t('gm_vars', lang)}: " + sep.join(shown))
+    rows.append(f"  {t('gm_changed', lang)}: " + (" ".join(changed) if changed else t("gm_none", lang)))
+    rows += [f"  {r}" for r in gm_people(ev, story, lang)]
+    system = getattr(story, "rules", None)
     flat = _flat(hidden or {})
     if flat:
-        rows.append(f"  {t('gm_hidden', lang)}: " + view_text("hidden", flat, lang, system))
+        rows.append(f"  {t('gm_hidden', lang)}: " + view_text("hidden", flat, lang,
+                                                              system if isinstance(system, str) else None))
     out: list[Line] = []
     for i, row in enumerate(rows):
         lead = "  " if row.startswith("  ") else ""
         for line in wrap(row[len(lead):], cols, first=lead, indent="    ", keep_spaces=True):
             out.append([("class:keeper.mark" if i == 0 else "class:keeper", line)])
+    if max_lines is not None and len(out) > max(1, max_lines):
+        keep = max(1, max_lines) - 1
+        more = len(out) - keep
+        out = out[:keep] + [[("class:keeper", clip_cols("  " + t("gm_more", lang, n=more), cols))]]
     return out
+
+
+def clip_cols(text: str, cols: int) -> str:
+    """``text`` cut to ``cols`` terminal columns (with … where it was cut)."""
+    if width(text) <= cols:
+        return text
+    out, w = "", 0
+    for ch in text:
+        if w + width(ch) > cols - 1:
+            break
+        out += ch
+        w += width(ch)
+    return out + "…"
 
 
 def gm_hidden(player_ev: dict, gm_ev: dict) -> dict:
     """What a GM's state event shows and a player's does not, besides ``gm`` and ``stats``."""
     out: dict = {}
     for k, v in gm_ev.items():
-        if k in ("gm", "stats", "vars", "type"):
-            continue
+        if k in ("gm", "stats", "vars", "type", "time", "time_left", "clock"):
+            continue  # (the clock and time left head the panel)
         pv = player_ev.get(k)
         if pv == v:
             continue

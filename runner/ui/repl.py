@@ -318,8 +318,19 @@ class PromptIO(_Posted):
             repl.key_talk()
             event.app.invalidate()
 
+        @kb.add("f2")
+        def _panel(event: Any) -> None:
+            if repl.gm:
+                repl.toggle_panel()
+                event.app.invalidate()
+
+        from prompt_toolkit.filters import Condition
+
+        # Room for the completion menu is kept only once something is typed (or Tab pressed):
+        # on an empty line those rows belong to the game (a small terminal has none to spare).
+        typing = Condition(lambda: bool(self.session.default_buffer.text))
         self.session: Any = PromptSession(
-            history=history, completer=ActionCompleter(repl), complete_while_typing=True,
+            history=history, completer=ActionCompleter(repl), complete_while_typing=typing,
             bottom_toolbar=self._toolbar, style=self.style, color_depth=self.depth,
             reserve_space_for_menu=6, key_bindings=kb, refresh_interval=refresh)
         self.asker: Any = PromptSession(style=self.style, color_depth=self.depth)
@@ -331,13 +342,30 @@ class PromptIO(_Posted):
         except Exception:  # noqa: BLE001 - an output without a size
             return 79
 
+    @property
+    def rows(self) -> int:
+        try:
+            return max(8, self.session.output.get_size().rows)
+        except Exception:  # noqa: BLE001 - an output without a size
+            return 24
+
+    def panel_rows(self, rows: int) -> int:
+        """Rows the open GM panel may take: what is left once the status bar, the prompt, two
+        spare rows and the game's own GAME_ROWS (or half the screen) are counted. At least
+        its summary line. (The completion menu's room is kept only while typing.)"""
+        game = max(GAME_ROWS, rows // 2)
+        return max(1, rows - 2 - game - 2)
+
     def _toolbar(self) -> Any:
         from prompt_toolkit.formatted_text import FormattedText
 
         r = self.repl
         frags: list[tuple[str, str]] = []
         if r.gm and r.state_ev is not None:
-            for line in r.gm_panel(self.cols + 1):
+            rows = self.rows
+            open_ = r.panel_is_open(rows)
+            for line in r.gm_panel(self.cols + 1, folded=not open_, max_lines=self.panel_rows(rows),
+                                   key=PANEL_KEY):
                 frags.extend(line)
                 frags.append(("", "\n"))
         frags.extend(toolbar(r.toolbar_event(), r.story, r.lang, cols=self.cols + 1, gm=r.gm,
@@ -591,6 +619,12 @@ class RealTime:
 _YES = ("y", "yes", "はい", "うん", "ええ", "네", "예", "ok")
 _NO = ("n", "no", "いいえ", "いや", "違う", "아니요", "아니")
 PUSH_KEY = "F5 / Ctrl-Space"
+PANEL_KEY = "F2"
+PANEL_WORDS = ("panel", "パネル", "表示", "畳む", "開く", "fold")
+PANEL_OPEN_ROWS = 36
+"""A terminal at least this tall starts with the GM panel open."""
+GAME_ROWS = 12
+"""Rows the game (narration, actions, the prompt) keeps at least, whatever the panel shows."""
 _VOICE_META = {"help": "/help", "status": "/status", "undo": "/undo", "save": "/save", "quit": "/quit"}
 
 
@@ -644,6 +678,9 @@ class Repl:
         self._hidden_cache: tuple[Any, dict] | None = None
         self.misses = 0
         """Commands not understood in a row (the second points at Tab and help)."""
+        self.player_ev: dict | None = None
+        self.panel_open: bool | None = None
+        """The GM panel: open, folded, or None (decided by the terminal's height)."""
         if io is None:
             tty = sys.stdin.isatty() and sys.stdout.isatty()
             if use_prompt_toolkit is None:
@@ -726,6 +763,9 @@ class Repl:
 
     def refresh(self) -> None:
         self.state_ev = state_event(self.story, self.state, gm=self.gm)
+        # What a player sees: the status bar and `status` show this, even to a GM (whose
+        # hidden values are in the GM panel, never mixed into the bar).
+        self.player_ev = state_event(self.story, self.state, gm=False) if self.gm else self.state_ev
         self._hidden_cache = None
         self._set_phrases()
 
@@ -752,8 +792,9 @@ class Repl:
 
     # -- what the status bar and the GM panel show -------------------------
     def toolbar_event(self) -> dict | None:
-        """The state event for the status bar; a real-time countdown is shown live instead."""
-        ev = self.state_ev
+        """The state event for the status bar (what a player sees); a real-time countdown is
+        shown live instead."""
+        ev = self.player_ev if self.state_ev is not None else None
         if ev is None or self.rt is None:
             return ev
         ev = dict(ev)
@@ -777,14 +818,28 @@ class Repl:
             return [("", t("talking", self.lang, key=PUSH_KEY))]
         return []
 
-    def gm_panel(self, cols: int | None = None) -> list[Line]:
+    def gm_panel(self, cols: int | None = None, *, folded: bool = False, max_lines: int | None = None,
+                 key: str = "") -> list[Line]:
+        """The GM panel (see render.gm_lines): whole, or folded to its summary line, or cut to
+        ``max_lines``."""
         if self.state_ev is None:
             return []
         if self._hidden_cache is None or self._hidden_cache[0] is not self.state:
-            player = state_event(self.story, self.state, gm=False)
-            self._hidden_cache = (self.state, gm_hidden(player, self.state_ev))
+            self._hidden_cache = (self.state, gm_hidden(self.player_ev, self.state_ev))
         return gm_lines(self.state_ev, self.story, self.lang, cols=cols or self.io.cols,
-                        hidden=self._hidden_cache[1])
+                        hidden=self._hidden_cache[1], folded=folded, max_lines=max_lines, key=key)
+
+    def toggle_panel(self) -> None:
+        """F2 (or ``gm panel``): folds the GM panel to its summary line, or opens it."""
+        self.panel_open = not self.panel_is_open(getattr(self.io, "rows", None))
+
+    def panel_is_open(self, rows: int | None = None) -> bool:
+        """Whether the panel is open: as the GM left it; at first, open only on a terminal of
+        at least PANEL_OPEN_ROWS rows (on a small one the game needs the room); folded on a
+        plain terminal, where it follows every turn (``rows`` None)."""
+        if self.panel_open is None:
+            return rows is not None and rows >= PANEL_OPEN_ROWS
+        return self.panel_open
 
     # -- start and finish ---------------------------------------------------
     def begin(self) -> None:
@@ -898,7 +953,7 @@ class Repl:
         else:
             self.show(events)
         if self.gm and not self.io.interactive:
-            self.io.write(self.gm_panel())
+            self.io.write(self.gm_panel(folded=not self.panel_is_open()))
 
     def finish(self) -> None:
         self._stop.set()
@@ -1158,7 +1213,8 @@ class Repl:
             if self.misses == 2:  # twice not understood: where the words are
                 self.say(t("miss_hint", self.lang), "class:hint")
         if changed and self.gm and not self.io.interactive:
-            self.io.write(self.gm_panel())  # no side panel on a plain terminal: after every turn
+            # No side panel on a plain terminal: after every turn (folded: its summary line).
+            self.io.write(self.gm_panel(folded=not self.panel_is_open()))
         if self.state.ending is not None and new is self.state and self.tl.pos and \
                 self.tl.states[self.tl.pos - 1].ending is None:
             self.say(t("ended_already", self.lang), "class:hint")  # what can be done now
@@ -1268,7 +1324,9 @@ class Repl:
         try:
             files.write_transcript(self.transcript_path, self.story, self.tl, lang=self.lang, started=self.started)
         except OSError as e:
-            self.say(t("transcript_err", self.lang, why=e.strerror or e), "class:error")
+            where = files.culprit(e) or self.transcript_path
+            self.say(t("transcript_err", self.lang, why=f"{where}：{files.reason(e, self.lang)}" if self.lang == "ja"
+                       else f"{where}: {files.reason(e, self.lang)}"), "class:error")
             self.transcript_path = None
 
     # -- meta commands ------------------------------------------------------
@@ -1545,6 +1603,11 @@ class Repl:
         if verb is None:
             if not args:
                 self.io.write(self.gm_panel())
+                return
+            if args[0].casefold() in PANEL_WORDS:
+                self.toggle_panel()
+                self.say(t("gm_panel_open" if self.panel_open else "gm_panel_folded", self.lang,
+                           key=PANEL_KEY if self.io.interactive else "gm panel"), "class:hint")
                 return
             word = args[0]
             verb = GM_VERBS.get(args[0].casefold()) or GM_VERBS.get(args[0])
