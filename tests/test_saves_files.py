@@ -100,21 +100,24 @@ def test_a_save_of_another_story_is_refused(home: Path, story, tmp_path: Path) -
     assert files.save_info(path, story.id).error
 
 
-def test_damaged_autosave_is_kept_and_the_session_saves_beside_it(home: Path, story) -> None:
+def test_damaged_autosave_is_moved_aside_whole_and_the_session_saves_in_its_place(home: Path, story) -> None:
     auto = files.slot_path(story.id, "autosave")
     auto.parent.mkdir(parents=True)
     auto.write_bytes(b"{not json")
-    repl, out = _repl(story, "1\n")
+    repl, out = _repl(story, "1\nsaves\n")
     repl.run()
-    assert "autosave.json" in out.getvalue()
-    assert auto.read_bytes() == b"{not json"
-    body = files.read_doc(files.slot_path(story.id, "autosave-2"))
-    assert body["turn"] == 1
+    aside = list(auto.parent.glob("autosave.broken-*.json"))
+    assert len(aside) == 1 and aside[0].read_bytes() == b"{not json"  # kept, byte for byte
+    text = out.getvalue()
+    assert text.count(aside[0].stem) == 2  # where it went (one message), and in the list
+    assert f"セーブ「autosave.json」は読めません（ファイルが壊れているか、セーブではありません）。" \
+           f"消さずに「{aside[0].stem}」へ移しました。" in text.replace("\n", "")
+    assert files.read_doc(auto)["turn"] == 1
     # The next session offers the good autosave and leaves the damaged one alone.
     repl, out = _repl(story, "y\n")
     repl.run()
     assert repl.state.turn == 1 and "続きから再開しました" in out.getvalue()
-    assert auto.read_bytes() == b"{not json"
+    assert aside[0].read_bytes() == b"{not json"
 
 
 def test_slot_names_cannot_escape_the_folder(home: Path, story) -> None:

@@ -19,13 +19,23 @@ import hashlib
 import json
 import os
 import re
+import stat
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.engine.state import SaveError, State
+from runner.engine.state import (
+    MAX_NUMBER,
+    SaveError,
+    SchemaError,
+    State,
+    check_int,
+    check_state,
+    check_text,
+    parse_json,
+)
 from runner.ui.i18n import t
 
 SAVE_FORMAT = "katari-save"
@@ -35,6 +45,8 @@ AUTOSAVE = "autosave"
 RESTART_BACKUP = "restart-backup"
 _SLOT = re.compile(r"[\w\-]{1,40}")
 _TMP = re.compile(r"^\.(.+)\.(\d+)\.tmp$")
+MAX_COMMAND = 100_000
+"""Longest command a save may hold (the console cuts typed lines far shorter)."""
 
 
 # -- errors ------------------------------------------------------------------
@@ -59,6 +71,8 @@ _OS_REASONS = {
 
 def os_reason(e: OSError, lang: str = "ja") -> str:
     """Why a file operation failed, in the interface language (not the OS's English)."""
+    if isinstance(e, NotRegularFile):
+        return t("os_not_regular", lang)
     name = _OS_REASONS.get(e.errno or 0)
     if name is None:
         return t("os_other", lang, code=errno.errorcode.get(e.errno or 0, type(e).__name__))
@@ -72,6 +86,8 @@ def reason(e: BaseException, lang: str = "ja") -> str:
         return t(f"why_{e.code}", lang, **kw)
     if isinstance(e, OSError):
         return os_reason(e, lang)
+    if isinstance(e, SchemaError):
+        return t("why_schema", lang, field=e.field, detail=e.problem)
     if isinstance(e, SaveError) and lang != "en":
         return t("why_engine", lang)  # the engine's own checks speak English only
     return str(e).splitlines()[0] if str(e) else type(e).__name__
@@ -132,50 +148,170 @@ def slot_path(story_id: str, slot: str) -> Path:
     return saves_dir(story_id) / f"{slot}.json"
 
 
-# -- atomic writes -----------------------------------------------------------
+# -- reading and writing files safely ----------------------------------------
 
-def _test_pause(turn: int) -> None:
-    """Test hook: ``KATARI_TEST_SAVE_SLEEP=TURN:SECONDS`` sleeps between the temp write and
-    the rename when saving that turn, so a test can kill the process right there."""
-    spec = os.environ.get("KATARI_TEST_SAVE_SLEEP")
-    if not spec:
-        return
+MAX_SAVE_BYTES = 256 << 20
+"""Largest save (or journal) Katari reads: a 10,000-command game of the deep-sea story with
+its whole undo timeline is about 25 MB."""
+MAX_TEXT_BYTES = 64 << 20
+"""Largest transcript, replay or other text file Katari reads."""
+
+
+class NotRegularFile(OSError):
+    """The path names something that is not a regular file (a device, a FIFO, a socket, a
+    folder, or a symlink where Katari writes): Katari neither reads nor writes it."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__(errno.EINVAL, "not a regular file (Katari reads and writes no devices, FIFOs, folders or links)",
+                         str(path))
+
+
+def _test_hook(name: str, turn: int | None) -> bool:
+    """Test hook: ``KATARI_TEST_<NAME>=TURN:SECONDS`` sleeps at a named point when saving that
+    turn, so a test can kill the process right there. Returns whether it slept."""
+    spec = os.environ.get(f"KATARI_TEST_{name}")
+    if not spec or turn is None:
+        return False
     try:
         want, secs = spec.split(":", 1)
         if int(want) == turn:
             time.sleep(float(secs))
+            return True
     except ValueError:
         pass
+    return False
 
 
-def atomic_write(path: Path, data: bytes, *, turn: int | None = None) -> None:
-    """Writes ``data`` to ``path`` so that a crash leaves either the old file or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+def _test_pause(turn: int | None) -> None:
+    """``KATARI_TEST_SAVE_SLEEP``: between the temp write and the rename of a whole save."""
+    _test_hook("SAVE_SLEEP", turn)
+
+
+def check_target(path: Path) -> None:
+    """Raises ``NotRegularFile`` unless ``path`` is a regular file or does not exist yet.
+
+    ``lstat``: a symlink is refused too, whatever it points at; replacing it would turn it into
+    a file, and writing through it would write somewhere the user did not name."""
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        if turn is not None:
-            _test_pause(turn)
-        os.replace(tmp, path)
-    except BaseException:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError:
+        return  # (the write that follows says what is wrong)
+    if not stat.S_ISREG(st.st_mode):
+        raise NotRegularFile(path)
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes. A FIFO, a device or a folder is
+    refused (``NotRegularFile``) without blocking or reading; a bigger file raises
+    ``FileError("too_big")``; other failures are the OSError."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(path)
+        if st.st_size > limit:
+            raise FileError("too_big", mb=limit >> 20)
+        chunks: list[bytes] = []
+        n = 0
+        while True:
+            b = os.read(fd, min(1 << 20, limit + 1 - n))
+            if not b:
+                break
+            chunks.append(b)
+            n += len(b)
+            if n > limit:
+                raise FileError("too_big", mb=limit >> 20)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(folder: Path) -> None:
+    if hasattr(os, "O_DIRECTORY"):  # make a rename itself durable (POSIX)
         try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise
-    if hasattr(os, "O_DIRECTORY"):  # make the rename itself durable (POSIX)
-        try:
-            dfd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+            dfd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
             try:
                 os.fsync(dfd)
             finally:
                 os.close(dfd)
         except OSError:
             pass
+
+
+def _write_tmp(path: Path, data: bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        _unlink(tmp)
+        raise
+    return tmp
+
+
+def _unlink(p: Path) -> None:
+    try:
+        p.unlink()
+    except OSError:
+        pass
+
+
+def atomic_write(path: Path, data: bytes, *, turn: int | None = None) -> None:
+    """Writes ``data`` to ``path`` so that a crash leaves either the old file or the new one.
+
+    The one way Katari writes a file: saves, transcripts, exports and WAVs all come here (or
+    to :func:`open_for_write`). ``path`` must be a regular file or new (``NotRegularFile``)."""
+    check_target(path)
+    tmp = _write_tmp(path, data)
+    try:
+        _test_pause(turn)
+        check_target(path)
+        os.replace(tmp, path)
+    except BaseException:
+        _unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def atomic_create(path: Path, data: bytes) -> bool:
+    """Like :func:`atomic_write`, but never replaces an existing file: returns False (and
+    writes nothing) when ``path`` exists. For backups, which must never overwrite a game."""
+    tmp = _write_tmp(path, data)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        return False
+    finally:
+        _unlink(tmp)
+    _fsync_dir(path.parent)
+    return True
+
+
+safe_write = atomic_write
+
+
+def open_for_write(path: str | Path) -> Any:
+    """A binary file opened for writing at ``path`` (created or truncated), for writers that
+    stream (WAVs paced in real time). Refuses what is not a regular file, as atomic_write does."""
+    p = Path(path)
+    check_target(p)
+    fd = os.open(p, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                 | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(p)
+        os.ftruncate(fd, 0)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "wb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def clean_tmp(folder: Path) -> list[Path]:
@@ -386,6 +522,10 @@ def _canonical(body: Any) -> bytes:
     return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
 
 
+def _sha(body: Any) -> str:
+    return hashlib.sha256(_canonical(body)).hexdigest()
+
+
 def _place(story: Any, state: State) -> str:
     if state.ending is not None:
         e = story.endings.get(state.ending) if story is not None else None
@@ -402,11 +542,17 @@ def _time(story: Any, state: State) -> str:
     return ""
 
 
+def _meta(story: Any, st: State, now: _dt.datetime | None = None) -> dict:
+    """What the save list shows of a game: when it was saved, where and when in the story."""
+    now = now or _dt.datetime.now().astimezone()
+    return {"saved_at": now.isoformat(timespec="seconds"), "place": _place(story, st),
+            "time": _time(story, st), "turn": st.turn, "ending": st.ending}
+
+
 def save_doc(story: Any, tl: Timeline, *, now: _dt.datetime | None = None) -> dict:
     """The JSON document of a save (with its checksum)."""
     from runner import __version__
 
-    now = now or _dt.datetime.now().astimezone()
     st = tl.state
     body = {
         "story": tl.story,
@@ -422,78 +568,577 @@ def save_doc(story: Any, tl: Timeline, *, now: _dt.datetime | None = None) -> di
         "pos": tl.pos,
         "state": st.to_dict(),
         "states": [s.to_dict() for s in tl.states],
-        "saved_at": now.isoformat(timespec="seconds"),
-        "place": _place(story, st),
-        "time": _time(story, st),
-        "turn": st.turn,
-        "ending": st.ending,
+        **_meta(story, st, now),
         "katari": __version__,
     }
     if tl.realtime:
         body["realtime"] = round(float(tl.realtime), 3)
-    return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "sha256": hashlib.sha256(_canonical(body)).hexdigest(),
-            "body": body}
+    return _doc(body)
+
+
+def _doc(body: dict) -> dict:
+    return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "sha256": _sha(body), "body": body}
+
+
+def _doc_bytes(doc: dict) -> bytes:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def journal_path(path: Path) -> Path:
+    """The journal beside a save: ``autosave.json`` -> ``autosave.journal``."""
+    return path.with_suffix(".journal")
 
 
 def write_save(path: Path, story: Any, tl: Timeline) -> dict:
+    """Writes the whole game to ``path`` at once (``save NAME``); any journal of that slot is
+    dropped, since the new file holds everything."""
     doc = save_doc(story, tl)
-    data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
-    atomic_write(path, data, turn=tl.state.turn)
+    atomic_write(path, _doc_bytes(doc), turn=tl.state.turn)
+    _unlink(journal_path(path))
     return doc
 
 
-def read_doc(path: Path) -> dict:
-    """The verified body of a save file; ``SaveError`` (one line) if it is not a good save."""
+def _read_json(path: Path, limit: int = MAX_SAVE_BYTES) -> Any:
+    """A bounded JSON file: regular, at most ``limit`` bytes, UTF-8, bounded depth and digits."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, limit)
     except OSError as e:
         raise FileError("cannot_read_it", why=e) from None
     try:
-        doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
         raise FileError("not_json") from None
+    try:
+        return parse_json(text)
+    except SchemaError as e:
+        raise FileError("schema", field=e.field, detail=e.problem) from None
+    except SaveError:
+        raise FileError("not_json") from None
+
+
+def _verified(doc: Any) -> tuple[dict, str]:
     if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
         raise FileError("not_save")
     v = doc.get("version")
-    if not isinstance(v, int):
+    if type(v) is not int:
         raise FileError("no_version")
     if v > SAVE_VERSION:
         raise FileError("newer", v=v, have=SAVE_VERSION)
     body = doc.get("body")
-    if not isinstance(body, dict) or hashlib.sha256(_canonical(body)).hexdigest() != doc.get("sha256"):
+    sha = doc.get("sha256")
+    if not isinstance(body, dict) or not isinstance(sha, str) or _sha(body) != sha:
         raise FileError("checksum")
-    return body
+    return body, sha
 
 
-def timeline_from(body: dict, story: Any) -> tuple[Timeline, bool]:
-    """Rebuilds the timeline of a verified save body. Returns it and whether the story changed."""
+def read_doc(path: Path) -> dict:
+    """The verified body of a save file, its journal applied, checked against the save schema
+    (:func:`check_body`); ``SaveError`` (one line) if it is not a good save."""
+    return _read_save(path)[0]
+
+
+def _read_save(path: Path) -> tuple[dict, str]:
+    body, sha = _verified(_read_json(path))
+    body = _apply_journal(body, sha, journal_path(path))
+    check_body(body)
+    return body, sha
+
+
+def _schema(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except SchemaError as e:
+        raise FileError("schema", field=e.field, detail=e.problem) from None
+
+
+def _entries(v: Any, field: str) -> None:
+    if type(v) is not list:
+        raise SchemaError(field, "must be a list of commands")
+    for i, e in enumerate(v):
+        if type(e) is str:
+            check_text(e, f"{field}[{i}]", MAX_COMMAND)
+            continue
+        if type(e) is not dict:
+            raise SchemaError(f"{field}[{i}]", "must be a command")
+        check_text(e.get("command"), f"{field}[{i}].command", MAX_COMMAND)
+        if e.get("dice") is not None:
+            _dice(e["dice"], f"{field}[{i}].dice")
+        if type(e.get("manual", False)) is not bool:
+            raise SchemaError(f"{field}[{i}].manual", "must be true or false")
+
+
+def _dice(v: Any, field: str) -> None:
+    if type(v) is not list or len(v) > 10_000:
+        raise SchemaError(field, "must be a list of faces")
+    for i, x in enumerate(v):
+        check_int(x, f"{field}[{i}]", 0, 1_000_000)
+
+
+def _check_body(body: Any) -> None:
+    if type(body) is not dict:
+        raise SchemaError("body", "must be a JSON object")
+    check_text(body.get("story"), "story", 200)
+    for k in ("story_title", "story_path", "fingerprint", "saved_at", "place", "time", "katari"):
+        if k in body:
+            check_text(body[k], k, 4096)
+    check_int(body.get("seed"), "seed", -(1 << 63), (1 << 64) - 1)
+    for k in ("gm", "manual"):
+        if type(body.get(k, False)) is not bool:
+            raise SchemaError(k, "must be true or false")
+    if body.get("start_dice") is not None:
+        _dice(body["start_dice"], "start_dice")
+    _entries(body.get("commands"), "commands")
+    _entries(body.get("redo", []), "redo")
+    states = body.get("states")
+    if type(states) is not list or not states:
+        raise SchemaError("states", "must be a list of states")
+    for i, d in enumerate(states):
+        check_state(d, f"states[{i}].")
+    pos = check_int(body.get("pos"), "pos", 0, len(states) - 1)
+    if pos != len(body["commands"]) or len(states) != pos + len(body.get("redo", [])) + 1:
+        raise FileError("timeline")
+    check_state(body.get("state"), "state.")
+    check_int(body.get("turn", 0), "turn", 0)
+    if body.get("ending") is not None:
+        check_text(body["ending"], "ending")
+    rt = body.get("realtime", 0)
+    if type(rt) not in (int, float) or not 0 <= rt <= MAX_NUMBER:
+        raise SchemaError("realtime", "must be a number of seconds")
+
+
+def check_body(body: Any) -> None:
+    """The save schema, over a whole body: every field of the right type, every number within
+    ±10^18 (the dice generator's 64 bits aside), every State by ``check_state``, a timeline
+    that adds up. Raises ``FileError`` (one line, naming the first wrong field)."""
+    _schema(_check_body, body)
+
+
+def timeline_from(body: dict, story: Any, *, checked: bool = False) -> tuple[Timeline, bool]:
+    """Rebuilds the timeline of a verified save body (``check_body``, unless ``checked``).
+    Returns it and whether the story changed."""
     if body.get("story") != story.id:
         raise FileError("other_story", story=body.get("story"), have=story.id)
-    try:
-        commands = [Entry.from_json(e) for e in body["commands"]]
-        redo = [Entry.from_json(e) for e in body.get("redo", [])]
-        states = [State.from_dict(d, story=story) for d in body["states"]]
-        pos = int(body["pos"])
-        seed = int(body["seed"])
-    except (KeyError, TypeError, ValueError) as e:
-        if isinstance(e, SaveError):
-            raise
-        raise FileError("damaged", what=type(e).__name__) from None
-    if pos != len(commands) or len(states) != len(commands) + len(redo) + 1:
-        raise FileError("timeline")
-    current = State.from_dict(body["state"], story=story)
+    if not checked:
+        check_body(body)
+    commands = [Entry.from_json(e) for e in body["commands"]]
+    redo = [Entry.from_json(e) for e in body.get("redo", [])]
+    states = [State.from_dict(d, story=story, checked=True) for d in body["states"]]
+    pos = body["pos"]
+    current = State.from_dict(body["state"], story=story, checked=True)
     if current.to_dict() != states[pos].to_dict():
         raise FileError("state_differs")
     sd = body.get("start_dice")
-    tl = Timeline(story.id, seed, states, commands + redo, pos, gm=bool(body.get("gm")),
+    tl = Timeline(story.id, body["seed"], states, commands + redo, pos, gm=bool(body.get("gm")),
                   manual=bool(body.get("manual")), start_dice=list(sd) if isinstance(sd, list) else None)
-    rt = body.get("realtime", 0)
-    tl.realtime = float(rt) if isinstance(rt, (int, float)) and not isinstance(rt, bool) and rt >= 0 else 0.0
+    tl.realtime = float(body.get("realtime", 0))
     return tl, body.get("fingerprint") != fingerprint(story)
 
 
+def probe(story: Any, tl: Timeline) -> None:
+    """Raises ``FileError("not_playable")`` unless the engine can show the game's current
+    State: its actions, its status and its description. A save that passed the schema can
+    still name things the story no longer has (an edited story) in ways only the rules see."""
+    from runner.engine import available, describe, state_event
+
+    st = tl.state
+    try:
+        available(story, st)
+        state_event(story, st, gm=tl.gm)
+        if st.ending is None:
+            describe(story, st, gm=tl.gm)
+    except Exception as e:  # noqa: BLE001 - whatever a damaged or foreign State does to the rules
+        raise FileError("not_playable", what=type(e).__name__) from None
+
+
 def load_save(path: Path, story: Any) -> tuple[Timeline, bool]:
-    return timeline_from(read_doc(path), story)
+    """A save as a timeline the console can play from (``probe``d), or ``SaveError``."""
+    tl, changed, _ = resume(path, story)
+    return tl, changed
+
+
+def resume(path: Path, story: Any) -> tuple[Timeline, bool, str]:
+    """``load_save``, and the checksum of the file read (what an ``AutoSaver`` adopts)."""
+    body, sha = _read_save(path)
+    tl, changed = timeline_from(body, story, checked=True)
+    probe(story, tl)
+    return tl, changed, sha
+
+
+def save_new(story_id: str, base: str, story: Any, tl: Timeline) -> str:
+    """Writes the game to a new slot named ``base`` (``base-2``, ... when taken), never over
+    another file; returns the slot's name."""
+    data = _doc_bytes(save_doc(story, tl))
+    for k in range(1, 1000):
+        name = base if k == 1 else f"{base}-{k}"
+        new = slot_path(story_id, name)
+        if not journal_path(new).exists() and atomic_create(new, data):
+            return name
+    raise FileError("no_room")
+
+
+# -- the journal: a save that grows by one line a command ----------------------
+
+JOURNAL_FORMAT = "katari-journal"
+COMPACT_MIN = 256 << 10
+"""A journal is folded into its save once it is longer than this and than the save itself:
+each command appends one line, and the whole game is rewritten only as often as its size
+doubles, so a command costs the same at turn 10 and at turn 10,000."""
+
+
+def _compact_due(journal: int, base: int) -> bool:
+    """Whether a journal of ``journal`` bytes is folded into a save of ``base`` bytes now.
+    Test hook: ``KATARI_TEST_COMPACT_BYTES=N`` folds at N bytes whatever the save's size (0:
+    every save writes the whole game)."""
+    spec = os.environ.get("KATARI_TEST_COMPACT_BYTES")
+    if spec:
+        try:
+            return journal >= int(spec)
+        except ValueError:
+            pass
+    return journal > max(COMPACT_MIN, base)
+
+
+def _line(rec: dict) -> bytes:
+    return _canonical({**rec, "sha256": _sha(rec)}) + b"\n"
+
+
+def _read_line(raw: bytes) -> dict | None:
+    """A journal line as data, or None if it is torn or its checksum fails."""
+    try:
+        rec = parse_json(raw.decode("utf-8"))
+    except (UnicodeDecodeError, SaveError):
+        return None
+    if not isinstance(rec, dict):
+        return None
+    sha = rec.pop("sha256", None)
+    return rec if isinstance(sha, str) and _sha(rec) == sha else None
+
+
+def _apply_journal(body: dict, base_sha: str, jpath: Path) -> dict:
+    """``body`` with the records of its journal applied, in order, up to the first torn or
+    unverifiable line (the command in flight when the process died). A journal written for
+    another save (left by a crash between a fold and the journal's removal, when the save
+    already holds it) is ignored."""
+    try:
+        raw = read_regular(jpath, MAX_SAVE_BYTES)
+    except FileNotFoundError:
+        return body
+    except OSError as e:
+        raise FileError("cannot_read_it", why=e) from None
+    lines = raw.split(b"\n")
+    head = _read_line(lines[0])
+    if head is None or head.get("format") != JOURNAL_FORMAT or head.get("base") != base_sha:
+        return body
+    log = list(body.get("commands") or []) + list(body.get("redo") or [])
+    states = list(body.get("states") or [])
+    if len(states) != len(log) + 1:
+        raise FileError("timeline")
+    pos, out, n = body.get("pos"), dict(body), 0
+    for raw_line in lines[1:]:
+        rec = _read_line(raw_line) if raw_line else None
+        if rec is None:
+            break
+        at, add = rec.get("at"), rec.get("add")
+        if type(at) is not int or not 1 <= at <= len(states) or type(add) is not list or \
+                any(type(p) is not list or len(p) != 2 for p in add):
+            raise FileError("schema", field="journal", detail="a record that does not fit")
+        del states[at:]
+        del log[at - 1:]
+        for entry, st in add:
+            log.append(entry)
+            states.append(st)
+        pos = rec.get("pos")
+        if type(pos) is not int or not 0 <= pos < len(states):
+            raise FileError("schema", field="journal.pos", detail="out of range")
+        meta = rec.get("meta")
+        if isinstance(meta, dict):
+            out.update({k: meta[k] for k in ("saved_at", "place", "time", "turn", "ending") if k in meta})
+        if "realtime" in rec:
+            out["realtime"] = rec["realtime"]
+        n += 1
+    if n:
+        out.update(commands=log[:pos], redo=log[pos:], states=states, pos=pos, state=states[pos])
+    return out
+
+
+class AutoSaver:
+    """The autosave of one slot, written incrementally and kill-safe.
+
+    The first save of a session writes the whole game (atomically: temp file, fsync, rename)
+    and remembers its checksum. Each later save appends one checksummed line to
+    ``<slot>.journal`` (and fsyncs it): the States added since, and where the game stands.
+    When the journal outgrows the save, or when the session ends, the whole game is written
+    again and the journal removed. A reader (``read_doc``) applies the journal's lines to the
+    save it names, stopping at a torn last line.
+
+    The session never writes over a file it did not read: before its first write, a file in
+    the slot that is not the one it loaded (``adopted``, a checksum) is moved aside."""
+
+    def __init__(self, path: Path, adopted: str | None = None) -> None:
+        self.path = path
+        self.jpath = journal_path(path)
+        self.adopted = adopted
+        self.checked = False
+        self.aside: Path | None = None
+        """Set when a file found in the slot was moved aside (for the console to say so)."""
+        self._tl: Timeline | None = None
+        self._states: list[State] = []
+        self._pos = -1
+        self._realtime = 0.0
+        self._base: str | None = None
+        self._base_size = 0
+        self._journal_size = 0
+        self._fd: int | None = None
+
+    @property
+    def slot(self) -> str:
+        return self.path.stem
+
+    def save(self, story: Any, tl: Timeline) -> None:
+        if self._tl is not tl or self._base is None or _compact_due(self._journal_size, self._base_size):
+            self.compact(story, tl)
+            return
+        rec = self._record(story, tl)
+        if rec is not None:
+            self._append(rec, tl)
+
+    def compact(self, story: Any, tl: Timeline) -> None:
+        """Writes the whole game and drops the journal."""
+        if not self.checked:
+            self._guard()
+        self._close()
+        doc = save_doc(story, tl)
+        data = _doc_bytes(doc)
+        atomic_write(self.path, data, turn=tl.state.turn)
+        self.checked = True
+        self._base, self._base_size, self._journal_size = doc["sha256"], len(data), 0
+        self._mirror(tl)
+        _unlink(self.jpath)  # its lines are in the save now (or it belonged to a file moved aside)
+
+    def close(self, story: Any = None, tl: Timeline | None = None) -> None:
+        """Ends the session: folds the journal into the save (so a clean exit leaves one
+        plain save file), then lets go of the file."""
+        try:
+            if story is not None and tl is not None and self._base is not None and \
+                    (self._journal_size or self._record(story, tl) is not None):
+                self.compact(story, tl)
+        finally:
+            self._close()
+
+    # -- inside --------------------------------------------------------------
+    def _guard(self) -> None:
+        try:
+            head = read_regular(self.path, MAX_SAVE_BYTES)[:400] if self.path.exists() else None
+        except OSError:
+            head = b""
+        if head is None:
+            return
+        m = re.search(rb'"sha256":"([0-9a-f]{64})"', head)
+        if m is None or self.adopted is None or m.group(1).decode() != self.adopted:
+            kind = "broken" if save_info(self.path).error else "kept"
+            self.aside = move_aside(self.path, kind)
+
+    def _mirror(self, tl: Timeline) -> None:
+        self._tl = tl
+        self._states = list(tl.states)
+        self._pos = tl.pos
+        self._realtime = tl.realtime
+
+    def _record(self, story: Any, tl: Timeline) -> dict | None:
+        """What changed since the last save, as one journal record (None: nothing)."""
+        have, mine = tl.states, self._states
+        p = min(len(have), len(mine))
+        while p > 0 and have[p - 1] is not mine[p - 1]:
+            p -= 1
+        if p == 0:
+            return None if not have else {"at": 1, "add": [], "pos": tl.pos}  # cannot happen
+        if p == len(have) == len(mine) and tl.pos == self._pos and tl.realtime == self._realtime:
+            return None
+        return {"at": p, "add": [[tl.log[i - 1].to_json(), have[i].to_dict()] for i in range(p, len(have))],
+                "pos": tl.pos, "realtime": round(float(tl.realtime), 3), "meta": _meta(story, tl.state)}
+
+    def _append(self, rec: dict, tl: Timeline) -> None:
+        line = _line(rec)
+        try:
+            if self._fd is None and not self.jpath.exists():
+                # The first line after a fold: the journal is born whole, naming its save.
+                head = _line({"format": JOURNAL_FORMAT, "version": 1, "base": self._base})
+                atomic_write(self.jpath, head + line, turn=None)
+                self._journal_size = len(head)
+            else:
+                if self._fd is None:
+                    check_target(self.jpath)
+                    self._fd = os.open(self.jpath, os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0))
+                half = len(line) // 2
+                if os.environ.get("KATARI_TEST_JOURNAL_SLEEP"):
+                    _write_all(self._fd, line[:half])
+                    os.fsync(self._fd)
+                    _test_hook("JOURNAL_SLEEP", tl.state.turn)  # a kill here tears the line
+                    _write_all(self._fd, line[half:])
+                else:
+                    _write_all(self._fd, line)
+                os.fsync(self._fd)
+        except BaseException:
+            self._base = None  # the next save writes the whole game: no line after a torn one
+            self._close()
+            raise
+        self._journal_size += len(line)
+        del self._states[rec["at"]:]
+        self._states.extend(tl.states[rec["at"]:])
+        self._pos = tl.pos
+        self._realtime = tl.realtime
+
+    def _close(self) -> None:
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+            self._fd = None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+# -- slots, backups, files moved aside, locks ---------------------------------
+
+_ASIDE = re.compile(r"([\w\-]{1,40})\.(broken|kept)-(\d{8}-\d{6})(?:-(\d{1,3}))?")
+
+
+def is_autosave(slot: str) -> bool:
+    """Katari's own slots: ``autosave`` and ``autosave-N`` (a player cannot ``save`` there)."""
+    return slot == AUTOSAVE or (slot.startswith(AUTOSAVE + "-") and slot[len(AUTOSAVE) + 1:].isdigit())
+
+
+def save_path(story_id: str, name: str) -> Path:
+    """The file of a save the player names for ``load``: a slot, or a file moved aside
+    (``autosave.broken-20250101-120000``), with or without ``.json``."""
+    if name.endswith(".json"):
+        name = name[:-5]
+    if _ASIDE.fullmatch(name):
+        return saves_dir(story_id) / f"{name}.json"
+    return slot_path(story_id, name)
+
+
+def move_aside(path: Path, kind: str = "broken") -> Path:
+    """Moves a save Katari must not write over (it cannot read it, or it is not the game the
+    session loaded) to ``<slot>.<kind>-YYYYmmdd-HHMMSS.json``, with its journal; never over
+    another file. Returns the new path. ``saves`` lists it and ``load`` takes its name."""
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    slot = path.stem
+    m = _ASIDE.fullmatch(slot)
+    if m:
+        slot = m.group(1)
+    for k in range(1, 1000):
+        new = path.with_name(f"{slot}.{kind}-{stamp}" + (f"-{k}" if k > 1 else "") + ".json")
+        if journal_path(new).exists():
+            continue
+        try:
+            os.link(path, new)  # never replaces: two sessions cannot move onto one name
+        except FileExistsError:
+            continue
+        except OSError:
+            if new.exists():
+                continue
+            os.rename(path, new)  # a file system without hard links
+        else:
+            os.unlink(path)
+        jp = journal_path(path)
+        if jp.exists():
+            try:
+                os.rename(jp, journal_path(new))
+            except OSError:
+                pass
+        _fsync_dir(path.parent)
+        return new
+    raise FileError("no_room")
+
+
+def keep_game(story_id: str, slot: str, base: str) -> str:
+    """Moves the game in ``slot`` to a new slot named ``base`` (``base-2``, ``base-3``... when
+    taken), never over another file. Returns the new slot's name. The game is copied whole
+    (journal folded in) before the old files are removed, so a crash leaves it somewhere."""
+    path = slot_path(story_id, slot)
+    jp = journal_path(path)
+    data = None
+    if jp.exists():
+        data = _doc_bytes(_doc(read_doc(path)))
+    for k in range(1, 1000):
+        name = base if k == 1 else f"{base}-{k}"
+        new = slot_path(story_id, name)
+        if journal_path(new).exists():
+            continue
+        if data is not None:
+            if not atomic_create(new, data):
+                continue
+            _unlink(jp)
+            _unlink(path)
+        else:
+            try:
+                os.link(path, new)
+            except FileExistsError:
+                continue
+            except OSError:
+                if new.exists():
+                    continue
+                os.rename(path, new)
+            else:
+                os.unlink(path)
+        _fsync_dir(path.parent)
+        return name
+    raise FileError("no_room")
+
+
+def backup_name(now: _dt.datetime | None = None) -> str:
+    """The slot a game set aside by "start a new one" goes to: ``backup-YYYYmmdd-HHMM``."""
+    return "backup-" + (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M")
+
+
+class SlotLock:
+    """An OS lock (``flock``) on one save slot, held for the session: a second session of the
+    same story cannot write the game this one is playing. Released when the process ends,
+    however it ends. Where locks cannot be taken (no ``fcntl``, a read-only folder) the lock
+    is a no-op: nothing can be written there either."""
+
+    def __init__(self, fd: int | None, slot: str) -> None:
+        self.fd = fd
+        self.slot = slot
+
+    @classmethod
+    def take(cls, story_id: str, slot: str) -> SlotLock | None:
+        """The lock of ``slot``, or None if another process holds it."""
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX
+            return cls(None, slot)
+        d = saves_dir(story_id)
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+            fd = os.open(d / f".{slot}.lock", os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+                         | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError:
+            return cls(None, slot)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        except OSError:
+            os.close(fd)
+            return cls(None, slot)
+        return cls(fd, slot)
+
+    def release(self) -> None:
+        if self.fd is not None:
+            try:
+                os.close(self.fd)  # (closing the last descriptor drops the flock)
+            except OSError:
+                pass
+            self.fd = None
 
 
 @dataclass(slots=True)
@@ -510,12 +1155,14 @@ class SaveInfo:
     """Why the file cannot be loaded, in one line (English; ``reason(info.exc, lang)`` says it
     in the interface language)."""
     exc: SaveError | None = None
+    sha: str = ""
+    """The checksum of the save file itself (what a session that resumes it adopts)."""
 
 
 def save_info(path: Path, story_id: str | None = None) -> SaveInfo:
     slot = path.stem
     try:
-        body = read_doc(path)
+        body, sha = _read_save(path)
         if story_id is not None and body.get("story") != story_id:
             raise FileError("belongs", story=body.get("story"))
     except SaveError as e:
@@ -526,8 +1173,7 @@ def save_info(path: Path, story_id: str | None = None) -> SaveInfo:
     except ValueError:
         pass
     return SaveInfo(slot, path, when, str(body.get("place", "")), str(body.get("time", "")),
-                    int(body.get("turn", 0) or 0), body.get("ending") is not None,
-                    len(body.get("commands") or []))
+                    body.get("turn", 0), body.get("ending") is not None, len(body["commands"]), sha=sha)
 
 
 def list_saves(story_id: str) -> list[SaveInfo]:
@@ -594,11 +1240,16 @@ def default_transcript_path(story_id: str) -> Path:
 
 
 def read_replay(path: Path) -> dict:
-    """The replay data of a transcript (Markdown) or a save (JSON), as a replay block."""
+    """The replay data of a transcript (Markdown) or a save (JSON), as a replay block checked
+    against its schema (:func:`check_replay`)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = read_regular(path, MAX_TEXT_BYTES)
     except OSError as e:
         raise FileError("cannot_read", path=str(path), why=e) from None
+    except FileError as e:
+        raise FileError("cannot_read", path=str(path), why=reason(e, "en")) from None
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise FileError("not_text", path=str(path)) from None
     if text.lstrip().startswith("{"):
@@ -611,12 +1262,36 @@ def read_replay(path: Path) -> dict:
     if not m:
         raise FileError("no_block", name=path.name, fmt=REPLAY_FORMAT)
     try:
-        data = json.loads(m.group(1))
-    except json.JSONDecodeError:
+        data = parse_json(m.group(1))
+    except SchemaError as e:
+        raise FileError("schema", field=e.field, detail=e.problem) from None
+    except SaveError:
         raise FileError("block_not_json") from None
     if not isinstance(data, dict) or data.get("format") != REPLAY_FORMAT:
         raise FileError("block_not_katari")
+    check_replay(data)
     return data
+
+
+def _check_replay(data: dict) -> None:
+    check_text(data.get("story"), "story", 200)
+    for k in ("story_path", "fingerprint"):
+        if data.get(k) is not None:
+            check_text(data[k], k, 4096)
+    check_int(data.get("seed", 0), "seed", -(1 << 63), (1 << 64) - 1)
+    for k in ("gm", "manual"):
+        if type(data.get(k, False)) is not bool:
+            raise SchemaError(k, "must be true or false")
+    if data.get("start_dice") is not None:
+        _dice(data["start_dice"], "start_dice")
+    _entries(data.get("commands", []), "commands")
+    if data.get("state") is not None:
+        check_state(data["state"], "state.")
+
+
+def check_replay(data: dict) -> None:
+    """The schema of a replay block: the same types and bounds as a save's."""
+    _schema(_check_replay, data)
 
 
 def newest_autosave(story_id: str) -> SaveInfo | None:
@@ -630,8 +1305,8 @@ def newest_autosave(story_id: str) -> SaveInfo | None:
 def finished_game(path: Path) -> dict:
     """What a campaign needs from an earlier game's save or transcript: a replay block
     (``story``, ``state``, ``story_path``, ...). ``SaveError`` (one line) if unreadable."""
-    data = read_replay(path)
-    if not isinstance(data.get("state"), dict) or not isinstance(data.get("story"), str):
+    data = read_replay(path)  # (checked against the replay schema)
+    if data.get("state") is None:
         raise FileError("damaged", what="state")
     return data
 

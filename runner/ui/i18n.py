@@ -471,6 +471,53 @@ FORCE_WORDS: dict[str, str] = {
 }
 
 
+# -- saves, locks and the files Katari writes (the saves part of the console) --
+_TEXT["ja"].update({
+    "bad_save_moved": "セーブ「{name}」は読めません（{why}）。消さずに「{new}」へ移しました。",
+    "kept_game": "前のゲームは「{slot}」に残しました（load {slot} で戻れます）。",
+    "keep_failed": "前のゲームを移せません（{why}）。そのまま残し、新しいゲームは「{slot}」にセーブします。",
+    "resume_again": "y（続ける）か n（新しく始める）で答えてください。Ctrl-D で終了します。",
+    "busy": "このゲーム（{slot}）は別の画面で開かれています。",
+    "busy_q": "[n] 別のスロットで新しく始める ／ [r] 読み取り専用で開く ／ [q] やめる： ",
+    "busy_again": "n・r・q のどれかで答えてください。",
+    "other_slot": "「{busy}」は別の画面で使われています。このゲームは「{slot}」にセーブします。",
+    "read_only_on": "読み取り専用で開きました。このセッションは何も保存しません。",
+    "read_only_save": "読み取り専用で開いているので、セーブしません。",
+    "bye_read_only": "終了しました（読み取り専用だったので、何も保存していません）。",
+    "slot_busy": "セーブ「{slot}」は別の画面で使われています。",
+    "slot_reserved": "「{slot}」は自動セーブの名前です。別の名前にしてください。",
+    "restart_keep_failed": "いまのゲームを残せないので、やり直しません（{why}）。",
+    "saves_moved": "（読めないセーブは「名前.broken-日時」として残してあります）",
+    "why_too_big": "ファイルが大きすぎます（{mb} MB まで）",
+    "why_schema": "セーブが壊れています（{field} の値が正しくありません）",
+    "why_not_playable": "この物語では続けられません（物語が変わったか、セーブが壊れています）",
+    "why_no_room": "移す先の名前が見つかりません",
+    "os_not_regular": "通常のファイルではありません（デバイス・FIFO・フォルダー・リンクには読み書きしません）",
+})
+_TEXT["en"].update({
+    "bad_save_moved": "Cannot read the save {name!r} ({why}); it is kept, moved to {new!r}.",
+    "kept_game": "The previous game is kept as {slot!r} (load {slot} brings it back).",
+    "keep_failed": "Cannot move the previous game ({why}); it stays as it is, and this game saves to {slot!r}.",
+    "resume_again": "Answer y (resume) or n (new game); Ctrl-D quits.",
+    "busy": "This game ({slot}) is open in another session.",
+    "busy_q": "[n] new game in another slot / [r] open it read-only / [q] quit: ",
+    "busy_again": "Answer n, r or q.",
+    "other_slot": "{busy!r} is in use by another session; this game saves to {slot!r}.",
+    "read_only_on": "Opened read-only: this session saves nothing.",
+    "read_only_save": "Opened read-only: nothing is saved.",
+    "bye_read_only": "Left (read-only: nothing was saved).",
+    "slot_busy": "The save {slot!r} is in use by another session.",
+    "slot_reserved": "{slot!r} is the autosave's name; choose another.",
+    "restart_keep_failed": "Cannot keep the current game, so not starting again ({why}).",
+    "saves_moved": "(saves that cannot be read are kept as NAME.broken-DATE)",
+    "why_too_big": "the file is too large (at most {mb} MB)",
+    "why_schema": "the save is damaged ({field}: {detail})",
+    "why_not_playable": "it cannot be played with this story ({what}): the story has changed or the save is damaged",
+    "why_no_room": "no free name to move it to",
+    "os_not_regular": "not a regular file (Katari reads and writes no devices, FIFOs, folders or links)",
+})
+
+
 def meta_words() -> dict[str, str]:
     """Every meta word (case-folded) -> its canonical name."""
     out: dict[str, str] = {}

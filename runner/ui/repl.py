@@ -533,6 +533,20 @@ def _clean(line: str) -> str:
     return out.strip()
 
 
+def _fit(text: str, cols: int) -> str:
+    """``text`` cut to ``cols`` terminal columns, with … where it was cut."""
+    if width(text) <= cols:
+        return text
+    out, w = [], 0
+    for ch in text:
+        cw = width(ch)
+        if w + cw > cols - 1:
+            break
+        out.append(ch)
+        w += cw
+    return "".join(out) + "…"
+
+
 def _split(text: str) -> tuple[str, list[str]]:
     parts = unicodedata.normalize("NFKC", text).split()
     if not parts:
@@ -656,7 +670,12 @@ class Repl:
         self.state_ev: dict | None = None
         self.transcript_path: Path | None = Path(transcript) if transcript else None
         self.started = ""
-        self.autosave_slot = AUTOSAVE
+        self.saver: files.AutoSaver | None = None
+        """Where this session autosaves; None when read-only (or before a slot is claimed)."""
+        self.lock: files.SlotLock | None = None
+        """The OS lock on the autosave slot, held for the whole session."""
+        self.read_only = False
+        """Opened read-only (the game is open in another session): nothing is written."""
         self.save_broken = False
         """The last autosave failed (warned once; quitting says nothing was saved)."""
         self._warn_later: str | None = None
@@ -858,55 +877,161 @@ class Repl:
         if self.narrator is not None and self.io.interactive:
             self.say(t("skip_key", self.lang), "class:hint")
         resumed = False
+        self._tidy_autosaves()
         if not self.new:
             resumed = self._offer_resume()
-        else:
-            self._pick_autosave_slot()
         if not resumed:
+            if self.saver is None and not self.read_only:
+                self._claim_slot(keep=True)
             self._new_game()
         # No autosave yet: a game with no commands has nothing to lose, and an fsync here
         # would only delay the first prompt. The first command saves.
         if self.transcript_path is not None:
             self.write_transcript()
 
-    def _pick_autosave_slot(self) -> list[files.SaveInfo]:
-        """Chooses where this session autosaves: never over a damaged file (it stays as it was)."""
-        infos = [i for i in files.list_saves(self.story.id)
-                 if i.slot == AUTOSAVE or i.slot.startswith(AUTOSAVE + "-")]
-        bad = {i.slot for i in infos if i.error}
-        for i in infos:
-            if i.error:
-                self.say(t("bad_save", self.lang, name=i.path.name, why=self.why(i)), "class:error")
-        slot, k = AUTOSAVE, 1
-        while slot in bad:
-            k += 1
-            slot = f"{AUTOSAVE}-{k}"
-        self.autosave_slot = slot
-        return infos
+    @property
+    def autosave_slot(self) -> str | None:
+        return self.saver.slot if self.saver is not None else None
+
+    def _tidy_autosaves(self) -> None:
+        """Moves every autosave Katari cannot read out of the way (one line each, saying where),
+        so that no session ever writes over it. Another session's slot is left to it."""
+        for i in files.list_saves(self.story.id):
+            if not i.error or not files.is_autosave(i.slot):
+                continue
+            lock = files.SlotLock.take(self.story.id, i.slot)
+            if lock is None:
+                continue
+            try:
+                self._set_aside(i.path, self.why(i))
+            finally:
+                lock.release()
+
+    def _set_aside(self, path: Path, why: str) -> bool:
+        """Moves a save that cannot be played aside and says where, in one line."""
+        try:
+            new = files.move_aside(path, "broken")
+        except (OSError, SaveError):
+            self.say(t("bad_save", self.lang, name=path.name, why=why), "class:error")
+            return False
+        self.say(t("bad_save_moved", self.lang, name=path.name, why=why, new=new.stem), "class:error")
+        return True
+
+    def _claim_slot(self, *, keep: bool) -> None:
+        """Takes the first autosave slot this session can lock and start a new game in. With
+        ``keep``, a game found in ``autosave`` is first moved to a backup slot (and said);
+        otherwise (another session has it) only an empty slot will do. A slot that holds a
+        file Katari cannot read is never used."""
+        busy: str | None = None
+        problem: str | None = None
+        for k in range(1, 1000):
+            slot = AUTOSAVE if k == 1 else f"{AUTOSAVE}-{k}"
+            lock = files.SlotLock.take(self.story.id, slot)
+            if lock is None:
+                busy = busy or slot
+                continue
+            path = files.slot_path(self.story.id, slot)
+            adopted = None
+            if path.exists() or files.journal_path(path).exists():
+                info = files.save_info(path, self.story.id)
+                if not keep or k > 1 or info.error:  # (another slot's game waits to be resumed)
+                    lock.release()
+                    continue
+                if info.commands:
+                    try:
+                        kept = files.keep_game(self.story.id, slot, files.backup_name())
+                    except (OSError, SaveError) as e:
+                        problem = problem or files.reason(e, self.lang)
+                        lock.release()
+                        continue
+                    self.say(t("kept_game", self.lang, slot=kept), "class:hint")
+                else:
+                    adopted = info.sha  # a game not begun: nothing to keep
+            self.lock, self.saver = lock, files.AutoSaver(path, adopted=adopted)
+            if problem:
+                self.say(t("keep_failed", self.lang, why=problem, slot=slot), "class:error")
+            elif busy:
+                self.say(t("other_slot", self.lang, busy=busy, slot=slot), "class:hint")
+            return
+
+    def _ask(self, question: str, again: str) -> str:
+        """A question at a prompt: Ctrl-C asks again (it never answers for the player); Ctrl-D
+        leaves without touching anything."""
+        while True:
+            try:
+                return _clean(self.io.ask(question)).casefold()
+            except KeyboardInterrupt:
+                self.say(again, "class:hint")
+            except EOFError:
+                raise Quit from None
 
     def _offer_resume(self) -> bool:
-        infos = self._pick_autosave_slot()
-        good = [i for i in infos if not i.error and not i.ended and i.commands > 0]
-        if not good:
+        """Offers the newest unfinished autosave. "n" keeps it under a backup name (said, and
+        loadable); a save that cannot be resumed is moved aside (said); a game open in another
+        session is offered read-only or left alone."""
+        infos = [i for i in files.list_saves(self.story.id)
+                 if files.is_autosave(i.slot) and not i.error and not i.ended and i.commands > 0]
+        if not infos:
             return False
-        info = good[0]
+        info = infos[0]
+        lock = files.SlotLock.take(self.story.id, info.slot)
+        if lock is None:
+            return self._busy(info)
         try:
-            answer = self.io.ask(t("resume_q", self.lang, when=info.when[5:], place=info.place,
-                                     time=self.when(info.time, info.turn)))
-        except KeyboardInterrupt:
-            answer = "n"
-        except EOFError:
-            raise Quit from None
-        if _clean(answer).casefold() in ("n", "no", "いいえ", "ｎ", "いや"):
+            answer = self._ask(t("resume_q", self.lang, when=info.when[5:], place=info.place,
+                                 time=self.when(info.time, info.turn)), t("resume_again", self.lang))
+        except Quit:
+            lock.release()
+            raise
+        if answer in ("n", "no", "いいえ", "ｎ", "いや"):
             self.say(t("new_game", self.lang), "class:hint")
+            try:
+                kept = files.keep_game(self.story.id, info.slot, files.backup_name())
+            except (OSError, SaveError) as e:
+                lock.release()
+                self._claim_slot(keep=False)
+                if self.saver is not None:
+                    self.say(t("keep_failed", self.lang, why=files.reason(e, self.lang), slot=self.saver.slot),
+                             "class:error")
+                return False
+            self.say(t("kept_game", self.lang, slot=kept), "class:hint")
+            self.lock, self.saver = lock, files.AutoSaver(info.path)
             return False
         try:
-            tl, changed = files.load_save(info.path, self.story)
+            tl, changed, sha = files.resume(info.path, self.story)
         except SaveError as e:
-            self.say(t("bad_save", self.lang, name=info.path.name, why=files.reason(e, self.lang)), "class:error")
+            self._set_aside(info.path, files.reason(e, self.lang))
+            self.lock, self.saver = lock, files.AutoSaver(info.path)
             return False
+        self.lock, self.saver = lock, files.AutoSaver(info.path, adopted=sha)
         self._adopt(tl, changed)
         self.say(t("resumed", self.lang, place=info.place), "class:hint")
+        self.show(describe(self.story, self.state, gm=self.gm) + [self.prompt_event()])
+        return True
+
+    def _busy(self, info: files.SaveInfo) -> bool:
+        """The game is open in another session (its slot is locked): start another game in a
+        free slot, open this one read-only (nothing is written), or leave."""
+        self.say(t("busy", self.lang, slot=info.slot), "class:error")
+        while True:
+            answer = self._ask(t("busy_q", self.lang), t("busy_again", self.lang))
+            if answer in ("n", "new", "新", "新しく", "あたらしく"):
+                self._claim_slot(keep=False)
+                return False
+            if answer in ("r", "read", "read-only", "読み取り", "よみとり", "読む"):
+                break
+            if answer in ("q", "quit", "やめる", "終了"):
+                raise Quit
+            self.say(t("busy_again", self.lang), "class:hint")
+        try:
+            tl, changed, _ = files.resume(info.path, self.story)
+        except SaveError as e:  # (not ours to move: the other session has it)
+            self.say(t("bad_save", self.lang, name=info.path.name, why=files.reason(e, self.lang)), "class:error")
+            self._claim_slot(keep=False)
+            return False
+        self.read_only = True
+        self._adopt(tl, changed)
+        self.say(t("read_only_on", self.lang), "class:hint")
         self.show(describe(self.story, self.state, gm=self.gm) + [self.prompt_event()])
         return True
 
@@ -959,10 +1084,17 @@ class Repl:
         self._stop.set()
         if self.tl is not None:
             self.autosave()
+            if self.saver is not None and not self.save_broken:
+                try:
+                    self.saver.close(self.story, self.tl)  # one plain save file after a clean exit
+                except (OSError, SaveError):
+                    pass  # (the journal still holds every command)
             if self.transcript_path is not None:
                 self.write_transcript()
             self.warn_later()
-            if self.state.ending is not None:
+            if self.read_only:
+                self.say(t("bye_read_only", self.lang), "class:hint")
+            elif self.state.ending is not None:
                 self.say(t("bye_ended", self.lang), "class:hint")
             elif self.save_broken:
                 self.say(t("bye_unsaved", self.lang), "class:error")
@@ -978,6 +1110,10 @@ class Repl:
                 self.listener.close()
             except Exception:  # noqa: BLE001
                 pass
+        if self.saver is not None:
+            self.saver.close()
+        if self.lock is not None:
+            self.lock.release()
         self.io.close()
 
     # -- the loop -----------------------------------------------------------
@@ -1293,37 +1429,63 @@ class Repl:
 
     # -- saves --------------------------------------------------------------
     def autosave(self) -> None:
-        self._save(self.autosave_slot, quiet=True)
-
-    def _save(self, slot: str, *, quiet: bool = False) -> bool:
-        assert self.tl is not None
+        """Saves the game in this session's slot (one journal line a command); a failure is
+        said once, after the turn's narration, and the game goes on."""
+        if self.tl is None or self.saver is None:
+            return
         if self.rt is not None:
             self.tl.realtime = self.rt.total()
-        path = files.slot_path(self.story.id, slot)
         try:
-            files.write_save(path, self.story, self.tl)
+            self.saver.save(self.story, self.tl)
         except (OSError, SaveError) as e:
-            if quiet and self.save_broken:
-                return False  # said once already; every turn would bury the story under it
-            where = (files.culprit(e) if isinstance(e, OSError) else None) or path
-            if quiet:
+            if not self.save_broken:
+                where = (files.culprit(e) if isinstance(e, OSError) else None) or self.saver.path
                 # Said after the turn's narration (the save runs first, in case of a crash).
                 self._warn_later = t("save_broken", self.lang, path=where, why=files.reason(e, self.lang))
                 self.save_broken = True
-            else:
-                self.say(t("save_fail", self.lang, path=where, why=files.reason(e, self.lang)), "class:error")
+            return
+        self.save_broken = False
+        if self.saver.aside is not None:  # a file that was not this session's: kept, and said
+            self._warn_later = t("kept_game", self.lang, slot=self.saver.aside.stem)
+            self.saver.aside = None
+
+    def _save(self, slot: str) -> bool:
+        """``save NAME``: the whole game into a slot of the player's. A file there that this
+        story cannot load is moved aside first (and said); a slot another session holds is
+        refused."""
+        assert self.tl is not None
+        if self.read_only:
+            self.say(t("read_only_save", self.lang), "class:error")
             return False
-        if quiet:
-            self.save_broken = False
-        else:
-            self.say(t("saved", self.lang, slot=slot), "class:hint")
+        if self.rt is not None:
+            self.tl.realtime = self.rt.total()
+        lock = files.SlotLock.take(self.story.id, slot)
+        if lock is None:
+            self.say(t("slot_busy", self.lang, slot=slot), "class:error")
+            return False
+        path = files.slot_path(self.story.id, slot)
+        try:
+            if path.exists():
+                try:
+                    files.load_save(path, self.story)
+                except SaveError as e:
+                    if not self._set_aside(path, files.reason(e, self.lang)):
+                        return False
+            files.write_save(path, self.story, self.tl)
+        except (OSError, SaveError) as e:
+            where = (files.culprit(e) if isinstance(e, OSError) else None) or path
+            self.say(t("save_fail", self.lang, path=where, why=files.reason(e, self.lang)), "class:error")
+            return False
+        finally:
+            lock.release()
+        self.say(t("saved", self.lang, slot=slot), "class:hint")
         return True
 
     def write_transcript(self) -> None:
         assert self.tl is not None and self.transcript_path is not None
         try:
             files.write_transcript(self.transcript_path, self.story, self.tl, lang=self.lang, started=self.started)
-        except OSError as e:
+        except OSError as e:  # (a device, a FIFO or a symlink is refused: NotRegularFile)
             where = files.culprit(e) or self.transcript_path
             self.say(t("transcript_err", self.lang, why=f"{where}：{files.reason(e, self.lang)}" if self.lang == "ja"
                        else f"{where}: {files.reason(e, self.lang)}"), "class:error")
@@ -1406,21 +1568,26 @@ class Repl:
 
     def cmd_save(self, args: list[str]) -> None:
         slot = args[0] if args else "quick"
-        if not files.valid_slot(slot) or slot == AUTOSAVE:
+        if not files.valid_slot(slot):
             self.say(t("bad_slot", self.lang, slot=slot[:40]), "class:error")
+            return
+        if files.is_autosave(slot):
+            self.say(t("slot_reserved", self.lang, slot=slot), "class:error")
             return
         self._save(slot)
 
     def cmd_load(self, args: list[str]) -> None:
         if args:
-            slot = args[0]
-            if not files.valid_slot(slot):
-                self.say(t("bad_slot", self.lang, slot=slot[:40]), "class:error")
+            name = args[0]
+            try:
+                path = files.save_path(self.story.id, name)
+            except SaveError:
+                self.say(t("bad_slot", self.lang, slot=name[:40]), "class:error")
                 return
-            path = files.slot_path(self.story.id, slot)
             if not path.exists():
-                self.say(t("no_save", self.lang, slot=slot), "class:error")
+                self.say(t("no_save", self.lang, slot=name), "class:error")
                 return
+            slot = path.stem
         else:
             good = [i for i in files.list_saves(self.story.id) if not i.error and i.slot != self.autosave_slot]
             if not good:
@@ -1429,7 +1596,7 @@ class Repl:
             slot, path = good[0].slot, good[0].path
         try:
             tl, changed = files.load_save(path, self.story)
-        except SaveError as e:
+        except SaveError as e:  # (a file in a slot of its own: nothing will write over it)
             self.say(t("bad_save", self.lang, name=path.name, why=files.reason(e, self.lang)), "class:error")
             return
         self._adopt(tl, changed)
@@ -1444,18 +1611,39 @@ class Repl:
             self.show(describe(self.story, self.state, gm=self.gm) + [self.prompt_event()])
 
     def cmd_saves(self, args: list[str]) -> None:
+        """The saves, newest first, in columns that fit the terminal: a long name, place or
+        time moves to a line of its own (cut with … only where even that is too wide)."""
         infos = files.list_saves(self.story.id)
         self.say(t("saves_head", self.lang), "class:title")
         if not infos:
             self.say("  " + t("saves_none", self.lang))
+        cols = max(20, self.io.cols)
+        name_w = min(max((width(i.slot) for i in infos if not i.error), default=8), 20)
         for i in infos:
-            slot = i.slot + " " * max(1, 14 - width(i.slot))  # columns, not characters: 梯子 is 4 wide
             if i.error:
-                self.say(f"  {slot}" + t("bad_save", self.lang, name=i.path.name, why=self.why(i)), "class:error")
+                self.say(f"  {i.path.name}  " + self.why(i), "class:error")
+                continue
+            when = self.when(i.time, i.turn)
+            ended = t("ended_mark", self.lang) if i.ended else ""
+            slot = i.slot + " " * max(1, name_w + 1 - width(i.slot))  # columns, not characters: 梯子 is 4 wide
+            line = t("save_line", self.lang, slot=slot, when=i.when, place=i.place, time=when, ended=ended)
+            if width(line) <= cols:
+                self.say(line)
+                continue
+            # Too wide: the name on a row of its own, then the rest; the place (never the name
+            # or the time) is cut with … where even that is too wide.
+            rows = [f"  {i.slot}" if width(i.slot) + 2 <= cols else i.slot]
+            rest = t("save_line", self.lang, slot="", when=i.when, place="", time=when, ended=ended).strip()
+            room = cols - 4 - width(rest)
+            if room >= 8 or room >= width(i.place):
+                rows.append("    " + t("save_line", self.lang, slot="", when=i.when, time=when, ended=ended,
+                                       place=_fit(i.place, max(room, 1))).strip())
             else:
-                self.say(t("save_line", self.lang, slot=slot, when=i.when, place=i.place,
-                           time=self.when(i.time, i.turn),
-                           ended=t("ended_mark", self.lang) if i.ended else ""))
+                rest = t("save_line", self.lang, slot="", when="", place="", time=when, ended=ended).strip()
+                rows += [f"    {i.when}", "    " + t("save_line", self.lang, slot="", when="", time=when, ended=ended,
+                                                     place=_fit(i.place, max(cols - 4 - width(rest), 1))).strip()]
+            for row in rows:
+                self.io.write([[("", _fit(row, cols))]])
 
     def _moved(self, key: str, n: int) -> None:
         self._choices = None
@@ -1516,11 +1704,21 @@ class Repl:
         self._moved("redone", moves)
 
     def cmd_restart(self, args: list[str]) -> None:
+        kept = None
         if self.tl is not None and self.tl.log:
-            self._save(RESTART_BACKUP, quiet=True)
+            if not self.read_only:
+                # The game so far goes to a slot of its own, never over another save.
+                try:
+                    kept = files.save_new(self.story.id, RESTART_BACKUP, self.story, self.tl)
+                except (OSError, SaveError) as e:
+                    self.say(t("restart_keep_failed", self.lang, why=files.reason(e, self.lang)), "class:error")
+                    return
             if self.first_command is None and self.tl.log[0].command.startswith("@carry "):
                 self.first_command = self.tl.log[0].command  # a resumed campaign game keeps its PCs
-        self.say(t("restarted", self.lang, slot=RESTART_BACKUP), "class:hint")
+        if kept:
+            self.say(t("restarted", self.lang, slot=kept), "class:hint")
+        else:
+            self.say(t("new_game", self.lang), "class:hint")
         self._new_game()
         self.autosave()
         if self.transcript_path is not None:
