@@ -53,8 +53,10 @@ def run(args: argparse.Namespace) -> int:
     if note:
         print(f"katari graph: {note}", file=sys.stderr)
     if args.output:
+        from runner.ui.files import atomic_write  # (a regular file or a new one, never a device)
+
         try:
-            Path(args.output).write_text(text, encoding="utf-8")
+            atomic_write(Path(args.output), text.encode("utf-8"))
         except OSError as e:
             print(f"katari graph: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
             return 1

@@ -12,7 +12,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "and write one JSON event a line (see docs/jsonl.md).")
     p.add_argument("story", nargs="?", help="story file, folder, or shipped story id (see `katari list`)")
     p.add_argument("--jsonl", action="store_true", help="headless: JSON lines on stdin/stdout")
-    p.add_argument("--seed", type=int, default=None, help="seed for the dice (same seed + same commands = same game)")
+    p.add_argument("--seed", type=_seed, default=None, help="seed for the dice (same seed + same commands = same game)")
     p.add_argument("--gm", action="store_true", help="game master mode: keeper notes and hidden state")
     p.add_argument("--dice", default=None, metavar="manual",
                    help="'manual': every roll asks for the faces the table rolled")
@@ -36,6 +36,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "then go on by keyboard")
     p.add_argument("--model", metavar="PATH", help="vosk model folder for --voice / --voice-input")
     p.set_defaults(func=run)
+
+
+def _seed(text: str) -> int:
+    """A seed a save can hold: a whole number below 2^63 either way."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+    if not -(1 << 63) <= n < (1 << 63):
+        raise argparse.ArgumentTypeError("must be between -2^63 and 2^63-1")
+    return n
 
 
 def run(args: argparse.Namespace) -> int:
@@ -132,14 +143,21 @@ def campaign_command(story: object, prev: str, lang: str = "ja") -> tuple[str | 
             data = files.finished_game(info.path)
     except SaveError as e:
         return None, m["bad_file"].format(prev=prev, why=files.reason(e, lang))
-    state = data["state"]
+    state = data["state"]  # (a State by the save schema: typed tables, bounded numbers)
     have = _rules_of(state, prev_story)
     if have != "ureg" or "ureg" not in (state.get("rules") or {}):
         return None, m["other_rules"].format(prev=name, have=have, story=sid, want=story.rules)
     if state.get("ending") is None:
         return None, m["not_finished"].format(prev=name)
-    out = ureg.escaped_pcs(state)
+    try:
+        out = [c for c in ureg.escaped_pcs(state) if isinstance(c, str)]
+        # Only names and abilities go on, and only as text: nothing else of the file enters the game.
+        carry = {k: {f: v for f, v in d.items() if isinstance(v, str) and len(v) <= 200}
+                 for k, d in ureg.campaign_carry(state).items() if k in out and isinstance(d, dict)}
+    except (TypeError, KeyError, AttributeError, ValueError):
+        from runner.ui.i18n import t
+
+        return None, m["bad_file"].format(prev=prev, why=t("why_not_playable", lang, what="state"))
     if not out:
         return None, m["not_escaped"].format(prev=name)
-    carry = {k: v for k, v in ureg.campaign_carry(state).items() if k in out}
     return ureg.carry_command(carry), ""

@@ -23,9 +23,14 @@ def run(args: argparse.Namespace) -> int:
 
     text = dumps(playtest_schema() if args.tests else story_schema())
     if args.output:
+        from runner.ui.files import atomic_write  # (a regular file or a new one, never a device)
+
         out = Path(args.output)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
+        try:
+            atomic_write(out, text.encode("utf-8"))
+        except OSError as e:
+            print(f"katari schema: cannot write {out}: {e.strerror or e}", file=sys.stderr)
+            return 1
         print(f"katari schema: wrote {out}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -36,8 +36,15 @@ def read_wav(path: str | Path, rate: int = 16000, lang: str | None = None) -> by
 
 
 def write_wav(path: str | Path, pcm: bytes, rate: int = 16000) -> None:
-    with wave.open(str(path), "wb") as w:
+    """Writes 16-bit mono PCM as a WAV through Katari's one safe writer (runner.ui.files)."""
+    import io
+
+    from runner.ui.files import atomic_write
+
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
         w.setframerate(rate)
         w.writeframes(pcm)
+    atomic_write(Path(path), buf.getvalue())

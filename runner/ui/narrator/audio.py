@@ -86,11 +86,19 @@ def join(clips: list[Clip], gap: float = 0.3) -> Clip:
 
 
 def write_wav(path: str | Path, clip: Clip) -> None:
-    with wave.open(str(path), "wb") as w:
+    """Writes ``clip`` as a WAV through Katari's one safe writer (runner.ui.files): a regular
+    file or a new one, replaced atomically; a device, FIFO or symlink is refused (OSError)."""
+    import io
+
+    from runner.ui.files import atomic_write
+
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
         w.setframerate(clip.rate)
         w.writeframes(clip.pcm)
+    atomic_write(Path(path), buf.getvalue())
 
 
 def read_wav(path: str | Path) -> Clip:

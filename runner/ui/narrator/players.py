@@ -117,7 +117,14 @@ class FileSink:
     def _run(self, clip: Clip, tag: str) -> None:
         step = max(1, int(clip.rate * self.CHUNK)) * 2
         t0 = time.monotonic()
-        with wave.open(str(self.folder / f"{tag}.wav"), "wb") as w:
+        from runner.ui.files import open_for_write  # (a regular file or a new one, never a device)
+
+        try:
+            f = open_for_write(self.folder / f"{tag}.wav")
+        except OSError:  # (a device, a FIFO or a symlink where the WAV would go: nothing written)
+            self._first.set()
+            return
+        with f, wave.open(f, "wb") as w:
             w.setnchannels(1)
             w.setsampwidth(2)
             w.setframerate(clip.rate)

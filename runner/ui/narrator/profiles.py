@@ -163,9 +163,40 @@ def shipped() -> dict[str, Path]:
     return {p.stem: p for p in sorted(d.glob("*.yaml"))} if d.is_dir() else {}
 
 
-def load_voices(spec: str | Path | None = None) -> VoiceSet:
-    """A voices file by path, or a shipped one by name (``default``, ``openjtalk``)."""
+VOICES_MAX_BYTES = 1 << 20
+VOICES_MAX_DEPTH = 16
+VOICES_MAX_NODES = 20_000
+
+
+def _bounded_yaml(text: str, where: str):
+    """``yaml.safe_load`` of a voices file, after walking its events (PyYAML's parser does not
+    recurse): nesting, aliases and size are bounded before anything is built."""
     import yaml
+
+    depth = nodes = 0
+    for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(ev, yaml.AliasEvent):
+            raise ProfileError(f"{where}: aliases (*name) are not allowed in a voices file")
+        if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > VOICES_MAX_DEPTH:
+                raise ProfileError(f"{where}: nested deeper than {VOICES_MAX_DEPTH} levels")
+        elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+        nodes += 1
+        if nodes > VOICES_MAX_NODES:
+            raise ProfileError(f"{where}: too many entries for a voices file")
+    return yaml.safe_load(text)
+
+
+def load_voices(spec: str | Path | None = None) -> VoiceSet:
+    """A voices file by path, or a shipped one by name (``default``, ``openjtalk``).
+
+    The file is read as the saves are (runner.ui.files.read_regular): a regular file of at
+    most 1 MB, UTF-8, bounded nesting; anything else is one ``ProfileError`` line."""
+    import yaml
+
+    from runner.ui.files import read_regular, reason
 
     if spec is None or str(spec) == "default":
         path = shipped().get("default")
@@ -179,8 +210,14 @@ def load_voices(spec: str | Path | None = None) -> VoiceSet:
             known = ", ".join(shipped()) or "none"
             raise ProfileError(f"voices file {spec} not found (shipped profiles: {known})")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
+        text = read_regular(path, VOICES_MAX_BYTES).decode("utf-8")
+        data = _bounded_yaml(text, str(path))
+    except (OSError, ValueError) as e:  # (a FileError is a ValueError)
+        if isinstance(e, ProfileError):
+            raise
+        why = reason(e, "en") if not isinstance(e, UnicodeDecodeError) else "not UTF-8 text"
+        raise ProfileError(f"{path}: cannot read voices file: {why}") from None
+    except yaml.YAMLError as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise ProfileError(f"{path}: cannot read voices file: {first}") from None
     return parse_voices(data, path.stem, str(path))
