@@ -178,3 +178,39 @@ def test_stale_temp_files_of_dead_processes_are_cleaned(tmp_path: Path) -> None:
     live.write_bytes(b"busy")
     files.clean_tmp(tmp_path)
     assert not stale.exists() and live.exists()
+
+
+def test_the_journal_holds_each_command_and_a_stale_one_is_never_applied_twice(home: Path) -> None:
+    """A kill between a fold's rename and the journal's removal leaves a journal whose lines
+    are already in the save: it names the save it extends, so it is ignored, not replayed."""
+    walk = load(ROOT / "tests" / "data" / "long_walk")
+    repl, _ = _repl(walk, "", new=True)
+    repl.begin()
+    auto = files.slot_path(walk.id, "autosave")
+    journal = files.journal_path(auto)
+    for _ in range(5):
+        repl.handle("walk")
+    repl.handle("undo")
+    repl.handle("walk")
+    repl.handle("walk")
+    assert journal.exists() and len(journal.read_bytes().splitlines()) == 1 + 7  # header + a line a save
+    assert [c["command"] for c in files.read_doc(auto)["commands"]] == ["walk"] * 6
+    stale = journal.read_bytes()
+    repl.finish()  # a clean exit folds the journal into the save
+    assert not journal.exists()
+    body = files.read_doc(auto)
+    assert len(body["commands"]) == 6 and body["state"]["vars"]["steps"] == 6 and body["redo"] == []
+    journal.write_bytes(stale)  # as if killed before the removal
+    assert files.read_doc(auto) == body
+    # A journal line cut short (the command in flight) is dropped; the rest holds.
+    journal.unlink()
+    repl, _ = _repl(walk, "y\n")
+    repl.begin()
+    repl.handle("walk")  # (the first save of a session writes the whole game)
+    repl.handle("walk")
+    repl.handle("walk")
+    data = journal.read_bytes()
+    journal.write_bytes(data[:-40])
+    assert len(files.read_doc(auto)["commands"]) == 8
+    repl.finish()
+    assert len(files.read_doc(auto)["commands"]) == 9

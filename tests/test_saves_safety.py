@@ -315,7 +315,15 @@ def test_transcripts_go_only_to_regular_or_new_files(home: Path, window, tmp_pat
     target.write_text("my notes\n", encoding="utf-8")
     link = tmp_path / "link.md"
     link.symlink_to(target)
-    targets = {"fifo": fifo, "link": link, "null": Path("/dev/null")}
+    # A device node of our own (the same device as /dev/null): a bug here must never be able
+    # to replace the system's /dev/null, so the real one is only compared, never named.
+    dev = tmp_path / "null"
+    try:
+        os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except (PermissionError, AttributeError):
+        pytest.skip("cannot make a device node here (not root)")
+    system_null = _ident(Path("/dev/null"))
+    targets = {"fifo": fifo, "link": link, "null": dev}
     before = {k: _ident(p) for k, p in targets.items()}
     fine = tmp_path / "new" / "game.md"
     lines = "".join(f"transcript {p}\n" for p in targets.values()) + f"1\ntranscript {fine}\nlook around\n"
@@ -325,6 +333,7 @@ def test_transcripts_go_only_to_regular_or_new_files(home: Path, window, tmp_pat
         assert f"記録を書けません：{p}：通常のファイルではありません" in text, out
     assert text.count("記録を書けません") == 3
     assert {k: _ident(p) for k, p in targets.items()} == before  # a FIFO, a link, a device, untouched
+    assert _ident(Path("/dev/null")) == system_null
     assert target.read_text(encoding="utf-8") == "my notes\n"
     assert "**▶ look around**" in fine.read_text(encoding="utf-8")
     # --transcript at the start: the same refusal, and the game goes on without it.

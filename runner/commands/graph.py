@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         from runner.ui.files import atomic_write  # (a regular file or a new one, never a device)
 
         try:
-            atomic_write(Path(args.output), text.encode("utf-8"))
+            atomic_write(Path(args.output), text.encode("utf-8"), parents=False)
         except OSError as e:
             print(f"katari graph: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
             return 1

@@ -240,8 +240,9 @@ def _fsync_dir(folder: Path) -> None:
             pass
 
 
-def _write_tmp(path: Path, data: bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _write_tmp(path: Path, data: bytes, parents: bool = True) -> Path:
+    if parents:
+        path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
     try:
@@ -262,13 +263,14 @@ def _unlink(p: Path) -> None:
         pass
 
 
-def atomic_write(path: Path, data: bytes, *, turn: int | None = None) -> None:
-    """Writes ``data`` to ``path`` so that a crash leaves either the old file or the new one.
+def atomic_write(path: Path, data: bytes, *, turn: int | None = None, parents: bool = True) -> None:
+    """Writes ``data`` to ``path`` so that a crash leaves either the old file or the new one
+    (creating the folders on the way unless ``parents`` is false).
 
     The one way Katari writes a file: saves, transcripts, exports and WAVs all come here (or
     to :func:`open_for_write`). ``path`` must be a regular file or new (``NotRegularFile``)."""
     check_target(path)
-    tmp = _write_tmp(path, data)
+    tmp = _write_tmp(path, data, parents)
     try:
         _test_pause(turn)
         check_target(path)
@@ -895,7 +897,8 @@ class AutoSaver:
         return self.path.stem
 
     def save(self, story: Any, tl: Timeline) -> None:
-        if self._tl is not tl or self._base is None or _compact_due(self._journal_size, self._base_size):
+        if self._tl is not tl or self._base is None or not self._states or tl.states[0] is not self._states[0] \
+                or _compact_due(self._journal_size, self._base_size):
             self.compact(story, tl)
             return
         rec = self._record(story, tl)
@@ -927,12 +930,12 @@ class AutoSaver:
 
     # -- inside --------------------------------------------------------------
     def _guard(self) -> None:
+        if not os.path.lexists(self.path):
+            return
         try:
-            head = read_regular(self.path, MAX_SAVE_BYTES)[:400] if self.path.exists() else None
+            head = _head(self.path, 400)
         except OSError:
             head = b""
-        if head is None:
-            return
         m = re.search(rb'"sha256":"([0-9a-f]{64})"', head)
         if m is None or self.adopted is None or m.group(1).decode() != self.adopted:
             kind = "broken" if save_info(self.path).error else "kept"
@@ -948,10 +951,8 @@ class AutoSaver:
         """What changed since the last save, as one journal record (None: nothing)."""
         have, mine = tl.states, self._states
         p = min(len(have), len(mine))
-        while p > 0 and have[p - 1] is not mine[p - 1]:
-            p -= 1
-        if p == 0:
-            return None if not have else {"at": 1, "add": [], "pos": tl.pos}  # cannot happen
+        while p > 1 and have[p - 1] is not mine[p - 1]:
+            p -= 1  # (states[0], the opening, is shared: save() checked it)
         if p == len(have) == len(mine) and tl.pos == self._pos and tl.realtime == self._realtime:
             return None
         return {"at": p, "add": [[tl.log[i - 1].to_json(), have[i].to_dict()] for i in range(p, len(have))],
@@ -995,6 +996,16 @@ class AutoSaver:
             except OSError:
                 pass
             self._fd = None
+
+
+def _head(path: Path, n: int) -> bytes:
+    """The first ``n`` bytes of a regular file (a FIFO or a device gives b"", unread)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+                 | getattr(os, "O_CLOEXEC", 0))
+    try:
+        return os.read(fd, n) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    finally:
+        os.close(fd)
 
 
 def _write_all(fd: int, data: bytes) -> None:
