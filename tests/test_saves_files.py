@@ -214,3 +214,35 @@ def test_the_journal_holds_each_command_and_a_stale_one_is_never_applied_twice(h
     assert len(files.read_doc(auto)["commands"]) == 8
     repl.finish()
     assert len(files.read_doc(auto)["commands"]) == 9
+
+
+def test_a_full_disk_keeps_the_last_good_save_and_the_game_goes_on(home: Path, monkeypatch) -> None:
+    """ENOSPC in the middle of a journal line, then on every write: the save on disk keeps
+    every command before the failure (a torn line is dropped), the player is told once, and
+    once there is room again the whole game is written."""
+    import errno
+
+    walk = load(ROOT / "tests" / "data" / "long_walk")
+    auto = files.slot_path(walk.id, "autosave")
+    repl, out = _repl(walk, "", new=True)
+    repl.begin()
+    for _ in range(4):
+        repl.handle("walk")
+    real_write = os.write
+
+    def full(fd, data):
+        real_write(fd, bytes(data[: len(data) // 3]))  # a third of the line, then no room
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.os, "write", full)
+    monkeypatch.setattr(files, "_write_tmp", lambda *a, **k: (_ for _ in ()).throw(
+        OSError(errno.ENOSPC, "No space left on device")))
+    for _ in range(3):
+        repl.handle("walk")
+    assert out.getvalue().count("セーブを書けません") == 1 and "ディスクに空きがありません" in out.getvalue()
+    assert len(files.read_doc(auto)["commands"]) == 4 and repl.state.vars["steps"] == 7
+    monkeypatch.undo()
+    repl.handle("walk")
+    assert len(files.read_doc(auto)["commands"]) == 8
+    repl.finish()
+    assert len(files.read_doc(auto)["commands"]) == 8 and not files.journal_path(auto).exists()

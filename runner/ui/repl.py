@@ -1618,7 +1618,7 @@ class Repl:
         if not infos:
             self.say("  " + t("saves_none", self.lang))
         cols = max(20, self.io.cols)
-        name_w = min(max((width(i.slot) for i in infos if not i.error), default=8), 20)
+        name_w = min(max([13] + [width(i.slot) for i in infos if not i.error]), 20)
         for i in infos:
             if i.error:
                 self.say(f"  {i.path.name}  " + self.why(i), "class:error")
