@@ -7,6 +7,7 @@ resumes from the last good save."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -191,6 +193,7 @@ def test_random_sigkills_while_the_journal_grows_and_is_folded_lose_only_the_com
     auto = home / "stories" / "long_walk" / "saves" / "autosave.json"
     rnd = random.Random(20)
     acked = 0
+    seen: Counter[str] = Counter()
     for _ in range(KILLS):
         s = _Session(home, WALK, "--seed", "3", KATARI_TEST_COMPACT_BYTES="1200")
         if acked:
@@ -204,9 +207,31 @@ def test_random_sigkills_while_the_journal_grows_and_is_folded_lose_only_the_com
         time.sleep(rnd.uniform(0, 0.03))
         s.kill()
         assert b"Traceback" not in s.p.stderr.read()  # type: ignore[union-attr]
+        seen[_where(auto)] += 1
         tl, _ = files.load_save(auto, story)
         saved = len(tl.commands)
         assert saved in (acked, acked + 1), (saved, acked)
         assert tl.state.vars["steps"] == saved
         acked = saved
     assert acked >= KILLS
+    print(f"\n{KILLS} kills: " + ", ".join(f"{k} {v}" for k, v in seen.most_common()))
+
+
+def _where(auto: Path) -> str:
+    """What a kill interrupted, as the files left show it."""
+    from runner.ui import files
+
+    saves = auto.parent
+    journal = files.journal_path(auto)
+    if any(saves.glob(".autosave.*.tmp")):
+        return "a whole write (temp file left)"
+    if journal.exists():
+        data = journal.read_bytes()
+        if not data.endswith(b"\n"):
+            return "a journal line (torn)"
+        head = files._read_line(data.split(b"\n")[0]) or {}
+        sha = json.loads(auto.read_bytes())["sha256"]
+        if head.get("base") != sha:
+            return "after a fold's rename (stale journal)"
+        return "between appends"
+    return "between a fold and the next append"

@@ -295,9 +295,6 @@ def atomic_create(path: Path, data: bytes) -> bool:
     return True
 
 
-safe_write = atomic_write
-
-
 def open_for_write(path: str | Path) -> Any:
     """A binary file opened for writing at ``path`` (created or truncated), for writers that
     stream (WAVs paced in real time). Refuses what is not a regular file, as atomic_write does."""
@@ -1329,10 +1326,12 @@ def new_history_file(story_id: str) -> Path:
 
 
 __all__ = [
-    "AUTOSAVE", "Entry", "FileError", "SaveError", "SaveInfo", "Timeline", "atomic_write", "clean_tmp",
-    "culprit", "os_reason", "reason", "finished_game", "newest_autosave",
-    "default_transcript_path", "fill_events", "fingerprint", "history_path", "home", "list_saves",
-    "load_save", "read_doc", "read_replay", "rebuild", "save_doc", "save_info", "saves_dir",
-    "slot_path", "start", "story_home", "timeline_from", "transcript_markdown", "valid_slot",
+    "AUTOSAVE", "AutoSaver", "Entry", "FileError", "NotRegularFile", "SaveError", "SaveInfo", "SlotLock",
+    "Timeline", "atomic_create", "atomic_write", "backup_name", "check_body", "check_replay", "check_target",
+    "clean_tmp", "culprit", "default_transcript_path", "fill_events", "finished_game", "fingerprint",
+    "history_path", "home", "is_autosave", "journal_path", "keep_game", "list_saves", "load_save",
+    "move_aside", "newest_autosave", "open_for_write", "os_reason", "probe", "read_doc", "read_regular",
+    "read_replay", "reason", "rebuild", "resume", "save_doc", "save_info", "save_new", "save_path",
+    "saves_dir", "slot_path", "start", "story_home", "timeline_from", "transcript_markdown", "valid_slot",
     "write_save", "write_transcript",
 ]
