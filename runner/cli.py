@@ -12,7 +12,7 @@ import sys
 from runner import __version__
 
 ORDER = ["play", "list", "check", "roll", "schema", "replay", "graph", "simulate", "test",
-         "new", "manual", "rules", "speak", "voices", "hear", "voice"]
+         "new", "manual", "rules", "speak", "voices", "hear", "voice", "watch"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -19,6 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lang", choices=["ja", "en"], default=None, help="interface language (default ja)")
     p.add_argument("--transcript", metavar="FILE", help="write the session as Markdown to FILE")
     p.add_argument("--new", action="store_true", help="start a new game even if one can be resumed")
+    p.add_argument("--player-view", metavar="FILE", default=None,
+                   help="write what the players may see to FILE (no keeper notes, overrides or GM "
+                        "panel); show it on another screen with `katari watch FILE`")
     p.add_argument("--campaign-from", metavar="PREVIOUS", default=None,
                    help="UREG campaign: carry the PCs who escaped PREVIOUS (a story id or path, whose "
                         "autosave is used, or a save/transcript file) into a new game of STORY")

@@ -33,6 +33,7 @@ from runner.engine import (
     resolve,
     state_event,
     step,
+    tail,
 )
 from runner.engine.match import MAX_COMMAND, is_verb_phrase
 from runner.rules.dice import DiceError
@@ -652,8 +653,11 @@ class Repl:
                  history: bool = True, clock: Callable[[], float] | None = None,
                  tick: float = 0.2, report_every: float = 30.0,
                  voice_inputs: list[str] | None = None, echo_delay: float = 0.3,
-                 first_command: str | None = None) -> None:
+                 first_command: str | None = None, player_view: str | Path | None = None) -> None:
         self.story = story
+        self.player_view_path = player_view
+        self.view: Any = None
+        """The players' view (``--player-view FILE``, followed by ``katari watch FILE``)."""
         self.first_command = first_command
         """Sent after every new game, as if typed (a campaign's ``@carry``): it is in the log,
         so saves, undo, transcripts and replays keep it."""
@@ -764,8 +768,12 @@ class Repl:
             msg, self._warn_later = self._warn_later, None
             self.say(msg, "class:error")
 
-    def show(self, events: list[dict], command: str = "") -> None:
+    def show(self, events: list[dict], command: str = "", *, public: bool = True) -> None:
         self.io.write(self.renderer().events(events, command=command))
+        if self.view is not None and public and self.tl is not None:
+            # The players see what they may of the turn; a GM's override only by its effects.
+            self.view.turn(command if command and not command.startswith("!") else None, events, self.state)
+            self._view_failed()
         self.warn_later()
         self._last_events = events
         if self.narrator is not None and self.narrate_on and self._narrate_events is not None:
@@ -868,6 +876,13 @@ class Repl:
         self.started = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
         self.io.write([[("class:title", self.story.title or self.story.id)]])
         self.say(t("help_hint", self.lang), "class:hint")
+        if self.player_view_path:
+            from runner.ui.watch import PlayerView
+
+            self.view = PlayerView(self.player_view_path, self.story, self.lang)
+            if self.view.failed is None:
+                self.say(t("player_view_on", self.lang, path=self.view.path), "class:hint")
+            self._view_failed()
         if self.manual:
             self.say(t("dice_manual", self.lang), "class:hint")
         if self.listener is not None and not self._voice_files:
@@ -1082,6 +1097,8 @@ class Repl:
 
     def finish(self) -> None:
         self._stop.set()
+        if self.view is not None:
+            self.view.close()
         if self.tl is not None:
             self.autosave()
             if self.saver is not None and not self.save_broken:
@@ -1600,6 +1617,8 @@ class Repl:
             self.say(t("bad_save", self.lang, name=path.name, why=files.reason(e, self.lang)), "class:error")
             return
         self._adopt(tl, changed)
+        if self.view is not None:
+            self.view.note("loaded")
         from runner.ui.files import _place, _time
 
         self.say(t("loaded", self.lang, slot=slot, place=_place(self.story, self.state),
@@ -1645,7 +1664,17 @@ class Repl:
             for row in rows:
                 self.io.write([[("", _fit(row, cols))]])
 
+    def _view_failed(self) -> None:
+        """Says once, in the GM's language, that the players' view cannot be written."""
+        v = self.view
+        if v is not None and v.failed is not None:
+            self.view = None
+            self.say(t("player_view_err", self.lang, path=v.path, why=files.reason(v.failed, self.lang)),
+                     "class:error")
+
     def _moved(self, key: str, n: int) -> None:
+        if self.view is not None:
+            self.view.note("redone" if key == "redone" else "undone", n=n)
         self._choices = None
         self.refresh()
         self.autosave()
@@ -1654,6 +1683,8 @@ class Repl:
         self.say(t(key, self.lang, n=n, turn=self.state.turn), "class:hint")
         if self.state.ending is None:
             self.show([self.prompt_event()])
+        elif self.view is not None:
+            self.view.turn(None, tail(self.story, self.state)[-1:], self.state)  # redone to the end
 
     def _count(self, args: list[str]) -> int | None:
         """How many moves ``undo``/``redo`` take: 1 by default; None (after saying how it is
@@ -1719,6 +1750,8 @@ class Repl:
             self.say(t("restarted", self.lang, slot=kept), "class:hint")
         else:
             self.say(t("new_game", self.lang), "class:hint")
+        if self.view is not None:
+            self.view.note("restarted")
         self._new_game()
         self.autosave()
         if self.transcript_path is not None:
@@ -1760,7 +1793,7 @@ class Repl:
         except (DiceError, NeedDice, ValueError):
             self.say(t("roll_err", self.lang, expr=clip(expr, 40)), "class:error")
             return
-        self.show([r.to_event()])
+        self.show([r.to_event()], public=False)  # the table's own roll, not the game's
 
     def cmd_narrate(self, args: list[str]) -> None:
         if self.narrator is None:
@@ -2016,6 +2049,7 @@ def main(story: Any, args: argparse.Namespace, *, first_command: str | None = No
     repl = Repl(story, lang=lang, gm=bool(getattr(args, "gm", False)), manual=dice == "manual",
                 seed=getattr(args, "seed", None), new=bool(getattr(args, "new", False)),
                 transcript=getattr(args, "transcript", None), narrator=narrator, listener=listener,
-                voice_inputs=voice_inputs, first_command=first_command)
+                voice_inputs=voice_inputs, first_command=first_command,
+                player_view=getattr(args, "player_view", None))
     code = repl.run()
     return 1 if first_command and (repl.tl is None or not repl.tl.log) else code
