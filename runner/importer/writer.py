@@ -152,8 +152,8 @@ def compile_story(sc: Scenario, sid: str) -> dict[str, str]:
         hub_actions.append({"id": "go_climax", "label": "クライマックスへ", "aliases": ["クライマックス", "climax"],
                             "goto": "climax"})
         node = _place(st, climax, back="hub", back_label="探索に戻る")
-        node["actions"] = _fight_actions(st, [m.name for m in sc.monsters]) + node["actions"][:-1] \
-            + _ending_actions(st) + node["actions"][-1:]
+        node["actions"] = _unique(_fight_actions(st, [m.name for m in sc.monsters]) + node["actions"][:-1]
+                                  + _ending_actions(st) + node["actions"][-1:])
         st.nodes["climax"] = node
     hub: dict[str, Any] = {"kind": "scene", "title": _hub_title(sc)}
     keeper = [ln.raw for ln in sc.background] + _timeline_notes(sc)
@@ -165,8 +165,8 @@ def compile_story(sc: Scenario, sid: str) -> dict[str, str]:
     nodes: dict[str, dict] = {}
     if intro is not None:
         intro.id = "intro"
-        node = _place(st, intro, back="hub", back_label="探索を始める")
-        nodes["intro"] = node
+        nodes["intro"] = _place(st, intro, back="hub", back_label="探索を始める")
+        nodes.update({k: v for k, v in st.nodes.items() if k.startswith("intro_push")})
     nodes["hub"] = hub
     # each place, then its push scenes
     for nid, node in st.nodes.items():
@@ -472,14 +472,20 @@ def _damage(c: Creature, dmg: str) -> str:
 
 def _fight_actions(st: _Story, names: list[str]) -> list[dict]:
     out = []
+    done: set[str] = set()
     for name in names:
-        c = next((x for x in st.sc.monsters if x.name == name), None)
-        if c is None or not c.id:
-            continue
-        st.fights.add(c.id)
-        out.append({"id": f"fight_{c.id}", "label": f"{_short(c.name, 16)}と戦う", "aliases": ["戦う", "fight"],
-                    "effects": [{"do": f"coc7.start_combat({q(c.id)}, 1)"}], "goto": f"fight_{c.id}"})
+        for c in st.sc.monsters:
+            if c.name != name or not c.id or c.id in done:
+                continue
+            done.add(c.id)
+            out.append(_fight_action(st, c))
     return out
+
+
+def _fight_action(st: _Story, c: Creature) -> dict:
+    st.fights.add(c.id)
+    return {"id": f"fight_{c.id}", "label": f"{_short(c.name, 16)}と戦う", "aliases": ["戦う", "fight"],
+            "effects": [{"do": f"coc7.start_combat({q(c.id)}, 1)"}], "goto": f"fight_{c.id}"}
 
 
 def _fight_node(st: _Story, mid: str) -> dict:
