@@ -117,7 +117,9 @@ def test_timed_events_fire_at_their_times(drafts: dict) -> None:
     meta = yaml.safe_load((folder / "story.yaml").read_text(encoding="utf-8"))
     assert meta["clock"] == {"start": "18:00"}
     ats = [e["at"] for e in meta["events"] if "at" in e]
-    assert ats == [0, 120, 240, 360]  # 18:00, 20:00, 22:00, 24:00
+    assert ats == [120, 240, 360]  # 20:00, 22:00, 24:00; 18:00 (the start) is said as the game begins
+    nodes = yaml.safe_load((folder / "places.yaml").read_text(encoding="utf-8"))["nodes"]
+    assert nodes["intro"]["on_enter"] == [{"say": "探索者が鴎崎に到着。霧が出始める。"}]
     ev = next(e for e in meta["events"] if e.get("at") == 120)
     assert {"check": "coc7.check('聞き耳')", "outcomes": ev["effects"][1]["outcomes"]} == ev["effects"][1]
     assert {"do": "coc7.san_all('0/1')"} in ev["effects"] or any("coc7.san('0/1')" in json.dumps(e, ensure_ascii=False)

@@ -156,7 +156,8 @@ def compile_story(sc: Scenario, sid: str) -> dict[str, str]:
                                   + _ending_actions(st) + node["actions"][-1:])
         st.nodes["climax"] = node
     hub: dict[str, Any] = {"kind": "scene", "title": _hub_title(sc)}
-    keeper = [ln.raw for ln in sc.background] + _timeline_notes(sc)
+    # the background is read once, with the introduction; the hub keeps the timeline's notes
+    keeper = ([] if intro is not None else [ln.raw for ln in sc.background]) + _timeline_notes(sc)
     if keeper:
         hub["keeper"] = keeper
     if climax is None:
@@ -166,6 +167,10 @@ def compile_story(sc: Scenario, sid: str) -> dict[str, str]:
     if intro is not None:
         intro.id = "intro"
         nodes["intro"] = _place(st, intro, back="hub", back_label="探索を始める")
+        if sc.background:
+            nodes["intro"]["keeper"] = [ln.raw for ln in sc.background] + nodes["intro"].get("keeper", [])
+            nodes["intro"] = {k: nodes["intro"][k] for k in ("kind", "title", "narration", "keeper", "actions")
+                              if k in nodes["intro"]}
         nodes.update({k: v for k, v in st.nodes.items() if k.startswith("intro_push")})
     nodes["hub"] = hub
     # each place, then its push scenes
@@ -174,6 +179,11 @@ def compile_story(sc: Scenario, sid: str) -> dict[str, str]:
             nodes[nid] = node
             nodes.update({k: v for k, v in st.nodes.items() if k.startswith(f"{nid}_push")})
     _events(st)
+    if intro is not None:
+        # what the timeline says happens at the very start is said as the game begins
+        for ev in [e for e in st.events if e.get("at") == 0]:
+            nodes["intro"].setdefault("on_enter", []).extend(ev["effects"])
+            st.events.remove(ev)
     for mid in sorted(st.fights):
         nodes[f"fight_{mid}"] = _fight_node(st, mid)
     start = "intro" if intro is not None else "hub"
