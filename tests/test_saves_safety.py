@@ -200,6 +200,17 @@ DAMAGE = {
 }
 
 
+WHY = {  # the reason, in the player's language
+    "100,000-deep JSON": "（入れ子が深すぎます（48 段まで）。ファイルが壊れています）",
+    "a 5,000-digit number": "（桁の多すぎる数があります（40 桁まで）。ファイルが壊れています）",
+    "clock: Infinity": "（数として使えない値（Infinity）があります。ファイルが壊れています）",
+    "turn: x": "（turn の値が正しくありません）",
+    "rules.ureg: x": "（states[0].rules.ureg の値が正しくありません）",
+    "a 10^19 clock": "（states[0].clock の値が正しくありません）",
+    "a FIFO": "（読み込めません：通常のファイルではありません",
+}
+
+
 @pytest.mark.parametrize("damage", list(DAMAGE), ids=list(DAMAGE))
 def test_a_damaged_autosave_is_one_line_kept_aside_and_play_goes_on(home: Path, window, damage: str) -> None:
     _session(window, "1\nlook around\n", new=True)
@@ -213,6 +224,7 @@ def test_a_damaged_autosave_is_one_line_kept_aside_and_play_goes_on(home: Path, 
     said = [ln for ln in out.splitlines() if "autosave.json" in ln]
     assert len(said) == 1 and aside.stem in out.replace("\n", ""), out
     assert "Traceback" not in out and "Error" not in out
+    assert WHY.get(damage, "セーブ「autosave.json」は読めません（") in out.replace("\n", ""), out
     assert repl.state.turn == 1 and files.read_doc(auto)["turn"] == 1  # a new game, saved
     assert out.split("セーブ一覧：")[-1].count(aside.stem) == 1
 

@@ -32,9 +32,12 @@ class SchemaError(SaveError):
     """A value in a save that its schema does not allow; ``field`` names where it is
     (``states[3].clock``), ``str()`` says what is wrong, in English."""
 
-    def __init__(self, field: str, problem: str) -> None:
+    def __init__(self, field: str, problem: str, kind: str = "value") -> None:
         self.field = field
         self.problem = problem
+        self.kind = kind
+        """``value`` (a field of the wrong type or range), ``depth`` (nested too deep),
+        ``digits`` (a number too long to read) or ``number`` (NaN, an infinity)."""
         super().__init__(f"the save is damaged ({field}: {problem})")
 
 
@@ -47,13 +50,13 @@ _LONG_NUMBER = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
 
 
 def _no_constant(name: str) -> Any:
-    raise SchemaError(name, "not a number a save may hold")
+    raise SchemaError(name, "not a number a save may hold", "number")
 
 
 def _finite(text: str) -> float:
     x = float(text)
     if not math.isfinite(x):
-        raise SchemaError(text[:20], "too large a number")
+        raise SchemaError(text[:20], "too large a number", "number")
     return x
 
 
@@ -67,7 +70,7 @@ def parse_json(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
     skeleton = _STRINGS.sub('""', text)
     m = _LONG_NUMBER.search(skeleton)
     if m:
-        raise SchemaError(m.group()[:12] + "…", f"a number of more than {MAX_DIGITS} digits")
+        raise SchemaError(m.group()[:12] + "…", f"a number of more than {MAX_DIGITS} digits", "digits")
     brackets = _NOT_BRACKET.sub("", skeleton)
     for _ in range(max_depth):
         if not brackets:
@@ -77,13 +80,13 @@ def parse_json(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
             raise SaveError("not JSON (brackets do not match)")
         brackets = shorter
     if brackets:
-        raise SchemaError("(document)", f"nested deeper than {max_depth} levels")
+        raise SchemaError("(document)", f"nested deeper than {max_depth} levels", "depth")
     try:
         return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except json.JSONDecodeError as e:
         raise SaveError(f"not JSON (line {e.lineno}, column {e.colno})") from None
     except RecursionError:  # pragma: no cover - the bound above comes first
-        raise SchemaError("(document)", f"nested deeper than {max_depth} levels") from None
+        raise SchemaError("(document)", f"nested deeper than {max_depth} levels", "depth") from None
 
 
 def check_json(value: Any, where: str, *, lo: int = -MAX_NUMBER, hi: int = MAX_NUMBER,
@@ -108,7 +111,7 @@ def check_json(value: Any, where: str, *, lo: int = -MAX_NUMBER, hi: int = MAX_N
                 raise SchemaError(at, "the text is too long")
         elif t is dict or t is list:
             if depth >= max_depth:
-                raise SchemaError(at, "nested too deep")
+                raise SchemaError(at, "nested too deep", "depth")
             if t is dict:
                 for k, x in v.items():
                     if type(k) is not str:

@@ -81,16 +81,30 @@ def os_reason(e: OSError, lang: str = "ja") -> str:
 
 def reason(e: BaseException, lang: str = "ja") -> str:
     """One line saying why a save, transcript or replay cannot be used, in ``lang``."""
+    if isinstance(e, FileError) and e.code == "schema":
+        return _schema_reason(e.kw.get("kind", "value"), e.kw.get("field", ""), e.kw.get("detail", ""), lang)
     if isinstance(e, FileError):
         kw = {k: os_reason(v, lang) if isinstance(v, OSError) else v for k, v in e.kw.items()}
         return t(f"why_{e.code}", lang, **kw)
     if isinstance(e, OSError):
         return os_reason(e, lang)
     if isinstance(e, SchemaError):
-        return t("why_schema", lang, field=e.field, detail=e.problem)
+        return _schema_reason(e.kind, e.field, e.problem, lang)
     if isinstance(e, SaveError) and lang != "en":
         return t("why_engine", lang)  # the engine's own checks speak English only
     return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def _schema_reason(kind: str, field: str, detail: str, lang: str) -> str:
+    from runner.engine.state import MAX_DEPTH, MAX_DIGITS
+
+    if kind == "depth":
+        return t("why_too_deep", lang, n=MAX_DEPTH)
+    if kind == "digits":
+        return t("why_too_many_digits", lang, n=MAX_DIGITS)
+    if kind == "number":
+        return t("why_not_a_number", lang, what=field)
+    return t("why_schema", lang, field=field, detail=detail)
 
 
 def culprit(e: OSError) -> Path | None:
@@ -610,7 +624,7 @@ def _read_json(path: Path, limit: int = MAX_SAVE_BYTES) -> Any:
     try:
         return parse_json(text)
     except SchemaError as e:
-        raise FileError("schema", field=e.field, detail=e.problem) from None
+        raise FileError("schema", field=e.field, detail=e.problem, kind=e.kind) from None
     except SaveError:
         raise FileError("not_json") from None
 
@@ -647,7 +661,7 @@ def _schema(fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
     except SchemaError as e:
-        raise FileError("schema", field=e.field, detail=e.problem) from None
+        raise FileError("schema", field=e.field, detail=e.problem, kind=e.kind) from None
 
 
 def _entries(v: Any, field: str) -> None:
@@ -1272,7 +1286,7 @@ def read_replay(path: Path) -> dict:
     try:
         data = parse_json(m.group(1))
     except SchemaError as e:
-        raise FileError("schema", field=e.field, detail=e.problem) from None
+        raise FileError("schema", field=e.field, detail=e.problem, kind=e.kind) from None
     except SaveError:
         raise FileError("block_not_json") from None
     if not isinstance(data, dict) or data.get("format") != REPLAY_FORMAT:
