@@ -15,6 +15,10 @@ class Ctx:
     def __init__(self, **vars: object) -> None:
         self.state = State("t", "a", vars=dict(vars), inventory={"key": 1})
 
+    def own(self) -> None:
+        """What the engine's Ctx does before a hook that may write the sheets (random text can
+        name one, e.g. ``coc7.dodge()``; `katari check` refuses that outside coc7 stories)."""
+
 
 def ev(src: str, **vars: object) -> object:
     return compile_expr(parse(src), "none")(Ctx(**vars))
