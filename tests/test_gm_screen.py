@@ -66,7 +66,10 @@ class Screen:
         return screen
 
     def close(self) -> None:
+        path = self._tmux("display-message", "-p", "-t", "k", "#{socket_path}").strip()
         subprocess.run([TMUX, "-L", self.sock, "kill-server"], capture_output=True, timeout=30)
+        if path:
+            Path(path).unlink(missing_ok=True)  # tmux leaves its socket file behind
 
 
 def _prompt_line(screen: str) -> str:
