@@ -20,27 +20,40 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+MAX_EXPR = 1000
+"""Characters of what to roll: far more than any dice notation or BCDice command needs."""
+
+
 def _source(args: argparse.Namespace):  # noqa: ANN202
     import secrets
 
-    from runner.rules.dice import ManualDice, SeededDice, seed_state
+    from runner.rules.dice import MAX_DICE, MAX_SIDES, ManualDice, SeededDice, seed_state
 
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     seeded = SeededDice(seed_state(seed))
     if args.dice:
-        faces = [int(x) for x in args.dice.replace(" ", "").split(",") if x]
+        words = [x for x in args.dice.replace(" ", "").split(",") if x]
+        if len(words) > MAX_DICE or not all(w.isdecimal() and len(w) <= 4 and int(w) <= MAX_SIDES
+                                            for w in words):
+            raise ValueError(args.dice)
+        faces = [int(x) for x in words]
         return ManualDice(faces), faces
     return seeded, None
 
 
 def run(args: argparse.Namespace) -> int:
-    from runner.rules.dice import DiceError, NeedDice, parse
+    from runner.rules.dice import MAX_DICE, MAX_SIDES, DiceError, NeedDice, parse, quote
 
     text = " ".join(args.expr)
+    if len(text) > MAX_EXPR:
+        print(f"katari roll: too long to be dice ({len(text)} characters; at most {MAX_EXPR}): "
+              f"{quote(text)}", file=sys.stderr)
+        return 2
     try:
         source, faces = _source(args)
     except ValueError:
-        print(f"katari roll: --dice takes whole numbers separated by commas, not {args.dice!r}", file=sys.stderr)
+        print(f"katari roll: --dice takes at most {MAX_DICE} faces from 0 to {MAX_SIDES} separated by "
+              f"commas, not {quote(args.dice)}", file=sys.stderr)
         return 2
     exprs = [text]
     if len(args.expr) > 1 and not text.upper().startswith("SAN"):

@@ -23,6 +23,11 @@ class DiceError(ValueError):
     """A dice expression that cannot be read."""
 
 
+def quote(text: str, n: int = 40) -> str:
+    """``text`` for a message: at most ``n`` characters of it, quoted."""
+    return repr(text[:n] + "…" if len(text) > n else text)
+
+
 class NeedDice(Exception):
     """Raised by :class:`ManualDice` when the person at the table has to roll.
 
@@ -218,7 +223,7 @@ def parse(text: str) -> DiceExpr:
     while pos < len(s):
         m = _TERM.match(s, pos)
         if not m or m.end() == pos or (pos > 0 and not m.group(1)):
-            raise DiceError(f"cannot read dice expression {text!r} at {s[pos:]!r}")
+            raise DiceError(f"cannot read dice expression {quote(text)} at {quote(s[pos:])}")
         sign = -1 if m.group(1) == "-" else 1
         if m.group(4) is not None:
             terms.append(Term(sign, 0, int(m.group(4))))
@@ -226,13 +231,13 @@ def parse(text: str) -> DiceExpr:
             count = int(m.group(2)) if m.group(2) else 1
             sides = int(m.group(3))
             if not 1 <= count <= MAX_DICE:
-                raise DiceError(f"{text!r}: between 1 and {MAX_DICE} dice, please")
+                raise DiceError(f"{quote(text)}: between 1 and {MAX_DICE} dice, please")
             if not 1 <= sides <= MAX_SIDES:
-                raise DiceError(f"{text!r}: dice have between 1 and {MAX_SIDES} sides")
+                raise DiceError(f"{quote(text)}: dice have between 1 and {MAX_SIDES} sides")
             terms.append(Term(sign, count, sides))
         pos = m.end()
     if sum(t.count for t in terms) > MAX_DICE:
-        raise DiceError(f"{text!r}: more than {MAX_DICE} dice")
+        raise DiceError(f"{quote(text)}: more than {MAX_DICE} dice")
     expr = DiceExpr(text, tuple(terms))
     if len(_cache) < 4096:
         _cache[text] = expr
@@ -268,7 +273,7 @@ def _divide(a: int, b: int, how: str, text: str) -> int:
     """BCDice's division: rounded down (``/``), up (``/U``) or to the nearest, halves away
     from zero (``/R``). Ruby's integer division, like Python's ``//``, rounds towards −∞."""
     if b == 0:
-        raise DiceError(f"{text!r}: division by zero")
+        raise DiceError(f"{quote(text)}: division by zero")
     if how == "/":
         return a // b
     if how == "/U":
@@ -329,14 +334,14 @@ class _Arith:
 
     def fail(self, why: str = "") -> DiceError:
         rest = self.s[self.pos:] or "the end"
-        return DiceError(why or f"cannot read dice expression {self.text!r} at {rest!r}")
+        return DiceError(why or f"cannot read dice expression {quote(self.text)} at {quote(rest)}")
 
     def parse(self) -> DiceExpr:
         tree = self.sum()
         if self.pos != len(self.s):
             raise self.fail()
         if sum(t.count for t in self.terms) > MAX_DICE:
-            raise DiceError(f"{self.text!r}: more than {MAX_DICE} dice")
+            raise DiceError(f"{quote(self.text)}: more than {MAX_DICE} dice")
         return DiceExpr(self.text, tuple(self.terms), tree)
 
     def peek(self) -> str:
@@ -362,7 +367,7 @@ class _Arith:
             if op.startswith("/"):
                 lo, hi = _range(right, tuple(self.terms))
                 if lo <= 0 <= hi:
-                    raise DiceError(f"{self.text!r}: the divisor can be zero")
+                    raise DiceError(f"{quote(self.text)}: the divisor can be zero")
             node = (op, node, right)
         return node
 
@@ -375,7 +380,7 @@ class _Arith:
         if c == "(":
             self.depth += 1
             if self.depth > MAX_NESTING:
-                raise DiceError(f"{self.text!r}: parentheses nested too deeply")
+                raise DiceError(f"{quote(self.text)}: parentheses nested too deeply")
             self.pos += 1
             node = self.sum()
             if self.peek() != ")":
@@ -392,9 +397,9 @@ class _Arith:
         count = int(m.group(1)) if m.group(1) else 1
         sides = int(m.group(2))
         if not 1 <= count <= MAX_DICE:
-            raise DiceError(f"{self.text!r}: between 1 and {MAX_DICE} dice, please")
+            raise DiceError(f"{quote(self.text)}: between 1 and {MAX_DICE} dice, please")
         if not 1 <= sides <= MAX_SIDES:
-            raise DiceError(f"{self.text!r}: dice have between 1 and {MAX_SIDES} sides")
+            raise DiceError(f"{quote(self.text)}: dice have between 1 and {MAX_SIDES} sides")
         self.terms.append(Term(1, count, sides))
         return ("dice", len(self.terms) - 1)
 

@@ -22,6 +22,8 @@ from runner.rules.dice import DiceError, DiceSource, NeedDice, parse
 from runner.rules.dice import roll as roll_dice
 
 BONUS_LIMIT = 100
+MAX_COMMAND = 1000
+"""Characters of a command read as BCDice (longer text is no BCDice command: None)."""
 BONUS_ERROR = "ボーナス・ペナルティダイスの値は-100以上、100以下としてください"
 SUCCESS_LEVELS = frozenset({"critical", "extreme", "hard", "regular", "success"})
 RANK_JA = {"success": "成功", "partial": "部分的成功", "failure": "失敗"}
@@ -124,19 +126,47 @@ def _arith(expr: str) -> int | None:
     return v
 
 
+def _arith_char(ch: str) -> bool:
+    return ch in "+-*/" or ch.isdecimal()  # what [-+*/\d] matches
+
+
 def preprocess(cmd: str) -> str:
-    """Replaces parenthesised arithmetic by its value, as BCDice does: CC(-1) → CC-1."""
-    while True:
-        m = _PAREN.search(cmd)
-        if not m:
-            return cmd
-        v = _arith(m.group(1))
+    """Replaces parenthesised arithmetic by its value, as BCDice does: CC(-1) → CC-1.
+
+    BCDice replaces the leftmost group of digits and + - * / in parentheses again and again,
+    and stops at the first that is malformed. Groups close left to right in that same order,
+    so one pass with a stack of open parentheses gives the same text in linear time (a
+    100 KB command took 27 s when each replacement searched the text again)."""
+    out: list[str] = []
+    opens: list[list] = []  # [index in out of "(", inner is only digits and + - * / so far]
+    for i, ch in enumerate(cmd):
+        if ch == "(":
+            opens.append([len(out), True])
+            out.append(ch)
+            continue
+        if ch != ")" or not opens:
+            if opens and not _arith_char(ch):
+                opens[-1][1] = False
+            out.append(ch)
+            continue
+        start, clean = opens.pop()
+        if not clean or start + 1 == len(out):
+            out.append(ch)  # (x) or (): left as it is, and the group around it is no arithmetic
+            if opens:
+                opens[-1][1] = False
+            continue
+        inner = "".join(out[start + 1:])
+        v = _arith(inner)
         if v is None:
-            return cmd
+            return "".join(out) + cmd[i:]
         s = str(v)
-        if v >= 0 and m.start() > 0 and cmd[m.start() - 1].isalpha() and m.group(1)[0] == "+":
+        if v >= 0 and start > 0 and out[start - 1][-1:].isalpha() and inner[0] == "+":
             s = "+" + s
-        cmd = cmd[:m.start()] + s + cmd[m.end():]
+        del out[start:]
+        out.append(s)
+        if opens and not all(_arith_char(c) for c in s):
+            opens[-1][1] = False
+    return "".join(out)
 
 
 # ---------------------------------------------------------------- dice
@@ -274,7 +304,7 @@ def _san(cmd: str, loss: str, source: DiceSource, raw: str) -> BCResult | None:
 def bcdice(text: str, source: DiceSource) -> BCResult | None:
     """Runs a CoC 7th BCDice command with ``source``'s dice; None if ``text`` is not one."""
     raw = unicodedata.normalize("NFKC", str(text)).strip()
-    if not raw:
+    if not raw or len(raw) > MAX_COMMAND:
         return None
     words = raw.split()
     cmd = words[0].upper()
