@@ -588,26 +588,48 @@ class RealTime:
         self.base = 0.0
         self.since = clock()
         self.paused = False
+        self.waits: Callable[[State], bool] | None = None
+        """Whether a State is still before the story's clock starts (UREG: the opening)."""
+        self.held = False
 
     @classmethod
     def for_story(cls, story: Any, clock: Callable[[], float]) -> RealTime | None:
         opts = getattr(story, "options", None) or {}
         if story.rules == "ureg":
-            from runner.rules.ureg.core import time_limit
+            from runner.rules.ureg.core import clock_started, time_limit
 
             lim = time_limit(story)
-            return cls("ureg", lim, clock) if lim else None
+            if not lim:
+                return None
+            rt = cls("ureg", lim, clock)
+            rt.waits = lambda st: not clock_started(story, st)
+            return rt
         if story.rules == "ktane":
             timer = opts.get("timer")
             return cls("ktane", int(timer), clock) if timer else None
         return None
 
     def total(self) -> float:
+        if self.held:
+            return self.base
         return self.base + (0.0 if self.paused else max(0.0, self.clock() - self.since))
+
+    def hold(self, state: State) -> None:
+        """Stands still at zero while ``state`` is before the clock's start (a character
+        selection before the opening), and starts counting the moment it is not."""
+        if self.waits is None:
+            return
+        waiting = self.waits(state)
+        if waiting and not self.held and self.total() < 1:
+            self.base, self.held = 0.0, True
+        elif not waiting and self.held:
+            self.held = False
+            self.since = self.clock()
 
     def set(self, total: float) -> None:
         self.base = float(total)
         self.since = self.clock()
+        self.held = self.held and self.base < 1  # a clock that has counted is never held again
 
     def pause(self) -> None:
         if not self.paused:
@@ -789,6 +811,8 @@ class Repl:
                 self.listener.mute()
 
     def refresh(self) -> None:
+        if self.rt is not None:
+            self.rt.hold(self.state)
         self.state_ev = state_event(self.story, self.state, gm=self.gm)
         # What a player sees: the status bar and `status` show this, even to a GM (whose
         # hidden values are in the GM panel, never mixed into the bar).

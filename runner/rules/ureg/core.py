@@ -413,11 +413,26 @@ def time_left(ctx: Any) -> int | None:
     return max(0, lim - int(value(ctx, "time_spent")))
 
 
+def clock_started(story: Any, state: Any) -> bool:
+    """Whether the real-time limit runs: from the opening on (「ゲームプレイと同時に時間を計り
+    始めます」). A story whose ``opening`` option names the node of its opening scene keeps the
+    clock still while the players are before it (choosing their escapers); time already
+    counted keeps it running (undo never gives time back)."""
+    node = A.options(story).get("opening")
+    if not node:
+        return True
+    r = A.get(A.get(state, "rules") or {}, "ureg") or {}
+    return bool((A.get(state, "visits") or {}).get(node) or r.get("time_spent") or r.get("continues"))
+
+
 def time_passed(ctx: Any, seconds: Any) -> None:
-    """The front end reports real seconds played since its last report."""
+    """The front end reports real seconds played since its last report (none count before
+    the opening: see :func:`clock_started`)."""
     s = float(seconds)
     if s < 0:
         raise RuleError("time cannot go backwards")
+    if not clock_started(ctx.story, ctx.state):
+        return
     _set_spent(ctx, R(ctx)["time_spent"] + s)
 
 
