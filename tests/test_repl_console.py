@@ -97,7 +97,8 @@ def test_completion_lists_japanese_labels_with_numbers(home: Path, story) -> Non
         completer = repl.io.session.completer
         got = list(completer.get_completions(Document(""), CompleteEvent(completion_requested=True)))
         shown = [c.display_text for c in got]
-        assert shown == ["1. 〈○閃き〉〈×平凡〉の脱出者", "2. 〈○小柄〉〈×低身長〉の脱出者"]
+        assert shown == ["1. 〈○閃き〉〈×平凡〉の脱出者", "2. 〈○小柄〉〈×低身長〉の脱出者",
+                         "3. 自分で脱出者をつくる（長所と短所をひとつずつ選ぶ）"]
         # Kana typed for a kanji label finds it through its aliases; the label is inserted.
         got = list(completer.get_completions(Document("こがら"), CompleteEvent()))
         assert [c.text for c in got] == ["〈○小柄〉〈×低身長〉の脱出者"]

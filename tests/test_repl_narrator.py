@@ -23,7 +23,7 @@ def test_narration_is_spoken_and_can_be_switched_off(tmp_path: Path, monkeypatch
     repl = Repl(story, io=PlainIO(io.StringIO(lines), out, cols=80), seed=1, new=True, gm=True, narrator=nar)
     repl.run()
     spoken = nar.texts
-    assert spoken[0].startswith("閉鎖空間へ向かう前に")
+    assert spoken[0].startswith("場にアイテムカードが三枚") and spoken[1].startswith("閉鎖空間へ向かう前に")
     assert any("六メートル四方の部屋" in x for x in spoken)
     assert not any("窓は高さ" in x or "GM" in x for x in spoken)  # keeper notes are never spoken
     assert not any("出口はあの窓だけ" in x for x in spoken)      # said while narration was off

@@ -108,8 +108,13 @@ def test_proposal_short_needs_box_and_no_answer_given():
 def test_proposal_unknown_and_missing():
     c = ureg_context(WINDOW_ROOM)
     assert not SYSTEM.on_unmatched(c, "歌を歌う")  # nothing recognised: the engine answers
+    # A ladder never found is a word the player could not know (#13 item 25): the window is
+    # tried bare-handed; once found (looked around) and not held, it is "not at hand".
     assert SYSTEM.on_unmatched(c, "梯子で窓に登る")
-    assert "手元にない" in c.texts()[-1]
+    assert "手元にない" not in c.texts()[-1] and "梯子" not in c.texts()[-1]
+    c.h("find", "ladder")
+    assert SYSTEM.on_unmatched(c, "梯子で窓に登る")
+    assert "「梯子」は手元にない" in c.texts()[-1]
     c.state.inventory = {"ladder": 1}
     assert SYSTEM.on_unmatched(c, "窓に向かって跳ぶ")
     assert "2.5 m < 5 m" in c.texts()[-1] or "5 m" in c.texts()[-1]

@@ -578,6 +578,7 @@ VIEW_LABELS: dict[str, dict[str, str]] = {
         "good": "長所", "bad": "短所", "ureg.solved": "解いた仕掛け", "mods": "補正",
         "ureg.red": "赤", "ureg.white": "白", "ureg.yellow": "黄", "ureg.purple": "紫", "ureg.pink": "桃",
         "ureg.blue": "青",
+        "ureg.cards": "カード", "ureg.face_up": "表", "ureg.face_down": "伏せ", "ureg.hidden": "伏せたカード",
         "time_left": "残り", "time_limit": "制限時間", "time_spent": "経過",
         # ktane
         "stage": "ステージ", "led": "LED", "strikes": "ミス", "solved": "解除", "edgework": "外観",
@@ -593,6 +594,8 @@ VIEW_LABELS: dict[str, dict[str, str]] = {
         "life": "life", "flowers": "flowers", "floor": "floor", "characters": "escapers", "npcs": "people",
         "hint_used": "hint used", "continues": "continues", "archetype": "type",
         "good": "strength", "bad": "weakness", "ureg.solved": "puzzles solved", "mods": "modifiers",
+        "ureg.cards": "cards", "ureg.face_up": "face up", "ureg.face_down": "face down",
+        "ureg.hidden": "face-down cards",
         "time_left": "time left", "time_limit": "time limit", "time_spent": "time spent",
         "stage": "stage", "led": "LED", "strikes": "strikes", "solved": "solved", "edgework": "edgework",
         "serial": "serial", "indicators": "indicators", "batteries": "batteries",

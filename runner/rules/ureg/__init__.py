@@ -181,6 +181,19 @@ def propose(ctx, text: str) -> bool:
     return bool(B.propose(ctx, text))
 
 
+@hook()
+def find(ctx, items: Any) -> None:
+    """探索: the players find the items (``"box+ladder"``); their item cards turn face up and
+    proposals may name them from now on (before, a word for them is not understood)."""
+    C.find(ctx, items)
+
+
+@hook(pure=True)
+def found(ctx, item: str) -> bool:
+    """Whether the players have found the item (its card is face up, or it is held)."""
+    return C.found(ctx, item)
+
+
 @hook(pure=True)
 def modified(ctx, item: str) -> str:
     """How an item has been changed: "bent", "lit", "ladder"/"step" (stepladder) or ""."""
@@ -424,6 +437,7 @@ def _on_unmatched(ctx, text: str) -> bool | str:
 
 def _after_command(ctx, text: str) -> None:
     C.enforce_flowers(ctx)
+    C.note_found(ctx)
 
 
 def view(story: Any, state: Any, gm: bool) -> dict:
@@ -452,6 +466,16 @@ def view(story: Any, state: Any, gm: bool) -> dict:
            "time_left": None if lim is None else max(0, lim - int(r.get("time_spent", 0))),
            "hint_used": r.get("hint_used", False), "floor": r.get("floor"),
            "continues": r.get("continues", 0)}
+    deck = C.cards(story)
+    if deck:
+        # アイテムの配置: the scenario's cards lie face down until their items are found.
+        found = set(r.get("found", [])) | {i for i, n in (A.get(state, "inventory") or {}).items() if n}
+        up = [c for c in deck if c in found]
+        down = [c for c in deck if c not in found]
+        lang = "en" if A.get(story, "language") == "en" else "ja"
+        out["cards"] = {"face_up": [A.item_name(story, c, lang) for c in up], "face_down": len(down)}
+        if gm:
+            out["cards"]["hidden"] = [A.item_name(story, c, lang) if c != C.UNKNOWN_CARD else "?" for c in down]
     if gm:
         # Every NPC the story holds, met or not (a player learns of them in the story's text).
         out["npcs"] = npcs

@@ -739,6 +739,9 @@ def propose(ctx: Any, text: str) -> bool | str:
     """Handles a free proposal; False when nothing in it was recognised, :data:`SAID` when it
     was only looked at (no turn)."""
     prop = parse(ctx, text)
+    # A thing the players have not found is a word they could not know (#13 item 25):
+    # 「梯子は手元にない」 would tell them there is a ladder somewhere.
+    prop.missing[:] = [i for i in prop.missing if C.found(ctx, i)]
     if "hint" in prop.intents and not prop.items:
         # The player may say what the hint should be about (an obstacle named).
         give_hint(ctx, next(iter(prop.obstacles), None))

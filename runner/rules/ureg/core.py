@@ -48,7 +48,7 @@ def require(ctx: Any, name: str) -> None:
 
 _DEFAULTS = (("pcs", []), ("hint_used", False), ("solved", []), ("revealed", []),
              ("mods", {}), ("joined", []), ("flower_colour", None), ("time_spent", 0),
-             ("continues", 0), ("chosen", False), ("lit", []))
+             ("continues", 0), ("chosen", False), ("lit", []), ("found", []))
 _DEFAULT_KEYS = frozenset(k for k, _ in _DEFAULTS)
 
 
@@ -356,6 +356,8 @@ def do_continue(ctx: Any, reason: str = "wind", *, keep_time: bool = True) -> No
             st["status"] = IN
     for k in ("solved", "revealed", "joined", "lit"):
         r[k] = []
+    # The item cards are laid face down again; the watch in hand stays known.
+    r["found"] = [i for i in inv if i in r.get("found", [])]
     r["mods"] = {}
     # Items left on other floors are undiscovered again too; the floor is the start's.
     r.pop("left", None)
@@ -397,6 +399,49 @@ def restart(ctx: Any) -> None:
     except AttributeError:
         pass
     do_continue(ctx, reason="restart", keep_time=False)
+
+
+# ---- item cards and what the players have found (探索) ----
+
+UNKNOWN_CARD = "?"
+"""A card of ``options.cards`` whose face the scenario never shows."""
+
+
+def cards(story: Any) -> list[str]:
+    """The scenario's placed item cards (配置アイテム), laid face down at the start:
+    ``options.cards``, item ids or ``"?"``."""
+    return [str(c) for c in (A.options(story).get("cards") or [])]
+
+
+def find(ctx: Any, items: Any) -> list[str]:
+    """探索: the players find these items; their cards turn face up. Returns the newly found."""
+    r = R(ctx)
+    new = [i for i in split(items) if i not in r["found"]]
+    for i in new:
+        if A.story_item(ctx.story, i) is None:
+            raise RuleError(f"no item {i!r} in this story")
+        r["found"].append(i)
+    turned = [i for i in new if i in cards(ctx.story) and i not in A.held(ctx.state)]
+    if turned:
+        # The sample's 「（カードを２枚表向きにする）」: the table sees the cards turn.
+        ja = "".join(f"「{A.item_name(ctx.story, i)}」" for i in turned)
+        en = ", ".join(A.item_name(ctx.story, i, "en") for i in turned)
+        ctx.say(t(ctx, f"（アイテムカード{ja}を表向きにした）", f"(The item cards {en} are turned face up.)"),
+                id="ureg.cards")
+    return new
+
+
+def note_found(ctx: Any) -> None:
+    """Whatever the players hold, they have found (after every command)."""
+    found = value(ctx, "found")
+    new = [i for i in A.held(ctx.state) if i not in found]
+    if new:
+        R(ctx)["found"].extend(new)
+
+
+def found(ctx: Any, item: str) -> bool:
+    """Whether the players know the item: found (its card face up) or held."""
+    return item in value(ctx, "found") or item in A.held(ctx.state)
 
 
 # ---- time (UA-16) ----

@@ -11,7 +11,7 @@ from runner.rules.ureg.items import CATALOGUE
 OPTIONS = ("continue", "floors", "campaign", "visual_aid", "restart", "npc", "vanish", "life",
            "flowers", "combat")
 DEPENDS = {"life": ("vanish",), "combat": ("npc", "vanish", "life"), "flowers": ("life",)}
-SETTINGS = ("time_limit_minutes", "opening", "endings", "obstacles", "aids", "flower_exceptions")
+SETTINGS = ("time_limit_minutes", "opening", "cards", "endings", "obstacles", "aids", "flower_exceptions")
 OB_KEYS = {"node", "name", "name_en", "aliases", "height", "touch", "pull_up", "poke", "sturdy", "breakable",
            "lock", "dark", "gap", "run_up", "narrow", "heavy", "hidden", "hint", "hint_en", "ways",
            "effects", "say", "say_en", "fixtures", "fight"}
@@ -94,6 +94,14 @@ def validate(raw: Any) -> list[tuple[str, str]]:
     tl = opts.get("time_limit_minutes")
     if tl is not None and (not _num(tl) or float(tl) <= 0):
         out.append((f"{base}.time_limit_minutes", "the time limit is a positive number of minutes"))
+    deck = opts.get("cards")
+    if deck is not None:
+        if not isinstance(deck, list):
+            out.append((f"{base}.cards", "cards lists the scenario's placed items: [box, ladder, '?']"))
+        else:
+            for n, c in enumerate(deck):
+                if c != "?" and str(c) not in items:
+                    out.append((f"{base}.cards.{n}", f"card {c!r} is no item of this story ('?' for a card never turned up)"))
     op = opts.get("opening")
     if op is not None and (not isinstance(op, str) or (_d(raw.get("nodes")) and op not in _d(raw.get("nodes")))):
         out.append((f"{base}.opening", f"opening names the node of the opening scene, and {op!r} is no node"))
