@@ -31,12 +31,13 @@ def scores(part: str) -> list[dict]:
     return out
 
 
-def test_the_held_out_set_is_frozen() -> None:
+@pytest.mark.parametrize("part", ["heldout", "heldout2"])
+def test_the_held_out_sets_are_frozen(part: str) -> None:
     pinned = {}
-    for line in (DATA / "heldout.sha256").read_text(encoding="utf-8").splitlines():
+    for line in (DATA / f"{part}.sha256").read_text(encoding="utf-8").splitlines():
         digest, name = line.split(None, 1)
         pinned[name.strip()] = digest
-    present = {f"heldout/{p.name}" for p in (DATA / "heldout").iterdir()}
+    present = {f"{part}/{p.name}" for p in (DATA / part).iterdir()}
     assert present == set(pinned), "a held-out document or key was added or removed"
     for name, digest in pinned.items():
         assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == digest, f"{name} changed"
