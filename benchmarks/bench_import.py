@@ -12,7 +12,7 @@ matched by content, each distinct item once. Ending kinds map death → lost and
 bad (the document calls its extra ending バッドエンド).
 
 ``--docs`` also scores the test documents in tests/data/import/ against their keys (the
-figures in the README), split into the held-out and the tuning set.
+figures in the README), split into the held-out sets (heldout, heldout2) and the tuning set.
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def play_check(sc, runs: int = 1000) -> str:  # noqa: ANN001
 
 def docs() -> None:
     base = ROOT / "tests" / "data" / "import"
-    for part in ("heldout", "tuning"):
+    for part in ("heldout", "heldout2", "tuning"):
         scores = []
         for keyp in sorted((base / part).glob("*.key.json")):
             key = load_key(keyp)
