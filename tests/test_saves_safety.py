@@ -139,6 +139,20 @@ def test_new_and_restart_keep_every_game_under_a_name_of_its_own(home: Path, win
     assert games == {"restart-backup": ["2"], "restart-backup-2": ["1"], "restart-backup-3": ["2", "look around"]}
 
 
+def test_load_keeps_the_game_it_replaces_unless_a_save_already_holds_it(home: Path, window) -> None:
+    # A named save, then more moves: loading the named save must not lose those moves (the
+    # loaded game takes the autosave slot, where they were).
+    _session(window, "1\nsave before\nlook around\nload before\nload before\nsaves\n", new=True)
+    kept = files.slot_path(window.id, files.LOAD_BACKUP)
+    assert [c["command"] for c in files.read_doc(kept)["commands"]] == ["1", "look around"]
+    # Loading again straight away keeps nothing more: the game on screen is the save itself.
+    assert not files.slot_path(window.id, files.LOAD_BACKUP + "-2").exists()
+    _, out = _session(window, "y\nload load-backup\n")
+    assert "「look around」" not in out and "ロードしました：load-backup" in out
+    assert [c["command"] for c in files.read_doc(files.slot_path(window.id, "autosave"))["commands"]] \
+        == ["1", "look around"]
+
+
 # -- #20.9: a save that cannot be resumed is moved aside, never written over ---
 
 def test_a_save_of_an_edited_story_is_moved_aside_and_loads_again_once_the_story_is_back(

@@ -241,6 +241,17 @@ def test_cli_campaign_refusals_are_one_line(tmp_path: Path) -> None:
     assert "cannot read" in refused(*gh, str(junk), lang="en")
 
 
+def test_a_finished_game_set_aside_by_a_new_one_still_carries_over(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    _katari(home, "play", "ureg_window_room", "--new", "--seed", "1", stdin="\n".join(ESCAPE) + "\n")
+    # A new game of the window room takes the autosave slot; the finished one goes to a backup.
+    _katari(home, "play", "ureg_window_room", "--new", stdin="inspiration\n")
+    p = _katari(home, "play", "ureg_glass_greenhouse", "--campaign-from", "ureg_window_room", "--seed", "3",
+                stdin="/inventory\n")
+    assert p.returncode == 0, p.stderr
+    assert "前のシナリオから脱出者を引き継ぎます" in p.stdout
+
+
 def test_restart_keeps_the_carried_pc(home: Path, window, greenhouse) -> None:
     _console(window, ESCAPE, seed=1, new=True)
     cmd, _ = campaign_command(greenhouse, "ureg_window_room")

@@ -140,7 +140,9 @@ def campaign_command(story: object, prev: str, lang: str = "ja") -> tuple[str | 
             name = getattr(prev_story, "id", None) or (path.stem if path.suffix else path.name)
             if prev_story is not None and prev_story.rules != story.rules:
                 return None, m["other_rules"].format(prev=name, have=prev_story.rules, story=sid, want=story.rules)
-            info = files.newest_autosave(name)
+            # The newest finished game, wherever a new game has set it aside; else the newest
+            # autosave (to say it has not ended yet).
+            info = files.newest_finished(name) or files.newest_autosave(name)
             if info is None:
                 return None, m["no_save"].format(prev=prev)
             data = files.finished_game(info.path)

@@ -43,6 +43,8 @@ SAVE_VERSION = 1
 REPLAY_FORMAT = "katari-replay"
 AUTOSAVE = "autosave"
 RESTART_BACKUP = "restart-backup"
+LOAD_BACKUP = "load-backup"
+"""Where ``load`` keeps the game it replaces (``load-backup-2``, ... when taken)."""
 _SLOT = re.compile(r"[\w\-]{1,40}")
 _TMP = re.compile(r"^\.(.+)\.(\d+)\.tmp$")
 MAX_COMMAND = 100_000
@@ -1324,6 +1326,15 @@ def newest_autosave(story_id: str) -> SaveInfo | None:
     return None
 
 
+def newest_finished(story_id: str) -> SaveInfo | None:
+    """The newest readable save of a story whose game has ended, in any slot: a finished
+    game set aside by a new one (``backup-…``) still counts for the next scenario."""
+    for info in list_saves(story_id):
+        if info.error is None and info.ended:
+            return info
+    return None
+
+
 def finished_game(path: Path) -> dict:
     """What a campaign needs from an earlier game's save or transcript: a replay block
     (``story``, ``state``, ``story_path``, ...). ``SaveError`` (one line) if unreadable."""
@@ -1340,11 +1351,11 @@ def new_history_file(story_id: str) -> Path:
 
 
 __all__ = [
-    "AUTOSAVE", "AutoSaver", "Entry", "FileError", "NotRegularFile", "SaveError", "SaveInfo", "SlotLock",
-    "Timeline", "atomic_create", "atomic_write", "backup_name", "check_body", "check_replay", "check_target",
+    "AUTOSAVE", "AutoSaver", "Entry", "FileError", "LOAD_BACKUP", "NotRegularFile", "SaveError",
+    "SaveInfo", "SlotLock", "Timeline", "atomic_create", "atomic_write", "backup_name", "check_body", "check_replay", "check_target",
     "clean_tmp", "culprit", "default_transcript_path", "fill_events", "finished_game", "fingerprint",
     "history_path", "home", "is_autosave", "journal_path", "keep_game", "list_saves", "load_save",
-    "move_aside", "newest_autosave", "open_for_write", "os_reason", "probe", "read_doc", "read_regular",
+    "move_aside", "newest_autosave", "newest_finished", "open_for_write", "os_reason", "probe", "read_doc", "read_regular",
     "read_replay", "reason", "rebuild", "resume", "save_doc", "save_info", "save_new", "save_path",
     "saves_dir", "slot_path", "start", "story_home", "timeline_from", "transcript_markdown", "valid_slot",
     "write_save", "write_transcript",

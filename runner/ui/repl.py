@@ -702,6 +702,8 @@ class Repl:
         """The OS lock on the autosave slot, held for the whole session."""
         self.read_only = False
         """Opened read-only (the game is open in another session): nothing is written."""
+        self.kept_mark: tuple[tuple[str, ...], int] | None = None
+        """The game as its last ``save`` or ``load`` left it (see :meth:`_mark`)."""
         self.save_broken = False
         """The last autosave failed (warned once; quitting says nothing was saved)."""
         self._warn_later: str | None = None
@@ -1073,6 +1075,13 @@ class Repl:
         self.say(t("read_only_on", self.lang), "class:hint")
         self.show(describe(self.story, self.state, gm=self.gm) + [self.prompt_event()])
         return True
+
+    def _mark(self) -> tuple[tuple[str, ...], int]:
+        """What identifies the game on screen: its commands (redo branch included) and where
+        it stands. A load keeps the current game under a backup name unless this equals the
+        mark of its last ``save`` or ``load``, i.e. it is already kept in a slot."""
+        assert self.tl is not None
+        return tuple(e.command for e in self.tl.log), self.tl.pos
 
     def _adopt(self, tl: Timeline, changed: bool) -> None:
         tl.gm = self.gm
@@ -1519,6 +1528,7 @@ class Repl:
             return False
         finally:
             lock.release()
+        self.kept_mark = self._mark()
         self.say(t("saved", self.lang, slot=slot), "class:hint")
         return True
 
@@ -1640,7 +1650,20 @@ class Repl:
         except SaveError as e:  # (a file in a slot of its own: nothing will write over it)
             self.say(t("bad_save", self.lang, name=path.name, why=files.reason(e, self.lang)), "class:error")
             return
+        kept = None
+        if (self.tl is not None and self.tl.log and not self.read_only
+                and self._mark() != self.kept_mark):
+            # The loaded game takes the autosave slot: the one on screen goes to a slot of
+            # its own first, as with restart, unless a save already holds it as it stands.
+            try:
+                kept = files.save_new(self.story.id, files.LOAD_BACKUP, self.story, self.tl)
+            except (OSError, SaveError) as e:
+                self.say(t("load_keep_failed", self.lang, why=files.reason(e, self.lang)), "class:error")
+                return
         self._adopt(tl, changed)
+        self.kept_mark = self._mark()
+        if kept:
+            self.say(t("load_kept", self.lang, slot=kept), "class:hint")
         if self.view is not None:
             self.view.note("loaded")
         from runner.ui.files import _place, _time
