@@ -1,4 +1,5 @@
-"""#13 item 1: an investigator who cannot act is offered only what the rules allow.
+"""#13 items 1 and 17: an investigator who cannot act is offered only what the rules allow;
+a push or Luck is offered only right after a failed check the rules let be pushed.
 
 A rule-level invariant, over thousands of random games of every shipped story: whenever the
 active coc7 investigator is dead, dying, unconscious or in a bout of madness, the actions on
@@ -44,6 +45,7 @@ def _active(st) -> dict | None:
 def test_the_incapacitated_are_offered_only_what_the_rules_allow(name: str) -> None:
     story = load(STORIES / name)
     seen: dict[str, int] = {k: 0 for k in ALLOWED}
+    pushes = 0
     for seed in range(GAMES[name]):
         rnd = random.Random(seed)
         st, _ = new_game(story, seed)
@@ -60,11 +62,17 @@ def test_the_incapacitated_are_offered_only_what_the_rules_allow(name: str) -> N
                 assert any(WORDS[why] in w for w in shown), (name, seed, why, shown)
             else:
                 assert not ids & {"con_roll", "come_round", "bout_pass"}, (name, seed, ids)
+            if ids & {"push", "spend_luck"}:  # #13 item 17: only right after a pushable failure
+                last = st.rules["coc7"]["last"]
+                assert not last["success"] and not last["pushed"] and last["level"] != "fumble"
+                assert last["skill"] not in ("幸運", "正気度") and not st.rules["coc7"].get("combat")
+                assert last["turn"] == st.turn - 1 and last["action"].startswith(st.node + ".")
+                pushes += 1
             if not offered:
                 break
             st, _ = step(story, st, rnd.choice(offered), tail_events=False)
     if name == "deep_sea_atelier":  # the walk meets the conditions it guards
-        assert seen["dying"] > 0 and seen["bout"] > 0, seen
+        assert seen["dying"] > 0 and seen["bout"] > 0 and pushes > 0, (seen, pushes)
 
 
 # ---------------------------------------------------------------- the case from the table

@@ -6,6 +6,8 @@ forced dice (tests/hook_context.py); story-level ones play the deep-sea story he
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hook_context import coc7_context, pct, tentacle_story
 
 from runner.rules.coc7 import make_investigator
@@ -93,3 +95,66 @@ def test_underwater_fight_option_halves_through_the_dice_expression() -> None:
     ctx.call("coc7.attack")
     dmg = [r for r in ctx.rolls() if r.get("label") == "ダメージ"]
     assert dmg and dmg[0]["expr"] == "(1d3+1D4)/2" and dmg[0]["total"] == 3
+
+
+# ---------------------------------------------------------------- item 17: push and Luck offered
+
+def _deep(lines: list[str], seed: int = 0) -> list[dict]:
+    from runner.story import load
+    from runner.ui.jsonl import turns
+
+    story = load(Path(__file__).resolve().parent.parent / "stories" / "deep_sea_atelier")
+    return list(turns(story, lines, seed=seed))
+
+
+def _prompt(evs: list[dict]) -> dict[str, str]:
+    return {a["id"]: a["label"] for a in [e for e in evs if e["type"] == "prompt"][-1]["actions"]}
+
+
+LIT = ["pregen1", "take_lighter", "wake", "use_lighter", "switch_on", "survey"]
+
+
+def test_a_failed_check_offers_the_push_with_its_price_and_luck_with_its_cost() -> None:
+    evs = _deep([*LIT, ":dice 9,9", "spot_room"])          # Spot 60: 99 fails
+    offered = _prompt(evs)
+    assert "30分を無駄にする" in offered["push"] and "二度とは試せない" in offered["push"]
+    assert offered["spend_luck"] == "幸運を39点使って〈目星〉を成功にする（幸運 50→11）"
+    # The push runs the action's own outcomes; a success tells what Spot Hidden finds.
+    evs = _deep([*LIT, ":dice 9,9", "spot_room", ":dice 1,10", "push"])
+    r = [e for e in evs if e["type"] == "roll"][-1]
+    assert r["pushed"] is True and r["success"] is True
+    assert any("漏れてこない" in e.get("text", "") for e in evs[-6:])
+    assert "push" not in _prompt(evs) and "spend_luck" not in _prompt(evs)
+    # A failed push costs the foreshadowed 30 minutes.
+    evs = _deep([*LIT, ":dice 9,9", "spot_room", ":dice 9,9", "push"])
+    st = [e for e in evs if e["type"] == "state"]
+    assert st[-1]["clock"] - st[-2]["clock"] == 30
+    assert any("30分を無駄にした" in e.get("text", "") for e in evs[-5:])
+    # Luck spent: the success outcome, Luck 50 → 11.
+    evs = _deep([*LIT, ":dice 9,9", "spot_room", "spend_luck"])
+    assert any("漏れてこない" in e.get("text", "") for e in evs)
+    assert [e for e in evs if e["type"] == "state"][-1]["coc7"]["investigators"][0]["luck"] == 11
+
+
+def test_no_push_where_the_rules_forbid_it() -> None:
+    # A Luck roll, a fumble, another command in between, a success: nothing to push.
+    evs = _deep(["pregen1", "wake", ":dice 9,9", "grope_switch"])
+    assert not {"push", "spend_luck"} & set(_prompt(evs))
+    assert not {"push", "spend_luck"} & set(_prompt(_deep([*LIT, ":dice 10,10", "spot_room"])))
+    assert not {"push", "spend_luck"} & set(_prompt(_deep([*LIT, ":dice 9,9", "spot_room", "resurvey"])))
+    assert not {"push", "spend_luck"} & set(_prompt(_deep([*LIT, ":dice 1,10", "spot_room"])))
+    # A failure that already moved the story on (talking fails: the fight begins) stays.
+    win = ["pregen1", "take_lighter", "wake", "use_lighter", "switch_on", "go_carpet", "search",
+           "back", "go_window", ":dice 1,10", "open_curtain", ":dice 1,10", "open_window"]
+    evs = _deep([*win, ":dice 9,9", "talk"])
+    assert not {"push", "spend_luck"} & set(_prompt(evs))
+    # In a fight: no push of the DEX roll for the switch (7e: combat rolls are never pushed).
+    evs = _deep([*win, "fight", ":dice 9,9", "switch_dex"])
+    assert not {"push", "spend_luck"} & set(_prompt(evs))
+
+
+def test_not_enough_luck_means_no_luck_offer() -> None:
+    # 99 on Spot 60 costs 39; after spending 39 once, 11 Luck is left for the next (39 again).
+    evs = _deep([*LIT, ":dice 9,9", "spot_room", "spend_luck", ":dice 9,9", "listen_room"])
+    offered = _prompt(evs)
+    assert "push" in offered and "spend_luck" not in offered

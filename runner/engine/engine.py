@@ -46,7 +46,7 @@ class Choice(NamedTuple):
 class Ctx:
     """The :class:`runner.rules.base.Context` the engine hands to hooks."""
 
-    __slots__ = ("story", "state", "gm", "events", "dice", "goto", "budget", "owned")
+    __slots__ = ("story", "state", "gm", "events", "dice", "goto", "budget", "owned", "checking")
 
     def __init__(self, story: Story, state: State, gm: bool, dice: DiceSource,
                  owned: bool = True) -> None:
@@ -59,6 +59,9 @@ class Ctx:
         self.budget = MAX_EFFECTS
         self.owned = owned
         """False while ``state.stats``/``rules`` are still the parent state's (see :meth:`own`)."""
+        self.checking: Action | None = None
+        """The story action whose ``check`` is being worked out, for a rule system that
+        refers back to it later (coc7 offers to push a failed check)."""
 
     def own(self) -> None:
         """Gives the working state its own ``stats`` and ``rules`` before anything may write
@@ -559,7 +562,9 @@ def _run_action(ctx: Ctx, a: Action) -> None:
     st.done[key] = st.done.get(key, 0) + 1
     _run(ctx, a.effects)
     if a.check is not None:
+        ctx.checking = a
         result = ctx.eval(a.check)
+        ctx.checking = None
         _outcome(ctx, result, a.outcomes)
     _run(ctx, a.after)
     if a.cost:

@@ -30,6 +30,9 @@ class Context(Protocol):
     ``inventory``. It is discarded if the command fails."""
     gm: bool
     """True when the front end is a game master's: hooks may add keeper detail."""
+    checking: Any
+    """The story action whose ``check`` is being worked out (its ``key`` names it), or None:
+    what a rule system notes to refer back to that check later."""
 
     def roll(self, expr: str, *, label: str = "", emit: bool = True, **extra: Any) -> Roll:
         """Rolls dice notation with the game's dice, emitting a ``roll`` event unless told not to."""

@@ -13,6 +13,7 @@ from runner.rules.base import Context, RuleError, RuleSystem
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import combat as cb
 from runner.rules.coc7 import condition as cd
+from runner.rules.coc7 import push as ps
 from runner.rules.coc7 import sanity as sn
 from runner.rules.coc7 import sheet as sh
 from runner.rules.coc7.bcdice import BCResult, bcdice
@@ -227,10 +228,38 @@ def _validate(raw: Any) -> list[tuple[str, str]]:
     return out
 
 
-def _offer(story: Any, state: Any, choices: list) -> list:
-    from runner.engine.engine import Choice  # the engine's own record (imported when first asked)
+_CHOICE: list = []
+"""The engine's Choice record, fetched once on the first offer (the engine imports the rules)."""
 
-    return cd.offers(story, state, choices, Choice)
+
+def _choice() -> Any:
+    if not _CHOICE:
+        from runner.engine.engine import Choice
+
+        _CHOICE.append(Choice)
+    return _CHOICE[0]
+
+
+def _offer(story: Any, state: Any, choices: list) -> list:
+    """What the rules allow (RuleSystem.offer): asked a few times a turn, so the common case
+    (everyone can act, no failed check just now) is a few dictionary reads."""
+    rules = state.rules
+    d = rules.get("coc7") if rules else None
+    if not d:
+        return choices
+    if d.get("down"):  # someone cannot act (condition.recheck keeps this up to date)
+        return cd.offers(story, state, choices, _choice())
+    last = d.get("last")
+    if not last or not last.get("pushable") or last.get("turn") != state.turn - 1:
+        return choices  # a push or Luck only right after a failed check
+    Choice = _choice()
+    extra = ps.offers(story, state, d, state.stats.get(d.get("pc") or "") or {})
+    if not extra:
+        return choices
+    shown = [c for c in choices if c.n]
+    out = shown + [Choice(len(shown) + i, a.id, a.label, a.aliases, a)
+                   for i, a in enumerate(extra, 1)]
+    return out + [c for c in choices if not c.n]
 
 
 SYSTEM.init = _init
@@ -355,6 +384,23 @@ def push(ctx: Context) -> list[str]:
 
 
 @hook()
+def push_consequence(ctx: Context) -> int:
+    """After a push: when it failed, the story's price (``push_failure``: hurt, then the
+    minutes returned for the clock); 0 otherwise."""
+    last = ck.data(ctx).get("last")
+    if not last or not last.get("pushed") or last.get("success"):
+        return 0
+    cost = ps.push_failure(ctx.story)
+    s = ctx.state.stats[last["who"]]
+    if cost["damage"]:
+        cb.damage(ctx, cost["damage"], last["who"])
+    if cost["minutes"]:
+        ctx.say(ck.t(ctx, f"{s['name']}は{cost['minutes']}分を無駄にした。",
+                     f"{s['name']} has lost {cost['minutes']} minutes."))
+    return int(cost["minutes"])
+
+
+@hook()
 def luck(ctx: Context, difficulty: str = "regular", who: str = "") -> list[str]:
     return ck.luck(ctx, difficulty, who)
 
@@ -418,6 +464,7 @@ def come_round(ctx: Context, who: str = "") -> list[str]:
         return ["still_down"]
     s["hp"] = max(1, s["hp"])
     cond.update(unconscious=False, dying=False, stable=False)
+    cd.recheck(ctx)
     ctx.say(ck.t(ctx, f"{s['name']}は意識を取り戻した（耐久力 {s['hp']}）。",
                  f"{s['name']} comes round (HP {s['hp']})."))
     return ["awake"]
@@ -445,6 +492,7 @@ def end_bout(ctx: Context, who: str = "") -> list[str]:
     unit = ck.t(ctx, "ラウンド" if b.get("unit") == "rounds" else "時間",
                 " rounds" if b.get("unit") == "rounds" else " hours")
     del s["cond"]["bout"]  # over: the sheet keeps the insanity, not the bout
+    cd.recheck(ctx)
     ctx.say(ck.t(ctx, f"{b['length']}{unit}のあいだ、{s['name']}は我を失っていた。やがて、我に返った。",
                  f"For {b['length']}{unit} {s['name']} was not themself. Then they come to."))
     return ["over"]

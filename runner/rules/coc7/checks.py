@@ -33,6 +33,8 @@ DIFFICULTY: dict[str, str] = {
 DIFF_JA = {"regular": "レギュラー", "hard": "ハード", "extreme": "イクストリーム",
            "critical": "クリティカル"}
 NO_PUSH = frozenset({"幸運", "正気度"})
+"""Never pushed (nor Luck spent on): Luck and Sanity rolls; combat rolls are never pushable
+either (7e), and neither is a fumble or a roll already pushed."""
 
 
 def difficulty(text: Any) -> str:
@@ -357,11 +359,16 @@ def check(ctx: Any, skill: str, diff: Any = "regular", bonus: Any = 0, who: str 
     ok = bool(r["success"])
     if ok:
         mark(s, name)
-    data(ctx)["last"] = {"skill": name, "value": value, "difficulty": d, "bonus": b, "who": pid,
-                         "total": r["total"], "level": r["level"], "success": ok,
-                         "pushed": pushed, "hidden": bool(hidden),
-                         "pushable": name not in NO_PUSH and not pushed and not ok
-                         and r["level"] != "fumble"}
+    dd = data(ctx)
+    act = getattr(ctx, "checking", None)
+    dd["last"] = {"skill": name, "value": value, "difficulty": d, "bonus": b, "who": pid,
+                  "total": r["total"], "level": r["level"], "success": ok,
+                  "pushed": pushed, "hidden": bool(hidden),
+                  "pushable": name not in NO_PUSH and not pushed and not ok
+                  and r["level"] != "fumble" and not dd.get("combat"),
+                  # the story action whose check this is, and when: what a push refers back to
+                  "action": act.key if act is not None else "",
+                  "turn": getattr(ctx.state, "turn", 0)}
     keys = outcome_keys(r["level"], ok)
     if pushed and not ok:
         keys = ["pushed_failure", *keys]
@@ -373,8 +380,8 @@ def push(ctx: Any) -> list[str]:
     last = data(ctx).get("last")
     if not last or not last.get("pushable"):
         raise RuleError("nothing to push: only a failed, unpushed skill check can be pushed")
-    ctx.say(t(ctx, "もう一度、覚悟を決めて挑む（プッシュ・ロール）。失敗すれば、ただでは済まない。",
-              "You push the roll. Fail now, and things go badly wrong."))
+    ctx.say(t(ctx, f"覚悟を決めて、もう一度〈{last['skill']}〉に挑む（プッシュ・ロール）。",
+              f"You push the {sh.english(last['skill'])} roll."))
     return check(ctx, last["skill"], last["difficulty"], last["bonus"], last["who"],
                  last.get("hidden", False), pushed=True)
 

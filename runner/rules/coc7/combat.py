@@ -12,6 +12,7 @@ from typing import Any
 
 from runner.rules.base import RuleError
 from runner.rules.coc7 import checks as ck
+from runner.rules.coc7 import condition as cd
 from runner.rules.coc7 import sheet as sh
 from runner.rules.dice import parse
 
@@ -128,6 +129,12 @@ def _halved(expr: str) -> str:
 
 def apply_damage(ctx: Any, pid: str, amount: int) -> list[str]:
     """Damages an investigator: major wound (≥ half max HP at once), unconscious, dying, dead."""
+    keys = _apply_damage(ctx, pid, amount)
+    cd.recheck(ctx)
+    return keys
+
+
+def _apply_damage(ctx: Any, pid: str, amount: int) -> list[str]:
     s = ctx.state.stats[pid]
     cond = s["cond"]
     amount = max(0, int(amount))
@@ -187,6 +194,7 @@ def heal(ctx: Any, pid: str, amount: int) -> int:
         s["cond"]["unconscious"] = False
     if s["hp"] * 2 > s["hp_max"]:
         s["cond"]["major_wound"] = False
+    cd.recheck(ctx)
     return s["hp"] - before
 
 
@@ -199,6 +207,7 @@ def dying_roll(ctx: Any, pid: str) -> bool:
         ctx.say(ck.t(ctx, f"{s['name']}はまだ持ちこたえている。", f"{s['name']} clings to life."))
         return True
     s["cond"].update(dead=True, dying=False)
+    cd.recheck(ctx)
     ctx.say(ck.t(ctx, f"{s['name']}は息を引き取った。", f"{s['name']} dies."))
     return False
 
@@ -233,7 +242,9 @@ def _treat(ctx: Any, target: str, who: str, skill: str, cannot: str, apply: Any)
     if not able(ctx.state.stats[healer]):
         raise RuleError(f"{ctx.state.stats[healer]['name']} {cannot}")
     r = ck.check(ctx, skill, "regular", 0, healer)
-    return _turn_done(ctx, healer, apply(ctx, ts, tid, r))
+    keys = apply(ctx, ts, tid, r)
+    cd.recheck(ctx)
+    return _turn_done(ctx, healer, keys)
 
 
 def first_aid(ctx: Any, target: str = "", who: str = "") -> list[str]:
@@ -420,6 +431,7 @@ def _end_round(ctx: Any, c: dict) -> None:
                 b["left"] -= 1  # a bout that began outside the fight counts in rounds here
                 if b["left"] == 0:
                     del cond["bout"]
+                    cd.recheck(ctx)
                     name = ctx.state.stats[k]["name"]
                     ctx.say(ck.t(ctx, f"{name}は我に返った。", f"{name} comes to."))
         elif r["side"] == "enemy" and r["dazed"] > 0 and not r["down"]:

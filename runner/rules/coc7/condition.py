@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from runner.rules.coc7 import checks as ck
 from runner.story.expr import parse as _parse_expr
 from runner.story.model import Action
 
@@ -52,6 +53,17 @@ def _do(*calls: str) -> tuple:
 
 
 # ---------------------------------------------------------------- conditions
+
+def recheck(ctx: Any) -> None:
+    """Notes in the rules' data whether anyone cannot act (``down``), so that the question the
+    engine asks a few times a turn (:func:`offers`) is one look when all is well. Called by
+    every rule that changes a condition (damage, healing, a CON roll, a bout's start and end,
+    coming round)."""
+    d = ck.data(ctx)
+    down = any(incapacity(v) for _, v in investigators(ctx.state))
+    if down or d.get("down"):
+        d["down"] = down
+
 
 def bout_running(s: dict) -> dict | None:
     """The investigator's bout of madness while it lasts (``left`` rounds or hours)."""
@@ -146,15 +158,7 @@ def offers(story: Any, state: Any, choices: list, choice_type: Any) -> list:
     a turn: a few dictionary reads)."""
     rules = state.rules
     d = rules.get("coc7") if rules else None
-    if not d:
-        return choices
-    for v in state.stats.values():  # anyone down? (the sheets are few; a bout is removed
-        if type(v) is dict:         # from the sheet when it ends)
-            cond = v.get("cond")
-            if cond and (cond.get("dead") or cond.get("dying") or cond.get("unconscious")
-                         or cond.get("bout")):
-                break
-    else:
+    if not d or not d.get("down"):
         return choices
     s = state.stats.get(d.get("pc") or "")
     if type(s) is not dict:

@@ -7,6 +7,7 @@ from typing import Any
 
 from runner.rules.base import RuleError
 from runner.rules.coc7 import checks as ck
+from runner.rules.coc7 import condition as cd
 from runner.rules.dice import DiceError, parse
 
 # Bouts of madness, summarised in our own words (7e has ten of each kind).
@@ -91,6 +92,7 @@ def bout(ctx: Any, pid: str, realtime: bool | None = None) -> dict:
     d["bout_seq"] = d.get("bout_seq", 0) + 1
     s["cond"]["bout"] = {"roll": n, "length": length, "unit": "rounds" if realtime else "hours",
                          "left": length, "seq": d["bout_seq"]}
+    cd.recheck(ctx)
     ctx.say(ck.t(ctx, f"{s['name']}は狂気の発作に襲われる（{length}{unit_ja}）。{ja}",
                  f"{s['name']} suffers a bout of madness ({length} {unit_en}). {en}"))
     return s["cond"]["bout"]
