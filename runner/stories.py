@@ -23,6 +23,19 @@ def shipped() -> list[Path]:
     return sorted(p for p in d.iterdir() if (p.is_dir() and any(p.glob("*.yaml"))) or p.suffix == ".yaml")
 
 
+def installed_story(story_id: object) -> Path | None:
+    """The shipped story with this id (a name like ``deep_sea_atelier``, never a path), or None."""
+    from runner.story.loader import ID_RE
+
+    if not isinstance(story_id, str) or not ID_RE.match(story_id) or len(story_id) > 200:
+        return None
+    d = shipped_dir()
+    for cand in (d / story_id, d / f"{story_id}.yaml"):
+        if cand.exists():
+            return cand
+    return None
+
+
 def resolve(name: str | None) -> Path:
     """Turns a story argument into a path: an existing path, or a shipped story's id."""
     if not name:

@@ -15,6 +15,7 @@ from typing import Any
 
 from runner.story import Diagnostic, Story, story_files
 from runner.story import expr as X
+from runner.story.source import read_text, story_root
 from runner.story.yamlpos import Map, Seq
 from runner.story.yamlpos import load as yaml_load
 
@@ -183,9 +184,10 @@ def lint(story: Story) -> list[Diagnostic]:
         return out
     node_pos: dict[str, tuple[str, int, int]] = {}
     texts: list[str] = []
+    root = story_root(story.path)
     for f in story_files(story.path):
         try:
-            text = f.read_text(encoding="utf-8")
+            text = read_text(f, root)
             data, _ = yaml_load(text)
         except Exception:  # noqa: BLE001 - a story that loaded reads again; be safe anyway
             continue

@@ -16,6 +16,7 @@ Every expectation is reported with its ``path:line`` when it fails.
 from __future__ import annotations
 
 import difflib
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,8 @@ import yaml
 from runner.engine import NeedDice, available, clock_text, new_game, step
 from runner.rules.dice import DiceError
 from runner.story.model import Story
-from runner.story.yamlpos import Map, Seq
+from runner.story.source import SourceError, read_text, story_root
+from runner.story.yamlpos import Map, Refused, Seq
 from runner.story.yamlpos import load as yaml_load
 
 CASE_KEYS = {"name", "seed", "gm", "dice", "commands", "expect", "allow_errors", "skip"}
@@ -119,16 +121,22 @@ def _near(word: str, options: set[str]) -> str:
     return f" (did you mean {hit[0]!r}?)" if hit else ""
 
 
-def load_cases(path: str | Path, *, display: str | None = None) -> list[Case]:
-    """Reads one test file. Raises :class:`PlaytestError` for a malformed one."""
+def load_cases(path: str | Path, *, display: str | None = None, root: Path | None = None) -> list[Case]:
+    """Reads one test file (a regular file, inside ``root`` when given). Raises
+    :class:`PlaytestError` for a malformed one."""
     p = Path(path)
     shown = display or str(p)
     try:
-        data, dups = yaml_load(p.read_text(encoding="utf-8"))
+        data, dups = yaml_load(read_text(p, root))
+    except SourceError as e:
+        raise PlaytestError(f"{shown}:{e.pos[0] if e.pos else 1}", e.message) from None
+    except Refused as e:
+        mark = e.problem_mark
+        raise PlaytestError(f"{shown}:{mark.line + 1 if mark else 1}", str(e.problem)) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         raise PlaytestError(f"{shown}:{mark.line + 1 if mark else 1}", f"YAML syntax: {e.problem or e.context}") from None
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+    except (OSError, yaml.YAMLError) as e:
         raise PlaytestError(f"{shown}:1", f"cannot read: {e}") from None
     if dups:
         key, pos = dups[0]
@@ -416,15 +424,22 @@ def run_tests(story: Story, files: list[Path], *, select: str = "",
               display_base: Path | None = None) -> list[Result]:
     """Runs every case in ``files`` (those whose id contains ``select``)."""
     results: list[Result] = []
+    root = story_root(story.path)
+    if root is None:  # a one-file story: its tests/ folder is next to it
+        root = Path(os.path.realpath(Path(story.path).parent))
+    home = os.path.abspath(Path(story.path) if Path(story.path).is_dir() else Path(story.path).parent)
     for f in files:
         shown = str(f)
+        # Files found in the story's own tests/ stay inside its folder; files the user
+        # names on the command line may be anywhere.
+        inside = os.path.abspath(f).startswith(home + os.sep)
         if display_base is not None:
             try:
                 shown = str(f.resolve().relative_to(display_base.resolve()))
             except ValueError:
                 shown = str(f)
         try:
-            cases = load_cases(f, display=shown)
+            cases = load_cases(f, display=shown, root=root if inside else None)
         except PlaytestError as e:
             c = Case(Path(shown).name, shown, 1)
             results.append(Result(c, "error", [str(e)]))

@@ -11,6 +11,7 @@ def open_story(name: str | None, command: str):  # noqa: ANN201 - Story | None
     import sys
 
     from runner.story import StoryError, load
+    from runner.story.text import printable
 
     path = resolve(name)
     if not path.exists():
@@ -22,7 +23,7 @@ def open_story(name: str | None, command: str):  # noqa: ANN201 - Story | None
         return load(path)
     except StoryError as e:
         for d in e.diagnostics[:20]:
-            print(d, file=sys.stderr)
+            print(printable(str(d)), file=sys.stderr)
         more = len(e.diagnostics) - 20
         tail = f" (and {more} more)" if more > 0 else ""
         print(f"katari {command}: {path} has errors{tail}; see `katari check {path}`", file=sys.stderr)

@@ -24,6 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from runner.stories import resolve
     from runner.story import Diagnostic, check
+    from runner.story.text import printable
 
     bad = 0
     for raw in args.paths:
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps(d.to_dict(), ensure_ascii=False))
             else:
-                print(d, file=sys.stdout)
+                print(printable(str(d)), file=sys.stdout)
         errors = [d for d in diags if d.severity == "error"]
         if errors:
             bad += 1
@@ -63,6 +64,7 @@ def voice_warnings(story, model_arg: str | None) -> list:  # noqa: ANN001
     from pathlib import Path
 
     from runner.story import Diagnostic, story_files
+    from runner.story.source import SourceError, read_text, story_root
 
     try:
         from runner.ui.listener.models import find_model
@@ -78,7 +80,13 @@ def voice_warnings(story, model_arg: str | None) -> list:  # noqa: ANN001
     except ModelError as e:
         return [Diagnostic(story.path, 1, 1, f"voice check skipped: {e}", "K200", "warning")]
     model_name = path.parent.name if path.name == "model" else path.name
-    files = [(f, f.read_text(encoding="utf-8")) for f in story_files(story.path)]
+    root = story_root(story.path)
+    files = []
+    for f in story_files(story.path):
+        try:
+            files.append((f, read_text(f, root)))
+        except SourceError:  # it loaded a moment ago; if it changed since, skip it
+            continue
     out = []
     reported: set[str] = set()
     for node in story.nodes.values():

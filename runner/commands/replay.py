@@ -14,7 +14,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "and check that it ends in the recorded state. Exit 0 when it does, "
                                    "1 when it does not, 2 when it cannot be replayed.")
     p.add_argument("file", metavar="TRANSCRIPT_OR_SAVE")
-    p.add_argument("--story", help="the story to use (default: the one the file names)")
+    p.add_argument("--story", help="the story file or folder to use (default: the installed story "
+                                   "whose id the file names)")
     p.add_argument("--show", action="store_true", help="print the game as it is replayed")
     p.add_argument("--lang", choices=["ja", "en"], default=None, help="interface language (default ja)")
     p.set_defaults(func=run)
@@ -38,12 +39,18 @@ def diff(want: Any, got: Any, path: str = "") -> list[str]:
     return []
 
 
+def _id_text(sid: Any) -> str:
+    from runner.story.text import printable
+
+    return printable(sid)[:80] if isinstance(sid, str) else "?"
+
+
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from runner.engine import NeedDice, SaveError
     from runner.rules.dice import DiceError
-    from runner.stories import resolve
+    from runner.stories import installed_story, resolve
     from runner.story import StoryError, load
     from runner.ui import files
     from runner.ui.i18n import default_lang, t
@@ -63,8 +70,11 @@ def run(args: argparse.Namespace) -> int:
     if args.story:
         path = resolve(args.story)
     else:
-        sp = data.get("story_path") or ""
-        path = Path(sp) if sp and Path(sp).exists() else resolve(str(data.get("story") or ""))
+        # The file names a story by its id, never by a path: a transcript from someone else
+        # must not make Katari read whatever file it points at. Other stories: --story PATH.
+        path = installed_story(data.get("story"))
+        if path is None:
+            return fail(t("replay_which_story", lang, id=_id_text(data.get("story"))))
     try:
         story = load(path)
     except StoryError as e:
@@ -73,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         return fail(e)
     if story.id != data.get("story"):
-        return fail(t("replay_other_story", lang, want=data.get("story"), path=path, got=story.id))
+        return fail(t("replay_other_story", lang, want=_id_text(data.get("story")), path=path, got=story.id))
     if data.get("fingerprint") and data["fingerprint"] != files.fingerprint(story):
         out(t("story_changed", lang) + "\n")
     try:
@@ -86,13 +96,14 @@ def run(args: argparse.Namespace) -> int:
             return fail(e)
         return fail(t("replay_broken", lang, detail=f"{type(e).__name__}: {e}".splitlines()[0]))
     if args.show:
+        from runner.story.text import printable
         from runner.ui.render import Renderer, plain
 
         r = Renderer(story, lang=lang, gm=tl.gm, cols=79, show_actions=False)
         for i, events in enumerate(tl.events):
-            if i:
-                out(f"\n▶ {tl.log[i - 1].command}\n")
-            text = plain(r.events(events or []))
+            if i:  # the commands come from the file: no escape sequence reaches the terminal
+                out(printable(f"\n▶ {tl.log[i - 1].command}\n"))
+            text = printable(plain(r.events(events or [])))
             if text:
                 out(text + "\n")
         out("\n")

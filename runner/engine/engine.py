@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from runner.engine.evaluate import EvalError, _num, compile_expr, shares_state
+from runner.engine.evaluate import MAX_ABS, EvalError, _num, compile_expr, shares_state
 from runner.engine.gm import FORCE_KEY, GM_COMMANDS, forced_keys
 from runner.engine.match import MAX_COMMAND, Found, find, forms, normalise, suggestions
 from runner.engine.state import State, _copy
@@ -193,9 +193,12 @@ def new_game(story: Story, seed: int = 0, *, gm: bool = False, dice: list[int] |
         _settle(ctx)
     except _Ending:
         pass
-    except (EvalError, RuleError, StoryRuntimeError) as e:
-        ctx.events.append({"type": "error", "code": "story_error", "data": {"detail": str(e)},
-                           "message": f"story error: {e}"})
+    except (EvalError, RuleError, StoryRuntimeError, RecursionError) as e:
+        # As in step(): a start whose effects re-trigger themselves (a repeating timed event
+        # that advances the clock) is a story error, and the game starts where it stopped.
+        msg = "story error: effects nest too deeply" if isinstance(e, RecursionError) else f"story error: {e}"
+        ctx.events.append({"type": "error", "code": "story_error", "data": {"detail": msg[len("story error: "):]},
+                           "message": msg})
     state.rng = seeded.state
     return state, ctx.events + tail(story, state, gm=gm)
 
@@ -615,7 +618,7 @@ def advance(ctx: Ctx, minutes: int) -> None:
     st = ctx.state
     if minutes <= 0:
         return
-    st.clock += minutes
+    st.clock = min(st.clock + minutes, MAX_ABS)
     for ev in ctx.story.events:
         if ev.at is None or ev.at > st.clock:
             continue
@@ -733,7 +736,7 @@ def _run(ctx: Ctx, effects: tuple) -> None:
                     raise EvalError(f"cannot add {v!r} to {name} ({old!r})") from None
         elif k == "give":
             for item, n in e[1]:
-                st.inventory[item] = st.inventory.get(item, 0) + n
+                st.inventory[item] = min(st.inventory.get(item, 0) + n, MAX_ABS)
         elif k == "take":
             for item, n in e[1]:
                 left = st.inventory.get(item, 0) - n
@@ -755,7 +758,10 @@ def _run(ctx: Ctx, effects: tuple) -> None:
         elif k == "check":
             _outcome(ctx, ctx.eval(e[1]), e[2])
         elif k == "advance":
-            advance(ctx, int(ctx.eval(e[1])))
+            v = ctx.eval(e[1])
+            if type(v) not in (int, float):
+                raise EvalError(f"advance needs minutes, not {v!r}"[:200])
+            advance(ctx, int(v))
         else:  # pragma: no cover
             raise StoryRuntimeError(f"unknown effect {k!r}")
 

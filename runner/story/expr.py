@@ -103,6 +103,8 @@ class _Parser:
         self.toks = tokenize(src)
         self.i = 0
         self.depth = 0
+        self.height: dict[int, int] = {}
+        """Levels of each node built so far (by id; every node stays alive until the end)."""
 
     def peek(self) -> Tok:
         return self.toks[self.i]
@@ -124,6 +126,16 @@ class _Parser:
             raise ExprError(f"expected {value!r} but found {got}", t.col)
         return t
 
+    def mk(self, node: Node, col: int, *kids: Node) -> Node:
+        """``node`` with its height: the tree is bounded, not only the parentheses, so that
+        ``1+1+…+1`` cannot build a tree deeper than the evaluator and checker may walk."""
+        h = 1 + max((self.height.get(id(k), 1) for k in kids), default=0)
+        if h > MAX_DEPTH:
+            raise ExprError(f"expression is nested more than {MAX_DEPTH} deep "
+                            f"(each operator in a chain counts: split it with variables)", col)
+        self.height[id(node)] = h
+        return node
+
     def enter(self, col: int) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
@@ -139,15 +151,17 @@ class _Parser:
     def or_(self) -> Node:
         a = self.and_()
         while self.word(self.peek()) == "or":
-            self.next()
-            a = ("or", a, self.and_())
+            col = self.next().col
+            b = self.and_()
+            a = self.mk(("or", a, b), col, a, b)
         return a
 
     def and_(self) -> Node:
         a = self.not_()
         while self.word(self.peek()) == "and":
-            self.next()
-            a = ("and", a, self.not_())
+            col = self.next().col
+            b = self.not_()
+            a = self.mk(("and", a, b), col, a, b)
         return a
 
     def not_(self) -> Node:
@@ -155,7 +169,8 @@ class _Parser:
         if self.word(t) == "not":
             self.next()
             self.enter(t.col)
-            n = ("not", self.not_())
+            a = self.not_()
+            n = self.mk(("not", a), t.col, a)
             self.depth -= 1
             return n
         return self.cmp()
@@ -163,25 +178,30 @@ class _Parser:
     def cmp(self) -> Node:
         a = self.sum()
         ops, operands = [], [a]
+        col = 0
         while self.peek().kind == "op" and self.peek().value in ("==", "!=", "<", "<=", ">", ">="):
-            ops.append(self.next().value)
+            t = self.next()
+            col = t.col
+            ops.append(t.value)
             operands.append(self.sum())
         if not ops:
             return a
-        return ("cmp", tuple(ops), tuple(operands))
+        return self.mk(("cmp", tuple(ops), tuple(operands)), col, *operands)
 
     def sum(self) -> Node:
         a = self.prod()
         while self.peek().kind == "op" and self.peek().value in ("+", "-"):
-            op = self.next().value
-            a = ("bin", op, a, self.prod())
+            t = self.next()
+            b = self.prod()
+            a = self.mk(("bin", t.value, a, b), t.col, a, b)
         return a
 
     def prod(self) -> Node:
         a = self.unary()
         while self.peek().kind == "op" and self.peek().value in ("*", "/", "//", "%"):
-            op = self.next().value
-            a = ("bin", op, a, self.unary())
+            t = self.next()
+            b = self.unary()
+            a = self.mk(("bin", t.value, a, b), t.col, a, b)
         return a
 
     def unary(self) -> Node:
@@ -192,8 +212,8 @@ class _Parser:
             n = self.unary()
             self.depth -= 1
             if n[0] == "lit" and isinstance(n[1], (int, float)) and not isinstance(n[1], bool):
-                return ("lit", -n[1] if t.value == "-" else n[1])
-            return ("neg", n) if t.value == "-" else n
+                return self.mk(("lit", -n[1] if t.value == "-" else n[1]), t.col)
+            return self.mk(("neg", n), t.col, n) if t.value == "-" else n
         return self.atom()
 
     def atom(self) -> Node:
@@ -229,7 +249,7 @@ class _Parser:
                         args.append(self.or_())
                 self.expect(")")
                 self.depth -= 1
-                return ("call", name, tuple(args), t.col)
+                return self.mk(("call", name, tuple(args), t.col), t.col, *args)
             if "." in name:
                 raise ExprError(f"attribute access is not allowed: {name!r}", t.col)
             return ("var", name, t.col)

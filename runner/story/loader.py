@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from runner.story import expr as X
+from runner.story.bounds import MAX_NUMBER, MAX_YAML_DEPTH, number_problem, short
 from runner.story.diagnostics import Diagnostic, StoryError
 from runner.story.model import (
     Action,
@@ -27,7 +28,17 @@ from runner.story.model import (
     TimedEvent,
     Variable,
 )
-from runner.story.yamlpos import Map, Seq, load_fast
+from runner.story.source import (
+    MAX_FILE_BYTES,
+    MAX_FILES,
+    MAX_STORY_BYTES,
+    SourceError,
+    decode,
+    read_bytes,
+    story_files,
+    story_root,
+)
+from runner.story.yamlpos import Map, Refused, Seq, load_fast
 from runner.story.yamlpos import load as yaml_load
 
 RULES = ("coc7", "ureg", "ktane", "none")
@@ -44,22 +55,8 @@ EFFECT_KEYS = {"set", "add", "give", "take", "goto", "end", "say", "keeper", "do
                "roll", "check", "advance"}
 EFFECT_COMPANIONS = {"if": {"then", "else"}, "check": {"outcomes"}}
 ID_RE = re.compile(r"^[^\W\d][\w\-]*$")
-_TIME = re.compile(r"^\s*(?:(\d+)\s*h(?:ours?)?)?\s*(?:(\d+)\s*m(?:in(?:utes?)?)?)?\s*$")
-_CLOCK = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*$")
-MAX_FILE_BYTES = 64 * 1024 * 1024
-MAX_NUMBER = 10**18
-"""Numbers a story may hold; the engine keeps every result within the same bound."""
-
-
-def story_files(path: str | os.PathLike[str]) -> list[Path]:
-    """The YAML files of a story: the file itself, or a folder's ``*.yaml`` (not ``tests/``)."""
-    p = Path(path)
-    if p.is_dir():
-        files = sorted(q for q in p.rglob("*.y*ml")
-                       if q.suffix in (".yaml", ".yml") and "tests" not in q.relative_to(p).parts[:-1]
-                       and not q.name.startswith("."))
-        return files
-    return [p]
+_TIME = re.compile(r"^\s*(?:([0-9]{1,19})\s*h(?:ours?)?)?\s*(?:([0-9]{1,19})\s*m(?:in(?:utes?)?)?)?\s*$")
+_CLOCK = re.compile(r"^\s*([0-9]{1,2}):([0-9]{2})\s*$")
 
 
 class _Checker:
@@ -123,11 +120,47 @@ class _Checker:
             return ""
         return str(v)
 
+    # -- free-form data ----------------------------------------------------
+    def plain(self, v: Any, pos: tuple[int, int] | None, depth: int = 0) -> Any:
+        """Free-form data (props, stats, options, a rule system's section) as plain dicts and
+        lists, each number checked where it enters: what rules and the state may hold.
+
+        A number out of range is reported and read as 0, so the rule system's own checks
+        that follow see only numbers they can use."""
+        t = type(v)
+        if t is str or t is bool or v is None:
+            return v
+        if t is int or t is float:
+            bad = number_problem(v)
+            if bad is None:
+                return v
+            self.err(pos, bad, "K010")
+            return 0
+        if isinstance(v, (dict, list)) and depth >= MAX_YAML_DEPTH:
+            self.err(pos, f"lists and mappings nested more than {MAX_YAML_DEPTH} levels deep", "K001")
+            return {} if isinstance(v, dict) else []
+        if isinstance(v, dict):
+            out = {}
+            vpos = self.vpos
+            for k, x in v.items():
+                if not (k is None or type(k) in (str, int, float, bool)):
+                    k = str(k)
+                out[k] = self.plain(x, vpos(v, k) or pos, depth + 1)
+            return out
+        if isinstance(v, list):
+            ipos = self.ipos
+            return [self.plain(x, ipos(v, i) or pos, depth + 1) for i, x in enumerate(v)]
+        self.err(pos, f"{_kind(v)} is not a value a story can hold (text, a number, true/false, "
+                      "null, a list or a mapping)", "K001")
+        return None
+
     # -- expressions -------------------------------------------------------
     def expr(self, src: Any, pos: tuple[int, int] | None, *, condition: bool = False) -> X.Node | None:
         if isinstance(src, (bool, int, float)) or src is None:
-            if not isinstance(src, bool) and isinstance(src, (int, float)) and not abs(src) <= MAX_NUMBER:
-                self.err(pos, f"number {src!r} is out of range (at most ±10^18)", "K010")
+            bad = number_problem(src)
+            if bad is not None:
+                self.err(pos, bad, "K010")
+                return None
             return ("lit", src)
         if not isinstance(src, str):
             self.err(pos, f"expected an expression, not {_kind(src)}", "K010")
@@ -321,7 +354,12 @@ class _Checker:
             elif isinstance(val, list):
                 counts = [(str(x), 1) for x in val]
             elif isinstance(val, dict):
-                counts = [(str(k), int(n) if isinstance(n, int) else 1) for k, n in val.items()]
+                for k, n in val.items():
+                    if type(n) is not int or not 1 <= n <= MAX_NUMBER:
+                        self.err(self.vpos(val, k) or vp, f"{key} {k!r}: the count must be a whole number "
+                                                          f"from 1 to 10^18, not {short(n)}", "K001")
+                        n = 1
+                    counts.append((str(k), n))
             else:
                 self.err(vp, f"{key!r} takes an item id, a list or {{item: count}}", "K001")
             for item, _n in counts:
@@ -379,8 +417,13 @@ class _Checker:
         if key == "advance":
             minutes = _minutes(val)
             if minutes is None:
-                ex = self.expr(val, vp)
-                return ("advance", ex)
+                if isinstance(val, str) and not _BIG.search(val) or isinstance(val, float) and abs(val) <= MAX_NUMBER:
+                    ex = self.expr(val, vp)
+                    if ex is None or ex[0] != "lit" or type(ex[1]) in (int, float):
+                        return ("advance", ex)
+                self.err(vp, _duration_problem("advance", val, 'minutes ("30", "1h30m") or an expression that '
+                                                               "gives minutes"), "K007")
+                return None
             return ("advance", ("lit", minutes))
         return None  # pragma: no cover
 
@@ -468,54 +511,59 @@ def _closest(word: str, options: Any) -> str | None:
 
 
 def _minutes(v: Any) -> int | None:
-    """Reads a duration: 30, "30m", "1h", "1h30m", "1:30"."""
+    """Reads a duration: 30, "30m", "1h", "1h30m", "1:30". None if it is not one, or if it
+    is beyond ±10^18 minutes (see :func:`_duration_problem` for why)."""
     if isinstance(v, bool):
         return None
     if isinstance(v, int):
-        return v
+        return v if -MAX_NUMBER <= v <= MAX_NUMBER else None
     if isinstance(v, float) and v.is_integer():
-        return int(v)
+        return int(v) if abs(v) <= MAX_NUMBER else None
     if isinstance(v, str):
-        if v.strip().isdigit():
-            return int(v)
+        if _DIGITS.match(v):
+            n = int(v)
+            return n if n <= MAX_NUMBER else None
         m = _CLOCK.match(v)
         if m:
             hh, mm = int(m.group(1)), int(m.group(2))
             return hh * 60 + mm if hh < 24 and mm < 60 else None
         m = _TIME.match(v)
         if m and (m.group(1) or m.group(2)):
-            return int(m.group(1) or 0) * 60 + int(m.group(2) or 0)
+            n = int(m.group(1) or 0) * 60 + int(m.group(2) or 0)
+            return n if n <= MAX_NUMBER else None
     return None
+
+
+_DIGITS = re.compile(r"^\s*[0-9]{1,19}\s*$")
+_BIG = re.compile(r"[0-9]{19}")
+
+
+def _duration_problem(what: str, v: Any, example: str) -> str:
+    """The message for a duration :func:`_minutes` could not read."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, str) and _BIG.search(v):
+        return f"{what} {short(v)} is out of range (at most 10^18 minutes)"
+    return f"{what} {short(v)}: {example}"
 
 
 class _Retry(Exception):
     """The fast loader met something it cannot place: load again with positions."""
 
 
-def _read_files(files: list[Path], chk: _Checker, fast: bool = False) -> list[tuple[str, Any]]:
+def _read_files(files: list[Path], chk: _Checker, fast: bool = False,
+                root: Path | None = None) -> list[tuple[str, Any]]:
     docs = []
+    total = 0
     for f in files:
         name = str(f)
         chk.file = name
         try:
-            if f.stat().st_size > MAX_FILE_BYTES:
-                chk.err(None, f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", "K100")
-                continue
-            text = f.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            chk.err(None, "no such file or folder", "K100")
-            continue
-        except IsADirectoryError:
-            chk.err(None, "is a folder with no story files", "K100")
-            continue
-        except UnicodeDecodeError as e:
-            before = f.read_bytes()[:e.start]
-            line = before.count(b"\n") + 1
-            col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-            chk.err((line, col), f"not UTF-8 text ({e.reason} at byte {e.start}); save the file as UTF-8", "K100")
-            continue
-        except OSError as e:
-            chk.err(None, f"cannot read: {e.strerror}", "K100")
+            raw = read_bytes(f, root, limit=min(MAX_FILE_BYTES, MAX_STORY_BYTES - total))
+            total += len(raw)
+            text = decode(raw)
+        except SourceError as e:
+            if "larger than" in e.message and total:
+                e = SourceError(f"the story's files are larger than {MAX_STORY_BYTES // (1024 * 1024)} MB in all")
+            chk.err(e.pos, e.message, "K100")
             continue
         if fast:
             try:
@@ -533,7 +581,7 @@ def _read_files(files: list[Path], chk: _Checker, fast: bool = False) -> list[tu
         except yaml.MarkedYAMLError as e:
             mark = e.problem_mark or e.context_mark
             pos = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-            msg = f"YAML syntax: {e.problem or e.context}"
+            msg = f"YAML syntax: {e.problem or e.context}" if not isinstance(e, Refused) else str(e.problem)
             if e.context and e.context_mark and e.problem_mark and e.context_mark.line != e.problem_mark.line:
                 # The real mistake is often where the unfinished thing began (a quote, a bracket).
                 msg += f" ({e.context} that started at line {e.context_mark.line + 1}, column {e.context_mark.column + 1})"
@@ -615,7 +663,10 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
     if not files:
         chk.err(None, "no .yaml files in this folder", "K100", file=str(path))
         return None, chk.diags
-    docs = _read_files(files, chk, fast)
+    if len(files) > MAX_FILES:
+        chk.err(None, f"more than {MAX_FILES} .yaml files in this folder", "K100", file=str(path))
+        return None, chk.diags
+    docs = _read_files(files, chk, fast, story_root(p))
 
     # Merge sections from every file, remembering which file each entry came from.
     meta: Map | None = None
@@ -654,6 +705,11 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
         if req not in meta:
             chk.err(meta.pos if isinstance(meta, Map) else None, f"'story' needs {req!r}", "K003")
     sid = chk.want_str(meta.get("id", ""), chk.vpos(meta, "id"), "story id") if "id" in meta else Path(path).stem
+    if "id" in meta and sid and (not ID_RE.match(sid) or len(sid) > 100):
+        # The id names save folders and is written into transcripts: a word, like a node id.
+        chk.err(chk.vpos(meta, "id"), f"{short(sid, 40)} cannot be a story id (letters, digits, _ and -, "
+                                      "at most 100)", "K006")
+        sid = "story"
     rules = str(meta.get("rules", "none"))
     if rules not in RULES:
         near = _closest(rules, RULES)
@@ -669,6 +725,11 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
     if not isinstance(options, dict):
         chk.err(chk.vpos(meta, "options"), "'options' must be a mapping", "K001")
         options = {}
+    options = chk.plain(options, chk.vpos(meta, "options"))
+    for key in list(extra):
+        chk.file = _file_of(docs, key) or meta_file
+        extra[key] = chk.plain(extra[key], _locate(docs, key))
+    chk.file = meta_file
 
     # Declarations first: variables, items, characters, node and ending ids.
     variables: dict[str, Variable] = {}
@@ -691,16 +752,14 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
                     if spec.get("visible", True) is not True:
                         chk.err(chk.vpos(spec, "visible"), f"variable {vname!r}: 'visible_when' shows it "
                                 "while the condition holds; drop 'visible: false'", "K001")
-                variables[vname] = Variable(vname, _plain(spec.get("value", 0)),
+                value = chk.plain(spec.get("value", 0), chk.vpos(spec, "value") or chk.vpos(val, vname))
+                variables[vname] = Variable(vname, value,
                                             bool(spec.get("visible", False)) or "visible_when" in spec,
                                             str(spec.get("label", "")), shown_when)
             elif isinstance(spec, list):
                 chk.err(chk.vpos(val, vname), f"variable {vname!r}: a list is not a value; use a number, text or true/false", "K001")
             else:
-                variables[vname] = Variable(vname, spec)
-            v0 = variables[vname].value if vname in variables else None
-            if isinstance(v0, (int, float)) and not isinstance(v0, bool) and not abs(v0) <= MAX_NUMBER:
-                chk.err(chk.vpos(val, vname), f"number {v0!r} is out of range (at most ±10^18)", "K010")
+                variables[vname] = Variable(vname, chk.plain(spec, chk.vpos(val, vname)))
     chk.variables = set(variables)
 
     items: dict[str, Item] = {}
@@ -716,7 +775,7 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
             elif isinstance(spec, dict):
                 chk.unknown_keys(spec, {"name", "description", "props"}, f"item {iid!r}")
                 items[str(iid)] = Item(str(iid), str(spec.get("name", iid)), str(spec.get("description", "")),
-                                       _plain(spec.get("props") or {}))
+                                       chk.plain(spec.get("props") or {}, chk.vpos(spec, "props")))
             else:
                 chk.err(chk.vpos(val, iid), f"item {iid!r} must be a name or a mapping", "K001")
     chk.items = set(items)
@@ -737,7 +796,8 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
             known = (chk.expr(spec["known_when"], chk.vpos(spec, "known_when"), condition=True)
                      if "known_when" in spec else None)
             characters[str(cid)] = Character(str(cid), str(spec.get("name", cid)), kind,
-                                             _plain(spec.get("stats") or {}), _plain(spec.get("props") or {}),
+                                             chk.plain(spec.get("stats") or {}, chk.vpos(spec, "stats")),
+                                             chk.plain(spec.get("props") or {}, chk.vpos(spec, "props")),
                                              known, str(spec.get("unknown_name", "")))
     chk.speakers = _speakers(characters)
 
@@ -776,7 +836,7 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
         chk.unknown_keys(val, {"start", "limit", "show", "left_visible_when"}, "'clock'")
         start = _minutes(val.get("start", 0))
         if start is None:
-            chk.err(chk.vpos(val, "start"), f"clock start {val.get('start')!r}: write a time like \"10:00\"", "K007")
+            chk.err(chk.vpos(val, "start"), _duration_problem("clock start", val.get("start"), 'write a time like "10:00"'), "K007")
             start = 0
         limit = None
         if "limit" in val:
@@ -787,7 +847,7 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
             else:
                 limit = _minutes(lim)
             if limit is None or limit < 0:
-                chk.err(chk.vpos(val, "limit"), f"clock limit {lim!r}: a time after the start (\"20:00\") or a duration (\"10h\")", "K007")
+                chk.err(chk.vpos(val, "limit"), _duration_problem("clock limit", lim, 'a time after the start ("20:00") or a duration ("10h")'), "K007")
                 limit = None
         left_when = (chk.expr(val["left_visible_when"], chk.vpos(val, "left_visible_when"), condition=True)
                      if "left_visible_when" in val else None)
@@ -817,7 +877,7 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
                               "(add an action, a goto or an end)", "K030")
         scene = str(spec.get("scene", "")) or (Path(name).stem if len(files) > 1 else "")
         _props_speakers(chk, spec.get("props"))
-        props = _plain(spec.get("props") or {})
+        props = chk.plain(spec.get("props") or {}, chk.vpos(spec, "props"))
         _props_edges(chk, props, nid)
         nodes[nid] = Node(nid, kind, str(spec.get("title", "")), scene, narration, keeper, on_enter,
                           actions, props)
@@ -867,7 +927,7 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
                 else:
                     at = _minutes(raw)
                 if at is None or at < 0:
-                    chk.err(chk.vpos(ev, "at"), f"event time {raw!r}: minutes after the start, \"1h\", or \"11:00\"", "K007")
+                    chk.err(chk.vpos(ev, "at"), _duration_problem("event time", raw, 'minutes after the start, "1h", or "11:00"'), "K007")
                     at = None
             when = chk.expr(ev["when"], chk.vpos(ev, "when"), condition=True) if "when" in ev else None
             if at is None and when is None and "at" not in ev:
@@ -948,7 +1008,7 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
 
         rs = system(rules)
         if rs.validate is not None:
-            raw = {"story": meta, "variables": {k: v.value for k, v in variables.items()},
+            raw = {"story": {**meta, "options": options}, "variables": {k: v.value for k, v in variables.items()},
                    "items": {k: {"name": v.name, **v.props} for k, v in items.items()},
                    "characters": {k: {"name": c.name, "kind": c.kind, "stats": c.stats, "props": c.props}
                                   for k, c in characters.items()},
@@ -965,8 +1025,8 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
         characters=characters, events=tuple(events), clock=clock, credits=credits_t,
         licence=str(meta.get("licence", meta.get("license", ""))), author=str(meta.get("author", "")),
         description=str(meta.get("description", "")), length=str(meta.get("length", "")),
-        options=_plain(options),
-        readings=readings, voices=voices, extra=_plain(extra),
+        options=options,
+        readings=readings, voices=voices, extra=extra,
     )
     return story, chk.diags
 
@@ -1010,7 +1070,7 @@ def _actions(chk: _Checker, v: Any, pos: tuple[int, int] | None, nid: str) -> tu
         if "cost" in a:
             c = _minutes(a["cost"])
             if c is None or c < 0:
-                chk.err(vpos(a, "cost"), f"cost {a['cost']!r}: minutes, \"30m\" or \"1h\"", "K007")
+                chk.err(vpos(a, "cost"), _duration_problem("cost", a["cost"], 'minutes, "30m" or "1h"'), "K007")
             else:
                 cost = c
         base = f"{nid}.{aid}"
@@ -1080,14 +1140,6 @@ def _props_speakers(chk: _Checker, props: Any) -> None:
     elif isinstance(props, list):
         for v in props:
             _props_speakers(chk, v)
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {k: _plain(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_plain(x) for x in v]
-    return v
 
 
 def _locate(docs: list[tuple[str, Any]], where: str) -> tuple[int, int] | None:

@@ -109,6 +109,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "replay_story_errors": "物語 {path} に {n} 件のエラーがあります（例：{first}）",
         "replay_other_story": "この記録は物語「{want}」のものですが、{path} は「{got}」です",
         "replay_broken": "記録どおりに再生できません（記録が壊れているか、物語が変わっています）",
+        "replay_which_story": "記録の物語「{id}」はインストールされていません。物語のファイルかフォルダを --story で指定してください",
         # Why a file cannot be used (runner.ui.files.FileError codes; OS errors by errno).
         "why_bad_name": "セーブ名に使えない文字があります：{slot!r}",
         "why_entry_damaged": "セーブの中のコマンドが壊れています",
@@ -265,6 +266,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "replay_story_errors": "{path}: {n} error(s) in the story, e.g. {first}",
         "replay_other_story": "the file is for the story {want!r}, but {path} is {got!r}",
         "replay_broken": "the recorded commands do not replay ({detail})",
+        "replay_which_story": "the story {id!r} the file names is not installed: give its file or folder with --story PATH",
         "why_bad_name": "bad save name {slot!r}",
         "why_entry_damaged": "a command in the save is damaged",
         "why_dice_damaged": "the dice of a command in the save are damaged",
