@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +21,12 @@ from runner.story.model import Action, Effect, Node, Story
 
 LAYOUT_LIMIT = 2000
 """Above this many nodes and endings, Graphviz takes too long and the picture is unreadable."""
+EDGE_LIMIT = 1000
+"""Above this many arrows (parallel ones merged), the same."""
+MAX_PARALLEL = 3
+"""Arrows drawn one by one between the same two boxes; more are one arrow "N moves"."""
+DOT_TIMEOUT = 60.0
+"""Seconds Graphviz may take to lay a map out; then it is stopped (and its process with it)."""
 
 KIND_SHAPE = {"place": ("box", "#ffffff"), "check": ("diamond", "#fff4cc"),
               "combat": ("octagon", "#ffd9c2"), "scene": ("box", "#eef3ff")}
@@ -29,6 +37,10 @@ ENDING_COLOUR = {"good": "#a8e6a1", "normal": "#cfe2f3", "neutral": "#e6e6e6",
 
 class GraphvizMissing(RuntimeError):
     """The ``dot`` program is not installed."""
+
+
+class LayoutTimeout(RuntimeError):
+    """Graphviz did not lay the map out in time (it was stopped)."""
 
 
 @dataclass(slots=True)
@@ -271,7 +283,28 @@ def build(story: Story) -> Graph:
             "repeat": ev.repeat, "effects": [describe_effect(e) for e in ev.effects]})
         for _k, t, conds in moves(ev.effects):
             edges.append(Edge(key, t, "", cond_text(conds), "event"))
-    return Graph(story.title, story.start, nodes, [e for e in edges if e.dst in nodes])
+    return Graph(story.title, story.start, nodes, merge_parallel([e for e in edges if e.dst in nodes]))
+
+
+def merge_parallel(edges: list[Edge], keep: int = MAX_PARALLEL) -> list[Edge]:
+    """The arrows, with more than ``keep`` between the same two boxes drawn as one: a node
+    with 20,000 actions to one place is one arrow, not 20,000 for Graphviz to route."""
+    count: dict[tuple[str, str], int] = {}
+    for e in edges:
+        count[(e.src, e.dst)] = count.get((e.src, e.dst), 0) + 1
+    if all(n <= keep for n in count.values()):
+        return edges
+    out: list[Edge] = []
+    done: set[tuple[str, str]] = set()
+    for e in edges:
+        pair = (e.src, e.dst)
+        n = count[pair]
+        if n <= keep:
+            out.append(e)
+        elif pair not in done:
+            done.add(pair)
+            out.append(Edge(e.src, e.dst, f"{n} moves", "", e.kind))
+    return out
 
 
 def scene_graph(g: Graph) -> Graph:
@@ -307,7 +340,12 @@ def scene_graph(g: Graph) -> Graph:
 
 
 def too_large(g: Graph, limit: int = LAYOUT_LIMIT) -> bool:
-    return len(g.nodes) > limit
+    return len(g.nodes) > limit or len(g.edges) > max(EDGE_LIMIT, limit // 2)
+
+
+def _size(g: Graph) -> str:
+    n, m = len(g.nodes), len(g.edges)
+    return f"{n} boxes" + (f" and {m} arrows" if m > max(EDGE_LIMIT, n) else "")
 
 
 def for_layout(g: Graph, limit: int = LAYOUT_LIMIT) -> Graph | None:
@@ -398,18 +436,78 @@ def to_dot(g: Graph, *, clusters: bool = True) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_svg(dot_text: str, *, timeout: float = 300) -> str:
-    """Lays the graph out with Graphviz's ``dot`` and returns the SVG text."""
+def render_svg(dot_text: str, *, timeout: float = DOT_TIMEOUT) -> str:
+    """Lays the graph out with Graphviz's ``dot`` and returns the SVG text.
+
+    ``dot`` runs in a process group of its own, with a CPU-time limit and (on Linux) the
+    order to die with Katari; after ``timeout`` seconds, or on any interruption, the group is
+    killed and reaped, so no layout is left running. Raises :class:`LayoutTimeout`."""
     exe = shutil.which("dot")
     if exe is None:
         raise GraphvizMissing("graphviz is not installed: install it (apt install graphviz, "
                               "brew install graphviz, or https://graphviz.org/download/) "
                               "or use --format mermaid / dot")
-    r = subprocess.run([exe, "-Tsvg"], input=dot_text.encode("utf-8"), capture_output=True,
-                       timeout=timeout, check=False)
-    if r.returncode != 0:
-        raise RuntimeError("dot failed: " + r.stderr.decode("utf-8", "replace").strip()[:500])
-    return r.stdout.decode("utf-8")
+    posix = os.name == "posix"
+    extra: dict[str, Any] = {"start_new_session": True, "preexec_fn": _child_limits(timeout)} if posix else {}
+    proc = subprocess.Popen([exe, "-Tsvg"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, **extra)
+    try:
+        out, err = proc.communicate(dot_text.encode("utf-8"), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _stop(proc)
+        raise LayoutTimeout(f"Graphviz took longer than {timeout:g} s to lay the map out and was stopped: "
+                            "the map is too tangled to draw; use --format html for a searchable list "
+                            "(it falls back to one), --format dot or mermaid, or add scene: to nodes") from None
+    except BaseException:
+        _stop(proc)
+        raise
+    if proc.returncode != 0:
+        raise RuntimeError("dot failed: " + err.decode("utf-8", "replace").strip()[:500])
+    return out.decode("utf-8", "replace")
+
+
+def _child_limits(timeout: float) -> Any:
+    """What ``dot`` sets up before it starts (POSIX): a CPU-time limit a little above the
+    timeout, and, on Linux, SIGKILL when its parent dies (even by SIGKILL)."""
+    cpu = int(timeout) + 5
+
+    def setup() -> None:
+        import resource
+        import signal
+
+        try:
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+        except (ValueError, OSError):
+            pass
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+            except (OSError, AttributeError):
+                pass
+
+    return setup
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Kills ``dot`` and anything it started, and reaps it."""
+    import signal
+
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover
+            proc.kill()
+    except OSError:
+        pass
+    for f in (proc.stdin, proc.stdout, proc.stderr):
+        try:
+            if f is not None:
+                f.close()
+        except OSError:
+            pass
+    proc.wait()
 
 
 # ----------------------------------------------------------------- Mermaid
@@ -757,7 +855,7 @@ aside code { font-size: 12px; }
 
 
 def render(story: Story, fmt: str, *, limit: int = LAYOUT_LIMIT, full: bool = False,
-           lang: str = "ja") -> tuple[str, str]:
+           lang: str = "ja", timeout: float = DOT_TIMEOUT) -> tuple[str, str]:
     """The map of ``story`` in ``fmt`` (svg, dot, mermaid, html) and a note for the author.
 
     Raises :class:`GraphvizMissing` for svg/html without Graphviz, and ValueError for an
@@ -766,13 +864,14 @@ def render(story: Story, fmt: str, *, limit: int = LAYOUT_LIMIT, full: bool = Fa
     g = build(story)
     note = ""
     drawn: Graph | None = g
+    size = _size(g)
     if not full and too_large(g, limit):
         drawn = for_layout(g, limit)
         if drawn is not None:
-            note = f"{len(g.nodes)} boxes is too many to draw one by one: drawing {drawn.note}."
+            note = f"{size} is too many to draw one by one: drawing {drawn.note}."
         elif fmt in ("dot", "mermaid"):
             drawn = g
-            note = (f"{len(g.nodes)} boxes and no scenes to group them: the {fmt} text is complete "
+            note = (f"{size} and no scenes to group them: the {fmt} text is complete "
                     "but too large to render well; add scene: to nodes or split the story into files.")
     if fmt == "dot":
         assert drawn is not None
@@ -782,14 +881,19 @@ def render(story: Story, fmt: str, *, limit: int = LAYOUT_LIMIT, full: bool = Fa
         return to_mermaid(drawn), note
     if fmt == "svg":
         if drawn is None:
-            raise ValueError(f"{len(g.nodes)} boxes is too many to lay out and the story has no "
+            raise ValueError(f"{size} is too many to lay out and the story has no "
                              "scenes to group them; use --format html (a searchable list), "
                              "--format dot, or add scene: to nodes")
-        return render_svg(to_dot(drawn)), note
+        return render_svg(to_dot(drawn), timeout=timeout), note
     if fmt == "html":
         if drawn is None:
-            note = f"{len(g.nodes)} boxes is too many to lay out: the page lists them instead."
+            note = f"{size} is too many to lay out: the page lists them instead."
             return to_html(g, None, lang=lang), note
-        return to_html(drawn, render_svg(to_dot(drawn)), lang=lang), note
+        try:
+            svg = render_svg(to_dot(drawn), timeout=timeout)
+        except LayoutTimeout:
+            note = f"Graphviz took longer than {timeout:g} s to lay the map out: the page lists them instead."
+            return to_html(g, None, lang=lang), note
+        return to_html(drawn, svg, lang=lang), note
     raise ValueError(f"unknown format {fmt!r}")
 

@@ -19,6 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="draw every node even in a very large story (slow)")
     p.add_argument("--limit", type=int, default=None, metavar="N",
                    help="boxes above which a story is drawn scene by scene (default 2000)")
+    p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                   help="seconds Graphviz may take to lay the map out (default 60); then it is stopped "
+                        "and an HTML page lists the boxes instead")
     p.add_argument("--lang", choices=["ja", "en"], default="ja", help="language of the HTML page")
     p.set_defaults(func=run)
 
@@ -30,7 +33,7 @@ _SUFFIX = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".merm
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from runner.authoring.graph import LAYOUT_LIMIT, GraphvizMissing, render
+    from runner.authoring.graph import DOT_TIMEOUT, LAYOUT_LIMIT, GraphvizMissing, render
     from runner.commands._common import open_story
 
     fmt = args.format or (_SUFFIX.get(Path(args.output).suffix.lower()) if args.output else None) or "svg"
@@ -39,11 +42,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"katari graph: cannot tell the format from {args.output!r}: name it .svg, .dot, "
               f".mmd or .html, or give --format (svg, dot, mermaid, html)", file=sys.stderr)
         return 2
+    if args.timeout is not None and not 0 < args.timeout <= 3600:
+        print("katari graph: --timeout is a number of seconds from 0 to 3600", file=sys.stderr)
+        return 2
     story = open_story(args.story, 'graph')
     if story is None:
         return 1
     try:
-        text, note = render(story, fmt, limit=args.limit or LAYOUT_LIMIT, full=args.full, lang=args.lang)
+        text, note = render(story, fmt, limit=args.limit or LAYOUT_LIMIT, full=args.full, lang=args.lang,
+                            timeout=args.timeout or DOT_TIMEOUT)
     except GraphvizMissing as e:
         print(f"katari graph: {e}", file=sys.stderr)
         return 1
