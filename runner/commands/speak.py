@@ -57,6 +57,7 @@ def _story_lines(args) -> tuple[list[tuple[str, str]], dict, dict, str | None] |
 
 
 def run(args: argparse.Namespace) -> int:
+    from runner.story.text import printable
     from runner.ui.narrator.engines import EngineError, engine_problem, get_engine, quiet_stdout
     from runner.ui.narrator.profiles import ProfileError, load_voices
     from runner.ui.narrator.readings import detect_lang, reading_for
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         except Exception as e:  # noqa: BLE001
             return _err(f"cannot make the reading: {e}")
         if args.show_reading:
-            print(reading)
+            print(printable(reading))  # text from a story or the command line: no escapes
         if args.out:
             try:
                 engine = get_engine(profile.engine)

@@ -13,6 +13,7 @@ from typing import Any
 
 from prompt_toolkit.utils import get_cwidth
 
+from runner.story.text import printable
 from runner.ui.i18n import has_text, key_label, t, value_name
 
 Fragment = tuple[str, str]
@@ -155,8 +156,8 @@ def wrap(text: str, cols: int, *, indent: str = "", first: str = "", keep_spaces
 
 
 def plain(lines: Iterable[Line]) -> str:
-    """The text of rendered lines, without styles."""
-    return "\n".join("".join(text for _, text in line) for line in lines)
+    """The text of rendered lines, without styles (or terminal control sequences)."""
+    return printable("\n".join("".join(text for _, text in line) for line in lines))
 
 
 def _speaker_name(story: Any, speaker: str | None, name: str | None = None) -> str | None:

@@ -37,6 +37,7 @@ from runner.engine import (
 )
 from runner.engine.match import MAX_COMMAND, is_verb_phrase
 from runner.rules.dice import DiceError
+from runner.story.text import printable
 from runner.ui import files
 from runner.ui.files import AUTOSAVE, RESTART_BACKUP, Entry, Timeline
 from runner.ui.i18n import (
@@ -189,7 +190,7 @@ class PlainIO(_Posted):
         self._open_prompt = ""
         while True:
             if not self._open_prompt:  # (again, after a wake printed something)
-                self.out.write(message)
+                self.out.write(printable(message))
                 self.out.flush()
                 self._open_prompt = message
             item = self._take() if wakes else None
@@ -204,7 +205,7 @@ class PlainIO(_Posted):
                 raise EOFError
             if not _isatty(self.inp):
                 # Echo scripted input so the output reads as a session (a runaway line, cut short).
-                self.out.write(clip(item, ECHO_MAX) + "\n")
+                self.out.write(printable(clip(item, ECHO_MAX)) + "\n")
             return item
 
     def ask(self, message: str) -> str:
