@@ -218,7 +218,7 @@ def _transcript(tmp_path: Path, home: Path, block: dict) -> Path:
 @pytest.mark.parametrize("story_id", ["hostile", "../../../dev/zero", "/dev/zero", "a\nb"])
 def test_replay_never_loads_the_path_a_transcript_carries(tmp_path: Path, home: Path, story_id: str) -> None:
     block = {"format": "katari-replay", "version": 1, "story": story_id, "story_path": "/dev/zero",
-             "seed": 0, "commands": [], "state": {}}
+             "seed": 0, "commands": [], "state": None}
     r = katari("replay", str(_transcript(tmp_path, home, block)), "--lang", "en", home=home, timeout=30)
     assert r.returncode == 2, r.stdout + r.stderr
     lines = r.stderr.strip().splitlines()
