@@ -95,15 +95,21 @@ def mutate(text: bytes, mutation: tuple, where: int) -> bytes:
 def cli(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
     from runner.cli import main
 
-    out, err = io.StringIO(), io.StringIO()
+    # Text streams over bytes, as a terminal or a pipe gives (play --jsonl reads and writes
+    # the bytes underneath).
+    out_b, err_b = io.BytesIO(), io.BytesIO()
+    out = io.TextIOWrapper(out_b, encoding="utf-8", write_through=True)
+    err = io.TextIOWrapper(err_b, encoding="utf-8", write_through=True)
     old = sys.stdin
-    sys.stdin = io.StringIO(stdin)
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             rc = main(argv)
+            out.flush()
+            err.flush()
     finally:
         sys.stdin = old
-    return rc, out.getvalue(), err.getvalue()
+    return rc, out_b.getvalue().decode("utf-8"), err_b.getvalue().decode("utf-8")
 
 
 def _no_constant(c: str) -> None:
