@@ -308,8 +308,13 @@ def test_state_events_are_strict_json(tmp_path: Path, home: Path) -> None:
     assert r.returncode == 1 and "out of range" in r.stderr, r.stderr
     text = STORY.replace("start: a}", "start: a}\nvariables: {x: {value: 1e18, visible: true}, big: 1000000000000000000}")
     r = katari("play", str(write(tmp_path, text)), "--jsonl", home=home, stdin="")
+    assert r.returncode == 0 and r.stdout, r.stderr
+
+    def refuse(c: str) -> None:
+        raise AssertionError(f"non-JSON constant {c}")
+
     for ln in r.stdout.splitlines():
-        json.loads(ln, parse_constant=lambda c: pytest.fail(f"non-JSON constant {c} in {ln}"))
+        json.loads(ln, parse_constant=refuse)
 
 
 # ----------------------------------------------------------------- 5. YAML 1.2 core types only
