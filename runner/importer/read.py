@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from runner.importer.model import Document, ImportFailure, Line
+from runner.story.text import printable
 
 MAX_BYTES = 5 * 1024 * 1024
 """The largest document read. Scenario documents are tens of kilobytes; a long campaign
@@ -60,6 +61,7 @@ def read_document(path: str | Path, *, limit: int = MAX_BYTES) -> Document:
         fmt = "markdown" if p.suffix.lower() in (".md", ".markdown") or _looks_markdown(raw_lines) else "text"
     lines = []
     for no, s in raw_lines:
+        s = printable(s)  # a story holds no control characters (docs/security.md, Stories)
         stripped = s.strip(" \t\u3000\ufeff\r")
         if not stripped:
             continue
