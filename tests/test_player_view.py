@@ -385,3 +385,12 @@ def test_the_guard_catches_each_kind_of_leak() -> None:
     for want in ("keeper stat '戦力2'", "keeper-only", "named 'ツグミ' before", "'ally_with' is shown while",
                  "stats of 'warden'", "GM field 'gm'", "GM field 'npcs'", "raw id 'ally_with'"):
         assert want in found, (want, found)
+
+
+def test_a_rule_line_by_no_character_is_the_narrators() -> None:
+    # coc7's sheet lines were said by "system", a voice key: the engine gives them to the narrator.
+    r = katari("play", "deep_sea_atelier", "--jsonl", "--seed", "1", stdin="1\n@sheet\n")
+    lines = [e for e in map(json.loads, r.stdout.splitlines()) if e["type"] == "narration"]
+    assert any("STR" in e["text"] for e in lines)
+    story = load(SHIPPED["deep_sea_atelier"])
+    assert {e["speaker"] for e in lines} <= {"narrator", *story.characters}, {e["speaker"] for e in lines}

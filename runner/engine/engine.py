@@ -106,8 +106,11 @@ class Ctx:
             id: str | None = None) -> None:
         if keeper and not self.gm:
             return
-        ev = {"type": "narration", "text": text, "speaker": speaker or "narrator", "id": id}
-        if speaker in self.story.characters:
+        # Speakers are characters (#13 item 13): a rule's line "by" anything else (a voice
+        # key such as "system") is the narrator's.
+        spoken = speaker in self.story.characters
+        ev = {"type": "narration", "text": text, "speaker": speaker if spoken else "narrator", "id": id}
+        if spoken:
             ev["name"] = speaker_name(self, speaker)
         if keeper:
             ev["keeper"] = True
