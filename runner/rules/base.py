@@ -97,6 +97,10 @@ class RuleSystem:
     story's open actions as numbered ``Choice`` records. A rule system may take actions away
     (a character who cannot act) or add its own (a push); it never changes the state. The
     engine lists, matches and runs only what this returns."""
+    sheet: Callable[[Any, Any, str], list[str]] | None = None
+    """``sheet(story, state, lang) -> lines``: the characters' sheets as a player reads them
+    (characteristics, points, conditions, skills), for a front end's ``sheet`` command; None
+    when the rule system keeps no sheets. Pure: it reads the state, never changes it."""
     validate: Callable[[Any], list[tuple[str, str]]] | None = None
     """``validate(raw_story_dict) -> [(yaml_path, message)]`` rule-specific story checks."""
     meta_commands: dict[str, Any] = field(default_factory=dict)

@@ -1608,6 +1608,17 @@ class Repl:
         if self.gm:
             self.io.write(self.gm_panel())
 
+    def cmd_sheet(self, args: list[str]) -> None:
+        """The character sheet, as the story's rule system shows it (RuleSystem.sheet)."""
+        from runner.rules import system
+
+        show = system(self.story.rules).sheet
+        lines = show(self.story, self.state, self.lang) if show is not None else []
+        if not lines:
+            self.say(t("no_sheet", self.lang), "class:hint")
+        for line in lines:
+            self.say(line)
+
     def cmd_history(self, args: list[str]) -> None:
         assert self.tl is not None
         cmds = self.tl.commands

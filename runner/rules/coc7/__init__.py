@@ -200,10 +200,54 @@ def _sheet_lines(s: dict, en: bool) -> list[str]:
     return lines
 
 
+def sheet_view(s: dict, en: bool = False) -> list[str]:
+    """An investigator's sheet as a player reads it: who, the characteristics, the points,
+    the conditions, the weapons, the skills (RuleSystem.sheet; the console's ``sheet``)."""
+    ch = s["chars"]
+    head = s.get("name_en") if en and s.get("name_en") else s["name"]
+    occ = s.get("occupation", "")
+    lines = [f"{head}（{occ}）" if occ else head]
+    if en:
+        lines.append("  " + "  ".join(f"{k} {ch[k]}" for k in sh.CHARS))
+    else:
+        lines.append("  " + "  ".join(f"{sh.CHAR_NAMES[k]}{k} {ch[k]}" for k in sh.CHARS))
+    lines.append(f"  HP {s['hp']}/{s['hp_max']}  MP {s['mp']}/{s['mp_max']}  "
+                 f"SAN {s['san']}/{s.get('san_max', 99)}  {'Luck' if en else '幸運'} {s['luck']}  "
+                 f"{'MOV' if en else '移動'} {s['mov']}  DB {s['db']}  "
+                 f"{'Build' if en else 'ビルド'} {s['build']}")
+    words = cd.condition_names(s, en)
+    lines.append(("  Conditions: " if en else "  状態：")
+                 + ((", " if en else "、").join(words) if words else ("fine" if en else "異常なし")))
+    ws = []
+    for w in s.get("weapons", []):
+        text = f"{w['name']} {w.get('damage', '')}".strip()
+        if w.get("firearm"):
+            text += (f" ({w.get('ammo', 0)} rounds)" if en else f"（残弾 {w.get('ammo', 0)}）")
+        ws.append(text)
+    if ws:
+        lines.append(("  Weapons: " if en else "  武器：") + (", " if en else "、").join(ws))
+    sk = [f"{sh.english(k) if en else k} {v}" for k, v in sorted(s["skills"].items(), key=lambda kv: -kv[1])]
+    lines.append(("  Skills: " if en else "  技能：") + (", " if en else "、").join(sk))
+    return lines
+
+
+def _sheet(story: Any, state: Any, lang: str = "") -> list[str]:
+    """Every investigator's sheet, the active one first (RuleSystem.sheet)."""
+    en = (lang or str(getattr(story, "language", "ja"))).startswith("en")
+    d = (getattr(state, "rules", None) or {}).get("coc7") or {}
+    pcs = [(k, v) for k, v in (getattr(state, "stats", None) or {}).items()
+           if isinstance(v, dict) and v.get("system") == "coc7" and v.get("kind") == "investigator"]
+    pcs.sort(key=lambda kv: kv[0] != d.get("pc"))
+    out: list[str] = []
+    for _, v in pcs:
+        out += sheet_view(v, en)
+    return out
+
+
 def _meta_sheet(ctx: Context, args: list) -> None:
     s = ck.sheet_of(ctx, args[0])
-    for line in _sheet_lines(s, ck.lang(ctx) == "en"):
-        ctx.say(line, speaker="system")
+    for line in sheet_view(s, ck.lang(ctx) == "en"):
+        ctx.say(line)
 
 
 def _validate(raw: Any) -> list[tuple[str, str]]:
@@ -264,6 +308,7 @@ def _offer(story: Any, state: Any, choices: list) -> list:
 
 SYSTEM.init = _init
 SYSTEM.view = _view
+SYSTEM.sheet = _sheet
 SYSTEM.offer = _offer
 SYSTEM.validate = _validate
 SYSTEM.meta_commands["sheet"] = MetaCommand(_meta_sheet, (Arg("who", "word", ""),), player=True)
