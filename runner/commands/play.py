@@ -26,8 +26,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="UREG campaign: carry the PCs who escaped PREVIOUS (a story id or path, whose "
                         "autosave is used, or a save/transcript file) into a new game of STORY")
     p.add_argument("--narrate", action="store_true", help="read narration aloud")
-    p.add_argument("--engine", default=None, choices=["pyttsx3", "openjtalk"],
-                   help="speech engine: pyttsx3 (default) or openjtalk")
+    p.add_argument("--engine", default=None, choices=["pyttsx3", "openjtalk", "kokoro", "voicevox"],
+                   help="speech engine: pyttsx3 (default), openjtalk, kokoro (katari[neural]) or "
+                        "voicevox (a VOICEVOX ENGINE you run); see `katari voices`")
+    p.add_argument("--voicevox-url", metavar="URL", default=None,
+                   help="the VOICEVOX ENGINE's address (default http://127.0.0.1:50021)")
+    p.add_argument("--screen-reader", action="store_true", default=None,
+                   help="output for screen readers and listening: no redraws, no colour, each line "
+                        "once, the status on request (also on when TERM=dumb or output is no terminal)")
     p.add_argument("--voices", metavar="FILE", help="voice profile YAML overriding the shipped ones")
     p.add_argument("--audio-out", metavar="OUT", default=None,
                    help="where narration goes: default (the sound card), alsa:DEVICE, or dir:FOLDER "

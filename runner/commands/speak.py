@@ -20,7 +20,9 @@ def register(sub) -> None:
                    help="the WAV file to write (-o as in graph and schema)")
     p.add_argument("--show-reading", action="store_true",
                    help="print the exact text handed to the engine, one line per narration")
-    p.add_argument("--engine", choices=["pyttsx3", "openjtalk"], help="use this engine for every voice")
+    p.add_argument("--engine", choices=["pyttsx3", "openjtalk", "kokoro", "voicevox"],
+                   help="use this engine (its shipped profiles where there are some)")
+    p.add_argument("--voicevox-url", metavar="URL", help="the VOICEVOX ENGINE's address")
     p.add_argument("--voices", help="a voices file, or a shipped profile name (default, openjtalk)")
     p.add_argument("--lang", choices=["ja", "en"], help="the language (default: the story's, else from the text)")
     p.add_argument("--speaker", default="narrator", help="for TEXT: who speaks (default narrator)")
@@ -59,7 +61,8 @@ def _story_lines(args) -> tuple[list[tuple[str, str]], dict, dict, str | None] |
 def run(args: argparse.Namespace) -> int:
     from runner.story.text import printable
     from runner.ui.narrator.engines import EngineError, engine_problem, get_engine, quiet_stdout
-    from runner.ui.narrator.profiles import ProfileError, load_voices
+    from runner.ui.narrator.narrator import voices_for
+    from runner.ui.narrator.profiles import ProfileError
     from runner.ui.narrator.readings import detect_lang, reading_for
 
     if args.story:
@@ -77,10 +80,12 @@ def run(args: argparse.Namespace) -> int:
         return _err("give TEXT, or --story STORY --node NODE")
     if not args.out and not args.show_reading:
         return _err("give --out FILE.wav (and/or --show-reading)")
+    if getattr(args, "voicevox_url", None):
+        import os
+
+        os.environ["KATARI_VOICEVOX_URL"] = args.voicevox_url
     try:
-        voices = load_voices(args.voices)
-        if args.engine:
-            voices = voices.with_engine(args.engine)
+        voices = voices_for(args.voices, args.engine)
         voices.check_mapping(mapping)
     except ProfileError as e:
         return _err(str(e))
@@ -105,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
             try:
                 engine = get_engine(profile.engine)
                 engine.check_voice(profile.voice)
+                if hasattr(engine, "readings"):
+                    engine.readings = readings
                 with quiet_stdout():
                     clips.append(engine.synth(reading, profile))
             except EngineError as e:

@@ -103,7 +103,7 @@ def write_wav(path: str | Path, clip: Clip) -> None:
 
 def read_wav(path: str | Path) -> Clip:
     """Read a WAV as mono 16-bit (the first channel if there are several)."""
-    with wave.open(str(path), "rb") as w:
+    with wave.open(path if hasattr(path, "read") else str(path), "rb") as w:
         if w.getsampwidth() != 2:
             raise ValueError(f"{path}: expected 16-bit samples, got {8 * w.getsampwidth()}-bit")
         ch = w.getnchannels()
@@ -112,6 +112,13 @@ def read_wav(path: str | Path) -> Clip:
     if ch > 1:
         data = array("h", data)[::ch].tobytes()
     return Clip(data, rate)
+
+
+def read_wav_bytes(data: bytes) -> Clip:
+    """A WAV held in memory (an HTTP answer), as mono 16-bit."""
+    import io
+
+    return read_wav(io.BytesIO(data))  # type: ignore[arg-type]
 
 
 def rms(clip: Clip) -> float:

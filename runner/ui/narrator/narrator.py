@@ -120,8 +120,9 @@ class Narrator(BaseNarrator):
 
     def __init__(self, voices: VoiceSet, *, mapping: Mapping[str, str] | None = None,
                  lang: str = "ja", readings: Mapping[str, str] | None = None,
-                 output: str = "default", pace: float = 1.0) -> None:
+                 output: str = "default", pace: float = 1.0, story: str | None = None) -> None:
         self.voices = voices
+        self.story = story
         self.mapping = dict(mapping or {})
         self.lang = lang
         self.readings = dict(readings or {})
@@ -146,7 +147,7 @@ class Narrator(BaseNarrator):
                          for lang, p in langs.items() if lang == "ja")
         config = {"profiles": [p.as_dict() for p in voices.used(self.mapping)],
                   "readings": self.readings, "output": self.output, "pace": self.pace,
-                  "needs_kana": needs_kana}
+                  "needs_kana": needs_kana, "story": self.story}
         root = str(Path(__file__).resolve().parents[3])
         env = dict(os.environ)
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -280,29 +281,44 @@ class Narrator(BaseNarrator):
         self.message = off_message(reason, self.lang)
 
 
+def voices_for(voices: str | Path | VoiceSet | None = None, engine: str | None = None) -> VoiceSet:
+    """The voice profiles to use: ``voices`` (a set, a file or a shipped name); with only an
+    ``engine``, that engine's shipped profiles (voices/kokoro.yaml, …: a voice per speaker),
+    else every default profile moved onto it."""
+    from runner.ui.narrator.profiles import shipped
+
+    if isinstance(voices, VoiceSet):
+        vs = voices
+    elif voices is None and engine and engine in shipped():
+        return load_voices(engine)
+    else:
+        vs = load_voices(voices)
+    return vs.with_engine(engine) if engine else vs
+
+
 def make_narrator(*, voices: str | Path | VoiceSet | None = None,
                   mapping: Mapping[str, str] | None = None, lang: str = "ja",
                   readings: Mapping[str, str] | None = None, engine: str | None = None,
                   output: str | None = None, pace: float = 1.0, enabled: bool = True,
-                  timeout: float = 30.0) -> tuple[BaseNarrator, str | None]:
+                  timeout: float = 30.0, story: str | None = None) -> tuple[BaseNarrator, str | None]:
     """A working narrator and None, or a DisabledNarrator and the one line saying why.
 
     ``voices``: a VoiceSet, a voices file, or a shipped name (default ``default``);
     ``mapping``: the story's speaker → profile map; ``readings``: the story's word → kana map;
     ``engine``: force every profile onto one engine; ``output``: ``default``, ``alsa:DEVICE``
-    or ``dir:FOLDER`` (default: $KATARI_AUDIO_OUT or ``default``)."""
+    or ``dir:FOLDER`` (default: $KATARI_AUDIO_OUT or ``default``); ``story``: the story's id,
+    whose lines rendered by ``katari voice render`` are played from the cache."""
     if not enabled:
         return DisabledNarrator(None), None
     try:
-        vs = voices if isinstance(voices, VoiceSet) else load_voices(voices)
-        if engine:
-            vs = vs.with_engine(engine)
+        vs = voices_for(voices, engine)
         vs.check_mapping(mapping)
     except ProfileError as e:
         msg = off_message(str(e), lang)
         return DisabledNarrator(msg), msg
     n = Narrator(vs, mapping=mapping, lang=lang, readings=readings,
-                 output=output or os.environ.get("KATARI_AUDIO_OUT") or "default", pace=pace)
+                 output=output or os.environ.get("KATARI_AUDIO_OUT") or "default", pace=pace,
+                 story=story)
     problem = n.start(timeout=timeout)
     if problem:
         msg = off_message(problem, lang)

@@ -23,7 +23,10 @@ from runner.ui.narrator.readings import ENGINES
 
 LANGS = ("ja", "en")
 KEYS = {"engine", "voice", "rate", "volume", "pitch"}
-DEFAULT_VOICE = {"pyttsx3": {"ja": "ja", "en": "en-us"}, "openjtalk": {"ja": "mei", "en": "mei"}}
+DEFAULT_VOICE = {"pyttsx3": {"ja": "ja", "en": "en-us"}, "openjtalk": {"ja": "mei", "en": "mei"},
+                 "kokoro": {"ja": "jf_alpha"}, "voicevox": {"ja": "3"}}
+JAPANESE_ONLY = ("kokoro", "voicevox")
+"""Engines that read Japanese only: ``--engine`` leaves the English profiles on pyttsx3."""
 # Used when the shipped voices/ folder is not beside the package (e.g. a wheel install).
 BUILTIN = {
     "description": "built-in: pyttsx3 + espeak-ng",
@@ -84,6 +87,9 @@ class VoiceSet:
         for pname, langs in self.profiles.items():
             out[pname] = {}
             for lang, p in langs.items():
+                if engine in JAPANESE_ONLY and lang != "ja":
+                    out[pname][lang] = p
+                    continue
                 voice = p.voice if p.engine == engine else DEFAULT_VOICE[engine].get(lang, "ja")
                 out[pname][lang] = replace(p, engine=engine, voice=voice)
         return VoiceSet(self.name, out, self.description, self.source)
@@ -123,6 +129,8 @@ def parse_profile(data, where: str, lang: str) -> Profile:
     if engine not in ENGINES:
         raise ProfileError(f"{where}: unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
     voice = data.get("voice", DEFAULT_VOICE[engine].get(lang, "ja"))
+    if isinstance(voice, int) and not isinstance(voice, bool):
+        voice = str(voice)  # a VOICEVOX style id
     if not isinstance(voice, str) or not voice.strip():
         raise ProfileError(f"{where}: voice must be a name such as 'ja' or 'en-us'")
     return Profile(engine=engine, voice=voice.strip(),

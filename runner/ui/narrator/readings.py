@@ -15,7 +15,7 @@ import io
 import re
 from collections.abc import Mapping
 
-ENGINES = ("pyttsx3", "openjtalk")
+ENGINES = ("pyttsx3", "openjtalk", "kokoro", "voicevox")
 
 _IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff々〆〇]")
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆〇ー]")
@@ -102,21 +102,183 @@ def reading_for(text: str, readings: Mapping[str, str] | None = None, engine: st
                 lang: str | None = None) -> str:
     """The exact text handed to ``engine`` for ``text``.
 
-    ``readings`` is the story's {word: kana} map; ``lang`` defaults to what the text looks like."""
+    ``readings`` is the story's {word: kana} map; ``lang`` defaults to what the text looks like.
+    Japanese readings go into Open JTalk's user dictionary (:func:`use_dictionary`), so the
+    text itself is left alone for the engines that read kanji (Open JTalk, kokoro) and made
+    into kana with the dictionary for espeak-ng; only where no dictionary can be built are
+    the author's kana spliced into the text (the old way, which loses the accent)."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
     lang = lang or detect_lang(text)
-    parts = split_readings(text, readings)
-    if engine == "openjtalk":
+    if lang != "ja" and not is_japanese(text):
+        return "".join(p for p, _ in split_readings(text, readings))
+    if engine == "voicevox":
+        return text  # read by the VOICEVOX ENGINE; the dictionary reaches it as accent phrases
+    in_dict = use_dictionary(readings)
+    parts = split_readings(text, None if in_dict else readings)
+    if engine in ("openjtalk", "kokoro"):
         # Katakana is read as written by Open JTalk, so an author's は stays "ha".
         return "".join(to_katakana(p) if fixed else p for p, fixed in parts)
-    if lang != "ja" and not is_japanese(text):
-        return "".join(p for p, _ in parts)
     out = []
     for piece, fixed in parts:
         out.append(to_katakana(piece) if fixed else g2p_kana(piece))
     kana = spell_latin("".join(out))
     return _IDEOGRAPH.sub("", kana)
+
+
+# -- the story's readings as an Open JTalk user dictionary -------------------------------------
+
+DICT_COST = -3000
+"""MeCab word cost of a reading: low enough that the author's word is always taken whole,
+(a system word that merely contains it, 言葉 for 葉, still wins: it is a longer match)."""
+_POS = "1348,1348,{cost},名詞,固有名詞,一般,*,*,*"  # naist-jdic: 名詞,固有名詞,一般
+_applied: list = [None]  # the key of the dictionary in the global Open JTalk now ("" = none)
+_failed: set[str] = set()
+
+
+@contextlib.contextmanager
+def _quiet_fds():
+    """MeCab's dictionary compiler prints progress bars on the C level stdout and stderr."""
+    import os
+    import sys
+
+    for f in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            f.flush()
+    saved = [os.dup(1), os.dup(2)]
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, null):
+            os.close(fd)
+
+
+def _phrases(nodes: list[dict]) -> list[tuple[str, int, int]]:
+    """Open JTalk's accent phrases of analysed text: (pronunciation, morae, accent nucleus).
+    A node with chain_flag 1 joins the phrase before it; the phrase's accent is its head's."""
+    out: list[list] = []
+    for n in nodes:
+        pron = str(n.get("pron", "")).replace("’", "").replace("'", "")
+        if n.get("pos") == "記号" or not n.get("mora_size"):
+            continue
+        if out and n.get("chain_flag") == 1:
+            out[-1][0] += pron
+            out[-1][1] += int(n["mora_size"])
+        else:
+            out.append([pron, int(n["mora_size"]), int(n.get("acc", 0))])
+    return [(p, m, a) for p, m, a in out]
+
+
+def dictionary_entry(word: str, kana: str) -> tuple[str, str, int, int]:
+    """(reading, pronunciation, accent nucleus, morae) of one ``readings:`` entry.
+
+    The author gives kana only. The pronunciation is Open JTalk's for that kana (こううん →
+    コーウン); the accent is the one Open JTalk gives the word itself when it already says
+    it that way as one accent phrase (the reading fixed only where the word ends), else the
+    one it gives the kana said alone, else flat (0)."""
+    pj = load_openjtalk()
+    kata = to_katakana(kana)
+    by_kana = _phrases(pj.run_frontend(kata))
+    pron = "".join(p for p, _, _ in by_kana) or kata
+    morae = sum(m for _, m, _ in by_kana) or len(kata)
+    accent = 0
+    by_word = _phrases(pj.run_frontend(word))
+    if len(by_word) == 1 and by_word[0][0] == pron:
+        accent = by_word[0][2]
+    elif len(by_kana) == 1:
+        accent = by_kana[0][2]
+    return kata, pron, max(0, min(accent, morae)), morae
+
+
+def dictionary_csv(readings: Mapping[str, str]) -> str:
+    """The readings as MeCab user-dictionary rows (naist-jdic's columns, which Open JTalk reads:
+    surface, ids, cost, part of speech, base form, reading, pronunciation, accent/morae)."""
+    rows = []
+    for word, kana in sorted(readings.items()):
+        word, kana = str(word).strip(), str(kana).strip()
+        if not word or not kana or not is_japanese(word) or "," in word + kana or '"' in word + kana:
+            continue
+        kata, pron, accent, morae = dictionary_entry(word, kana)
+        rows.append(f"{word},{_POS.format(cost=DICT_COST)},{word},{kata},{pron},{accent}/{morae},*")
+    return "\n".join(rows) + ("\n" if rows else "")
+
+
+def dictionary_key(readings: Mapping[str, str] | None) -> str:
+    """Names a compiled dictionary: the readings and the Open JTalk build that compiled it."""
+    import hashlib
+    import json
+
+    if not readings:
+        return ""
+    try:
+        from importlib.metadata import version
+
+        ver = version("pyopenjtalk-plus")
+    except Exception:  # noqa: BLE001
+        ver = "?"
+    blob = json.dumps(sorted((str(k), str(v)) for k, v in readings.items()), ensure_ascii=False)
+    return hashlib.sha256(f"{ver}\n{DICT_COST}\n{blob}".encode()).hexdigest()[:16]
+
+
+def compile_dictionary(readings: Mapping[str, str], folder=None):
+    """The compiled user dictionary (``.dic``) for ``readings``, built once into the cache
+    folder (``<cache>/readings/<key>.dic``, written through Katari's safe writer)."""
+    import tempfile
+    from pathlib import Path
+
+    from runner.ui.files import atomic_write
+    from runner.ui.narrator.cache import cache_dir
+
+    key = dictionary_key(readings)
+    out = Path(folder or cache_dir() / "readings") / f"{key}.dic"
+    if out.is_file() and out.stat().st_size > 0:
+        return out
+    pj = load_openjtalk()
+    csv = dictionary_csv(readings)
+    if not csv:
+        return None
+    with tempfile.TemporaryDirectory(prefix="katari-dic-") as tmp:
+        src, dic = Path(tmp) / "readings.csv", Path(tmp) / "readings.dic"
+        src.write_text(csv, encoding="utf-8")
+        with _quiet_fds():
+            pj.mecab_dict_index(str(src), str(dic))
+        atomic_write(out, dic.read_bytes())
+    return out
+
+
+def use_dictionary(readings: Mapping[str, str] | None) -> bool:
+    """Puts the story's Japanese readings into pyopenjtalk's global Open JTalk as a user
+    dictionary (or takes the last one out when there are none). Every reading made in this
+    process afterwards (g2p for espeak-ng, Open JTalk's voice, kokoro's phonemes, VOICEVOX's
+    accent phrases) goes through it. False when it cannot be done (the caller splices kana)."""
+    ja = {k: v for k, v in (readings or {}).items() if is_japanese(str(k))}
+    key = dictionary_key(ja)
+    if _applied[0] == key:
+        return True
+    if key in _failed:
+        return False
+    try:
+        pj = load_openjtalk()
+        if not key:
+            if _applied[0]:
+                pj.unset_user_dict()
+            _applied[0] = ""
+            return True
+        path = compile_dictionary(ja)
+        if path is None:
+            _applied[0] = key
+            return True
+        pj.update_global_jtalk_with_user_dict([{"dic_path": str(path), "is_reading_protected": True}])
+    except Exception:  # noqa: BLE001 - no dictionary: the old splicing still reads the words
+        _failed.add(key)
+        return False
+    _applied[0] = key
+    return True
 
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?…])(?![。！？!?…」』）)])\s*|(?<=[.])\s+|\n+")

@@ -110,6 +110,7 @@ class Worker:
         return self.handle(cmd, playing=True)
 
     def speak(self, cmd: dict) -> None:
+        from runner.ui.narrator.cache import cached
         from runner.ui.narrator.engines import get_engine
         from runner.ui.narrator.profiles import Profile
         from runner.ui.narrator.readings import reading_for, split_sentences
@@ -117,11 +118,22 @@ class Worker:
         seq = cmd["seq"]
         try:
             profile = Profile(**cmd["profile"])
-            reading = reading_for(cmd["text"], self.readings, profile.engine, cmd.get("lang"))
-            engine = get_engine(profile.engine)
-            sentences = split_sentences(reading)
-            self.send(op="started", seq=seq, id=cmd.get("id"), reading=reading)
-            nxt = _synth(engine, sentences[0], profile) if sentences else None
+            hit = cached(self.config.get("story"), cmd.get("id"), cmd["text"], profile, self.readings)
+            if hit is not None:
+                # Rendered before (`katari voice render`): played at once, as one clip.
+                from runner.ui.narrator.audio import read_wav
+
+                self.send(op="started", seq=seq, id=cmd.get("id"), reading=cmd["text"], cached=True)
+                sentences, nxt = [cmd["text"]], read_wav(hit)
+                engine = None
+            else:
+                reading = reading_for(cmd["text"], self.readings, profile.engine, cmd.get("lang"))
+                engine = get_engine(profile.engine)
+                if hasattr(engine, "readings"):
+                    engine.readings = self.readings
+                sentences = split_sentences(reading)
+                self.send(op="started", seq=seq, id=cmd.get("id"), reading=reading, cached=False)
+                nxt = _synth(engine, sentences[0], profile) if sentences else None
             # A skip that arrived while we synthesised the first sentence belongs to this line.
             while not self.commands.empty():
                 if self._poll(0):
@@ -179,6 +191,18 @@ def main() -> int:
         status.flush()
         return 1
     w.send(op="ready")
+    engines = {p.get("engine") for p in config.get("profiles", [])}
+    try:
+        # The story's reading dictionary, and kokoro's model (seconds), before the first line.
+        from runner.ui.narrator.readings import use_dictionary
+
+        use_dictionary(config.get("readings") or {})
+        if "kokoro" in engines:
+            from runner.ui.narrator.engines import get_engine
+
+            get_engine("kokoro").load()
+    except Exception:  # noqa: BLE001, S110 - the first real line will report it
+        pass
     if config.get("needs_kana"):
         # Load the reading dictionaries now, not on the player's first line (~0.3 s).
         from runner.ui.narrator.readings import g2p_kana
