@@ -79,6 +79,14 @@ CHECKS = [
     ("＜生物学＞で調べる", [(["科学(生物学)"], "regular")]),
     ("〈芸術/製作(歌唱)〉で歌う", [(["芸術/製作(歌唱)"], "regular")]),
     ("「芸術・製作（料理）」で判定", [(["芸術/製作(料理)"], "regular")]),
+    # a Word document's 〔〕, a CCFOLIA chat palette's CC<= with words after the name
+    ("〔目星〕に成功すると、写真が見つかる。", [(["目星"], "regular")]),
+    ("鐘の舌を外すには〔機械修理〕を用いる。力ずくで外すなら〔ＳＴＲ〕（ハード）。", [(["機械修理"], "regular"),
+                                                                      (["STR"], "hard")]),
+    ("・時計を開けるには CC<=機械修理 か CC<=鍵開け（プッシュ可）", [(["機械修理", "鍵開け"], "regular")]),
+    ("開かない。CC<=STR(ハード)で無理やり開けると、外は霧。", [(["STR"], "hard")]),
+    ("攻撃を避けるには CC<=回避。", [(["回避"], "regular")]),
+    ("CC<=芸術/製作(料理) で味見", [(["芸術/製作(料理)"], "regular")]),
     # not rolls
     ("推奨技能：《目星》《聞き耳》《図書館》", []),
     ("技能：聞き耳 60% 機械修理 70% 水泳 65%", []),
@@ -98,6 +106,8 @@ CHECKS = [
     ("家の主に変装できそう。", []),
     ("最もPOWの低い者に移ろうとする", []),
     ("（源蔵のPOW 60）", []),
+    ("裏口のドア：CC<=鍵開け は意味がない（何も起きない）。", []),
+    ("能力値による判定は〔ＳＴＲ〕のように記す。", []),
 ]
 
 
@@ -318,7 +328,9 @@ def test_sixth_edition_characteristics_are_converted(tmp_path: Path) -> None:
                                                ("ノーマルエンド「朝の吹雪」", "normal"), ("BAD END：呼び声", "bad"),
                                                ("バッドエンド", "bad"), ("ロスト", "lost"), ("ロストエンド", "lost"),
                                                ("LOST", "lost"), ("エンディング3【全滅】", "lost"),
-                                               ("エンディング1【生還】", "good"), ("END２　「乗り過ごし」", "normal")])
+                                               ("エンディング1【生還】", "good"), ("END２　「乗り過ごし」", "normal"),
+                                               ("エンディングＡ「静かな湖」\n→生還。正気度回復１Ｄ８。", "good"),
+                                               ("エンディングＢ「鐘の音」\n→生還（ノーマルエンド扱い）。", "normal")])
 def test_ending_kinds(tmp_path: Path, heading: str, kind: str) -> None:
     doc = tmp_path / "e.txt"
     doc.write_text(f"■書斎\n〈目星〉で日記。\n■エンディング\n■{heading}\n物語の終わり。\n", encoding="utf-8")
@@ -335,6 +347,15 @@ SECTIONS = [
     ("■書斎\n●本棚\n〈目星〉\n●机\n〈図書館〉\n", ["place", "feature", "feature"]),
     ("■タイムライン\n20:00 鐘\n■NPC\n●源蔵\n本文\n", ["timeline", "npcs", "npc"]),
     ("■NPC・エネミー\n●源蔵\n本文\n■クライマックス\n本文\n", ["creatures", "creature", "climax"]),
+    # ふせったー / Discord / Notion: a pictograph marks the heading
+    ("📖 概要\n本文\n🔍 探索箇所\n▼カウンター\n〈目星〉\n⏰ タイムライン\n▶17:00　入店。\n💡 KPメモ\n〈説得〉ハードがきつければ\n"
+     "🏁 エンディング\n☀END A：晴れ間（トゥルーエンド）\n本文\nEND D：ロスト\n本文\n",
+     ["meta", "places", "place", "timeline", "background", "endings", "ending", "ending"]),
+    # a Word document: chapters, numbered sections, (1) items
+    ("第1章　シナリオについて\n1.1　概要\n本文\n第5章　探索箇所\n5.1　民宿\n（1）女将の部屋\n〔目星〕\n（2）帳場\n〔図書館〕\n"
+     "第4章　日程\n1日目（土）\n第9章　ＫＰ向け補足\n9.1　判定について\n〔図書館〕に失敗しても聞ける。\n",
+     ["meta", "notes", "places", "place", "feature", "feature", "timeline", "background", "notes"]),
+    ("■シナリオデータ\n人数：1～2人\n", ["meta"]),
 ]
 
 
@@ -344,6 +365,65 @@ def test_headings_and_roles(text: str, roles: list[str]) -> None:
     root = build_tree(lines)
     assign_roles(root)
     assert [s.role for s in root.walk() if s.line is not None] == roles
+
+
+def test_a_timeline_grouped_under_day_lines(tmp_path: Path) -> None:
+    doc = tmp_path / "d.txt"
+    doc.write_text("■書斎\n〈目星〉で日記。\n■日程\n1日目（土）\n　15:00　民宿に到着。\n　23:00　鐘が鳴る。\n　1:00　静まる。\n"
+                   "【2日目】\n　午前　自由行動。\n　17:00　霧が出る。全員〔聞き耳〕。\n", encoding="utf-8")
+    sc = parse_document(doc)
+    assert [(t.line, t.at, t.minutes) for t in sc.timeline] == [
+        (5, "1日目 15:00", 900), (6, "1日目 23:00", 1380), (7, "2日目 1:00", 1500), (9, "2日目 9:00", 1980),
+        (10, "2日目 17:00", 2460)]
+    assert [c.skills for c in sc.timeline[-1].checks] == [["聞き耳"]]
+
+
+CHARACTER_LIST = """■書斎
+〈目星〉で日記。
+■NPC
+瀬川 宗一郎（せがわ そういちろう）72歳／喫茶ミモザの店主
+【能力値】STR:40／CON:45／SIZ:55／DEX:50／APP:60／INT:70／POW:65／EDU:75
+【HP】10
+妻を亡くしてから四十年。
+
+美代子（みよこ）／店主の妻（故人）
+時計の中から声だけが聞こえる。
+
+水野：図書館職員。気が弱い。
+■エネミー
+時を喰うもの
+【能力値】STR:80／CON:70／SIZ:90／DEX:40／INT:55／POW:100
+【HP】16　【MP】20　【DB】+1d4　【ビルド】2　【移動】6
+【攻撃】歯車の腕 45%（1d6+DB）
+【装甲】3（金属の体）
+【SANc】1/1d6
+CC<=45 【歯車の腕】
+CC<=20 【回避】
+■登場人物
+| 名前 | 立場 |
+| --- | --- |
+| 日下部 真帆 | 文学部4年 |
+"""
+
+
+def test_characters_listed_without_headings(tmp_path: Path) -> None:
+    doc = tmp_path / "c.txt"
+    doc.write_text(CHARACTER_LIST, encoding="utf-8")
+    sc = parse_document(doc)
+    got = [(c.name, c.kind, c.stats.get("STR"), c.stats.get("HP")) for c in sc.creatures]
+    assert got == [("瀬川 宗一郎", "npc", 40, 10), ("美代子", "npc", None, None), ("水野", "npc", None, None),
+                   ("時を喰うもの", "monster", 80, 16), ("日下部 真帆", "npc", None, None)]
+    beast = sc.creatures[3]
+    assert (beast.armor, beast.db, beast.build, beast.move, beast.san) == (3, "+1d4", 2, 6, "1/1d6")
+    assert [c.line for c in sc.all_checks()] == [2]  # the chat palette for the creature is not a roll
+
+
+def test_a_character_under_登場人物_that_costs_sanity_is_fought(tmp_path: Path) -> None:
+    doc = tmp_path / "c.txt"
+    doc.write_text("■書斎\n〈目星〉で日記。\n■登場人物\n●菅野 和子\n年齢：68歳\n●住職の亡霊\nSTR 60 CON 80 SIZ 65\n"
+                   "攻撃：数珠で打つ 40% ダメージ1D4\n正気度喪失：0/1D6\n", encoding="utf-8")
+    sc = parse_document(doc)
+    assert [(c.name, c.kind) for c in sc.creatures] == [("菅野 和子", "npc"), ("住職の亡霊", "monster")]
 
 
 def test_description_and_keeper_blocks(tmp_path: Path) -> None:

@@ -111,16 +111,26 @@ class _Builder:
         elif role == "timeline":
             self.timeline(sec)
         elif role in ("npcs", "monsters", "creatures"):
+            kind = {"npcs": "npc", "monsters": "monster", "creatures": "creature"}[role]
             if sec.children:
                 self.people_notes(sec.body)
                 for c in sec.children:
-                    kind = {"npcs": "npc", "monsters": "monster", "creatures": "creature"}[role]
                     if c.role in ("npcs", "monsters", "creatures"):
                         self.section(c, sec)
                     else:
                         self.creature(c, kind)
+                return
+            entries = cr.entries(sec.body)
+            if entries:
+                # a flat list: 「瀬川 宗一郎（72）／店主」 then its lines, a name above a stat line,
+                # a table of names
+                for head, body in entries:
+                    if head is None:
+                        self.people_notes(body)
+                        continue
+                    self.creature(Section(cr.entry_name(head.raw), head, body=body), kind)
             elif any(cr._STAT.search(ln.norm) for ln in sec.body):
-                self.creature(sec, {"npcs": "npc", "monsters": "monster", "creatures": "creature"}[role])
+                self.creature(sec, kind)
             else:
                 self.people_notes(sec.body)
         elif role in ("npc", "monster", "creature"):
@@ -250,12 +260,25 @@ class _Builder:
         lines = sec.all_lines()[1:] if sec.line else sec.all_lines()
         self._search_cost(lines)
         cur: TimedEntry | None = None
+        day: int | None = None  # 「1日目（土）」 on a line of its own: the day of the times below it
+        last = -1
         for ln in lines:
+            d = tl.day_marker(ln.norm)
+            if d is not None:
+                day, last, cur = d, -1, None
+                continue
             if heading(ln):
                 cur = None
                 continue
             e = tl.entry_at(ln, in_timeline=True)
             if e is not None:
+                if day is not None and e.minutes is not None and "日目" not in e.at:
+                    m = e.minutes % 1440
+                    if last >= 0 and m < last - 120:
+                        m += 1440  # 「23:00 …」 then 「1:00 …」: past midnight, still under that day's heading
+                    last = m
+                    e.minutes = (day - 1) * 1440 + m
+                    e.at = tl.at_text(day, m % 1440) if m < 1440 else tl.at_text(day + 1, m - 1440)
                 self.sc.timeline.append(e)
                 self._read_into(e, [ln])
                 cur = e
@@ -313,10 +336,14 @@ class _Builder:
         c = cr.read_creature(sec.title, sec.line.no if sec.line else 0, lines, kind, self.sc.edition)
         if kind == "creature":
             c.kind = "monster" if cr.looks_monster(c) else "npc"
+        elif kind == "npc" and c.san:
+            c.kind = "monster"  # under 登場人物, but seeing it costs SAN: 「住職の亡霊」 is fought, not met
         self.sc.creatures.append(c)
-        # rolls written in a character's description (not its stat lines)
+        # rolls written in a character's description (not its stat lines, not the keeper's
+        # chat palette for it: 「CC<=45 【歯車の腕】」)
         prose = [ln for ln in c.notes if not cr._STAT.search(ln.norm) and not ck.is_data_line(ln.norm)
-                 and not (sanity.find(ln) and re.match(r"^[\s・\-*]*(?:SAN|正気度|遭遇)", ln.norm))]
+                 and not (sanity.find(ln) and re.match(r"^[\s・\-*]*(?:【)?(?:SAN|正気度|遭遇)", ln.norm))
+                 and not cr.palette_line(ln.norm)]
         before = len(self.people.checks) + len(self.people.san)
         self.fill(self.people, [sec.line] + prose if sec.line else prose)
         if len(self.people.checks) + len(self.people.san) > before and not self.people.line:
@@ -507,4 +534,10 @@ def ending_kind(title: str, lines: list[Line]) -> str:
     for kind, rx in _KINDS[:5]:
         if rx.search(body):
             return kind
+    # the verdict on a line of its own: 「→生還。正気度回復１Ｄ８」
+    if any(_VERDICT.match(ln.norm) for ln in lines[:6]):
+        return "good"
     return "normal"
+
+
+_VERDICT = re.compile(r"^[\s・\-*→⇒]*(?:生還|帰還|脱出成功|生存)(?:[。、,(（!！]|\s|$)")

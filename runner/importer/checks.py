@@ -15,16 +15,17 @@ import re
 from dataclasses import dataclass
 
 from runner.importer.model import Check, Line, Outcome
-from runner.importer.skills import CHARS, DISTINCT, KNOWN, canonical, is_known
+from runner.importer.skills import CHARS, DISTINCT, GROUPS_6E, KNOWN, canonical, is_known
 
-_OPEN = "〈《【<[「『≪"
-_CLOSE = "〉》】>]」』≫"
+_OPEN = "〈《【<[「『≪〔"
+_CLOSE = "〉》】>]」』≫〕"
 _PAIR = dict(zip(_OPEN, _CLOSE, strict=True))
-_BRACKET = re.compile(r"([〈《【<\[「『≪])([^〈《【<\[「『≪〉》】>\]」』≫]{1,24})([〉》】>\]」』≫])")
+_BRACKET = re.compile(r"([〈《【<\[「『≪〔])([^〈《【<\[「『≪〔〉》】>\]」』≫〕]{1,24})([〉》】>\]」』≫〕])")
 _BARE = re.compile("|".join(re.escape(n) for n in KNOWN if len(n) >= 2))
 _CHAR = re.compile(r"(?<![A-Za-z])(STR|CON|SIZ|DEX|APP|INT|POW|EDU)(?![A-Za-z])"
                    r"(\s*\((?!ハード|イクストリーム|レギュラー|難易度)[^()]{1,6}\))?")
-_BCDICE = re.compile(r"(?<![A-Za-z])CCB?\s*(?:\(\s*([+\-]?\d+)\s*\))?\s*<=\s*(?:\d+\s*)?([^\s\d<>【】〈〉《》\[\]`]{2,12})")
+_BCDICE = re.compile(r"(?<![A-Za-z])CCB?\s*(?:\(\s*([+\-]?\d+)\s*\))?\s*<=\s*(?:\d+\s*)?"
+                     r"([^\s\d<>【】〈〉《》\[\]`。、,.()]{2,12}(?:\([^\s()]{1,8}\))?)")
 _MULT = re.compile(r"^\s*[×xX*＊]\s*(\d)")
 _CHECK_AFTER = re.compile(r"^\s*(?:技能)?\s*(?:ロール|判定|チェック|を振|で振|振ら|振り|振っ|に成功|に失敗|成功|失敗|"
                           r"のハード|のイクストリーム|の(?:対抗|抵抗)|\(ハード|\(イクストリーム|ハード|イクストリーム|"
@@ -32,7 +33,8 @@ _CHECK_AFTER = re.compile(r"^\s*(?:技能)?\s*(?:ロール|判定|チェック|�
 _DISTINCT_AFTER = re.compile(r"^\s*(?:で(?!も|き)|を使|を使用|に挑|が必要|を試|を行)")
 _EXCLUDE_AFTER = re.compile(r"^[\s.…・]*(?:技能)?\s*(?:[+＋]\s*\d|に\s*[+\-]\s*\d|にペナルティ|にボーナス|では?なく|は不要|不要|"
                             r"なし|無し|は使えない|の?必要は?ない|は要らない|はいらない|は必要ない|の技能値|の値|の成長|が?\s*\d+\s*%?|[:=]\s*\d|に成功している|"
-                            r"に成功していれば|はここ|の結果|の低い|の高い|が低い|が高い|を持つ|を持っている)")
+                            r"に成功していれば|はここ|の結果|の低い|の高い|が低い|が高い|を持つ|を持っている|は意味がない|は無意味|では意味がない|"
+                            r"のように|のような形|と表記|と記す|と書く)")
 _OPPONENT_AFTER = re.compile(r"^\s*(?:\s*\d+\s*)?(?:と(?:の)?(?:対抗|抵抗)|に対抗|で対抗|に抵抗|との対抗)")
 _DIFF = re.compile(r"ハード|イクストリーム|エクストリーム|レギュラー|困難|極限|(?<![A-Za-z])(?:Hard|Extreme|HARD|EXTREME)(?![A-Za-z])")
 _DIFF_OF = {"ハード": "hard", "困難": "hard", "hard": "hard", "イクストリーム": "extreme", "エクストリーム": "extreme",
@@ -44,9 +46,9 @@ _ALT_WORD = re.compile(r"または|もしくは|あるいは|か、|(?<![はが�
 _GAP_STRIP = re.compile(r"[\s、,・/／|`*]+")
 _ALSO = re.compile(r"^\s*(?:\))?\s*(?:でも(?:よい|良い|いい|可|代用|OK|かまわない|構わない)|で代用|も可)")
 _STAT_TOKEN = re.compile(r"(?<![A-Za-z])(?:STR|CON|SIZ|DEX|APP|INT|POW|EDU|HP|MP|SAN)\s*[:：=]?\s*\d+")
-_DATA_HEAD = re.compile(r"^[\s・\-*]*(?:技能|攻撃|武器|攻撃方法|装甲|呪文|特殊能力|耐久力|HP|MP|DB|ダメージ・?ボーナス|"
-                        r"回避|移動|ビルド|正気度喪失|遭遇時?の?正気度喪失|SAN\s*[:：]|攻撃回数|所持品|能力値|"
-                        r"近接戦闘|\|\s*(?:STR|CON))")
+_DATA_HEAD = re.compile(r"^[\s・\-*【]*(?:(?:技能|攻撃|武器|攻撃方法|装甲|呪文|特殊能力|耐久力|HP|MP|DB|ダメージ・?ボーナス|"
+                        r"回避|移動|ビルド|正気度喪失|遭遇時?の?正気度喪失|攻撃回数|所持品|能力値|近接戦闘)"
+                        r"(?=[\s:：】\]/(（\d%]|$)|SAN\s*[:：]|\|\s*(?:STR|CON))")
 _PERCENT_ITEM = re.compile(r"[^\s\d%、,:：]{2,}\s*[:：]?\s*\d{1,3}\s*%")
 _OUTCOME = re.compile(r"(?:→\s*)?(?:[◯○×✕☆★]\s*)?(プッシュ(?:・?ロール)?(?:に)?失敗|クリティカル|ファンブル|イクストリーム成功|ハード成功|"
                       r"(?<!ロール)(?<!ダイス)成功|失敗|勝(?:った|てば|ち|利|つと)|負け(?:た|ると|れば|たら)?)"
@@ -88,12 +90,22 @@ def mentions(norm: str) -> list[Mention]:
 
     for m in _BCDICE.finditer(norm):
         name = m.group(2).strip("`'\" ")
+        end = m.end()
+        diff = ""
+        if "(" in name:
+            base, inner = name[:name.index("(")], name[name.index("(") + 1:-1]
+            if inner in _DIFF_OF or not is_known(name) or base not in GROUPS_6E and not _CHAR.fullmatch(base) \
+                    and re.search(r"可|不可|OK|ハード|イクストリーム|レギュラー|対抗|秘匿|シークレット", inner):
+                # CC<=鍵開け(プッシュ可), CC<=STR(ハード): the words after are not the name
+                end -= len(name) - len(base)
+                name = base
+                diff = _DIFF_OF.get(inner, "")
         if is_known(name):
-            mm = Mention(m.start(), m.end(), canonical(name), "bcdice")
+            mm = Mention(m.start(), end, canonical(name), "bcdice", diff)
             if m.group(1):
                 mm.bonus = int(m.group(1))
             out.append(mm)
-            taken.append((m.start(), m.end()))
+            taken.append((m.start(), end))
     for m in _BRACKET.finditer(norm):
         o, inner, c = m.groups()
         if _PAIR[o] != c or not free(m.start(), m.end()):

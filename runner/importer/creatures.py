@@ -12,13 +12,13 @@ from runner.importer.skills import CHAR_JA, CHARS, canonical, is_known
 
 _CHAR_WORD = "|".join(CHARS) + "|" + "|".join(sorted(CHAR_JA, key=len, reverse=True))
 _STAT = re.compile(rf"(?<![A-Za-z])({_CHAR_WORD})(?![A-Za-z])\s*[:=]?\s*(\d{{1,3}})")
-_HP = re.compile(r"(?<![A-Za-z])(?:HP|耐久力|ヒットポイント)\s*[:=]?\s*(\d{1,3})")
-_MP = re.compile(r"(?<![A-Za-z])(?:MP|マジック・?ポイント)\s*[:=]?\s*(\d{1,3})")
+_HP = re.compile(r"(?<![A-Za-z])(?:HP|耐久力|ヒットポイント)[】\]]?\s*[:=]?\s*(\d{1,3})")
+_MP = re.compile(r"(?<![A-Za-z])(?:MP|マジック・?ポイント)[】\]]?\s*[:=]?\s*(\d{1,3})")
 _SANV = re.compile(r"(?<![A-Za-z])(?:SAN|正気度)\s*[:=]?\s*(\d{1,3})(?!\s*/)(?!\d)")
-_ARMOR = re.compile(r"装甲\s*[:=]?\s*(\d+|なし|無し)")
-_DB = re.compile(r"(?<![A-Za-z])(?:DB|db|ダメージ・?ボーナス)\s*[:=]?\s*([+\-]?\d*d\d+|[+\-]?\d+|なし)")
-_BUILD = re.compile(r"ビルド\s*[:=]?\s*([+\-]?\d+)")
-_MOVE = re.compile(r"(?:移動率?|MOV)\s*[:=]?\s*(\d+)")
+_ARMOR = re.compile(r"装甲[】\]]?\s*[:=]?\s*(\d+|なし|無し)")
+_DB = re.compile(r"(?<![A-Za-z])(?:DB|db|ダメージ・?ボーナス)[】\]]?\s*[:=]?\s*([+\-]?\d*d\d+|[+\-]?\d+|なし)")
+_BUILD = re.compile(r"ビルド[】\]]?\s*[:=]?\s*([+\-]?\d+)")
+_MOVE = re.compile(r"(?:移動率?|MOV)[】\]]?\s*[:=]?\s*(\d+)")
 _DMG = r"\d*d\d+(?:\s*[+\-]\s*(?:\d*d\d+|\d+|DB|db|ダメージ・?ボーナス))*"
 _PCT = re.compile(r"(\d{1,3})\s*%")
 _SKILL_PCT = re.compile(r"([^\s\d%、,:：()/]{2,12}(?:\([^)]{1,10}\))?)\s*[:]?\s*(\d{1,3})\s*%")
@@ -33,6 +33,74 @@ def creature_name(title: str) -> str:
     t = re.sub(r"\s*\d+\s*歳.*$", "", t)
     t = t.strip(" \u3000「」『』【】")
     return t or title.strip()
+
+
+_NAME_CUT = re.compile(r"[（(「『【：:／/|｜、。,]|\s+(?=\d)|\s{2,}|\u3000|\d+\s*歳")
+_CARD = re.compile(r"^[^。]{1,16}?(?:[（(][^）)]{1,20}[）)]|\s*\d{1,3}\s*歳|\s*[：:／/|｜])")
+_PALETTE = re.compile(r"^\s*(?:CCB?|SCCB?|RESB?|CBRB?|\d*[dD]\d+|x\d+|choice)\b|^\s*CC\s*\(?[+\-]?\d*\)?\s*<=\s*\d")
+
+
+def palette_line(norm: str) -> bool:
+    """A line of the keeper's chat palette for a creature (CC<=45 【歯車の腕】, 1d6+1d4 【ダメージ】)."""
+    return bool(_PALETTE.match(norm))
+
+
+def entry_name(raw: str) -> str:
+    """The name a character entry starts with: 「瀬川 宗一郎（せがわ そういちろう）72歳／店主」 → 瀬川 宗一郎."""
+    s = re.sub(r"^[\s・\-*●○◆◇■□◎★☆▼▽▶]+", "", raw.strip())
+    s = re.sub(r"\*\*|__", "", s)
+    m = _NAME_CUT.search(s)
+    name = s[:m.start()] if m and m.start() > 0 else s
+    return name.strip(" \u3000") or s[:16]
+
+
+def _name_line(ln: Line, nxt: Line | None) -> bool:
+    s = re.sub(r"^[\s・\-*●○◆◇■□◎▼▽▶]+", "", ln.norm)
+    if not s or s.startswith(("※", "(", "「", "【", "→", "|")) or len(s) > 60 or palette_line(s):
+        return False
+    if len(_STAT.findall(s)) >= 2 or _HP.search(s) or re.match(r"^(?:攻撃|武器|装甲|技能|呪文|正気度|SAN|年齢|職業)", s):
+        return False
+    name = entry_name(ln.raw)
+    if not name or len(name) > 16 or re.search(r"[。、]|[はがをでにも]$|ている|ました|です|ます", name) or \
+            re.fullmatch(r"(?:プレイ)?人数|(?:プレイ|所要|想定)?時間|推奨.*|舞台|形式|システム|ロスト率|傾向|難易度|備考|"
+                         r"メモ|注意|補足|概要|時代|場所|人物", name):
+        return False
+    stat_next = nxt is not None and len(_STAT.findall(nxt.norm)) >= 2
+    return stat_next or bool(_CARD.match(s)) or len(s) <= 16 and "。" not in s and nxt is not None and \
+        bool(re.match(r"^\s*(?:[【\[]?(?:能力値|ステータス)|STR)", nxt.norm))
+
+
+def entries(lines: list[Line]) -> list[tuple[Line | None, list[Line]]]:
+    """A section listing several characters with no heading of their own: a paragraph (after a
+    blank line) that opens with a name card (「名前（よみ）年齢／立場」) or a name right above
+    a stat line starts an entry; a table with a 名前 column is one entry per row. Empty when
+    the section does not read as such a list."""
+    from runner.importer.timeline import table_cells
+
+    rows = [table_cells(ln.norm) for ln in lines]
+    if rows and rows[0] and any(re.fullmatch(r"名前|氏名|NPC|キャラクター|人物|キャラ", c or "") for c in rows[0]):
+        col = next(i for i, c in enumerate(rows[0]) if re.fullmatch(r"名前|氏名|NPC|キャラクター|人物|キャラ", c or ""))
+        out: list[tuple[Line | None, list[Line]]] = []
+        for ln, cells in zip(lines[1:], rows[1:], strict=False):
+            if cells and len(cells) > col and cells[col].strip("-: "):
+                name = re.sub(r"\*\*|__", "", cells[col]).strip()
+                out.append((Line(ln.no, name, name), [ln]))
+        return out
+    out = []
+    prev: Line | None = None
+    for i, ln in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else None
+        para_start = prev is None or ln.no - prev.no > 1
+        if (para_start or nxt is not None and len(_STAT.findall(nxt.norm)) >= 3) and _name_line(ln, nxt):
+            out.append((ln, []))
+        elif out:
+            out[-1][1].append(ln)
+        else:
+            out.append((None, [ln]))
+        prev = ln
+    if not any(h is not None for h, _ in out) or len(out) == 1 and out[0][0] is not None and not out[0][1]:
+        return []
+    return out
 
 
 def stat_table(lines: list[Line], i: int) -> dict[str, int] | None:

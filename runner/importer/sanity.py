@@ -14,7 +14,7 @@ _DICE = r"\d+(?:d\d+)?(?:[+\-]\d+(?:d\d+)?)*"
 _WORD = (r"(?:SAN値?\s*(?:チェック|ロール|判定|[cC](?![a-zA-Z]))?|正気度\s*(?:\(SAN\))?\s*(?:ポイント)?\s*"
          r"(?:ロール|チェック|判定|喪失|減少|の?喪失)?|サンチェック|SANC)")
 _LOSS = rf"(?P<s>{_DICE})\s*/\s*(?P<f>{_DICE})"
-_AFTER = re.compile(rf"(?P<w>{_WORD})\s*[:=]?\s*[(\[「『【]?\s*(?:[。、]\s*[「『(]?\s*)?{_LOSS}")
+_AFTER = re.compile(rf"(?P<w>{_WORD})\s*[】\]]?\s*[:=]?\s*[(\[「『【]?\s*(?:[。、]\s*[「『(]?\s*)?{_LOSS}")
 _BEFORE = re.compile(rf"{_LOSS}\s*(?:の|で)?\s*(?P<w>{_WORD})")
 _SPLIT = re.compile(rf"(?P<w>{_WORD})\s*[:]?\s*[(\[【]?\s*成功(?:時)?\s*[:]?\s*(?P<s>{_DICE})\s*[/、,・\s]\s*失敗(?:時)?\s*[:]?\s*(?P<f>{_DICE})")
 _NOT = re.compile(r"回復|報酬|上限|最大値|現在値")

@@ -20,6 +20,28 @@ _MD = re.compile(r"^(#{1,6})\s*([^#].*?)\s*#*$")
 _SYM = re.compile(rf"^([{SYMBOLS}])[ \u3000]*(.+)$")
 _NUM = re.compile(r"^(\d{1,2})(?:[-.](\d{1,2}))?(?:[-.](\d{1,2}))?(?:[.:)]|\s)\s*(\S.*)$")
 _BRACKET = re.compile(r"^【([^】]{1,40})】(.{0,30})$")
+_FIELD = re.compile(r"^(?:能力値|ステータス|技能|攻撃|攻撃方法|武器|装甲|呪文|特殊能力|耐久力|HP|MP|DB|ダメージ・?ボーナス|"
+                    r"ビルド|移動|MOV|回避|SAN|SANc|正気度|正気度喪失|年齢|職業|性別|所持品|備考|性格|概要|外見)$", re.I)
+_CHAPTER = re.compile(r"^第\s*([0-9一二三四五六七八九十]{1,3})\s*([章節部幕話])\s*[:：.、]?\s*(\S.*)?$")
+_PAREN_NUM = re.compile(r"^\((\d{1,2})\)\s*(\S.*)$")
+_NOT_EMOJI = set("☆★✓✔✕✖✗✘❌※")
+
+
+def emoji_mark(s: str) -> int:
+    """How many characters of pictograph (📖, ☀, ⏰, with any variation selector) open ``s``:
+    keepers posting on ふせったー, Discord or Notion mark headings with them."""
+    i = 0
+    while i < len(s):
+        o = ord(s[i])
+        if s[i] in _NOT_EMOJI:
+            break
+        if o >= 0x1F000 or 0x2300 <= o <= 0x23FF or 0x2600 <= o <= 0x27BF or 0x2B00 <= o <= 0x2BFF:
+            i += 1
+        elif i and o in (0xFE0F, 0x200D):
+            i += 1
+        else:
+            break
+    return i
 _ANGLE = re.compile(r"^[<\[]([^>\]]{1,30})[>\]]$")
 _RULE = re.compile(r"^[=\-─━_*~＝・.。…\s]{3,}$")
 _LOSS = re.compile(r"\d+(?:d\d+)?\s*/\s*\d*d?\d+")
@@ -70,7 +92,10 @@ class Section:
 
 def clean_title(t: str) -> str:
     t = t.strip()
+    t = t[emoji_mark(t):]
     t = re.sub(rf"^[{SYMBOLS}#\s\u3000]+", "", t)
+    t = re.sub(r"^第\s*[0-9０-９一二三四五六七八九十]{1,3}\s*[章節部幕話]\s*[:：.、]?\s*", "", t) or t
+    t = re.sub(r"^[(（][0-9０-９]{1,2}[)）]\s*", "", t) or t
     t = re.sub(r"^\d{1,2}(?:[-.]\d{1,2}){0,2}[.:)]?\s*", "", t) if re.match(r"^\d{1,2}(?:[-.]\d{1,2}){0,2}[.:)\s]", t) else t
     m = re.fullmatch(r"【([^】]+)】(.*)", t)
     if m:
@@ -89,10 +114,24 @@ def heading(line: Line) -> tuple[tuple, str] | None:
         return ("md", len(m.group(1))), clean_title(line.raw.lstrip("#＃ \u3000"))
     if line.indent:
         return None
+    n = emoji_mark(s)
+    if n:
+        rest = s[n:].strip()
+        if rest and _short(rest) and not _OUTCOME.match(rest) and not _LOSS.search(rest) \
+                and not re.match(r"^[\d:：]", rest):
+            return ("sym", "emoji"), clean_title(line.raw)
+        return None
+    m = _CHAPTER.match(s)
+    if m and _short(m.group(3) or "", 30):
+        return ("chap", m.group(2)), clean_title(line.raw) or line.raw.strip()
+    m = _PAREN_NUM.match(s)
+    if m and _short(m.group(2), 24) and "、" not in m.group(2) and not _LOSS.search(m.group(2)):
+        return ("pnum",), clean_title(line.raw)
     m = _SYM.match(s)
     if m:
         rest = m.group(2).strip()
-        if _short(rest) and not _OUTCOME.match(rest) and not _LOSS.search(rest):
+        if _short(rest) and not _OUTCOME.match(rest) and not _LOSS.search(rest) and \
+                not re.match(r"^\d{1,2}\s*(?::\d|時)", rest):  # ▶17:00 入店: a timeline entry
             return ("sym", m.group(1)), clean_title(line.raw)
         return None
     m = _NUM.match(s)
@@ -106,6 +145,8 @@ def heading(line: Line) -> tuple[tuple, str] | None:
     m = _BRACKET.match(s)
     if m:
         inner = m.group(1).strip()
+        if m.group(2).strip() and _FIELD.match(inner):
+            return None  # 【HP】16, 【攻撃】歯車の腕 45%: a labelled field of a stat block
         if not is_known(inner) and not _LOSS.search(inner) and not re.search(r"SAN|正気度", inner):
             return ("br", "【"), clean_title(line.raw)
         return None
@@ -144,7 +185,15 @@ def build_tree(lines: list[Line]) -> Section:
         style, title = h
         # Find where this heading goes on the open path.
         idx = None
+        if style == ("end",):
+            # 「END D：ロスト」 after 「☔END C：…」: another ending, not a part of the one before
+            for i in range(len(stack) - 1, 0, -1):
+                if classify(stack[i].title) == "ending":
+                    idx = i
+                    break
         for i in range(len(stack) - 1, 0, -1):
+            if idx is not None:
+                break
             st = stack[i].style
             if st == style:
                 idx = i
@@ -179,14 +228,16 @@ _ROLES: list[tuple[str, re.Pattern]] = [
     ("ending", re.compile(r"END|エンド|エンディング|結末|終幕|トゥルー|バッド|ノーマル|グッド|ロスト$|^ロスト|^生還|^全滅|"
                           r"^LOST$|^DEAD$", re.I)),
     ("timeline", re.compile(r"タイムライン|タイムテーブル|時系列|スケジュール|時間経過|イベント表|進行表|時間表|タイムチャート|"
-                            r"時間の流れ|^イベント$|TIMELINE", re.I)),
+                            r"時間の流れ|^イベント$|TIMELINE|^日程(?:表)?$|^行程(?:表)?$|^TL$", re.I)),
     ("creatures", re.compile(r"(?:NPC|登場人物|人物).*(?:エネミー|クリーチャー|怪物|敵)|(?:エネミー|クリーチャー).*(?:NPC|人物)", re.I)),
     ("npcs", re.compile(r"NPC|登場人物|人物紹介|キャラクター|^人物", re.I)),
-    ("monsters", re.compile(r"エネミー|クリーチャー|怪物|モンスター|神話生物|^怪異|^敵|データ$|ステータス")),
+    ("monsters", re.compile(r"エネミー|クリーチャー|怪物|モンスター|神話生物|^怪異|^敵|(?<!シナリオ)(?<!基本)データ$|ステータス")),
     ("climax", re.compile(r"クライマックス|最終局面|決戦|CLIMAX", re.I)),
     ("intro", re.compile(r"導入|オープニング|プロローグ|序章|OPENING|INTRO", re.I)),
-    ("background", re.compile(r"あらすじ|背景|真相|KP情報|KP向け|KPのみ|KP用|解説|黒幕|事件の", re.I)),
-    ("meta", re.compile(r"概要|はじめに|シナリオ情報|基本情報|注意|前書き|まえがき|ご利用|レギュレーション|ルール|"
+    ("background", re.compile(r"あらすじ|背景|真相|KP情報|KP向け|KPのみ|KP用|KPメモ|解説|黒幕|事件の|^補足|向け補足|^備考|"
+                              r"^メモ$|^TIPS$|^運営", re.I)),
+    ("meta", re.compile(r"概要|はじめに|シナリオ情報|シナリオについて|シナリオデータ|基本データ|基本情報|注意|前書き|まえがき|"
+                        r"ご利用|レギュレーション|ルール|"
                         r"推奨|このシナリオ|コンセプト|早見表", re.I)),
     ("reward", re.compile(r"^(?:生還)?報酬|^成長|SAN回復")),
     ("handout", re.compile(r"ハンドアウト|^HO\d*|^資料", re.I)),
@@ -194,6 +245,8 @@ _ROLES: list[tuple[str, re.Pattern]] = [
                           r"各部屋|部屋の構成|.{0,6}の構成)(?:一覧|について|\(.*\)|（.*）)?$")),
 ]
 CONTAINERS = {"places", "npcs", "monsters", "creatures", "endings"}
+_KP_NOTES = re.compile(r"補足|メモ|TIPS|Q&A|FAQ|注意|運営", re.I)
+"""A section of advice to the keeper: its sub-sections talk about rolls, they are no places."""
 
 
 def _has_rolls(lines: list[Line]) -> bool:
@@ -239,7 +292,8 @@ def _assign(sec: Section, context: str) -> None:
                                       "climax", "intro") else own
         if role == "notes" and context == "loose" and not sec.children:
             role = "lead"  # the text that leads into the place after it (判定なしでわかる情報)
-        if role in ("notes", "lead") and _has_rolls(sec.body):
+        if role in ("notes", "lead") and _has_rolls(sec.body) and not _KP_NOTES.search(sec.parent.title if sec.parent
+                                                                                       else ""):
             role = "place"
             sec.role = role
             for c in sec.children:

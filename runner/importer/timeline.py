@@ -28,9 +28,23 @@ _HEADER = re.compile(r"^(?:日時|時刻|時間|日程|時間帯|タイミング
 _COST = re.compile(r"(?:探索|調べ|調査)[^。]{0,18}?(?P<n>\d+)\s*(?P<u>分|時間)(?P<half>半)?")
 
 
-def parse_time(text: str) -> tuple[int | None, int | None, str, int] | None:
+_DAY_LINE = re.compile(r"^[\s【\[<(■□●○◆◇▼▽▶・\-*#]*(?:(?P<d>\d+|[一二三四五六七初])\s*日目|第\s*(?P<d2>\d+)\s*日|"
+                       r"DAY\s*(?P<d3>\d+))\s*[】\]>)]?\s*(?:\([^)]{0,8}\))?\s*[:：]?\s*$", re.I)
+
+
+def day_marker(norm: str) -> int | None:
+    """「1日目（土）」「【2日目】」「DAY2」 alone on a line: the day the times under it are on."""
+    m = _DAY_LINE.match(norm)
+    if not m:
+        return None
+    d = m.group("d") or m.group("d2") or m.group("d3")
+    return int(d) if d.isdigit() else _KANJI.get(d)
+
+
+def parse_time(text: str, *, listed: bool = False) -> tuple[int | None, int | None, str, int] | None:
     """(day, minutes of that day, how it was written, characters read) for a time at the
-    start of ``text``, or None."""
+    start of ``text``, or None. ``listed``: a line of a timeline, where a day-part alone
+    (「午前　自由行動」) is a time as it stands."""
     m = _TIME.match(text)
     if not m or m.end() == 0:
         return None
@@ -64,7 +78,8 @@ def parse_time(text: str) -> tuple[int | None, int | None, str, int] | None:
         return None
     if m.group("h") is None and day is None:
         # a day-part alone ("夜になると") counts only when the sentence says it is a time
-        if not re.match(r"^\s*(?:になると|になったら|が来ると|を迎えると|、|:|\s)", text[m.end():]):
+        spaced = listed and text[:m.end()] != text[:m.end()].rstrip()
+        if not spaced and not re.match(r"^\s*(?:になると|になったら|が来ると|を迎えると|、|:|\s)", text[m.end():]):
             return None
     return day, minutes, text[:m.end()].strip(), m.end()
 
@@ -80,7 +95,7 @@ def absolute(day: int | None, minutes: int) -> int:
 
 
 def strip_marks(norm: str) -> str:
-    s = re.sub(r"^[\s・\-*→☆★●○◆◇■□▼▽]+", "", norm)
+    s = re.sub(r"^[\s・\-*→☆★●○◆◇■□▼▽▶▷►▸‣]+", "", norm)
     return s
 
 
@@ -108,7 +123,7 @@ def entry_at(line: Line, *, in_timeline: bool) -> TimedEntry | None:
         return TimedEntry(at_text(day, minutes), _raw_what(line, what), line.no, absolute(day, minutes),
                           lines=[line])
     s = _LIST_MARK.sub("", strip_marks(line.norm)) if in_timeline else strip_marks(line.norm)
-    t = parse_time(s)
+    t = parse_time(s, listed=in_timeline)
     if t is not None:
         day, minutes, written, n = t
         rest = s[n:]
