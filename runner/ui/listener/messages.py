@@ -47,6 +47,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{path}: 16 ビット・モノラルの WAV ではありません（{why}）。`sox {qpath} -r {want} -c 1 -b 16 out.wav` で変換してください。",
         "en": "{path}: not a 16-bit mono WAV ({why}); convert it with `sox {qpath} -r {want} -c 1 -b 16 out.wav`.",
     },
+    "wav_long": {
+        "ja": "{path}: {max} 秒より長い録音です。コマンドは数秒で言えます。`sox {qpath} out.wav trim 0 {max}` で短くしてください。",
+        "en": "{path}: the recording is longer than {max} s; a command takes a few seconds: cut it with `sox {qpath} out.wav trim 0 {max}`.",
+    },
     "wav_missing": {
         "ja": "{path}: そのファイルはありません。",
         "en": "{path}: no such file.",
