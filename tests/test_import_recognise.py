@@ -79,6 +79,9 @@ CHECKS = [
     ("＜生物学＞で調べる", [(["科学(生物学)"], "regular")]),
     ("〈芸術/製作(歌唱)〉で歌う", [(["芸術/製作(歌唱)"], "regular")]),
     ("「芸術・製作（料理）」で判定", [(["芸術/製作(料理)"], "regular")]),
+    ("手で触れるなら「芸術・製作の陶芸や木工」「手さばき」で判定。", [(["手さばき", "芸術/製作(木工)", "芸術/製作(陶芸)"],
+                                                    "regular")]),
+    ("直すには「機械修理」「芸術および製作の左官系等」の判定が必要。", [(["機械修理", "芸術/製作(左官)"], "regular")]),
     # a Word document's 〔〕, a CCFOLIA chat palette's CC<= with words after the name
     ("〔目星〕に成功すると、写真が見つかる。", [(["目星"], "regular")]),
     ("鐘の舌を外すには〔機械修理〕を用いる。力ずくで外すなら〔ＳＴＲ〕（ハード）。", [(["機械修理"], "regular"),
@@ -424,6 +427,43 @@ def test_a_character_under_登場人物_that_costs_sanity_is_fought(tmp_path: Pa
                    "攻撃：数珠で打つ 40% ダメージ1D4\n正気度喪失：0/1D6\n", encoding="utf-8")
     sc = parse_document(doc)
     assert [(c.name, c.kind) for c in sc.creatures] == [("菅野 和子", "npc"), ("住職の亡霊", "monster")]
+
+
+HEADLESS = """【山小屋】
+〈目星〉で地図を見つける。
+〈図書館〉で古文書を読む。
+鍵は〈鍵開け〉で開く。
+・井戸：〈聞き耳〉に成功すると、水音が聞こえる。
+→井戸の底で何かが光る。SANc 0/1d3
+※この井戸の水は飲めない。
+全ての部屋を調べ終え、4～5時間が経過した時に、窓の外が白み始める。
+1か所を調べるのに1時間が経過すると考えてよい。
+・祠の裏：〈目星〉
+→成功：古い札が見つかる。
+※札を剥がした場合、祠の主が目を覚ます。
+探索者たちは祠の主に捕らえられた。
+長い夜のあと、井戸の底で冷たくなった探索者たちの亡骸が見つかった。
+※札を燃やした場合にのみ発生。
+朝日が差し込み、祠は静かに崩れていった。
+老人は振り返り、「もう来てはいけないよ」と言って手を振った。
+老人に見送られ、探索者たちは山を下り、元の日常へと帰っていった。
+探索者たちは井戸を覗き込み、そのまま水の中へ落ちていった。
+水面に浮かんだ月の影だけが、それを見ていた。それはまた別のお話。
+（一応、この結末はバッドエンドとしています）
+"""
+
+
+def test_a_document_whose_headings_were_lost(tmp_path: Path) -> None:
+    """A page whose headings were images: the endings are the runs of story that close it,
+    the times told in prose are events, the one who speaks is a character."""
+    doc = tmp_path / "h.txt"
+    doc.write_text(HEADLESS, encoding="utf-8")
+    sc = parse_document(doc)
+    assert [(e.line, e.kind) for e in sc.endings] == [(13, "lost"), (16, "normal"), (19, "bad")]
+    assert [ln.no for ln in sc.endings[0].narration] == [13, 14]
+    assert [ln.no for ln in sc.endings[1].conditions] == [15]
+    assert [(t.line, t.at, t.offset) for t in sc.timeline] == [(8, "+4:00", 240)]
+    assert [(c.name, c.kind) for c in sc.creatures] == [("老人", "npc")]
 
 
 def test_description_and_keeper_blocks(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from runner.importer import meta, sanity
 from runner.importer import timeline as tl
 from runner.importer.model import (
     Check,
+    Creature,
     Document,
     Ending,
     Handout,
@@ -23,6 +24,7 @@ from runner.importer.model import (
     Unplaced,
 )
 from runner.importer.read import normalise
+from runner.importer.score import same_name
 from runner.importer.sections import Section, assign_roles, build_tree, heading
 
 _KEEPER = re.compile(r"^[\s・\-*]*(?:※|KP|ＫＰ|キーパー|GM|\(KP|（KP|【KP|☆|★|▽|注意|補足|備考)", re.I)
@@ -47,6 +49,8 @@ def build(doc: Document) -> Scenario:
     for sec in root.children:
         b.section(sec)
     b.finish()
+    headless_endings(sc, doc.lines)
+    speakers(sc, doc.lines)
     # A scenario shows at least two of: checks, sanity rolls, a stat block, a timeline,
     # endings (or several checks). Headings alone make any document look like places.
     signals = [bool(sc.all_checks()), bool(sc.all_san()), any(c.stats for c in sc.creatures), bool(sc.timeline),
@@ -176,7 +180,7 @@ class _Builder:
                 mode = "narration" if _DESCRIBE.search(feature) else "keeper" if _KP.search(feature) else ""
                 continue
             inline = _DESCRIBE_LINE.match(ln.norm)
-            e = tl.entry_at(ln, in_timeline=False)
+            e = tl.entry_at(ln, in_timeline=False) or tl.prose_entry(ln)
             if e is not None:
                 self.sc.timeline.append(e)
                 entry = e
@@ -304,6 +308,10 @@ class _Builder:
                 self.sc.timeline.append(e)
                 self._read_into(e, [ln])
                 cur = e
+            elif (p := tl.prose_entry(ln)) is not None:
+                # 「…6～7時間が経過した時に、探索者たちはお腹が空いたことに気付く」: an event told in prose
+                self.sc.timeline.append(p)
+                cur = None
             elif cur is not None and not tl.starts_list(ln.norm):
                 cur.lines.append(ln)
                 self._read_into(cur, [ln], more=True)
@@ -497,6 +505,114 @@ class _Builder:
                     if n and normalise(n) in text and n not in hits:
                         hits.append(n)
             p.fights = hits
+
+
+# ------------------------------------------------------------- headless endings
+
+_CLOSING = re.compile(r"元(?:の|居た|いた)(?:場所|世界|日常|時代|部屋)(?:へ|に)(?:と)?(?:戻|帰|送り返)|元の世界へ帰|"
+                      r"(?:無事に?)?(?:帰還|生還)(?:した|できた|を果たし)|別のお話|別の物語|藻屑と|命を落と|息絶え|"
+                      r"帰らぬ人|二度と(?:戻|帰)(?:れ|ら)な|亡骸(?:が|を|だけ|と)|死亡した|死んでしまった|息を引き取")
+_RULE_WORDS = re.compile(r"場合|判定|ロール|ダメージ|ターン|消費|MP|[0-9]+\s*(?:時間|分)|キーパー|KP|ことができ|ことはでき|"
+                         r"できません|必要")
+_DEATH = re.compile(r"亡骸|無惨|死亡|死んで|死後|藻屑|命を落と|息絶え|帰らぬ人")
+_BOUNDARY = re.compile(r"^[\s]*[→⇒・※☆★\-*①-⑳(（\[【＜<]|場合")
+_NAMED_KIND = re.compile(r"(TRUE|トゥルー|GOOD|グッド|NORMAL|ノーマル|BAD|バッド|ロスト|LOST)\s*(?:エンド|END)?\s*"
+                         r"(?:に(?:して|なり|な)|と(?:して|する|なる)|扱い)", re.I)
+
+
+def headless_endings(sc: Scenario, lines: list[Line]) -> None:
+    """Endings whose headings were lost (a page whose headings were images, text copied out of
+    a PDF): in the second half of a document that shows fewer than two endings, a run of
+    story lines that closes the story (「…元居た場所へと戻れます。」「…それはまた別のお話。」
+    「…海の藻屑となってしました。」) is an ending. The run starts after the last line of
+    keeper's matter before it (a check, a sanity roll, a → / ※ / ・ line, a condition); its
+    kind is the one the lines after it name (「グッドエンドにしてあります」), else lost for a
+    death, else normal."""
+    if len(sc.endings) >= 2 or not lines:
+        return
+    half = lines[len(lines) // 2].no
+    rolls = {c.line for c in sc.all_checks()} | {s.line for s in sc.all_san()}
+    heads = {e.line for e in sc.endings}
+    timed = {ln.no for e in sc.timeline for ln in e.lines}
+    taken: set[int] = {c.line for c in sc.creatures} | {n.no for c in sc.creatures for n in c.notes}
+    runs: list[list[Line]] = []
+    cur: list[Line] = []
+    for ln in lines:
+        if ln.no < half or ln.no in timed or ln.no in taken:
+            cur = []
+            continue
+        if ln.no in heads or heading(ln) is not None:
+            cur = []
+            continue
+        if ln.no in rolls or _BOUNDARY.match(ln.norm) or not ln.norm.rstrip("」』)）").endswith("。") or \
+                _RULE_WORDS.search(ln.norm):
+            cur = []  # the keeper's matter: a roll, a note, a rule
+            continue
+        cur.append(ln)
+        if _CLOSING.search(ln.norm):
+            runs.append(cur)
+            cur = []
+    if not runs:
+        return
+    found: list[Ending] = []
+    for i, run in enumerate(runs):
+        start = run[0].no
+        owner = max((e for e in sc.endings if e.line < start), key=lambda e: e.line, default=None)
+        if owner is not None and not any(owner.line < r[0].no < start for r in runs[:i]) and \
+                not any(owner.line < f.line for f in found):
+            continue  # the closing of an ending whose heading survived (番外エンド ＜バッドエンド…＞)
+        nxt = runs[i + 1][0].no if i + 1 < len(runs) else 10 ** 9
+        after = [ln for ln in lines if run[-1].no < ln.no < min(nxt, run[-1].no + 8)]
+        kind = ""
+        for ln in after + run:
+            m = _NAMED_KIND.search(ln.norm)
+            if m:
+                kind = ending_kind(m.group(1), [])
+                break
+        if not kind:
+            kind = "lost" if any(_DEATH.search(ln.norm) for ln in run) else "normal"
+        name = re.split(r"[、。]", run[0].raw)[0][:20]
+        # its condition is the keeper's line just before it (「※…場合にも発生。」); the lines
+        # after the last one, to the end, are its notes (「…グッドエンドにしてあります」)
+        before = [ln for ln in lines if start - 3 <= ln.no < start and re.match(r"^[\s]*(?:※|\(|条件|発生条件)", ln.norm)
+                  and re.search(r"場合|条件", ln.norm)
+                  and ln.no not in heads and heading(ln) is None]
+        tail = [ln for ln in after if ln.no not in heads and heading(ln) is None] if i == len(runs) - 1 else []
+        found.append(Ending(name, kind, start, narration=list(run), conditions=before + tail))
+    if not found:
+        return
+    used = {ln.no for e in found for ln in e.narration + e.conditions}
+    for p in sc.places:
+        p.narration = [ln for ln in p.narration if ln.no not in used]
+        p.keeper = [ln for ln in p.keeper if ln.no not in used]
+    for e in sc.endings:
+        e.narration = [ln for ln in e.narration if ln.no not in used]
+    sc.endings = sorted(sc.endings + found, key=lambda e: e.line)
+
+
+_SPEAKER = re.compile(r"(?:^|[、。」])\s*(?P<who>[^、。「」\s]{2,12}?)(?:は|が)[^。「」]{0,30}?「[^」]{2,}」\s*と\s*"
+                      r"(?:言|話|答|謝|呟|つぶや|叫|告げ|笑|尋ね|囁|ささや)")
+_NOT_SPEAKER = re.compile(r"探索者|PC|KP|キーパー|プレイヤー|PL|あなた|自分|彼女?$|誰か|全員|一同|皆|みんな|HO\d")
+
+
+def speakers(sc: Scenario, lines: list[Line]) -> None:
+    """A document with no list of characters still has people who speak: 「ローブの人物は…
+    「少し意識が遠くなるかもしれないけれど」と言ってから」. Each who speaks and is named
+    again elsewhere is an NPC (no stats)."""
+    if sc.npcs:
+        return
+    text = "\n".join(ln.norm for ln in lines)
+    seen: dict[str, int] = {}
+    for ln in lines:
+        for m in _SPEAKER.finditer(ln.norm):
+            who = re.sub(r"^(?:その|この|あの)", "", m.group("who"))
+            if _NOT_SPEAKER.search(who) or heading(ln) is not None or \
+                    any(same_name(c.name, who) for c in sc.creatures):
+                continue
+            seen.setdefault(who, ln.no)
+    for who, no in seen.items():
+        if text.count(who) >= 2:
+            sc.creatures.append(Creature(who, no, "npc"))
 
 
 def _handout_token(title: str) -> str:

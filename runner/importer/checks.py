@@ -113,12 +113,18 @@ def mentions(norm: str) -> list[Mention]:
         quote = o in "「『"
         body, diff = _split_inner(inner)
         g = re.fullmatch(r"(ほかの言語|他の言語|芸術/製作|芸術・製作|科学|母国語|運転|操縦)\((.+[、,・/].+)\)", body)
+        o6 = re.fullmatch(r"(芸術/製作|芸術・製作|芸術および製作|芸術|製作|科学|ほかの言語|他の言語|運転|操縦|サバイバル)の"
+                          r"([^の]{1,14}?)(?:系統|系|など|等)*", body)
         if g:  # 「ほかの言語（日本語、ラテン語）」: one roll in either language
             parts = [f"{g.group(1)}({x})" for x in re.split(r"[、,・/]", g.group(2)) if x]
+        elif o6:  # 「芸術・製作の工芸や彫刻」「芸術および製作の大工系等」: the specialities, in words
+            group = "芸術/製作" if "製作" in o6.group(1) or o6.group(1) == "芸術" else o6.group(1)
+            parts = [f"{group}({re.sub(r'(?:系統|系|など|等)+$', '', x)})" for x in re.split(r"や|と|、|・|/|または", o6.group(2)) if x]
         else:
             parts = [body] if is_known(body) else [p for p in re.split(r"[・/／、]|または|もしくは", body) if p]
         after = norm[m.end():]
-        if parts and all(is_known(p) for p in parts) and not (quote and len(parts) > 1 and "(" not in body):
+        if parts and all(is_known(p) for p in parts) and not (quote and len(parts) > 1 and "(" not in body
+                                                               and not o6):
             for p in parts:
                 mm = Mention(m.start(), m.end(), canonical(p), "bracket", diff, written=p)
                 if quote and not diff and not _quote_roll(after):

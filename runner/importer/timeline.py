@@ -166,6 +166,27 @@ def relative_entry(line: Line, *, listed: bool = False) -> TimedEntry | None:
     return e
 
 
+_PROSE = re.compile(r"(?:^|[、。])\s*(?P<anchor>[^、。]{0,16}?)(?P<h>\d+)(?:\s*[~\-]\s*(?P<h2>\d+))?\s*時間(?P<half>半)?"
+                    r"\s*(?:が|ほど|くらい|ぐらい)?\s*経過(?:した(?:時|とき|頃|ころ)(?:に|には)?|すると|したら)\s*[、,]?\s*"
+                    r"(?P<what>[^。]{4,})")
+
+
+def prose_entry(line: Line) -> TimedEntry | None:
+    """An event a keeper's prose ties to the time played (「6～7時間が経過した時に、探索者たちは
+    お腹が空いたことに気付くと良いでしょう」). A range counts from its start. Not the time a
+    search costs (「1か所を調べるのに1時間」), not 「…した場合」 (a rule)."""
+    s = line.norm
+    m = _PROSE.search(s)
+    if not m or re.search(r"[1一]\s*(?:か所|ヶ所|箇所|カ所|回|部屋|冊)|につき|ごと|毎|のに\s*$|には\s*$", s[:m.start("h")]):
+        return None
+    anchor = m.group("anchor").strip()
+    after = anchor if re.search(r"(?:て|てから|後|以降)$", anchor) and not _START_WORDS.search(anchor) else ""
+    minutes = int(m.group("h")) * 60 + (30 if m.group("half") else 0)
+    sign = f"+{minutes // 60}:{minutes % 60:02d}"
+    return TimedEntry(sign if not after else f"{after}{sign}", _raw_what(line, m.group("what").strip()), line.no,
+                      None, after=after, offset=minutes, lines=[line])
+
+
 def starts_list(norm: str) -> bool:
     return bool(_LIST_MARK.match(strip_marks(norm))) or bool(re.match(r"^[\s]*[・\-*●○◆◇■□]", norm))
 
