@@ -287,23 +287,22 @@ def _choice() -> Any:
 def _offer(story: Any, state: Any, choices: list) -> list:
     """What the rules allow (RuleSystem.offer): asked a few times a turn, so the common case
     (everyone can act, no failed check just now) is a few dictionary reads."""
-    rules = state.rules
-    d = rules.get("coc7") if rules else None
-    if not d:
+    d = state.rules.get("coc7")
+    if d is None:
         return choices
-    if d.get("down"):  # someone cannot act (condition.recheck keeps this up to date)
+    if "down" in d and d["down"]:  # someone cannot act (condition.recheck keeps this)
         return cd.offers(story, state, choices, _choice())
     last = d.get("last")
-    if not last or not last.get("pushable") or last.get("turn") != state.turn - 1:
+    if last is None or not last.get("pushable") or last.get("turn") != state.turn - 1:
         return choices  # a push or Luck only right after a failed check
-    Choice = _choice()
     extra = ps.offers(story, state, d, state.stats.get(d.get("pc") or "") or {})
     if not extra:
         return choices
+    Choice = _choice()
     shown = [c for c in choices if c.n]
-    out = shown + [Choice(len(shown) + i, a.id, a.label, a.aliases, a)
-                   for i, a in enumerate(extra, 1)]
-    return out + [c for c in choices if not c.n]
+    for a in extra:
+        shown.append(Choice(len(shown) + 1, a.id, a.label, a.aliases, a))
+    return shown + choices[len(shown) - len(extra):]  # the hidden ones stay last
 
 
 SYSTEM.init = _init

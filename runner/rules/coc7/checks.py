@@ -360,15 +360,15 @@ def check(ctx: Any, skill: str, diff: Any = "regular", bonus: Any = 0, who: str 
     if ok:
         mark(s, name)
     dd = data(ctx)
-    act = getattr(ctx, "checking", None)
-    dd["last"] = {"skill": name, "value": value, "difficulty": d, "bonus": b, "who": pid,
-                  "total": r["total"], "level": r["level"], "success": ok,
-                  "pushed": pushed, "hidden": bool(hidden),
-                  "pushable": name not in NO_PUSH and not pushed and not ok
-                  and r["level"] != "fumble" and not dd.get("combat"),
-                  # the story action whose check this is, and when: what a push refers back to
-                  "action": act.key if act is not None else "",
-                  "turn": getattr(ctx.state, "turn", 0)}
+    pushable = not ok and not pushed and name not in NO_PUSH and r["level"] != "fumble" \
+        and not dd.get("combat")
+    dd["last"] = last = {"skill": name, "value": value, "difficulty": d, "bonus": b, "who": pid,
+                         "total": r["total"], "level": r["level"], "success": ok,
+                         "pushed": pushed, "hidden": bool(hidden), "pushable": pushable}
+    if pushable:  # the story action whose check this is, and when: what a push refers back to
+        act = getattr(ctx, "checking", None)
+        last["action"] = act.key if act is not None else ""
+        last["turn"] = getattr(ctx.state, "turn", 0)
     keys = outcome_keys(r["level"], ok)
     if pushed and not ok:
         keys = ["pushed_failure", *keys]

@@ -1,9 +1,9 @@
 """What an investigator's condition allows: the rules' own offers in place of the story's.
 
 A dead, dying or unconscious investigator, or one in a bout of madness, cannot walk to the
-circle and cast a spell. The engine asks the rule system what it offers (``offer``, given
-the story's open actions) and tells it when a command is done (``after_command``); this
-module answers both for coc7:
+circle and cast a spell. The engine asks the rule system what it allows (``offer``, given
+the story's open actions) before it lists, matches or runs one; this module answers for
+coc7:
 
 - dying (a major wound and 0 HP, not stabilised): only the CON roll of the round
   (failure = death); outside a fight each command is a round;
@@ -165,7 +165,7 @@ def offers(story: Any, state: Any, choices: list, choice_type: Any) -> list:
         return choices
     if d.get("combat"):
         # In a fight the rules play the fallen out (combat.advance) and never stop on one.
-        return choices if not (d.get("combat") and incapacity(s)) else []
+        return [] if incapacity(s) else choices
     lang = "en" if str(getattr(story, "language", "ja")).startswith("en") else "ja"
     pcs = investigators(state)
     able = [(k, v) for k, v in pcs if not incapacity(v)]

@@ -62,9 +62,19 @@ def _action(story: Any, key: str) -> Action | None:
     return table.get(key)
 
 
+_SAID_ONLY: dict[int, tuple[Action, bool]] = {}
+
+
 def _failure_said_only(a: Action) -> bool:
     """The action's failure outcome only narrated (nothing to take back), and the action
-    itself does not move on (no goto or end of its own)."""
+    itself does not move on (no goto or end of its own). Worked out once per action."""
+    hit = _SAID_ONLY.get(id(a))
+    if hit is None or hit[0] is not a:
+        hit = _SAID_ONLY[id(a)] = (a, _said_only(a))
+    return hit[1]
+
+
+def _said_only(a: Action) -> bool:
     if a.after:
         return False
     table = {o.key: o for o in a.outcomes}
@@ -95,23 +105,43 @@ def offers(story: Any, state: Any, d: dict, s: dict) -> list[Action]:
             or last.get("turn") != state.turn - 1 or d.get("combat"):
         return []
     key = last.get("action") or ""
-    node, _, _ = key.partition(".")
-    if node != state.node:
+    if not key.startswith(state.node) or key[len(state.node):len(state.node) + 1] != ".":
         return []
     a = _action(story, key)
     if a is None or not _failure_said_only(a):
         return []
-    lang = _lang(story)
-    skill = last["skill"] if lang == "ja" else sh.english(last["skill"])
-    out = [_pushed(a, skill, _foreshadow(story, lang), lang)]
-    if ck.option(_StoryCtx(story), "luck_spending", True):
+    cache = story.cache
+    pkey = ("coc7", "push", key, last["skill"])
+    pushed = cache.get(pkey)
+    if pushed is None:  # one push action per story action and skill, built once
+        lang = _lang(story)
+        skill = last["skill"] if lang == "ja" else sh.english(last["skill"])
+        pushed = cache[pkey] = _pushed(a, skill, _foreshadow(story, lang), lang)
+    out = [pushed]
+    if _luck_spending(story):
         pid = last.get("who")
         sheet = state.stats.get(pid) if pid else s
         cost = last["total"] - ck.needed(last["value"], last["difficulty"])
         luck = int((sheet or {}).get("luck", 0))
         if 0 < cost <= luck:
-            out.append(_lucky(a, skill, cost, luck, lang))
+            lkey = ("coc7", "luck", key, last["skill"], cost, luck)
+            lucky = cache.get(lkey)
+            if lucky is None:
+                lang = _lang(story)
+                skill = last["skill"] if lang == "ja" else sh.english(last["skill"])
+                lucky = _lucky(a, skill, cost, luck, lang)
+                if len(cache) < 100_000:
+                    cache[lkey] = lucky
+            out.append(lucky)
     return out
+
+
+def _luck_spending(story: Any) -> bool:
+    hit = story.cache.get(("coc7", "luck_spending"))
+    if hit is None:
+        hit = story.cache[("coc7", "luck_spending")] = bool(
+            ck.option(_StoryCtx(story), "luck_spending", True))
+    return hit
 
 
 def _pushed(a: Action, skill: str, warn: str, lang: str) -> Action:
