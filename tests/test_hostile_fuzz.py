@@ -33,3 +33,32 @@ def test_mutated_shipped_stories_are_refused_cleanly_or_play(tmp_path: Path) -> 
                        capture_output=True, text=True, cwd=tmp_path, timeout=600, preexec_fn=_cap, env=env)
     assert r.returncode == 0, (r.stdout + r.stderr)[-6000:]
     assert "60 mutated stories" in r.stdout
+
+
+def test_a_process_that_loads_many_stories_keeps_none_it_dropped(tmp_path: Path) -> None:
+    """The loader moves a large story out of the garbage collector's sight (gc.freeze), but
+    frozen objects are never collected: a small or refused story must not be frozen, or a
+    long fuzz run (or `check` of many paths) grows without end (it did: 0.5 MB a story)."""
+    import gc
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from ring import ring_story_yaml
+
+    from runner.story import check
+
+    good = tmp_path / "good.yaml"
+    good.write_text(ring_story_yaml(20), encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(ring_story_yaml(20).replace("goto: k1", "goto: nowhere", 1), encoding="utf-8")
+    before = gc.get_freeze_count()
+    for _ in range(20):
+        assert check(good)[0] is not None and check(bad)[0] is None
+    assert gc.get_freeze_count() == before
+    big = tmp_path / "big.yaml"
+    big.write_text(ring_story_yaml(1000), encoding="utf-8")
+    try:
+        assert check(big)[0] is not None
+        assert gc.get_freeze_count() > before  # a large story is still kept out of sight
+    finally:
+        gc.unfreeze()

@@ -630,6 +630,7 @@ def _load(path: str | os.PathLike[str], *, check_hooks: bool) -> tuple[Story | N
     # objects and none of them is garbage, so its passes (2/3 of the time) find nothing.
     was_enabled = gc.isenabled()
     gc.disable()
+    story: Story | None = None
     try:
         try:
             story, diags = _load_pass(path, check_hooks=check_hooks, fast=True)
@@ -638,13 +639,21 @@ def _load(path: str | os.PathLike[str], *, check_hooks: bool) -> tuple[Story | N
         else:
             if not diags:
                 return story, diags
-        return _load_pass(path, check_hooks=check_hooks, fast=False)
+        story, diags = _load_pass(path, check_hooks=check_hooks, fast=False)
+        return story, diags
     finally:
         if was_enabled:
-            # A story lives as long as the game: move it out of the collector's sight, or
-            # every later collection walks its million objects again.
-            gc.freeze()
+            # A large story lives as long as the game: move it out of the collector's sight,
+            # or every later collection walks its million objects again. Only a large one:
+            # frozen objects are never collected, so a process that loads many stories
+            # (check of many paths, a fuzz run) would keep every one of them for ever.
+            if story is not None and len(story.nodes) >= FREEZE_NODES:
+                gc.freeze()
             gc.enable()
+
+
+FREEZE_NODES = 1000
+"""Nodes from which a loaded story is moved out of the garbage collector's sight."""
 
 
 def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -> tuple[Story | None, list[Diagnostic]]:
