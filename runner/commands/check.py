@@ -12,7 +12,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Check story files or folders. Prints every problem as "
                                    "path:line:column: message; exits 1 if there is any error.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="story file, story folder, or shipped story id")
-    p.add_argument("--json", action="store_true", help="print diagnostics as JSON lines")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON document: every diagnostic with its code, severity, path, "
+                        "line, column, end and message (docs/editor.md)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems")
     p.add_argument("--model", metavar="PATH",
                    help="vosk model to check spoken words against (default: the installed model "
@@ -27,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from runner.story.text import printable
 
     bad = 0
+    results = []
     for raw in args.paths:
         path = resolve(raw)
         story, diags = check(path)
@@ -40,11 +43,13 @@ def run(args: argparse.Namespace) -> int:
             diags = diags + lint(story)
         if story is not None and not args.no_voice:
             diags = diags + voice_warnings(story, args.model)
+        if args.json:
+            results.append((str(path), story, diags))
+            if any(d.severity == "error" for d in diags):
+                bad += 1
+            continue
         for d in diags:
-            if args.json:
-                print(json.dumps(d.to_dict(), ensure_ascii=False))
-            else:
-                print(printable(str(d)), file=sys.stdout)
+            print(printable(str(d)), file=sys.stdout)
         errors = [d for d in diags if d.severity == "error"]
         if errors:
             bad += 1
@@ -53,6 +58,10 @@ def run(args: argparse.Namespace) -> int:
         elif not args.quiet and not args.json and story is not None:
             n, e = len(story.nodes), len(story.endings)
             print(f"{path}: ok ({n} node{'s' * (n != 1)}, {e} ending{'s' * (e != 1)}, rules {story.rules})")
+    if args.json:
+        from runner.authoring.diagjson import document
+
+        print(json.dumps(document(results), ensure_ascii=False, indent=1))
     return 1 if bad else 0
 
 
