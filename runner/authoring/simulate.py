@@ -49,6 +49,17 @@ class Report:
     errors: list[dict] = field(default_factory=list)
     rolls: list[dict] = field(default_factory=list)
     checks: list[dict] = field(default_factory=list)
+    lines_total: int = 0
+    unshown_lines: list[str] = field(default_factory=list)
+    """Narration line ids (``node.1``, or the line's own ``id``) that no game showed."""
+    coverage: dict[str, float] = field(default_factory=dict)
+    """Percent of nodes reached, actions taken, endings reached and lines shown."""
+    failed_games: int = 0
+    """Games that got stuck, hit the turn cap or met a story error."""
+    failures: list[dict] = field(default_factory=list)
+    """``{seed, why, node, turns, commands}`` of the first FAILURES_KEPT such games, by seed:
+    ``katari play STORY --seed SEED --replay-commands FILE`` plays one again."""
+    chunk: int = 250
     elapsed: float = 0.0
 
     def to_dict(self, *, timing: bool = True) -> dict:
@@ -135,10 +146,49 @@ class _Tally:
         c[key] += 1
 
 
-def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "random",
-             max_turns: int = 500, secrets: bool = False,
-             progress: Callable[[int, int], None] | None = None) -> Report:
-    """Plays ``runs`` games and reports endings, lengths, coverage, dead ends and rolls."""
+CHUNK = 250
+"""Games per chunk. Seeds are cut into chunks of this size whatever the number of jobs, and
+the explorer's and greedy policies' memory of what earlier games did starts afresh with each
+chunk: so a chunk plays the same games in any process, and the report is the same for any
+``jobs``."""
+FAILURES_KEPT = 100
+"""Stuck or errored games whose seed and commands the report keeps (the first, by seed)."""
+
+
+@dataclass
+class Partial:
+    """What one chunk of games found: plain data, sent back from a worker process and merged."""
+
+    start: int
+    count: int
+    outcomes: Counter = field(default_factory=Counter)
+    stuck: Counter = field(default_factory=Counter)
+    errors: Counter = field(default_factory=Counter)
+    turns: list = field(default_factory=lambda: [0, None, None])
+    """sum, min, max."""
+    clock: list = field(default_factory=lambda: [0, None, None])
+    visited: set = field(default_factory=set)
+    taken: set = field(default_factory=set)
+    offered: dict = field(default_factory=dict)
+    fired: set = field(default_factory=set)
+    reached: set = field(default_factory=set)
+    shown: set = field(default_factory=set)
+    """Narration line ids that some game showed."""
+    rolls: dict = field(default_factory=dict)
+    checks: dict = field(default_factory=dict)
+    failures: list = field(default_factory=list)
+    failed: int = 0
+
+
+def _minmax(acc: list, x: int) -> None:
+    acc[0] += x
+    acc[1] = x if acc[1] is None or x < acc[1] else acc[1]
+    acc[2] = x if acc[2] is None or x > acc[2] else acc[2]
+
+
+def play_chunk(story: Story, start: int, count: int, *, policy: str = "random", max_turns: int = 500,
+               secrets: bool = False, progress: Callable[[int], None] | None = None) -> Partial:
+    """Plays games ``start`` .. ``start + count - 1`` (each game's seed is its number)."""
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}: one of {', '.join(POLICIES)}")
     marks, action_checks = _outcome_marks(story)
@@ -146,32 +196,36 @@ def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "ran
     if policy == "greedy":
         targets = {(n.id, a.id): action_targets(a) for n in story.nodes.values() for a in n.actions}
     endings_set = frozenset(story.endings)
-    visited: set[str] = set()
-    taken: set[str] = set()          # "node.action"
-    offered: dict[str, set[str]] = {}  # node -> ids of the actions offered there
-    fired: set[str] = set()
-    reached_endings: set[str] = set()
-    outcomes: Counter = Counter()
-    stuck: Counter = Counter()
-    errors: Counter = Counter()
-    turns: list[int] = []
-    clocks: list[int] = []
+    part = Partial(start, count)
+    visited = part.visited
+    taken = part.taken             # "node.action"
+    offered = part.offered         # node -> ids of the actions offered there
+    reached_endings = part.reached
+    shown = part.shown
+    outcomes = part.outcomes
+    stuck = part.stuck
+    errors = part.errors
     tally = _Tally()
-    t0 = time.perf_counter()
 
-    for i in range(runs):
-        rng = random.Random(seed + i)
+    for seed in range(start, start + count):
+        rng = random.Random(seed)
         choice_rng = rng.random
-        state, events = new_game(story, seed + i)
+        state, events = new_game(story, seed)
+        commands: list[str] = []
         for ev in events:
-            if ev["type"] == "roll":
+            t = ev["type"]
+            if t == "roll":
                 tally.roll(ev)
-            elif ev["type"] == "error":
+            elif t == "narration":
+                shown.add(ev.get("id"))
+            elif t == "error":
                 errors[(ev.get("message", ""), state.node)] += 1
         result = None
+        why = ""
         while state.ending is None:
             if state.turn >= max_turns:
                 result = "(turn cap)"
+                why = "turn_cap"
                 stuck[(state.node, "turn_cap")] += 1
                 break
             node = state.node
@@ -180,6 +234,7 @@ def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "ran
                 choices = [c for c in choices if c.n]
             if not choices:
                 result = "(stuck)"
+                why = "no_action"
                 stuck[(node, "no_action")] += 1
                 break
             seen = offered.get(node)
@@ -191,11 +246,13 @@ def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "ran
             else:
                 pick = _pick(policy, choices, node, state, taken, visited, reached_endings,
                              targets, endings_set, choice_rng)
+            commands.append(pick.id)
             new, events = step(story, state, pick, tail_events=False)
             if new is state:
                 msg = next((ev.get("message", "") for ev in events if ev["type"] == "error"), "no change")
                 errors[(msg, node)] += 1
                 result = "(error)"
+                why = "error: " + msg
                 break
             heard = None
             for ev in events:
@@ -203,7 +260,9 @@ def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "ran
                 if t == "roll":
                     tally.roll(ev)
                 elif t == "narration":
-                    m = marks.get(ev.get("id"))
+                    nid = ev.get("id")
+                    shown.add(nid)
+                    m = marks.get(nid)
                     if m is not None:
                         tally.check(*m)
                         if heard is None:
@@ -220,28 +279,165 @@ def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "ran
         if state.ending is not None:
             result = state.ending
             reached_endings.add(state.ending)
+        else:
+            part.failed += 1
+            if len(part.failures) < FAILURES_KEPT:
+                part.failures.append({"seed": seed, "why": why, "node": state.node, "turns": state.turn,
+                                      "commands": commands})
         outcomes[result] += 1
-        turns.append(state.turn)
-        clocks.append(state.clock)
+        _minmax(part.turns, state.turn)
+        _minmax(part.clock, state.clock)
         visited.update(state.visits)
         taken.update(state.done)
-        fired.update(state.fired)
+        part.fired.update(state.fired)
         if progress is not None:
-            progress(i + 1, runs)
+            progress(1)
+    part.rolls = tally.rolls
+    part.checks = tally.checks
+    return part
+
+
+def chunks(runs: int, seed: int = 0, size: int = CHUNK) -> list[tuple[int, int]]:
+    """The (first seed, games) of each chunk of a run."""
+    return [(seed + k, min(size, runs - k)) for k in range(0, runs, size)]
+
+
+def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "random",
+             max_turns: int = 500, secrets: bool = False,
+             progress: Callable[[int, int], None] | None = None, jobs: int = 1,
+             chunk: int = CHUNK, cluster: str | None = None, address: str | None = None) -> Report:
+    """Plays ``runs`` games and reports endings, lengths, coverage, dead ends and rolls.
+
+    The games are cut into chunks of ``chunk`` seeds, played in this process (``jobs`` 1),
+    over ``jobs`` local processes, or as tasks of a Ray cluster (``cluster="ray"``, at
+    ``address``; see :mod:`runner.authoring.parallel`); the report is the same either way."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}: one of {', '.join(POLICIES)}")
+    t0 = time.perf_counter()
+    todo = chunks(runs, seed, max(1, chunk))
+    opts = {"policy": policy, "max_turns": max_turns, "secrets": secrets}
+    if cluster is None and (jobs <= 1 or len(todo) == 1):
+        done = [0]
+
+        def tick(n: int) -> None:
+            done[0] += n
+            progress(done[0], runs)  # type: ignore[misc]
+
+        parts = [play_chunk(story, s, n, progress=tick if progress is not None else None, **opts)
+                 for s, n in todo]
+    else:
+        from runner.authoring import parallel
+
+        parts = parallel.run_chunks(story, todo, opts, jobs=jobs, cluster=cluster, address=address,
+                                    progress=progress, runs=runs)
+    rep = merge(story, parts, runs=runs, seed=seed, policy=policy, max_turns=max_turns,
+                secrets=secrets, chunk=chunk)
+    rep.elapsed = time.perf_counter() - t0
+    return rep
+
+
+def story_lines(story: Story) -> list[str]:
+    """The ids of every narration line a player may be shown (keeper lines aside): the
+    nodes', the endings', and those said by effects, events and outcomes."""
+    out: list[str] = []
+
+    def lines(ls: Any) -> None:
+        out.extend(line.id for line in ls if not line.keeper)
+
+    def walk(effs: tuple) -> None:
+        for e in effs:
+            if e[0] == "say":
+                lines(e[1])
+            elif e[0] == "if":
+                walk(e[2])
+                walk(e[3])
+            elif e[0] == "check":
+                for o in e[2]:
+                    walk(o.effects)
+
+    for n in story.nodes.values():
+        lines(n.narration)
+        walk(n.on_enter)
+        for a in n.actions:
+            walk(a.effects)
+            for o in a.outcomes:
+                walk(o.effects)
+            walk(a.after)
+    for e in story.endings.values():
+        lines(e.narration)
+    for ev in story.events:
+        walk(ev.effects)
+    return list(dict.fromkeys(out))
+
+
+def _pct(n: int, total: int) -> float:
+    return round(100.0 * n / total, 1) if total else 100.0
+
+
+def merge(story: Story, parts: list[Partial], *, runs: int, seed: int, policy: str, max_turns: int,
+          secrets: bool = False, chunk: int = CHUNK) -> Report:
+    """One report from the chunks' findings (in any order: they are sorted by first seed)."""
+    parts = sorted(parts, key=lambda p: p.start)
+    outcomes: Counter = Counter()
+    stuck: Counter = Counter()
+    errors: Counter = Counter()
+    turns = [0, None, None]
+    clocks = [0, None, None]
+    visited: set[str] = set()
+    taken: set[str] = set()
+    offered: dict[str, set[str]] = {}
+    fired: set[str] = set()
+    reached: set[str] = set()
+    shown: set[str] = set()
+    rolls: dict[str, list] = {}
+    checks: dict[str, Counter] = {}
+    failures: list[dict] = []
+    failed = 0
+    for p in parts:
+        outcomes.update(p.outcomes)
+        stuck.update(p.stuck)
+        errors.update(p.errors)
+        for acc, got in ((turns, p.turns), (clocks, p.clock)):
+            if got[1] is not None:
+                acc[0] += got[0]
+                acc[1] = got[1] if acc[1] is None else min(acc[1], got[1])
+                acc[2] = got[2] if acc[2] is None else max(acc[2], got[2])
+        visited |= p.visited
+        taken |= p.taken
+        for k, v in p.offered.items():
+            offered.setdefault(k, set()).update(v)
+        fired |= p.fired
+        reached |= p.reached
+        shown |= p.shown
+        for label, (count, ok, judged, levels) in p.rolls.items():
+            r = rolls.setdefault(label, [0, 0, 0, Counter()])
+            r[0] += count
+            r[1] += ok
+            r[2] += judged
+            r[3].update(levels)
+        for name, keys in p.checks.items():
+            checks.setdefault(name, Counter()).update(keys)
+        failed += p.failed
+        failures.extend(p.failures[:max(0, FAILURES_KEPT - len(failures))])
+
+    def stats(acc: list) -> dict[str, float]:
+        if acc[1] is None:
+            return {"mean": 0, "min": 0, "max": 0}
+        return {"mean": round(acc[0] / runs, 2), "min": acc[1], "max": acc[2]}
 
     rep = Report(story.id, runs, seed, policy, max_turns)
-    rep.elapsed = time.perf_counter() - t0
+    rep.chunk = chunk
     rep.endings = dict(sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0])))
     rep.ending_kinds = {k: e.kind for k, e in story.endings.items()}
-    rep.turns = _stats(turns)
-    rep.clock = _stats(clocks)
+    rep.turns = stats(turns)
+    rep.clock = stats(clocks)
     rep.nodes_total = len(story.nodes)
     rep.unreached_nodes = [n for n in story.nodes if n not in visited]
     all_actions = [(n.id, a.id) for n in story.nodes.values() for a in n.actions
                    if secrets or not a.hidden]
     rep.actions_total = len(all_actions)
     rep.untaken_actions = [f"{n}.{a}" for n, a in all_actions if n in visited and f"{n}.{a}" not in taken]
-    missing = [e for e in story.endings if e not in reached_endings]
+    missing = [e for e in story.endings if e not in reached]
     g = build(story) if missing else None
     rep.unreached_endings = [{"id": e, **_why_unreached(g, e, visited, offered, taken, fired)}
                              for e in missing]
@@ -249,20 +445,30 @@ def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "ran
                  sorted(stuck.items(), key=lambda kv: (-kv[1], kv[0]))]
     rep.errors = [{"message": m, "node": n, "count": c} for (m, n), c in
                   sorted(errors.items(), key=lambda kv: (-kv[1], kv[0]))]
-    for label, (count, ok, judged, levels) in sorted(tally.rolls.items()):
+    for label, (count, ok, judged, levels) in sorted(rolls.items()):
         row: dict[str, Any] = {"label": label, "count": count}
         if judged:
             row["success_rate"] = round(ok / judged, 3)
         if levels:
             row["levels"] = dict(sorted(levels.items()))
         rep.rolls.append(row)
-    for name, keys in sorted(tally.checks.items()):
+    for name, keys in sorted(checks.items()):
         judged = sum(c for k, c in keys.items() if k in SUCCESS_KEYS or k in FAILURE_LEVELS)
         ok = sum(c for k, c in keys.items() if k in SUCCESS_KEYS)
         row = {"check": name, "count": sum(keys.values()), "outcomes": dict(sorted(keys.items()))}
         if judged:
             row["success_rate"] = round(ok / judged, 3)
         rep.checks.append(row)
+    lines = story_lines(story)
+    rep.lines_total = len(lines)
+    rep.unshown_lines = [x for x in lines if x not in shown]
+    taken_n = sum(1 for n, a in all_actions if f"{n}.{a}" in taken)
+    rep.coverage = {"nodes": _pct(len(story.nodes) - len(rep.unreached_nodes), len(story.nodes)),
+                    "actions": _pct(taken_n, len(all_actions)),
+                    "endings": _pct(len(story.endings) - len(missing), len(story.endings)),
+                    "lines": _pct(len(lines) - len(rep.unshown_lines), len(lines))}
+    rep.failed_games = failed
+    rep.failures = failures
     return rep
 
 
@@ -369,20 +575,35 @@ _T = {
            "unreached_nodes": "一度も着かなかったノード", "actions": "選ばれなかった行動（着いたノードで）",
            "unreached_endings": "一度も出なかったエンディング", "stuck": "行き詰まり",
            "no_action": "選べる行動がない", "turn_cap": "手数の上限（ループ？）", "errors": "ストーリーのエラー",
-           "rolls": "ロール", "checks": "判定の結果", "rate": "成功率", "speed": "{n} ゲーム/秒（{s:.2f} 秒）",
-           "games": "回"},
+           "rolls": "ロール", "checks": "判定の結果", "rate": "成功率",
+           "games": "回", "coverage": "網羅率：ノード {nodes}%・行動 {actions}%・エンディング {endings}%・文 {lines}%",
+           "unshown": "一度も表示されなかった文（ナレーションの id）",
+           "failures": "行き詰まった・エラーのゲーム（シードとコマンド）",
+           "failure": "シード {seed}：{node} で{why}（{turns} 手）",
+           "replay": "再現：katari play {story} --seed SEED --replay-commands FILE（FILE はコマンドを一行ずつ）",
+           "replay_dir": "再現：katari play {story} --replay-commands {dir}/seed-SEED.txt",
+           "more_failures": "ほか {n} ゲーム（最初の {kept} だけを記録）",
+           "why_no_action": "選べる行動がない", "why_turn_cap": "手数の上限", "why_error": "エラー"},
     "en": {"head": "{story}: {runs} games (policy {policy}, seed {seed}, cap {cap} turns)",
            "endings": "endings", "turns": "turns", "clock": "in-game time (minutes)",
            "stat": "mean {mean}, min {min}, max {max}", "nodes": "nodes reached {n}/{t}",
            "unreached_nodes": "nodes never reached", "actions": "actions never taken (in reached nodes)",
            "unreached_endings": "endings never reached", "stuck": "stuck",
            "no_action": "no valid action", "turn_cap": "turn cap reached (a loop?)", "errors": "story errors",
-           "rolls": "rolls", "checks": "check outcomes", "rate": "success", "speed": "{n} games/s ({s:.2f} s)",
-           "games": "games"},
+           "rolls": "rolls", "checks": "check outcomes", "rate": "success",
+           "games": "games", "coverage": "coverage: nodes {nodes}%, actions {actions}%, endings {endings}%, lines {lines}%",
+           "unshown": "lines never shown (narration ids)",
+           "failures": "stuck or errored games (seed and commands)",
+           "failure": "seed {seed}: {why} at {node} ({turns} turns)",
+           "replay": "replay one: katari play {story} --seed SEED --replay-commands FILE (FILE: the commands, one a line)",
+           "replay_dir": "replay one: katari play {story} --replay-commands {dir}/seed-SEED.txt",
+           "more_failures": "{n} more games (only the first {kept} are kept)",
+           "why_no_action": "no valid action", "why_turn_cap": "turn cap", "why_error": "error"},
 }
 
 
-def format_report(rep: Report, lang: str = "ja", *, limit: int = 20) -> str:
+def format_report(rep: Report, lang: str = "ja", *, limit: int = 20, story_arg: str | None = None,
+                  failures_dir: str | None = None) -> str:
     """The report as text for a person."""
     t = _T.get(lang, _T["en"])
     li = 0 if lang == "ja" else 1
@@ -395,6 +616,8 @@ def format_report(rep: Report, lang: str = "ja", *, limit: int = 20) -> str:
     out.append(f"{t['turns']}: " + t["stat"].format(**rep.turns))
     out.append(f"{t['clock']}: " + t["stat"].format(**rep.clock))
     out.append(t["nodes"].format(n=rep.nodes_total - len(rep.unreached_nodes), t=rep.nodes_total))
+    if rep.coverage:
+        out.append(t["coverage"].format(**{k: f"{v:g}" for k, v in rep.coverage.items()}))
 
     def listing(title: str, items: list[str]) -> None:
         if not items:
@@ -423,6 +646,23 @@ def format_report(rep: Report, lang: str = "ja", *, limit: int = 20) -> str:
         extra = f"  {t['rate']} {100 * c['success_rate']:.1f}%" if "success_rate" in c else ""
         rows.append(f"{c['check']}: " + ", ".join(f"{k} {v}" for k, v in c["outcomes"].items()) + extra)
     listing(t["checks"], rows)
-    if rep.elapsed > 0:
-        out.append(t["speed"].format(n=round(rep.runs / rep.elapsed), s=rep.elapsed))
+    listing(t["unshown"], rep.unshown_lines)
+    if rep.failures:
+        import shlex
+
+        out.append(f"{t['failures']} ({rep.failed_games}):")
+        for f in rep.failures[:limit]:
+            why = f["why"]
+            said = t["why_error"] + why[len("error"):] if why.startswith("error") else t.get(f"why_{why}", why)
+            cmds = ", ".join(f["commands"]) or "-"
+            if len(cmds) > 160:
+                cmds = cmds[:157] + "…"
+            out.append("  " + t["failure"].format(seed=f["seed"], why=said, node=f["node"], turns=f["turns"])
+                       + f": {cmds}")
+        if rep.failed_games > min(limit, len(rep.failures)):
+            out.append("  " + t["more_failures"].format(n=rep.failed_games - min(limit, len(rep.failures)),
+                                                      kept=len(rep.failures)))
+        story = shlex.quote(story_arg or rep.story)
+        out.append("  " + (t["replay_dir"].format(story=story, dir=failures_dir) if failures_dir
+                           else t["replay"].format(story=story)))
     return "\n".join(out) + "\n"

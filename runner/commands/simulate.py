@@ -23,7 +23,49 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--secrets", action="store_true", help="also try hidden actions (secret words)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--lang", choices=["ja", "en"], default="ja", help="language of the text report")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="processes to play on (default: every core); the report is the same for any N")
+    p.add_argument("--chunk", type=int, default=None, metavar="GAMES",
+                   help="games per chunk of seeds (default 250); the explorer and greedy policies "
+                        "remember what earlier games of the same chunk did")
+    p.add_argument("--cluster", choices=["ray"], default=None,
+                   help="play the chunks on a Ray cluster (pip install 'katari[cluster]')")
+    p.add_argument("--address", default=None, metavar="ADDR",
+                   help="the Ray cluster to join (\"auto\", \"ray://host:10001\"; default: start "
+                        "Ray on this machine)")
+    p.add_argument("--fail-under", action="append", default=[], metavar="SPEC",
+                   help="exit 1 when coverage is below: PCT (nodes and actions) or "
+                        "nodes=PCT,actions=PCT,endings=PCT,lines=PCT")
+    p.add_argument("--failures", metavar="DIR", default=None,
+                   help="write each stuck or errored game's commands to DIR/seed-N.txt, for "
+                        "`katari play STORY --replay-commands FILE`")
     p.set_defaults(func=run)
+
+
+COVERAGE = ("nodes", "actions", "endings", "lines")
+
+
+def fail_under(specs: list[str]) -> dict[str, float] | str:
+    """``["90", "lines=50"]`` -> {"nodes": 90, "actions": 90, "lines": 50}, or why not."""
+    out: dict[str, float] = {}
+    for spec in specs:
+        for part in spec.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            key, eq, num = part.partition("=")
+            keys = [key.strip()] if eq else ["nodes", "actions"]
+            if not eq:
+                num = key
+            try:
+                pct = float(num)
+            except ValueError:
+                return f"--fail-under {spec!r}: a percentage, or nodes=PCT,actions=PCT,endings=PCT,lines=PCT"
+            bad = [k for k in keys if k not in COVERAGE]
+            if bad or not 0 <= pct <= 100:
+                return f"--fail-under {spec!r}: a percentage (0-100) of {', '.join(COVERAGE)}"
+            out.update(dict.fromkeys(keys, pct))
+    return out
 
 
 class _Bar:
@@ -53,20 +95,63 @@ class _Bar:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from runner.authoring.simulate import format_report, simulate
+    from runner.authoring.parallel import cores
+    from runner.authoring.simulate import CHUNK, format_report, simulate
     from runner.commands._common import open_story
 
     if args.runs < 1 or args.max_turns < 1:
         print("katari simulate: --runs and --max-turns must be at least 1", file=sys.stderr)
         return 2
+    if (args.jobs is not None and args.jobs < 1) or (args.chunk is not None and args.chunk < 1):
+        print("katari simulate: --jobs and --chunk must be at least 1", file=sys.stderr)
+        return 2
+    thresholds = fail_under(args.fail_under)
+    if isinstance(thresholds, str):
+        print(f"katari simulate: {thresholds}", file=sys.stderr)
+        return 2
     story = open_story(args.story, 'simulate')
     if story is None:
         return 1
+    jobs = args.jobs or cores()
     bar = _Bar(args.runs) if sys.stderr.isatty() and args.runs >= 200 else None
-    rep = simulate(story, args.runs, seed=args.seed, policy=args.policy, max_turns=args.max_turns,
-                   secrets=args.secrets, progress=bar)
+    try:
+        rep = simulate(story, args.runs, seed=args.seed, policy=args.policy, max_turns=args.max_turns,
+                       secrets=args.secrets, progress=bar, jobs=jobs, chunk=args.chunk or CHUNK,
+                       cluster=args.cluster, address=args.address)
+    except RuntimeError as e:  # (Ray missing, or a cluster that cannot be reached)
+        print(f"katari simulate: {str(e).splitlines()[0] if str(e) else type(e).__name__}", file=sys.stderr)
+        return 2
+    if args.failures:
+        problem = write_failures(args.failures, story, rep)
+        if problem:
+            print(f"katari simulate: {problem}", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps(rep.to_dict(), ensure_ascii=False, indent=1))
     else:
-        sys.stdout.write(format_report(rep, args.lang))
+        sys.stdout.write(format_report(rep, args.lang, story_arg=args.story, failures_dir=args.failures))
+        where = f"{args.cluster} cluster" if args.cluster else f"{min(jobs, -(-args.runs // (args.chunk or CHUNK)))} job(s)"
+        if rep.elapsed > 0:
+            print(f"{rep.runs / rep.elapsed:,.0f} games/s ({rep.elapsed:.2f} s, {where})", file=sys.stderr)
+    below = [f"{k} {rep.coverage[k]:.1f}% < {v:g}%" for k, v in thresholds.items() if rep.coverage[k] < v]
+    if below:
+        print(f"katari simulate: coverage below --fail-under: {', '.join(below)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def write_failures(folder: str, story, rep) -> str:  # noqa: ANN001
+    """Each kept failure's commands as DIR/seed-N.txt; '' or why it could not."""
+    from pathlib import Path
+
+    d = Path(folder)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        for f in rep.failures:
+            head = [f"# katari play {story.path} --replay-commands THIS_FILE",
+                    f"# {f['why']} at {f['node']} after {f['turns']} turns",
+                    f"# seed: {f['seed']}"]
+            (d / f"seed-{f['seed']}.txt").write_text("\n".join(head + f["commands"]) + "\n", encoding="utf-8")
+    except OSError as e:
+        return f"cannot write {folder}: {e.strerror or e}"
+    return ""
