@@ -44,7 +44,63 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="play from recorded utterances (16-bit mono WAVs at the model's rate), "
                         "then go on by keyboard")
     p.add_argument("--model", metavar="PATH", help="vosk model folder for --voice / --voice-input")
+    p.add_argument("--watch", action="store_true",
+                   help="for authors: every save of a story file re-checks it and, if it loads, "
+                        "replays the game on it to the same point (docs/authoring.md)")
+    p.add_argument("--replay-commands", metavar="FILE", default=None,
+                   help="start a new game and play FILE's commands first (one a line; '# seed: N' "
+                        "gives the seed): a game `katari simulate --failures` wrote, reproduced")
     p.set_defaults(func=run)
+
+
+def read_commands(path: str) -> tuple[int | None, list[str]]:
+    """The commands of a ``--replay-commands`` file and its seed, if it gives one.
+
+    Text: one command a line; blank lines and ``#`` comments are skipped, and ``# seed: N``
+    gives the seed. Or JSON: ``{"seed": N, "commands": [...]}`` (a ``katari simulate --json``
+    failure). Raises ValueError with a one-line reason."""
+    import json
+    import re
+    from pathlib import Path
+
+    from runner.ui.files import MAX_COMMAND, MAX_TEXT_BYTES, read_regular
+
+    try:
+        raw = read_regular(Path(path), MAX_TEXT_BYTES)
+        text = raw.decode("utf-8")
+    except OSError as e:
+        from runner.ui.files import os_reason
+
+        raise ValueError(f"cannot read {path}: {os_reason(e, 'en')}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text") from None
+    except Exception as e:  # noqa: BLE001 - (a FileError from the bounded reader)
+        raise ValueError(f"cannot read {path}: {e}") from None
+    seed = None
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise ValueError(f"{path}: not JSON") from None
+        cmds = data.get("commands") if isinstance(data, dict) else None
+        if not isinstance(cmds, list) or not all(isinstance(c, str) for c in cmds):
+            raise ValueError(f"{path}: a JSON file needs \"commands\": a list of text")
+        if isinstance(data.get("seed"), int) and not isinstance(data.get("seed"), bool):
+            seed = int(data["seed"])
+    else:
+        cmds = []
+        for line in text.splitlines():
+            s = line.strip()
+            m = re.fullmatch(r"#\s*seed\s*:\s*(-?\d{1,19})", s)
+            if m:
+                seed = int(m.group(1))
+            elif s and not s.startswith("#"):
+                cmds.append(s)
+    if any(len(c) > MAX_COMMAND for c in cmds):
+        raise ValueError(f"{path}: a command longer than {MAX_COMMAND} characters")
+    if seed is not None and not -(1 << 63) <= seed < (1 << 63):
+        raise ValueError(f"{path}: the seed must be between -2^63 and 2^63-1")
+    return seed, cmds
 
 
 def _seed(text: str) -> int:
@@ -61,6 +117,19 @@ def _seed(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from runner.commands._common import open_story
 
+    if getattr(args, "replay_commands", None):
+        if args.jsonl:
+            print("katari play: --replay-commands is for the console; with --jsonl, send the "
+                  "commands on standard input", file=sys.stderr)
+            return 2
+        try:
+            seed, cmds = read_commands(args.replay_commands)
+        except ValueError as e:
+            print(f"katari play: {e}", file=sys.stderr)
+            return 2
+        if args.seed is None:
+            args.seed = seed if seed is not None else 0
+        args.replay_commands_list = cmds
     story = open_story(args.story, 'play')
     if story is None:
         return 1

@@ -45,7 +45,7 @@ RULES = ("coc7", "ureg", "ktane", "none")
 NODE_KINDS = ("place", "check", "combat", "scene")
 ENDING_KINDS = ("good", "normal", "bad", "death", "extra", "neutral", "partial", "failure")
 TOP_KEYS = {"story", "clock", "variables", "items", "characters", "nodes", "endings",
-            "events", "readings", "voices"}
+            "events", "readings", "voices", "migrations"}
 STORY_KEYS = {"id", "title", "language", "rules", "start", "credits", "licence", "license",
               "author", "description", "options", "version", "length"}
 NODE_KEYS = {"kind", "title", "scene", "narration", "keeper", "on_enter", "actions", "props"}
@@ -1026,6 +1026,12 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
             for where, msg in rs.validate(raw):
                 chk.err(_locate(docs, where), msg, "K040", _file_of(docs, where) or meta_file)
 
+    # The story's version and the renames that map old saves onto it (runner/story/migrations.py).
+    from runner.story import migrations as _mig
+
+    version, migs = _mig.read(chk, meta, sections["migrations"], nodes, endings, variables, items)
+    chk.file = meta_file
+
     if any(d.severity == "error" for d in chk.diags):
         return None, sorted(chk.diags, key=lambda d: (d.path, d.line, d.col))
     story = Story(
@@ -1035,7 +1041,7 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
         licence=str(meta.get("licence", meta.get("license", ""))), author=str(meta.get("author", "")),
         description=str(meta.get("description", "")), length=str(meta.get("length", "")),
         options=options,
-        readings=readings, voices=voices, extra=extra,
+        readings=readings, voices=voices, extra=extra, version=version, migrations=migs,
     )
     return story, chk.diags
 

@@ -156,6 +156,10 @@ class Story:
     voices: dict[str, str] = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
     """Top-level sections a rule system reads (``ureg:``, ``coc7:``, ...), as plain data."""
+    version: str = ""
+    """``story.version`` as written ("3", "1.2"); "" when the story has none."""
+    migrations: tuple = ()
+    """Renames for saves of older versions (runner.story.migrations.Migration, oldest first)."""
     cache: dict = field(default_factory=dict, compare=False, repr=False)
     """Derived data computed once per loaded story: the engine's compiled closures and
     per-node action tables, and rule systems' own tables under keys that start with their

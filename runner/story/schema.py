@@ -132,6 +132,14 @@ TOP_PROPS: dict[str, dict] = {
     "readings": _d({"type": "object", "additionalProperties": {"type": "string"}},
                    "How to read words aloud: {漢字: かんじ}."),
     "voices": _d({"type": "object", "additionalProperties": {"type": "string"}}, "Speaker -> voice."),
+    "migrations": _d({"type": "array", "items": _obj({
+        "version": _d({"type": ["string", "number"]}, "The story version that made these renames."),
+        "nodes": _d({"type": "object", "additionalProperties": {"type": "string"}}, "Old node id -> new."),
+        "variables": _d({"type": "object", "additionalProperties": {"type": "string"}}, "Old variable -> new."),
+        "items": _d({"type": "object", "additionalProperties": {"type": "string"}}, "Old item id -> new."),
+        "actions": _d({"type": "object", "additionalProperties": {"type": "string"}},
+                      "node.old_action (or old_action) -> new action id."),
+    })}, "Renames that map saves of older story versions onto this one."),
     **{r: _d({"type": ["object", "array", "null"]}, f"Data for the {r} rule system.") for r in RULES},
 }
 

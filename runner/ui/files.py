@@ -531,6 +531,11 @@ def fingerprint(story: Any) -> str:
     return out
 
 
+def forget_fingerprint(path: str) -> None:
+    """The story's files changed (``--watch``): the next :func:`fingerprint` reads them again."""
+    _fp_cache.pop(str(path), None)
+
+
 # -- save documents ----------------------------------------------------------
 
 def _canonical(body: Any) -> bytes:
@@ -574,6 +579,7 @@ def save_doc(story: Any, tl: Timeline, *, now: _dt.datetime | None = None) -> di
         "story_title": getattr(story, "title", ""),
         "story_path": str(getattr(story, "path", "")),
         "fingerprint": fingerprint(story),
+        "story_version": str(getattr(story, "version", "") or ""),
         "seed": tl.seed,
         "gm": tl.gm,
         "manual": tl.manual,
@@ -693,7 +699,8 @@ def _check_body(body: Any) -> None:
     if type(body) is not dict:
         raise SchemaError("body", "must be a JSON object")
     check_text(body.get("story"), "story", 200)
-    for k in ("story_title", "story_path", "fingerprint", "saved_at", "place", "time", "katari"):
+    for k in ("story_title", "story_path", "fingerprint", "saved_at", "place", "time", "katari",
+              "story_version"):
         if k in body:
             check_text(body[k], k, 4096)
     check_int(body.get("seed"), "seed", -(1 << 63), (1 << 64) - 1)
@@ -771,9 +778,27 @@ def load_save(path: Path, story: Any) -> tuple[Timeline, bool]:
     return tl, changed
 
 
-def resume(path: Path, story: Any) -> tuple[Timeline, bool, str]:
-    """``load_save``, and the checksum of the file read (what an ``AutoSaver`` adopts)."""
+def resume(path: Path, story: Any) -> tuple[Timeline, Any, str | None]:
+    """``load_save``, and the checksum of the file read (what an ``AutoSaver`` adopts).
+
+    A save made on another version of the story (its fingerprint differs) is replayed on
+    this one (see :func:`runner.ui.reload.migrate`); ``changed`` is then a ``Migrated`` that
+    says how far the replay matched, and the checksum is None unless the replay is the saved
+    game exactly, so that the first autosave keeps the old file aside, never over it."""
     body, sha = _read_save(path)
+    if body.get("story") != story.id:
+        raise FileError("other_story", story=body.get("story"), have=story.id)
+    if body.get("fingerprint") != fingerprint(story):
+        from runner.ui.reload import Migrated, migrate
+
+        try:
+            tl, rp, kept = migrate(body, story)
+            probe(story, tl)
+        except SaveError:
+            pass  # neither a replay nor the saved States: the plain reading says why
+        else:
+            done = Migrated(rp, kept)
+            return tl, done, sha if (done.same or kept) else None
     tl, changed = timeline_from(body, story, checked=True)
     probe(story, tl)
     return tl, changed, sha
@@ -1216,7 +1241,8 @@ def list_saves(story_id: str) -> list[SaveInfo]:
 def replay_block(story: Any, tl: Timeline) -> dict:
     """What ``katari replay`` needs to re-run a game and check where it ends."""
     return {"format": REPLAY_FORMAT, "version": 1, "story": tl.story, "story_path": str(getattr(story, "path", "")),
-            "fingerprint": fingerprint(story), "seed": tl.seed, "gm": tl.gm, "manual": tl.manual,
+            "fingerprint": fingerprint(story), "story_version": str(getattr(story, "version", "") or ""),
+            "seed": tl.seed, "gm": tl.gm, "manual": tl.manual,
             "start_dice": tl.start_dice, "commands": [e.to_json() for e in tl.commands],
             "state": tl.state.to_dict()}
 
@@ -1299,7 +1325,7 @@ def read_replay(path: Path) -> dict:
 
 def _check_replay(data: dict) -> None:
     check_text(data.get("story"), "story", 200)
-    for k in ("story_path", "fingerprint"):
+    for k in ("story_path", "fingerprint", "story_version"):
         if data.get(k) is not None:
             check_text(data[k], k, 4096)
     check_int(data.get("seed", 0), "seed", -(1 << 63), (1 << 64) - 1)

@@ -676,8 +676,19 @@ class Repl:
                  history: bool = True, clock: Callable[[], float] | None = None,
                  tick: float = 0.2, report_every: float = 30.0,
                  voice_inputs: list[str] | None = None, echo_delay: float = 0.3,
-                 first_command: str | None = None, player_view: str | Path | None = None) -> None:
+                 first_command: str | None = None, player_view: str | Path | None = None,
+                 watch: bool = False, replay_commands: list[str] | None = None) -> None:
         self.story = story
+        self.watch = watch
+        """``--watch``: every save of the story's files reloads it and replays the game."""
+        self.watcher: Any = None
+        self._replay_cmds = list(replay_commands) if replay_commands is not None else None
+        """``--replay-commands``: played after the new game starts, as if typed."""
+        self._files_seen: dict | None = None
+        """The story files' (mtime, size) as loaded: ``restart`` re-reads them if they changed."""
+        self._watch_log: tuple[Any, int, list] | None = None
+        """After a reload stopped short: (timeline, pos, the whole log it stopped in), so the
+        next reload, if nothing was played meanwhile, tries the whole log again."""
         self.player_view_path = player_view
         self.view: Any = None
         """The players' view (``--player-view FILE``, followed by ``katari watch FILE``)."""
@@ -689,7 +700,7 @@ class Repl:
         self.manual = manual
         self.seed_arg = seed
         # A campaign's scenario starts afresh: an unfinished game of it is not offered.
-        self.new = new or first_command is not None
+        self.new = new or first_command is not None or replay_commands is not None
         self.narrator = narrator
         self.narrate_on = narrator is not None
         self.listener = listener
@@ -745,7 +756,7 @@ class Repl:
         if hasattr(io, "on_wake"):
             io.on_wake = self.on_wake
         if isinstance(io, PlainIO):
-            io.live = self.rt is not None or listener is not None
+            io.live = self.rt is not None or listener is not None or watch
         if narrator is not None:
             try:
                 from runner.ui.narrator import narrate_events
@@ -901,6 +912,9 @@ class Repl:
         import datetime as dt
 
         self.started = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
+        from runner.ui.reload import snapshot
+
+        self._files_seen = snapshot(self.story.path) if getattr(self.story, "path", "") else None
         self.io.write([[("class:title", self.story.title or self.story.id)]])
         self.say(t("help_hint", self.lang), "class:hint")
         if self.player_view_path:
@@ -926,6 +940,8 @@ class Repl:
             if self.saver is None and not self.read_only:
                 self._claim_slot(keep=True)
             self._new_game()
+            if self._replay_cmds is not None:
+                self.replay_commands(self._replay_cmds)
         # No autosave yet: a game with no commands has nothing to lose, and an fsync here
         # would only delay the first prompt. The first command saves.
         if self.transcript_path is not None:
@@ -1095,6 +1111,9 @@ class Repl:
         self._choices = None
         if changed:
             self.say(t("story_changed", self.lang), "class:error")
+            note = changed.note(self.lang) if hasattr(changed, "note") else ""  # (a replayed save)
+            if note:
+                self.say(note, "class:hint")
         self.refresh()
 
     def _new_game(self) -> None:
@@ -1131,6 +1150,8 @@ class Repl:
 
     def finish(self) -> None:
         self._stop.set()
+        if self.watcher is not None:
+            self.watcher.stop()
         if self.view is not None:
             self.view.close()
         if self.tl is not None:
@@ -1177,6 +1198,8 @@ class Repl:
                 threading.Thread(target=self._listen, daemon=True, name="katari-voice").start()
             if self.rt is not None or self.listener is not None or self.narrator is not None:
                 threading.Thread(target=self._ticker, daemon=True, name="katari-ticker").start()
+            if self.watch:
+                self.start_watching()
             while True:
                 try:
                     if self._voice_files and not self.io.has_posted():
@@ -1226,6 +1249,102 @@ class Repl:
             self.sync_time()
         elif w.kind == "heard":
             self.on_heard(w.data)
+        elif w.kind == "reload":
+            self.reload()
+
+    # -- the author's loop (--watch, --replay-commands): runner/ui/reload.py -------
+    def start_watching(self) -> None:
+        from runner.ui.reload import Watcher, msg
+
+        self.watcher = Watcher(self.story.path, lambda: self.io.post(Wake("reload"))).start()
+        self.say(msg("watch_on", self.lang, path=self.story.path), "class:hint")
+
+    def reread(self, *, adopt: bool = True) -> Any:
+        """Loads the story's files again: the new Story (made the session's with ``adopt``),
+        or None after saying its errors (one line each; the game goes on with the story it has)."""
+        from runner.story import StoryError, load
+        from runner.story.text import printable
+        from runner.ui.reload import msg
+
+        try:
+            new = load(self.story.path)
+        except StoryError as e:
+            errs = [d for d in e.diagnostics if d.severity == "error"] or e.diagnostics
+            self.say(msg("watch_errors", self.lang, n=len(errs)), "class:error")
+            for d in errs[:8]:
+                self.say(printable(str(d)), "class:error")
+            if len(errs) > 8:
+                self.say(msg("watch_more", self.lang, n=len(errs) - 8, path=self.story.path), "class:error")
+            return None
+        if new.id != self.story.id:
+            self.say(msg("watch_other_story", self.lang, old=self.story.id, new=new.id), "class:error")
+            return None
+        if adopt:
+            self.adopt_story(new)
+        return new
+
+    def adopt_story(self, new: Any) -> None:
+        from runner.ui.reload import snapshot
+
+        files.forget_fingerprint(self.story.path)
+        self._files_seen = snapshot(new.path)
+        self.story = new
+        if self.view is not None:
+            self.view.story = new
+        self._choices = None
+        self._hidden_cache = None
+
+    def reload(self) -> None:
+        """A story file was saved: re-check it, and if it loads, replay the game on it to the
+        same point (or to the first command that no longer fits, said in one line)."""
+        from runner.ui.reload import msg, replay
+
+        if self.tl is None:
+            return
+        old = self.story
+        tl = self.tl
+        log = list(tl.commands)
+        if self._watch_log is not None and self._watch_log[0] is tl and self._watch_log[1] == tl.pos:
+            log = self._watch_log[2]  # nothing played since a reload stopped short: try it all
+        new = self.reread(adopt=False)
+        if new is None:
+            return
+        try:
+            rp = replay(new, tl.seed, log, gm=tl.gm, manual=tl.manual, start_dice=tl.start_dice,
+                        since=old.version or None, saved=[s.to_dict() for s in tl.states[:tl.pos + 1]])
+        except Exception as e:  # noqa: BLE001 - an edited story that cannot start this game
+            self.say(msg("watch_errors", self.lang, n=1) + f" ({type(e).__name__}: {e})"[:200], "class:error")
+            return
+        self.adopt_story(new)
+        rp.tl.realtime = tl.realtime
+        self.tl = rp.tl
+        self._watch_log = (rp.tl, rp.tl.pos, log) if rp.stopped is not None else None
+        self.refresh()
+        self.autosave()
+        self.say(msg("watch_reloaded", self.lang) + " " + rp.note(self.lang),
+                 "class:error" if rp.stopped is not None else "class:hint")
+        if self.state.ending is None:
+            self.show(describe(self.story, self.state, gm=self.gm) + [self.prompt_event()])
+
+    def replay_commands(self, commands: list[str]) -> None:
+        """``--replay-commands``: each command as if typed (shown after the prompt), stopping
+        with a note at the first one the game does not take."""
+        from runner.ui.reload import msg
+
+        assert self.tl is not None
+        for k, cmd in enumerate(commands, 1):
+            if self.state.ending is not None:
+                self.say(msg("replay_cmds_ended", self.lang, k=k, n=len(commands) - k + 1), "class:hint")
+                return
+            self.io.write([[("class:prompt", t("prompt", self.lang)), ("", cmd)]])
+            pos = self.tl.pos
+            self.play(cmd)
+            if self.tl.pos == pos:
+                why = msg("why_not_understood", self.lang)
+                self.say(msg("replay_cmds_stopped", self.lang, k=k, cmd=cmd[:60], why=why, done=k - 1),
+                         "class:error")
+                return
+        self.say(msg("replay_cmds_done", self.lang, n=len(commands), seed=self.tl.seed), "class:hint")
 
     def sync_time(self) -> bool:
         """Tells the engine the real seconds it has not heard of yet, through step(), so they
@@ -1811,6 +1930,13 @@ class Repl:
             self.say(t("new_game", self.lang), "class:hint")
         if self.view is not None:
             self.view.note("restarted")
+        from runner.ui.reload import msg, snapshot
+
+        if self._files_seen is not None and snapshot(self.story.path) != self._files_seen:
+            # The story's files changed since they were read: the new game starts on them
+            # (their errors, if any, are said and the new game starts on the story we have).
+            if self.reread() is not None:
+                self.say(msg("restart_reread", self.lang), "class:hint")
         self._new_game()
         self.autosave()
         if self.transcript_path is not None:
@@ -2109,6 +2235,7 @@ def main(story: Any, args: argparse.Namespace, *, first_command: str | None = No
                 seed=getattr(args, "seed", None), new=bool(getattr(args, "new", False)),
                 transcript=getattr(args, "transcript", None), narrator=narrator, listener=listener,
                 voice_inputs=voice_inputs, first_command=first_command,
-                player_view=getattr(args, "player_view", None))
+                player_view=getattr(args, "player_view", None), watch=bool(getattr(args, "watch", False)),
+                replay_commands=getattr(args, "replay_commands_list", None))
     code = repl.run()
     return 1 if first_command and (repl.tl is None or not repl.tl.log) else code
