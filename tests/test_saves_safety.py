@@ -155,16 +155,39 @@ def test_load_keeps_the_game_it_replaces_unless_a_save_already_holds_it(home: Pa
 
 # -- #20.9: a save that cannot be resumed is moved aside, never written over ---
 
-def test_a_save_of_an_edited_story_is_moved_aside_and_loads_again_once_the_story_is_back(
-        home: Path, tmp_path: Path) -> None:
+def test_a_save_of_an_edited_story_is_replayed_on_it_and_kept_whole(home: Path, tmp_path: Path) -> None:
+    """#15: the node the game stands in is renamed; the save's commands still fit the story, so
+    it is replayed on it (not refused), and the old file is kept aside, never written over."""
     copy = tmp_path / "room"
     shutil.copytree(WINDOW, copy)
     original = (copy / "story.yaml").read_text(encoding="utf-8")
     story = load(copy)
     _session(story, "1\nlook around\n", new=True)
     saved = files.slot_path(story.id, "autosave").read_bytes()
-    # The author renames the node the game stands in: the save is checksum-valid but cannot go on.
     (copy / "story.yaml").write_text(re.sub(r"\broom\b", "big_room", original), encoding="utf-8")
+    files._fp_cache.clear()
+    repl, out = _session(load(copy), "y\nsaves\n")
+    text = out.replace("\n", "")
+    assert "2 手をすべて再生しました。1 手目から展開が変わります（物語が変わったため）：room → big_room。" in text, text
+    assert repl.state.turn == 2 and repl.state.node == "big_room" and repl.state.vars["looked"] is True
+    assert not _aside(story.id)
+    (kept,) = files.saves_dir(story.id).glob("autosave.kept-*.json")
+    assert kept.read_bytes() == saved  # whole, byte for byte
+
+
+def test_a_save_that_cannot_be_replayed_is_moved_aside_and_loads_again_once_the_story_is_back(
+        home: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "room"
+    shutil.copytree(WINDOW, copy)
+    original = (copy / "story.yaml").read_text(encoding="utf-8")
+    story = load(copy)
+    _session(story, "inspiration\nlook around\n", new=True)
+    saved = files.slot_path(story.id, "autosave").read_bytes()
+    # The author renames the node the game stands in and the first action the game took: the
+    # save is checksum-valid, but neither its States nor its first command fit the story.
+    edited = re.sub(r"\broom\b", "big_room", original).replace("id: inspiration", "id: flash")
+    edited = edited.replace("ひらめき, inspiration, 1", "ひらめき, 1")
+    (copy / "story.yaml").write_text(edited, encoding="utf-8")
     files._fp_cache.clear()
     edited = load(copy)
     repl, out = _session(edited, "y\n1\nsaves\n")

@@ -188,7 +188,7 @@ def migrate(body: dict, story: Any) -> tuple[Timeline, Replayed | None, bool]:
     the game cannot even start), the save's own States are used instead if they still load
     on this story, renamed by its migrations; else the replay up to the last command that
     fits. Returns the timeline, the replay (None if it could not start) and whether the
-    saved States were kept; ``FileError`` when nothing works."""
+    saved States were kept; ``FileError`` when nothing works (not even the first command)."""
     from runner.engine.state import SaveError
     from runner.story import migrations
 
@@ -213,7 +213,9 @@ def migrate(body: dict, story: Any) -> tuple[Timeline, Replayed | None, bool]:
             files.probe(story, tl)
             return tl, rp, True
         except (SaveError, ValueError, KeyError, TypeError):
-            if rp is None:
+            if rp is None or (rp.fitted == 0 and rp.total > 0):
+                # Not one command fits, and the saved States do not either: this save cannot
+                # be replayed (the caller moves it aside, whole, as for any unreadable save).
                 raise FileError("not_playable", what="replay") from None
     tl = rp.tl
     tl.pos = min(len(commands), rp.fitted)
