@@ -147,3 +147,39 @@ def test_ray_cluster_gives_the_same_report(tmp_path: Path) -> None:
     r = katari(*args, "--cluster", "ray")
     assert r.returncode == 0, r.stderr[-2000:]
     assert _strip_timing(json.loads(r.stdout)) == _strip_timing(local)
+
+
+def test_sweep_tabulates_endings_per_option_value(tmp_path: Path) -> None:
+    story = tmp_path / "coin.yaml"
+    story.write_text(textwrap.dedent("""\
+        story: {id: coin, title: Coin, start: a, language: en, options: {bias: 1}}
+        variables: {r: 0}
+        nodes:
+          a:
+            actions:
+              - id: toss
+                label: toss
+                effects:
+                  - {roll: {dice: 1d6, into: r}}
+                  - {if: "r <= 3", then: [{end: heads}], else: [{end: tails}]}
+        endings: {heads: good, tails: bad}
+        """), encoding="utf-8")
+    # `bias` is an option no rule reads: every row plays the same games, so the same endings.
+    r = katari("sweep", str(story), "--set", "bias=1,2", "-n", "100", "--lang", "en")
+    assert r.returncode == 0, r.stderr
+    rows = [x.split() for x in r.stdout.splitlines() if x[:1] in ("1", "2")]
+    assert len(rows) == 2 and rows[0][1:] == rows[1][1:]
+    # A real one: the bomb explodes after `strikes` mistakes; more strikes, longer games.
+    r = katari("sweep", "dungeon_2f", "--set", "strikes=1,3", "-n", "150", "--json")
+    res = json.loads(r.stdout)
+    assert res["options"] == ["strikes"] and [row["set"] for row in res["rows"]] == [{"strikes": 1}, {"strikes": 3}]
+    assert all(sum(row["endings"].values()) == 150 for row in res["rows"])
+    assert res["rows"][0]["turns"]["mean"] < res["rows"][1]["turns"]["mean"]
+    two = json.loads(katari("sweep", "dungeon_2f", "--set", "strikes=1,3", "-n", "150", "--json",
+                            "--jobs", "2").stdout)
+    assert two == res
+    # A value the rules refuse, and a --set without values: one line each, exit 2.
+    r = katari("sweep", "dungeon_2f", "--set", "strikes=0")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "strikes" in r.stderr, r.stderr
+    r = katari("sweep", "dungeon_2f", "--set", "strikes")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1

@@ -13,6 +13,7 @@ story's files (names and bytes, a story is small) and load them once per process
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 from collections.abc import Callable
@@ -48,7 +49,10 @@ def bundle(story: Any) -> dict:
     h = hashlib.sha256()
     for rel in sorted(files):
         h.update(rel.encode() + b"\0" + files[rel] + b"\0")
-    return {"name": p.name, "dir": p.is_dir(), "files": files, "key": h.hexdigest()}
+    # The options travel too: ``katari sweep`` plays the story with options of its own.
+    options = json.dumps(story.options, sort_keys=True, ensure_ascii=False, default=str)
+    h.update(options.encode())
+    return {"name": p.name, "dir": p.is_dir(), "files": files, "key": h.hexdigest(), "options": story.options}
 
 
 def from_bundle(b: dict) -> Any:
@@ -66,6 +70,11 @@ def from_bundle(b: dict) -> Any:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
     story = load(root / b["name"] if b["dir"] else root / next(iter(b["files"])))
+    if b.get("options") is not None and b["options"] != story.options:
+        import dataclasses
+
+        story = dataclasses.replace(story, options=b["options"],
+                                    cache={k: v for k, v in story.cache.items() if k == "_kana"})
     _LOADED[b["key"]] = story
     return story
 
