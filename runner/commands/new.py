@@ -16,14 +16,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="rule system of the template (default none)")
     p.add_argument("--dir", default=".", metavar="DIR", help="where to create the folder (default: here)")
     p.add_argument("--title", default="", help="the story's title")
+    p.add_argument("--lang", choices=["ja", "en"], default=None,
+                   help="language of the story written (default: $KATARI_LANG, else ja)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from runner.authoring.scaffold import ScaffoldError, new_story
+    from runner.ui.i18n import default_lang
 
     try:
-        folder = new_story(args.name, rules=args.rules, parent=args.dir, title=args.title)
+        folder = new_story(args.name, rules=args.rules, parent=args.dir, title=args.title,
+                           lang=args.lang or default_lang())
     except (ScaffoldError, OSError) as e:
         print(f"katari new: {e}", file=sys.stderr)
         return 1

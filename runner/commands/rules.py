@@ -49,4 +49,28 @@ def run(args: argparse.Namespace) -> int:
     for h in rs.hooks.values():
         first = h.doc.splitlines()[0] if h.doc else ""
         out.write(f"  {h.name}({', '.join(h.args)})  {first}\n")
+    if args.system == "coc7":
+        out.write(investigators(args.lang))
     return 0
+
+
+def investigators(lang: str = "ja") -> str:
+    """The ready-made investigators a story picks with ``options: {pregen: N}`` or
+    ``coc7.choose_pregen(N)`` (the ``katari new --rules coc7`` template uses the first)."""
+    from runner.rules.coc7.sheet import pregens
+
+    ja = lang == "ja"
+    head = ("\n出来合いの探索者（story の options: {pregen: N}、または coc7.choose_pregen(N)）:\n" if ja else
+            "\nReady-made investigators (story options: {pregen: N}, or coc7.choose_pregen(N)):\n")
+    rows = [head]
+    for n, p in enumerate(pregens(), 1):
+        name = p["name"] if ja else f"{p.get('name_en') or p['name']} ({p['name']})"
+        age = f"{p['age']}歳" if ja else f"age {p['age']}"
+        c = p["chars"]
+        chars = " ".join(f"{k} {c[k]}" for k in ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU") if k in c)
+        best = sorted(p["skills"].items(), key=lambda kv: (-kv[1], kv[0]))[:5]
+        skills = ("、" if ja else ", ").join(f"{k} {v}" for k, v in best)
+        rows.append(f"  {n}. {name} — {p['occupation']}, {p['era']}, {age}, {p['native']}\n"
+                    f"     {chars}  HP {p['hp']} MP {p['mp']} SAN {p['san']} {'幸運' if ja else 'Luck'} {p['luck']}\n"
+                    f"     {'得意' if ja else 'best'}: {skills}\n")
+    return "".join(rows)
