@@ -142,3 +142,22 @@ def test_check_reports_bad_versions_and_migrations_with_positions(tmp_path: Path
     assert any(d["code"] == "K002" and "versoin" in d["message"] for d in diags)
     msgs = " ".join(d["message"] for d in diags)
     assert "no node or ending 'basement'" in msgs and "no action 'pry' in node 'cellar'" in msgs
+
+
+def test_a_command_log_of_an_older_version_is_renamed_too(tmp_path: Path) -> None:
+    d = tmp_path / "harbour"
+    d.mkdir()
+    edited = V1.replace("version: 1", "version: 2").replace("{id: open, label: Open a barrel",
+                                                            "{id: pry, label: Pry the lid")
+    (d / "story.yaml").write_text(edited + "migrations:\n  - {version: 2, actions: {open: pry}}\n",
+                                  encoding="utf-8")
+    log = tmp_path / "log.txt"
+    log.write_text("# seed: 3\n# story version: 1\ndown\nopen\n", encoding="utf-8")
+    r = _play(d, tmp_path / "home", "", "--replay-commands", str(log))
+    assert "Replayed 2 commands (seed 3)." in flat(r.stdout), r.stdout
+    body = json.loads((_saves(tmp_path / "home") / "autosave.json").read_text(encoding="utf-8"))["body"]
+    assert body["state"]["vars"]["gold"] == 3
+    # Without the version line the file is taken as written for this version: 'open' is gone.
+    log.write_text("# seed: 3\ndown\nopen\n", encoding="utf-8")
+    r = _play(d, tmp_path / "home2", "", "--replay-commands", str(log))
+    assert "The replay stopped at command 2 ('open'" in flat(r.stdout)

@@ -53,12 +53,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def read_commands(path: str) -> tuple[int | None, list[str]]:
-    """The commands of a ``--replay-commands`` file and its seed, if it gives one.
+def read_commands(path: str) -> tuple[int | None, list[str], str | None]:
+    """The commands of a ``--replay-commands`` file, its seed and the story version it was
+    made on, when it gives them.
 
-    Text: one command a line; blank lines and ``#`` comments are skipped, and ``# seed: N``
-    gives the seed. Or JSON: ``{"seed": N, "commands": [...]}`` (a ``katari simulate --json``
-    failure). Raises ValueError with a one-line reason."""
+    Text: one command a line; blank lines and ``#`` comments are skipped, ``# seed: N``
+    gives the seed and ``# story version: V`` the version (the story's ``migrations:`` rename
+    the commands of older versions). Or JSON: ``{"seed": N, "commands": [...],
+    "story_version": V}`` (a ``katari simulate --json`` failure). Raises ValueError with a
+    one-line reason."""
     import json
     import re
     from pathlib import Path
@@ -77,6 +80,7 @@ def read_commands(path: str) -> tuple[int | None, list[str]]:
     except Exception as e:  # noqa: BLE001 - (a FileError from the bounded reader)
         raise ValueError(f"cannot read {path}: {e}") from None
     seed = None
+    version = None
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)
@@ -87,20 +91,25 @@ def read_commands(path: str) -> tuple[int | None, list[str]]:
             raise ValueError(f"{path}: a JSON file needs \"commands\": a list of text")
         if isinstance(data.get("seed"), int) and not isinstance(data.get("seed"), bool):
             seed = int(data["seed"])
+        if isinstance(data.get("story_version"), (str, int)) and not isinstance(data.get("story_version"), bool):
+            version = str(data["story_version"])[:40]
     else:
         cmds = []
         for line in text.splitlines():
             s = line.strip()
             m = re.fullmatch(r"#\s*seed\s*:\s*(-?\d{1,19})", s)
+            v = re.fullmatch(r"#\s*story version\s*:\s*(\S{1,40})", s)
             if m:
                 seed = int(m.group(1))
+            elif v:
+                version = v.group(1)
             elif s and not s.startswith("#"):
                 cmds.append(s)
     if any(len(c) > MAX_COMMAND for c in cmds):
         raise ValueError(f"{path}: a command longer than {MAX_COMMAND} characters")
     if seed is not None and not -(1 << 63) <= seed < (1 << 63):
         raise ValueError(f"{path}: the seed must be between -2^63 and 2^63-1")
-    return seed, cmds
+    return seed, cmds, version
 
 
 def _seed(text: str) -> int:
@@ -123,13 +132,14 @@ def run(args: argparse.Namespace) -> int:
                   "commands on standard input", file=sys.stderr)
             return 2
         try:
-            seed, cmds = read_commands(args.replay_commands)
+            seed, cmds, version = read_commands(args.replay_commands)
         except ValueError as e:
             print(f"katari play: {e}", file=sys.stderr)
             return 2
         if args.seed is None:
             args.seed = seed if seed is not None else 0
         args.replay_commands_list = cmds
+        args.replay_commands_version = version
     story = open_story(args.story, 'play')
     if story is None:
         return 1

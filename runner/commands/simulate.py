@@ -151,6 +151,8 @@ def write_failures(folder: str, story, rep) -> str:  # noqa: ANN001
             head = [f"# katari play {story.path} --replay-commands THIS_FILE",
                     f"# {f['why']} at {f['node']} after {f['turns']} turns",
                     f"# seed: {f['seed']}"]
+            if story.version:
+                head.append(f"# story version: {story.version}")
             (d / f"seed-{f['seed']}.txt").write_text("\n".join(head + f["commands"]) + "\n", encoding="utf-8")
     except OSError as e:
         return f"cannot write {folder}: {e.strerror or e}"

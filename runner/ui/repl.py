@@ -677,13 +677,16 @@ class Repl:
                  tick: float = 0.2, report_every: float = 30.0,
                  voice_inputs: list[str] | None = None, echo_delay: float = 0.3,
                  first_command: str | None = None, player_view: str | Path | None = None,
-                 watch: bool = False, replay_commands: list[str] | None = None) -> None:
+                 watch: bool = False, replay_commands: list[str] | None = None,
+                 replay_since: str | None = None) -> None:
         self.story = story
         self.watch = watch
         """``--watch``: every save of the story's files reloads it and replays the game."""
         self.watcher: Any = None
         self._replay_cmds = list(replay_commands) if replay_commands is not None else None
         """``--replay-commands``: played after the new game starts, as if typed."""
+        self._replay_since = replay_since
+        """The story version the replayed commands were made on (its migrations rename them)."""
         self._files_seen: dict | None = None
         """The story files' (mtime, size) as loaded: ``restart`` re-reads them if they changed."""
         self._watch_log: tuple[Any, int, list] | None = None
@@ -1328,11 +1331,15 @@ class Repl:
 
     def replay_commands(self, commands: list[str]) -> None:
         """``--replay-commands``: each command as if typed (shown after the prompt), stopping
-        with a note at the first one the game does not take."""
+        with a note at the first one the game does not take. Commands made on an older story
+        version are renamed by the story's migrations."""
+        from runner.story import migrations
         from runner.ui.reload import msg
 
         assert self.tl is not None
+        migs = migrations.pending(self.story, self._replay_since) if self._replay_since else []
         for k, cmd in enumerate(commands, 1):
+            cmd = migrations.command(migs, self.state.node, cmd)
             if self.state.ending is not None:
                 self.say(msg("replay_cmds_ended", self.lang, k=k, n=len(commands) - k + 1), "class:hint")
                 return
@@ -2236,6 +2243,7 @@ def main(story: Any, args: argparse.Namespace, *, first_command: str | None = No
                 transcript=getattr(args, "transcript", None), narrator=narrator, listener=listener,
                 voice_inputs=voice_inputs, first_command=first_command,
                 player_view=getattr(args, "player_view", None), watch=bool(getattr(args, "watch", False)),
-                replay_commands=getattr(args, "replay_commands_list", None))
+                replay_commands=getattr(args, "replay_commands_list", None),
+                replay_since=getattr(args, "replay_commands_version", None))
     code = repl.run()
     return 1 if first_command and (repl.tl is None or not repl.tl.log) else code
