@@ -51,6 +51,7 @@ from runner.ui.i18n import (
     meta_words,
     t,
 )
+from runner.ui.reload import AuthorLoop
 from runner.ui.render import (
     STYLE,
     Line,
@@ -666,7 +667,7 @@ GAME_ROWS = 12
 _VOICE_META = {"help": "/help", "status": "/status", "undo": "/undo", "save": "/save", "quit": "/quit"}
 
 
-class Repl:
+class Repl(AuthorLoop):
     """One play session over a story: timeline, saves, transcript, output."""
 
     def __init__(self, story: Any, *, io: Any = None, lang: str = "ja", gm: bool = False,
@@ -1255,104 +1256,6 @@ class Repl:
         elif w.kind == "reload":
             self.reload()
 
-    # -- the author's loop (--watch, --replay-commands): runner/ui/reload.py -------
-    def start_watching(self) -> None:
-        from runner.ui.reload import Watcher, msg
-
-        self.watcher = Watcher(self.story.path, lambda: self.io.post(Wake("reload"))).start()
-        self.say(msg("watch_on", self.lang, path=self.story.path), "class:hint")
-
-    def reread(self, *, adopt: bool = True) -> Any:
-        """Loads the story's files again: the new Story (made the session's with ``adopt``),
-        or None after saying its errors (one line each; the game goes on with the story it has)."""
-        from runner.story import StoryError, load
-        from runner.story.text import printable
-        from runner.ui.reload import msg
-
-        try:
-            new = load(self.story.path)
-        except StoryError as e:
-            errs = [d for d in e.diagnostics if d.severity == "error"] or e.diagnostics
-            self.say(msg("watch_errors", self.lang, n=len(errs)), "class:error")
-            for d in errs[:8]:
-                self.say(printable(str(d)), "class:error")
-            if len(errs) > 8:
-                self.say(msg("watch_more", self.lang, n=len(errs) - 8, path=self.story.path), "class:error")
-            return None
-        if new.id != self.story.id:
-            self.say(msg("watch_other_story", self.lang, old=self.story.id, new=new.id), "class:error")
-            return None
-        if adopt:
-            self.adopt_story(new)
-        return new
-
-    def adopt_story(self, new: Any) -> None:
-        from runner.ui.reload import snapshot
-
-        files.forget_fingerprint(self.story.path)
-        self._files_seen = snapshot(new.path)
-        self.story = new
-        if self.view is not None:
-            self.view.story = new
-        self._choices = None
-        self._hidden_cache = None
-
-    def reload(self) -> None:
-        """A story file was saved: re-check it, and if it loads, replay the game on it to the
-        same point (or to the first command that no longer fits, said in one line)."""
-        from runner.ui.reload import msg, replay
-
-        if self.tl is None:
-            return
-        old = self.story
-        tl = self.tl
-        log = list(tl.commands)
-        if self._watch_log is not None and self._watch_log[0] is tl and self._watch_log[1] == tl.pos:
-            log = self._watch_log[2]  # nothing played since a reload stopped short: try it all
-        new = self.reread(adopt=False)
-        if new is None:
-            return
-        try:
-            rp = replay(new, tl.seed, log, gm=tl.gm, manual=tl.manual, start_dice=tl.start_dice,
-                        since=old.version or None, saved=[s.to_dict() for s in tl.states[:tl.pos + 1]])
-        except Exception as e:  # noqa: BLE001 - an edited story that cannot start this game
-            self.say(msg("watch_errors", self.lang, n=1) + f" ({type(e).__name__}: {e})"[:200], "class:error")
-            return
-        self.adopt_story(new)
-        rp.tl.realtime = tl.realtime
-        self.tl = rp.tl
-        self._watch_log = (rp.tl, rp.tl.pos, log) if rp.stopped is not None else None
-        self.refresh()
-        self.autosave()
-        self.say(msg("watch_reloaded", self.lang) + " " + rp.note(self.lang),
-                 "class:error" if rp.stopped is not None else "class:hint")
-        if self.state.ending is None:
-            self.show(describe(self.story, self.state, gm=self.gm) + [self.prompt_event()])
-
-    def replay_commands(self, commands: list[str]) -> None:
-        """``--replay-commands``: each command as if typed (shown after the prompt), stopping
-        with a note at the first one the game does not take. Commands made on an older story
-        version are renamed by the story's migrations."""
-        from runner.story import migrations
-        from runner.ui.reload import msg
-
-        assert self.tl is not None
-        migs = migrations.pending(self.story, self._replay_since) if self._replay_since else []
-        for k, cmd in enumerate(commands, 1):
-            cmd = migrations.command(migs, self.state.node, cmd)
-            if self.state.ending is not None:
-                self.say(msg("replay_cmds_ended", self.lang, k=k, n=len(commands) - k + 1), "class:hint")
-                return
-            self.io.write([[("class:prompt", t("prompt", self.lang)), ("", cmd)]])
-            pos = self.tl.pos
-            self.play(cmd)
-            if self.tl.pos == pos:
-                why = msg("why_not_understood", self.lang)
-                self.say(msg("replay_cmds_stopped", self.lang, k=k, cmd=cmd[:60], why=why, done=k - 1),
-                         "class:error")
-                return
-        self.say(msg("replay_cmds_done", self.lang, n=len(commands), seed=self.tl.seed), "class:hint")
-
     def sync_time(self) -> bool:
         """Tells the engine the real seconds it has not heard of yet, through step(), so they
         are in the log, saves and replays. Returns True if that ended the game."""
@@ -1937,13 +1840,7 @@ class Repl:
             self.say(t("new_game", self.lang), "class:hint")
         if self.view is not None:
             self.view.note("restarted")
-        from runner.ui.reload import msg, snapshot
-
-        if self._files_seen is not None and snapshot(self.story.path) != self._files_seen:
-            # The story's files changed since they were read: the new game starts on them
-            # (their errors, if any, are said and the new game starts on the story we have).
-            if self.reread() is not None:
-                self.say(msg("restart_reread", self.lang), "class:hint")
+        self.reread_if_changed()  # (runner/ui/reload.py) the new game starts on the story on disk
         self._new_game()
         self.autosave()
         if self.transcript_path is not None:
