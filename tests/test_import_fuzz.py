@@ -73,3 +73,16 @@ def test_any_document_gives_a_clean_draft_or_a_clear_refusal(doc: tuple[str, str
         story, diags = check(out)
         errors = [str(d) for d in diags if d.severity == "error"]
         assert story is not None and errors == [], errors
+
+
+def test_lines_that_yaml_would_read_as_numbers_stay_text(tmp_path: Path) -> None:
+    """The stories' loader reads YAML 1.2: 「0E0」 or 「0o17」 alone on a line of the document
+    is text in the draft, not a number (found by the test above)."""
+    doc = tmp_path / "n.txt"
+    doc.write_text("『数字の部屋』\n0E0\n0o17\n1e3\n.inf\n0x1F\n■書斎\n0E0\n〈目星〉で日記。\nSANc 0/1d3\n■エンディング\n■TRUE END\n1e3\n",
+                   encoding="utf-8")
+    out = tmp_path / "draft"
+    write_story(parse_document(doc), out)
+    story, diags = check(out)
+    assert story is not None and [str(d) for d in diags if d.severity == "error"] == []
+    assert "1e3" in (out / "story.yaml").read_text(encoding="utf-8")

@@ -90,7 +90,20 @@ CHECKS = [
     ("開かない。CC<=STR(ハード)で無理やり開けると、外は霧。", [(["STR"], "hard")]),
     ("攻撃を避けるには CC<=回避。", [(["回避"], "regular")]),
     ("CC<=芸術/製作(料理) で味見", [(["芸術/製作(料理)"], "regular")]),
+    # a keeper's memo: bare names with arrows
+    ("棚の上を見回す→目星", [(["目星"], "regular")]),
+    ("・掲示板：目星→成功：古い張り紙", [(["目星"], "regular")]),
+    ("本棚：図書館→成功：日記", [(["図書館"], "regular")]),
+    ("階段を下りたところで聞き耳。", [(["聞き耳"], "regular")]),
+    ("天候は幸運で決めてよい。", [(["幸運"], "regular")]),
+    ("進む→DEX、失敗で転落1d3", [(["DEX"], "regular")]),
+    ("窓枠：鍵開け or 機械修理", [(["機械修理", "鍵開け"], "regular")]),
+    ("説得or心理学→成功：話してくれる", [(["心理学", "説得"], "regular")]),
     # not rolls
+    ("駅→図書館→公園", []),
+    ("趣味：オカルト", []),
+    ("専攻は心理学。", []),
+    ("幸運にも助かった。", []),
     ("推奨技能：《目星》《聞き耳》《図書館》", []),
     ("技能：聞き耳 60% 機械修理 70% 水泳 65%", []),
     ("STR 45 CON 50 SIZ 55 DEX 40", []),
@@ -419,6 +432,20 @@ def test_characters_listed_without_headings(tmp_path: Path) -> None:
     beast = sc.creatures[3]
     assert (beast.armor, beast.db, beast.build, beast.move, beast.san) == (3, "+1d4", 2, 6, "1/1d6")
     assert [c.line for c in sc.all_checks()] == [2]  # the chat palette for the creature is not a roll
+
+
+def test_one_person_a_line_and_characters_over_stat_blocks_anywhere(tmp_path: Path) -> None:
+    doc = tmp_path / "c.txt"
+    doc.write_text("---書斎---\n〈目星〉で日記。\n---門番---\nSTR75 CON80 SIZ65 DEX50 INT60 POW75 HP14\n槍 50% 1d8\n"
+                   "---NPC---\n宮下 里美（みやした さとみ）　35歳。書店の店主。\n源（げん）　猫。店に住みついている。\n"
+                   "妻（故人）の写真を持ち歩いている。\n"
+                   "---クライマックス---\n祭壇の前。\n◎神主\nSTR 11 CON 13 SIZ 12 INT 17 POW 19 APP 10 EDU 16\n"
+                   "武器：短刀 60% 1D4+2\n◎巫女\nSTR 9 CON 11 SIZ 9 INT 13 POW 12 APP 15 EDU 8\n◎依頼人の教授（能力値は省略）\n"
+                   "---エンディング---\nTRUE END：帰る\n", encoding="utf-8")
+    sc = parse_document(doc)
+    assert [(c.name, c.kind) for c in sc.creatures] == [("門番", "monster"), ("宮下 里美", "npc"), ("源", "npc"),
+                                                       ("神主", "monster"), ("巫女", "npc"), ("依頼人の教授", "npc")]
+    assert sc.creatures[0].stats["HP"] == 14
 
 
 def test_a_character_under_登場人物_that_costs_sanity_is_fought(tmp_path: Path) -> None:

@@ -117,14 +117,19 @@ class _Builder:
         elif role in ("npcs", "monsters", "creatures"):
             kind = {"npcs": "npc", "monsters": "monster", "creatures": "creature"}[role]
             if sec.children:
-                self.people_notes(sec.body)
+                entries = cr.entries(sec.body, need_stats=kind != "npc")
+                for head, body in entries or [(None, sec.body)]:
+                    if head is None:
+                        self.people_notes(body)
+                    else:
+                        self.creature(Section(cr.entry_name(head.raw), head, body=body), kind)
                 for c in sec.children:
                     if c.role in ("npcs", "monsters", "creatures"):
                         self.section(c, sec)
                     else:
                         self.creature(c, kind)
                 return
-            entries = cr.entries(sec.body)
+            entries = cr.entries(sec.body, need_stats=kind != "npc")
             if entries:
                 # a flat list: 「瀬川 宗一郎（72）／店主」 then its lines, a name above a stat line,
                 # a table of names
@@ -343,7 +348,9 @@ class _Builder:
         lines = sec.all_lines()[1:] if sec.line else sec.all_lines()
         c = cr.read_creature(sec.title, sec.line.no if sec.line else 0, lines, kind, self.sc.edition)
         if kind == "creature":
-            c.kind = "monster" if cr.looks_monster(c) else "npc"
+            # a stat block with attacks in the climax is who the climax is fought with
+            in_climax = sec.parent is not None and sec.parent.role == "climax" and bool(c.attacks)
+            c.kind = "monster" if cr.looks_monster(c) or in_climax else "npc"
         elif kind == "npc" and c.san:
             c.kind = "monster"  # under 登場人物, but seeing it costs SAN: 「住職の亡霊」 is fought, not met
         self.sc.creatures.append(c)

@@ -147,7 +147,7 @@ def mentions(norm: str) -> list[Mention]:
         elif re.match(r"^\s*[:：=]?\s*\d", after):
             continue
         elif _CHECK_AFTER.match(after) or re.match(r"^\s*(?:で(?!も)|に成功|\(.{0,6}\)の)", after) or \
-                _OPPONENT_AFTER.match(after):
+                _OPPONENT_AFTER.match(after) or _memo_roll(norm[:m.start()], after, True):
             out.append(Mention(m.start(), m.end(), m.group(1), "char"))
             taken.append((m.start(), m.end()))
     for m in _BARE.finditer(norm):
@@ -167,6 +167,8 @@ def mentions(norm: str) -> list[Mention]:
             ok = True
         if not ok and _OPPONENT_AFTER.match(after):
             ok = True
+        if not ok and _memo_roll(norm[:m.start()], after, name in DISTINCT and name != "図書館"):
+            ok = True
         mm = Mention(m.start(), m.end() + (mult.end() if mult else 0), canonical(name), "bare",
                      mult=int(mult.group(1)) if mult else 0, written=name)
         if not ok:
@@ -174,13 +176,17 @@ def mentions(norm: str) -> list[Mention]:
         out.append(mm)
         taken.append((m.start(), m.end()))
     out.sort(key=lambda x: x.start)
-    # A bare name joined by "or" to an accepted mention is accepted too (医学か自然のハード判定).
+    # A bare name joined by "or" to an accepted mention is accepted too (医学か自然のハード判定,
+    # 鍵開け or 機械修理→成功).
     for _ in range(len(out)):
         for i, mm in enumerate(out):
             if mm.excluded != "maybe":
                 continue
             nxt = out[i + 1] if i + 1 < len(out) else None
-            if nxt and not nxt.excluded and _is_alt_gap(norm[mm.end:nxt.start]):
+            prv = out[i - 1] if i else None
+            if nxt and not nxt.excluded and _is_alt_gap(norm[mm.end:nxt.start]) or \
+                    prv and not prv.excluded and mm.how == "bare" and _is_alt_gap(norm[prv.end:mm.start]) and \
+                    _memo_roll("→", norm[mm.end:], True):
                 mm.excluded = ""
     for mm in out:
         if mm.excluded == "maybe":
@@ -195,6 +201,25 @@ def mentions(norm: str) -> list[Mention]:
                 and not re.search(r"(?:探索者|PC|自分|プレイヤー)の\s*$", before):
             mm.excluded = "opponent"
     return out
+
+
+_PROFILE = re.compile(r"(?:趣味|専攻|職業|特技|年齢|性格|好き|嫌い|得意|苦手|学部|所属|出身|推奨|技能|おすすめ)\s*[：:]\s*$")
+
+
+def _memo_roll(before: str, after: str, distinct: bool) -> bool:
+    """A keeper's memo names the roll bare, with arrows: 「見回す→目星」「駅名標：目星→成功：…」
+    「降りたところで聞き耳。」「→DEX、失敗で転落」「説得or心理学→成功」."""
+    if re.match(r"^\s*[→⇒]\s*(?:[◯○×✕☆★]\s*)?(?:成功|失敗|クリ|ファンブル)", after):
+        return True
+    ends = re.match(r"^\s*(?:。|$|[(（](?!\d)|[、,]\s*(?:成功|失敗)|(?:or|OR|/|／)\s*\S)", after) or \
+        distinct and re.match(r"^\s*[→⇒]", after)
+    if not ends:
+        return False
+    if re.search(r"[→⇒]\s*$", before):
+        return True
+    if re.search(r"[：:]\s*$", before) and not _PROFILE.search(before):
+        return distinct or bool(re.match(r"^\s*[→⇒]", after))
+    return distinct and bool(re.search(r"(?:ところで|ここで|そこで|ついでに|同時に)\s*$", before))
 
 
 def _quote_roll(after: str) -> bool:

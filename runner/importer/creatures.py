@@ -36,7 +36,7 @@ def creature_name(title: str) -> str:
 
 
 _NAME_CUT = re.compile(r"[（(「『【：:／/|｜、。,]|\s+(?=\d)|\s{2,}|\u3000|\d+\s*歳")
-_CARD = re.compile(r"^[^。]{1,16}?(?:[（(][^）)]{1,20}[）)]|\s*\d{1,3}\s*歳|\s*[：:／/|｜])")
+_CARD = re.compile(r"^[^。、「]{1,16}?(?:[（(][^）)]{1,20}[）)](?=\s|$|\d|[：:／/|｜、,]|歳)|\s*\d{1,3}\s*歳|\s*[：:／/|｜])")
 _PALETTE = re.compile(r"^\s*(?:CCB?|SCCB?|RESB?|CBRB?|\d*[dD]\d+|x\d+|choice)\b|^\s*CC\s*\(?[+\-]?\d*\)?\s*<=\s*\d")
 
 
@@ -54,11 +54,17 @@ def entry_name(raw: str) -> str:
     return name.strip(" \u3000") or s[:16]
 
 
+def _strip_mark(s: str) -> str:
+    return re.sub(r"^[\s・\-*●○◆◇■□◎▼▽▶]+", "", s)
+
+
 def _name_line(ln: Line, nxt: Line | None) -> bool:
-    s = re.sub(r"^[\s・\-*●○◆◇■□◎▼▽▶]+", "", ln.norm)
+    s = _strip_mark(ln.norm)
     if not s or s.startswith(("※", "(", "「", "【", "→", "|")) or len(s) > 60 or palette_line(s):
         return False
-    if len(_STAT.findall(s)) >= 2 or _HP.search(s) or re.match(r"^(?:攻撃|武器|装甲|技能|呪文|正気度|SAN|年齢|職業)", s):
+    if len(_STAT.findall(s)) >= 2 or _HP.search(s) or re.match(
+            r"^(?:攻撃|武器|装甲|技能|呪文|正気度|遭遇|SAN|年齢|職業|HP|MP|DB|ビルド|移動|特徴|性格|備考|メモ|外見|所持品|"
+            r"能力値|ステータス|ダメージ|回避|特殊|弱点|補足|注意|※)", s):
         return False
     name = entry_name(ln.raw)
     if not name or len(name) > 16 or re.search(r"[。、]|[はがをでにも]$|ている|ました|です|ます", name) or \
@@ -70,7 +76,7 @@ def _name_line(ln: Line, nxt: Line | None) -> bool:
         bool(re.match(r"^\s*(?:[【\[]?(?:能力値|ステータス)|STR)", nxt.norm))
 
 
-def entries(lines: list[Line]) -> list[tuple[Line | None, list[Line]]]:
+def entries(lines: list[Line], *, need_stats: bool = False) -> list[tuple[Line | None, list[Line]]]:
     """A section listing several characters with no heading of their own: a paragraph (after a
     blank line) that opens with a name card (「名前（よみ）年齢／立場」) or a name right above
     a stat line starts an entry; a table with a 名前 column is one entry per row. Empty when
@@ -86,18 +92,36 @@ def entries(lines: list[Line]) -> list[tuple[Line | None, list[Line]]]:
                 name = re.sub(r"\*\*|__", "", cells[col]).strip()
                 out.append((Line(ln.no, name, name), [ln]))
         return out
+    if lines and (len(_STAT.findall(lines[0].norm)) >= 2 or stat_table(lines, 0)):
+        return []  # the section's own stat block: one character, named by the heading
     out = []
     prev: Line | None = None
     for i, ln in enumerate(lines):
         nxt = lines[i + 1] if i + 1 < len(lines) else None
         para_start = prev is None or ln.no - prev.no > 1
-        if (para_start or nxt is not None and len(_STAT.findall(nxt.norm)) >= 3) and _name_line(ln, nxt):
+        # a name card starts an entry even with no blank line before it, when the line
+        # before was a whole sentence or a card itself (a dense list, one person a line)
+        card_run = prev is not None and bool(_CARD.match(_strip_mark(ln.norm))) and \
+            (prev.norm.rstrip().endswith(("。", "）", ")")) or bool(_CARD.match(_strip_mark(prev.norm))))
+        if (para_start or card_run or nxt is not None and len(_STAT.findall(nxt.norm)) >= 3) and _name_line(ln, nxt):
             out.append((ln, []))
         elif out:
             out[-1][1].append(ln)
         else:
             out.append((None, [ln]))
         prev = ln
+    if need_stats:
+        # among monsters, an entry is one only with a stat block of its own (not 「…用チャパレ」)
+        kept: list[tuple[Line | None, list[Line]]] = []
+        for head, body in out:
+            if head is not None and not any(len(_STAT.findall(b.norm)) >= 2 or _HP.search(b.norm) for b in body):
+                if kept:
+                    kept[-1][1].extend([head, *body])
+                else:
+                    kept.append((None, [head, *body]))
+            else:
+                kept.append((head, body))
+        out = kept
     if not any(h is not None for h, _ in out) or len(out) == 1 and out[0][0] is not None and not out[0][1]:
         return []
     return out

@@ -22,6 +22,7 @@ _NUM = re.compile(r"^(\d{1,2})(?:[-.](\d{1,2}))?(?:[-.](\d{1,2}))?(?:[.:)]|\s)\s
 _BRACKET = re.compile(r"^【([^】]{1,40})】(.{0,30})$")
 _FIELD = re.compile(r"^(?:能力値|ステータス|技能|攻撃|攻撃方法|武器|装甲|呪文|特殊能力|耐久力|HP|MP|DB|ダメージ・?ボーナス|"
                     r"ビルド|移動|MOV|回避|SAN|SANc|正気度|正気度喪失|年齢|職業|性別|所持品|備考|性格|概要|外見)$", re.I)
+_RULED = re.compile(r"^[-=―─━＝~～*＊_]{2,}\s*([^-=―─━＝~～*＊_]{1,24}?)\s*[-=―─━＝~～*＊_]{2,}$")
 _CHAPTER = re.compile(r"^第\s*([0-9一二三四五六七八九十]{1,3})\s*([章節部幕話])\s*[:：.、]?\s*(\S.*)?$")
 _PAREN_NUM = re.compile(r"^\((\d{1,2})\)\s*(\S.*)$")
 _NOT_EMOJI = set("☆★✓✔✕✖✗✘❌※")
@@ -114,6 +115,9 @@ def heading(line: Line) -> tuple[tuple, str] | None:
         return ("md", len(m.group(1))), clean_title(line.raw.lstrip("#＃ \u3000"))
     if line.indent:
         return None
+    m = _RULED.match(s)
+    if m and _short(m.group(1), 24):
+        return ("ruled",), m.group(1).strip()  # 「---概要---」「=== TL ===」: a memo's headings
     n = emoji_mark(s)
     if n:
         rest = s[n:].strip()
@@ -308,8 +312,8 @@ def _assign(sec: Section, context: str) -> None:
     else:
         role = own
         known = [c for c in sec.children if classify(c.title) not in ("unknown", "place")]
-        if own in ("unknown", "meta") and len(known) >= 2 and sec.style in (("md", 1), ("num", 1)) or \
-                own == "unknown" and len(known) >= 3:
+        if (own in ("unknown", "meta") and len(known) >= 2 and sec.style in (("md", 1), ("num", 1)) or
+                own == "unknown" and len(known) >= 3) and not stat_block(sec.body):
             # the document's title over everything: its children are the top level
             sec.role = "title"
             for c in sec.children:
@@ -321,6 +325,32 @@ def _assign(sec: Section, context: str) -> None:
                                                     for c in sec.children):
             if not re.search(r"TRUE|BAD|GOOD|NORMAL|トゥルー|バッド|グッド|ノーマル|ロスト|\d", sec.title, re.I):
                 role = "endings"
+    if role in ("place", "feature", "notes", "lead", "unknown") and own in ("unknown", "place") and \
+            stat_block(sec.body):
+        role = "creature"  # 「---車掌---」 or 「◎黒岩 玄斎」 over a stat block: a character, wherever it stands
     sec.role = role
     for c in sec.children:
         _assign(c, role)
+    # 「◎真壁 清一郎　依頼人（能力値は省略）」 among ◎ characters with stats: one of them
+    kids = sec.children
+    for c in kids:
+        if c.role in ("feature", "notes", "place") and not c.children and len(c.body) <= 2 and \
+                sum(1 for k in kids if k.role == "creature" and k.style == c.style) >= 2 and \
+                not _has_rolls(c.body):
+            c.role = "creature"
+
+
+def stat_block(lines: list[Line]) -> bool:
+    """Four or more characteristics with values among a section's first lines (one line,
+    a table, or one per line)."""
+    from runner.importer.creatures import _STAT, stat_table
+    from runner.importer.skills import canonical
+
+    codes = set()
+    for i, ln in enumerate(lines[:12]):
+        for m in _STAT.finditer(ln.norm):
+            codes.add(canonical(m.group(1)))
+        tab = stat_table(lines, i)
+        if tab:
+            codes.update(k for k in tab if k != "HP")
+    return len(codes) >= 4

@@ -34,6 +34,17 @@ class _Dumper(yaml.SafeDumper):
     pass
 
 
+# The stories' loader reads YAML 1.2's core schema (runner/story/yamlpos.py): a line of the
+# document such as 「0E0」 or 「0o17」 is a number there though not in YAML 1.1, so the dumper
+# must know to quote it.
+_Dumper.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+    list("-+0123456789."))
+_Dumper.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+                              list("-+0123456789"))
+
+
 def _str(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
     style = "|" if "\n" in data else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
