@@ -493,6 +493,49 @@ def test_a_document_whose_headings_were_lost(tmp_path: Path) -> None:
     assert [(c.name, c.kind) for c in sc.creatures] == [("老人", "npc")]
 
 
+PDF_TEXT = """月影の館
+1
+月影の館 ｜ KP用資料
+■書斎
+机の上の日記を見ると、月明かりの中で文字が浮かび上がる。SANチェック
+（0/1D
+3）。
+掛け軸を見た者は〈芸術／製作（日本
+画）〉または〈鑑定〉に成功すると、古い絵だとわかる。
+2
+月影の館 ｜ KP用資料
+館主を止めるには〈説得〉
+（ハード）、または力ずくで STR の対抗ロール。
+■エンディング
+■TRUE END
+帰る。
+3
+月影の館 ｜ KP用資料
+"""
+
+
+def test_text_taken_out_of_a_pdf(tmp_path: Path) -> None:
+    """Page numbers and running headers between the lines; rolls broken where the page was full."""
+    doc = tmp_path / "p.txt"
+    doc.write_text(PDF_TEXT, encoding="utf-8")
+    from runner.importer.read import read_document
+
+    assert [ln.no for ln in read_document(doc).lines] == [1, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16]
+    sc = parse_document(doc)
+    assert [(c.line, c.skills, c.difficulty, c.opposed) for c in sc.all_checks()] == [
+        (8, ["芸術/製作(日本画)", "鑑定"], "regular", False), (12, ["説得"], "hard", False), (13, ["STR"], "regular", True)]
+    assert [(s.line, s.loss) for s in sc.all_san()] == [(5, "0/1d3")]
+    assert "（0/1D" in [ln.raw for p in sc.places for ln in p.narration + p.keeper]  # the text stays as written
+
+
+def test_a_lone_number_is_not_a_page_number(tmp_path: Path) -> None:
+    from runner.importer.read import read_document
+
+    doc = tmp_path / "n.txt"
+    doc.write_text("■書斎\n本棚の数\n3\n〈目星〉で日記。\n", encoding="utf-8")
+    assert [ln.no for ln in read_document(doc).lines] == [1, 2, 3, 4]
+
+
 def test_description_and_keeper_blocks(tmp_path: Path) -> None:
     doc = tmp_path / "d.txt"
     doc.write_text("■書斎\n・本棚：〈目星〉で日記。\n【描写】\n窓から月明かりが差し込んでいる。\n"

@@ -31,6 +31,7 @@ _KEEPER = re.compile(r"^[\s・\-*]*(?:※|KP|ＫＰ|キーパー|GM|\(KP|（KP|�
 _DESCRIBE = re.compile(r"^(?:描写|描写文|読み上げ|地の文|情景)")
 _KP = re.compile(r"^(?:KP|ＫＰ|キーパー|GM)(?:情報|向け|のみ|用)?|^(?:補足|備考|メモ)", re.I)
 _DESCRIBE_LINE = re.compile(r"^[\s・\-*]*(?:描写|読み上げ)\s*[:：]")
+_ALT_START = re.compile(r"^\s*[、,]?\s*(?:または|もしくは|あるいは|or|OR)\s*[〈《【〔\[「『<]")
 _BULLET = re.compile(r"^[\s]*[・\-*→☆★①-⑳]|^\d+[.)]\s")
 
 
@@ -211,6 +212,17 @@ class _Builder:
                 last.outcomes.append(o)
                 used = True
             found, _ms = ck.read_line(ln)
+            if found and last is not None and last_at == idx - 1 and _ALT_START.match(ln.norm) and \
+                    not lines[idx - 1].raw.rstrip().endswith(("。", "」")) and found[0].difficulty == last.difficulty:
+                # 「…〈芸術／製作（日本画）〉」 / 「または〈鑑定〉に成功すると」: a line broken inside one
+                # roll's alternatives
+                for s, w in zip(found[0].skills, found[0].written or found[0].skills, strict=False):
+                    if s not in last.skills:
+                        last.skills.append(s)
+                        last.written.append(w)
+                last.outcomes += found[0].outcomes
+                found = found[1:]
+                used = True
             for c in found:
                 if len(c.context) < 3 and feature:
                     c.context = feature

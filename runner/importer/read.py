@@ -69,7 +69,77 @@ def read_document(path: str | Path, *, limit: int = MAX_BYTES) -> Document:
         lines.append(Line(no, stripped, normalise(stripped), indent))
     if not lines:
         raise ImportFailure("empty", path=name)
+    if fmt == "text":
+        lines = drop_page_furniture(lines)
+        mend_breaks(lines)
     return Document(name, lines, fmt, encoding, title)
+
+
+_PAGE_NO = re.compile(r"^(?:[-–—ー－]\s*)?(?:P\.?\s*|p\.?\s*)?\d{1,3}(?:\s*/\s*\d{1,3})?(?:\s*[-–—ー－])?$")
+
+
+def drop_page_furniture(lines: list[Line]) -> list[Line]:
+    """Text taken out of a PDF (a BOOTH scenario) keeps each page's number and running header
+    (「潮招きの宿 ｜ KP用資料」) between the lines: a bare number that counts up, and a line
+    repeated next to such numbers, are the page's, not the scenario's."""
+    nums = [i for i, ln in enumerate(lines) if _PAGE_NO.match(ln.norm)]
+    values = [int(re.findall(r"\d+", lines[i].norm)[0]) for i in nums]
+    if len(nums) < 2 or sum(1 for a, b in zip(values, values[1:], strict=False) if b > a) < len(values) // 2:
+        return lines
+    drop = set(nums)
+    near: dict[str, list[int]] = {}
+    for i in nums:
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(lines) and j not in drop and len(lines[j].norm) <= 40:
+                near.setdefault(lines[j].norm, []).append(j)
+    for text, idx in near.items():
+        if len(idx) >= 2 and sum(1 for ln in lines if ln.norm == text) == len(idx):
+            drop.update(idx)
+    return [ln for i, ln in enumerate(lines) if i not in drop]
+
+
+_OPENS = "〈《【〔[「『<"
+_CLOSES = "〉》】〕]」』>"
+_SAN_END = re.compile(r"(?:SAN値?|正気度)\s*(?:チェック|ロール|判定|c|C)?\s*[(\[【]?\s*(?:\d+\s*/\s*\d*[dD]?\d*)?$")
+_STARTS_OWN = re.compile(r"^[\s]*(?:[・\-*●○◆◇■□▼▽▶☆★→※#|]|\d{1,2}[.)]\s|\d{1,2}:\d\d|[0-9]+日目)")
+
+
+def mend_breaks(lines: list[Line]) -> None:
+    """A PDF's lines break where the page is full, even inside 〈芸術／製作（日本 | 画）〉, a
+    sanity roll's SANチェック（0/1D | 3）, or before a roll's （ハード）. For recognition only
+    (the ``norm`` of the lines; the text stays as written), the broken piece is moved back to
+    the line where it began."""
+    for i, (a, b) in enumerate(zip(lines, lines[1:], strict=False)):
+        if _STARTS_OWN.match(b.norm) or b.no - a.no > 3:
+            continue
+        s, n = a.norm, b.norm
+        k = 0
+        if _SAN_END.search(s) and re.search(r"SAN|正気度", s[-16:]) and i + 2 < len(lines) and len(n) <= 8 and \
+                not re.search(r"[)\]】」。]", n):
+            # SANチェック | （0/1D | 3）: the losses broken over two more lines
+            c = lines[i + 2]
+            m = re.match(r"^[\s(\[【「]*\d+\s*/\s*\d*[dD]?\d+(?:[+\-]\d*[dD]?\d+)*\s*[)\]】」]?", n + c.norm)
+            if m and m.end() > len(n):
+                a.norm = normalise(s + n + c.norm[:m.end() - len(n)])
+                b.norm = ""
+                c.norm = c.norm[m.end() - len(n):].lstrip()
+                continue
+        depth = sum(s.count(c) for c in "〈《〔") - sum(s.count(c) for c in "〉》〕")
+        if depth > 0:  # an unclosed skill bracket
+            close = min((n.find(c) for c in "〉》〕" if n.find(c) >= 0), default=-1)
+            if 0 <= close <= 16:
+                k = close + 1
+        elif _SAN_END.search(s) and re.search(r"SAN|正気度", s[-16:]):
+            m = re.match(r"^[\s(\[【「]*\d*\s*/?\s*\d*[dD]?\d+(?:[+\-]\d*[dD]?\d+)*\s*[)\]】」]?", n)
+            if m and m.end():
+                k = m.end()
+        elif re.search(r"[〉》〕]\s*$", s):
+            m = re.match(r"^\s*[(（](?:ハード|イクストリーム|エクストリーム|レギュラー)[)）]", n)
+            if m:
+                k = m.end()
+        if k:
+            a.norm = normalise(s + n[:k])
+            b.norm = n[k:].lstrip()
 
 
 def decode(data: bytes, name: str = "") -> tuple[str, str]:
