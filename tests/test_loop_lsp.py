@@ -188,3 +188,16 @@ def test_the_language_server_over_stdio(tmp_path: Path) -> None:
         if c.p.poll() is None:
             c.p.kill()
             c.p.wait()
+
+
+def test_completion_contexts(tmp_path: Path) -> None:
+    """Which ids each place takes: `end:` only endings, `give:` items, an expression variables
+    and hooks."""
+    from runner.lsp.index import build, completions
+
+    texts = {str(tmp_path / "story.yaml"): MAIN, str(tmp_path / "more.yaml"): MORE}
+    idx = build(tmp_path, texts)
+    assert [c[0] for c in completions(idx, "    - {id: x, label: X, end: g", 31)] == ["gone"]
+    assert {c[0] for c in completions(idx, "    goto: ", 10)} == {"quay", "cellar", "gone"}
+    assert {c[1] for c in completions(idx, '    when: "co', 13)} == {"variable", "hook"}
+    assert completions(idx, "    give: ", 10) == []  # the story has no items

@@ -152,3 +152,10 @@ def test_restart_rereads_changed_files_without_watch(tmp_path: Path) -> None:
     out, err = p.communicate("restart\nquit\n", timeout=60)
     assert "Story files re-read." in out and "Fog over the quay." in out, out
     assert err == ""
+
+
+def test_watch_is_for_the_console(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "runner", "play", "ureg_window_room", "--watch", "--jsonl"],
+                       input="", capture_output=True, text=True, cwd=ROOT, timeout=60,
+                       env={**os.environ, "KATARI_HOME": str(tmp_path)})
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--watch is for the console" in r.stderr

@@ -126,6 +126,10 @@ def _seed(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from runner.commands._common import open_story
 
+    if getattr(args, "watch", False) and args.jsonl:
+        print("katari play: --watch is for the console (a story reloaded under a --jsonl front end "
+              "would change under it); play without --jsonl", file=sys.stderr)
+        return 2
     if getattr(args, "replay_commands", None):
         if args.jsonl:
             print("katari play: --replay-commands is for the console; with --jsonl, send the "

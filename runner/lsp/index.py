@@ -44,6 +44,8 @@ class Index:
     """Hook names called in expressions, where."""
     rules: str = "none"
     titles: dict[tuple[str, str], str] = field(default_factory=dict)
+    endings: set[str] = field(default_factory=set)
+    """The node ids that are endings (``end:`` takes only these)."""
 
     def ids(self, kind: str) -> list[str]:
         return sorted({i for (k, i) in self.defs if k == kind})
@@ -228,6 +230,8 @@ def build(root: Path, texts: dict[str, str]) -> Index:
                     elif isinstance(spec, str) and kind == "item":
                         title = spec
                     define(kind, key, val, path, lines, title)
+                    if section == "endings" and isinstance(key, str):
+                        idx.endings.add(key)
     known = {k: set(idx.ids(k)) for k in KINDS}
 
     def use(kind: str, path: str, lines: list[str], pos: tuple[int, int] | None) -> None:
@@ -362,7 +366,7 @@ def hook_doc(name: str, h: Any) -> str:
 
 
 _CTX_IDS = [(re.compile(r"(?:^|[\s{,])(?:goto|start)\s*:\s*[\"']?[\w\-]*$"), ("node",)),
-            (re.compile(r"(?:^|[\s{,])end\s*:\s*[\"']?[\w\-]*$"), ("node",)),
+            (re.compile(r"(?:^|[\s{,])end\s*:\s*[\"']?[\w\-]*$"), ("ending",)),
             (re.compile(r"(?:^|[\s{,])(?:give|take)\s*:.*$"), ("item",)),
             (re.compile(r"(?:^|[\s{,])(?:speaker)\s*:\s*[\"']?[\w\-]*$"), ("character",)),
             (re.compile(r"(?:^|[\s{,])(?:into)\s*:\s*[\"']?[\w\-]*$"), ("variable",))]
@@ -377,6 +381,8 @@ def completions(idx: Index, line_text: str, col: int) -> list[tuple[str, str, st
     before = line_text[:col]
     for rx, kinds in _CTX_IDS:
         if rx.search(before):
+            if kinds == ("ending",):
+                return [(i, "node", idx.titles.get(("node", i), "")) for i in sorted(idx.endings)]
             return [(i, k, idx.titles.get((k, i), "")) for k in kinds for i in idx.ids(k)]
     m = _EXPR_CTX.search(before)
     if m is not None:
