@@ -12,6 +12,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 STORY = textwrap.dedent("""\
@@ -159,3 +161,57 @@ def test_watch_is_for_the_console(tmp_path: Path) -> None:
                        input="", capture_output=True, text=True, cwd=ROOT, timeout=60,
                        env={**os.environ, "KATARI_HOME": str(tmp_path)})
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--watch is for the console" in r.stderr
+
+
+def test_watch_inside_the_prompt_toolkit_console(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The watcher's wake interrupts prompt_toolkit's prompt, the reload runs on the console's
+    thread, and a half-typed line survives it."""
+    import io
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from runner.story import load
+    from runner.ui.repl import Repl
+
+    monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
+    d = tmp_path / "harbour"
+    d.mkdir()
+    f = d / "story.yaml"
+    _save(f, STORY)
+    buf = io.StringIO()
+    out = Vt100_Output(buf, lambda: Size(rows=40, columns=100), term="xterm", enable_cpr=False)
+    box: dict = {}
+
+    def until(cond, timeout: float = 30) -> None:  # noqa: ANN001
+        end = time.monotonic() + timeout
+        while not cond():
+            assert time.monotonic() < end, buf.getvalue()[-2000:]
+            time.sleep(0.02)
+
+    with create_pipe_input() as inp:
+        def author() -> None:
+            until(lambda: "repl" in box and box["repl"].tl is not None and box["repl"].watcher is not None)
+            repl = box["repl"]
+            inp.send_text("down\r")
+            until(lambda: repl.state.node == "cellar")
+            inp.send_text("op")  # half typed when the file is saved
+            time.sleep(0.3)
+            _save(f, STORY.replace("Barrels in the dark.", "Barrels and a lamp."))
+            until(lambda: repl.story.nodes["cellar"].narration[0].text == "Barrels and a lamp.")
+            inp.send_text("en\r")
+            until(lambda: repl.state.vars["gold"] == 2)
+            inp.send_text("\x04")
+
+        th = threading.Thread(target=author)
+        th.start()
+        with create_app_session(input=inp, output=out):
+            repl = Repl(load(d), use_prompt_toolkit=True, color=False, history=False, new=True, seed=1,
+                        watch=True, lang="en")
+            box["repl"] = repl
+            repl.run()
+        th.join()
+    assert [e.command for e in repl.tl.commands] == ["down", "open"]
+    assert "Story reloaded. The story changed; all 1 commands replay the same way." in buf.getvalue()
