@@ -70,6 +70,8 @@ def test_stuck_games_come_with_seed_and_commands_and_replay(pit: Path, tmp_path:
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
     assert rep["endings"]["(stuck)"] == rep["failed_games"] > 0
+    assert len(rep["failed_seeds"]) == rep["failed_games"] and rep["failed_seeds"] == sorted(rep["failed_seeds"])
+    assert [x["seed"] for x in rep["failures"]] == rep["failed_seeds"][:len(rep["failures"])]
     f = rep["failures"][0]
     assert f["why"] == "no_action" and f["node"] == "pit" and f["commands"][-1] == "jump"
     assert [x["seed"] for x in rep["failures"]] == sorted(x["seed"] for x in rep["failures"])

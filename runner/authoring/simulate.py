@@ -59,6 +59,9 @@ class Report:
     failures: list[dict] = field(default_factory=list)
     """``{seed, why, node, turns, commands}`` of the first FAILURES_KEPT such games, by seed:
     ``katari play STORY --seed SEED --replay-commands FILE`` plays one again."""
+    failed_seeds: list[int] = field(default_factory=list)
+    """The seed of every such game (the first SEEDS_KEPT). A random-policy game depends on its
+    seed alone: ``katari simulate --seed SEED --runs 1 --failures DIR`` writes its commands."""
     chunk: int = 250
     elapsed: float = 0.0
 
@@ -153,6 +156,8 @@ chunk: so a chunk plays the same games in any process, and the report is the sam
 ``jobs``."""
 FAILURES_KEPT = 100
 """Stuck or errored games whose seed and commands the report keeps (the first, by seed)."""
+SEEDS_KEPT = 10_000
+"""Seeds of stuck or errored games the report lists (the first, by seed)."""
 
 
 @dataclass
@@ -178,6 +183,7 @@ class Partial:
     checks: dict = field(default_factory=dict)
     failures: list = field(default_factory=list)
     failed: int = 0
+    failed_seeds: list = field(default_factory=list)
 
 
 def _minmax(acc: list, x: int) -> None:
@@ -281,6 +287,8 @@ def play_chunk(story: Story, start: int, count: int, *, policy: str = "random", 
             reached_endings.add(state.ending)
         else:
             part.failed += 1
+            if len(part.failed_seeds) < SEEDS_KEPT:
+                part.failed_seeds.append(seed)
             if len(part.failures) < FAILURES_KEPT:
                 part.failures.append({"seed": seed, "why": why, "node": state.node, "turns": state.turn,
                                       "commands": commands})
@@ -392,6 +400,7 @@ def merge(story: Story, parts: list[Partial], *, runs: int, seed: int, policy: s
     rolls: dict[str, list] = {}
     checks: dict[str, Counter] = {}
     failures: list[dict] = []
+    failed_seeds: list[int] = []
     failed = 0
     for p in parts:
         outcomes.update(p.outcomes)
@@ -419,6 +428,7 @@ def merge(story: Story, parts: list[Partial], *, runs: int, seed: int, policy: s
             checks.setdefault(name, Counter()).update(keys)
         failed += p.failed
         failures.extend(p.failures[:max(0, FAILURES_KEPT - len(failures))])
+        failed_seeds.extend(p.failed_seeds[:max(0, SEEDS_KEPT - len(failed_seeds))])
 
     def stats(acc: list) -> dict[str, float]:
         if acc[1] is None:
@@ -469,6 +479,7 @@ def merge(story: Story, parts: list[Partial], *, runs: int, seed: int, policy: s
                     "lines": _pct(len(lines) - len(rep.unshown_lines), len(lines))}
     rep.failed_games = failed
     rep.failures = failures
+    rep.failed_seeds = failed_seeds
     return rep
 
 
@@ -582,7 +593,7 @@ _T = {
            "failure": "シード {seed}：{node} で{why}（{turns} 手）",
            "replay": "再現：katari play {story} --seed SEED --replay-commands FILE（FILE はコマンドを一行ずつ）",
            "replay_dir": "再現：katari play {story} --replay-commands {dir}/seed-SEED.txt",
-           "more_failures": "ほか {n} ゲーム（最初の {kept} だけを記録）",
+           "more_failures": "ほか {n} ゲーム（コマンドは最初の {kept} ゲームだけを記録）", "seeds": "シード",
            "why_no_action": "選べる行動がない", "why_turn_cap": "手数の上限", "why_error": "エラー"},
     "en": {"head": "{story}: {runs} games (policy {policy}, seed {seed}, cap {cap} turns)",
            "endings": "endings", "turns": "turns", "clock": "in-game time (minutes)",
@@ -597,7 +608,7 @@ _T = {
            "failure": "seed {seed}: {why} at {node} ({turns} turns)",
            "replay": "replay one: katari play {story} --seed SEED --replay-commands FILE (FILE: the commands, one a line)",
            "replay_dir": "replay one: katari play {story} --replay-commands {dir}/seed-SEED.txt",
-           "more_failures": "{n} more games (only the first {kept} are kept)",
+           "more_failures": "{n} more games (commands kept for the first {kept})", "seeds": "seeds",
            "why_no_action": "no valid action", "why_turn_cap": "turn cap", "why_error": "error"},
 }
 
@@ -660,8 +671,10 @@ def format_report(rep: Report, lang: str = "ja", *, limit: int = 20, story_arg: 
             out.append("  " + t["failure"].format(seed=f["seed"], why=said, node=f["node"], turns=f["turns"])
                        + f": {cmds}")
         if rep.failed_games > min(limit, len(rep.failures)):
+            rest = rep.failed_seeds[min(limit, len(rep.failures)):]
+            seeds = ", ".join(map(str, rest[:30])) + (", …" if len(rest) > 30 else "")
             out.append("  " + t["more_failures"].format(n=rep.failed_games - min(limit, len(rep.failures)),
-                                                      kept=len(rep.failures)))
+                                                      kept=len(rep.failures)) + f": {t['seeds']} {seeds}")
         story = shlex.quote(story_arg or rep.story)
         out.append("  " + (t["replay_dir"].format(story=story, dir=failures_dir) if failures_dir
                            else t["replay"].format(story=story)))
