@@ -328,16 +328,18 @@ class Session:
 
 
 def run_session(p: Pick, story: Path, info: StoryInfo, *, seed: int, gm: bool, max_lines: int,
-                home: str = "", check_growth: bool = False) -> dict:
-    """Fuzzes one session; returns its figures or raises :class:`FuzzFailure`."""
+                home: str = "", check_growth: bool = False, soak: bool = False) -> dict:
+    """Fuzzes one session; returns its figures or raises :class:`FuzzFailure`. ``soak``:
+    lines that leave the game where it is (see :func:`make_line`), for the growth check,
+    which compares the resident memory after 300 lines with the end."""
     s = Session(story, seed=seed, gm=gm, home=home)
     try:
         base = 0
         after_end = 0
         for i in range(max_lines):
-            if i == 50:
+            if i == 300:
                 base = s.rss_kb()
-            s.send(make_line(p, info, s.prompt, gm))
+            s.send(make_line(p, info, s.prompt, gm, soak=soak))
             if s.ended:
                 after_end += 1
                 if after_end > 3:
@@ -383,9 +385,10 @@ def main(argv: list[str] | None = None) -> int:
         story = p.choice(stories)
         seed = rnd.randrange(1 << 31)
         gm = p.chance(0.5)
+        soak = total["sessions"] % 8 == 7  # now and then a long session, for the growth check
         try:
             r = run_session(p, story, infos[story], seed=seed, gm=gm, max_lines=args.lines, home=home,
-                            check_growth=True)
+                            check_growth=True, soak=soak)
         except FuzzFailure as e:
             failures.append(str(e))
             print(f"FAILURE\n{e}", file=sys.stderr)
@@ -394,12 +397,14 @@ def main(argv: list[str] | None = None) -> int:
         total["sessions"] += 1
         total["lines"] += r["lines"]
         total["endings"] += r["ended"]
+        total["soak_sessions"] += soak
         per_story[infos[story].id] += r["lines"]
         errors.update(r["errors"])
         growth = max(growth, r["growth_kb"])
         slowest = max(slowest, r["slowest"])
     secs = time.monotonic() - t0
-    out = {"minutes": round(secs / 60, 1), "sessions": total["sessions"], "lines": total["lines"],
+    out = {"minutes": round(secs / 60, 1), "sessions": total["sessions"], "soak_sessions": total["soak_sessions"],
+           "lines": total["lines"],
            "lines_per_s": round(total["lines"] / secs, 1), "endings": total["endings"],
            "per_story": dict(per_story), "errors_by_code": dict(errors.most_common()),
            "max_rss_growth_mb": round(growth / 1024, 1), "slowest_answer_s": round(slowest, 3),
