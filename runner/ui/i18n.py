@@ -471,6 +471,12 @@ META: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, str]] = {
     "again": (("もう一度", "もういちど"), ("again", "g", "repeat"),
               "g：直前のコマンドをもう一度（読み上げ中の「もう一度」は読み上げをもう一度）",
               "g: the last command again (with narration on, “again” says the last line again)"),
+    "actions": (("選択肢", "せんたくし"), ("actions", "choices"), "いまできる行動の一覧（読み上げ中は声でも）",
+                "the actions you can take now (spoken too, with narration on)"),
+    "faster": (("速く", "はやく"), ("faster",), "読み上げを速く", "read aloud faster"),
+    "slower": (("遅く", "おそく", "ゆっくり"), ("slower",), "読み上げを遅く", "read aloud slower"),
+    "voice": (("声", "こえ"), ("voice",), "声 名前：語り手の声を変える（名前なしで一覧）",
+              "voice NAME: the narrator's voice (no NAME: the list)"),
     "pause": (("ポーズ", "一時停止"), ("pause",), "実時間を止める／動かす", "stop or restart the real-time clock"),
     "resume": (("再開",), ("resume",), "止めた実時間を動かす", "restart the real-time clock"),
     "gm": (("ＧＭ",), ("gm",), "gm：GM 表示、gm set/clock/damage/force/give/take/goto：上書き",
@@ -478,7 +484,7 @@ META: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, str]] = {
     "quit": (("終了", "しゅうりょう", "やめる"), ("quit", "exit", "q"), "セーブして終わる", "save and leave"),
 }
 
-NARRATOR_ONLY = ("narrate", "skip")
+NARRATOR_ONLY = ("narrate", "skip", "faster", "slower", "voice")
 GM_ONLY = ("gm",)
 REALTIME_ONLY = ("pause", "resume")
 

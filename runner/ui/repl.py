@@ -664,7 +664,8 @@ PANEL_OPEN_ROWS = 36
 """A terminal at least this tall starts with the GM panel open."""
 GAME_ROWS = 12
 """Rows the game (narration, actions, the prompt) keeps at least, whatever the panel shows."""
-_VOICE_META = {"help": "/help", "status": "/status", "undo": "/undo", "save": "/save", "quit": "/quit"}
+_VOICE_META = {"help": "/help", "status": "/status", "undo": "/undo", "save": "/save", "quit": "/quit",
+               "actions": "/actions"}
 
 
 class Repl(AuthorLoop):
@@ -679,7 +680,8 @@ class Repl(AuthorLoop):
                  voice_inputs: list[str] | None = None, echo_delay: float = 0.3,
                  first_command: str | None = None, player_view: str | Path | None = None,
                  watch: bool = False, replay_commands: list[str] | None = None,
-                 replay_since: str | None = None) -> None:
+                 replay_since: str | None = None,
+                 screen_reader: bool = False) -> None:
         self.story = story
         self.watch = watch
         """``--watch``: every save of the story's files reloads it and replays the game."""
@@ -750,7 +752,11 @@ class Repl(AuthorLoop):
                 use_prompt_toolkit = tty
             if color is None:
                 color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-            if use_prompt_toolkit:
+            if screen_reader:
+                from runner.ui.screen_reader import ScreenReaderIO
+
+                io = ScreenReaderIO()
+            elif use_prompt_toolkit:
                 io = PromptIO(self, files.history_path(story.id) if history else None, color=color,
                               refresh=0.5 if (self.rt is not None or listener is not None) else None,
                               echo_delay=echo_delay)
@@ -809,7 +815,9 @@ class Repl(AuthorLoop):
             self.say(msg, "class:error")
 
     def show(self, events: list[dict], command: str = "", *, public: bool = True) -> None:
-        self.io.write(self.renderer().events(events, command=command))
+        present = getattr(self.io, "present", None)  # (the screen-reader console's own lines)
+        self.io.write(present(self, events, command) if present is not None
+                      else self.renderer().events(events, command=command))
         if self.view is not None and public and self.tl is not None:
             # The players see what they may of the turn; a GM's override only by its effects.
             self.view.turn(command if command and not command.startswith("!") else None, events, self.state)
@@ -818,7 +826,8 @@ class Repl(AuthorLoop):
         self._last_events = events
         if self.narrator is not None and self.narrate_on and self._narrate_events is not None:
             try:
-                n = self._narrate_events(self.narrator, events)
+                n = self._narrate_events(self.narrator, events, lang=self.lang, story=self.story,
+                                         command=command)
             except Exception as e:  # noqa: BLE001 - speech must never stop the game
                 self.say(t("narrate_none", self.lang, why=e), "class:error")
                 self.narrate_on = False
@@ -1632,8 +1641,10 @@ class Repl(AuthorLoop):
             self.say(line)
 
     def cmd_status(self, args: list[str]) -> None:
-        self.io.write(status_lines(self.toolbar_event(), self.story, self.lang, cols=self.io.cols,
-                                   extra=self.realtime_items()))
+        lines = status_lines(self.toolbar_event(), self.story, self.lang, cols=self.io.cols,
+                             extra=self.realtime_items())
+        self.io.write(lines)
+        self.speak_system("。".join(plain(lines[1:]).split("\n")).replace("  ", ""))
         if self.gm:
             self.io.write(self.gm_panel())
 
@@ -1909,6 +1920,54 @@ class Repl(AuthorLoop):
         except Exception:  # noqa: BLE001
             pass
 
+    # -- by ear: the actions, the status and the narrator's voice, asked for --------------
+    def speak_system(self, text: str) -> None:
+        """Says an answer of the console's own (the actions, the status, a question) aloud."""
+        if self.narrator is not None and self.narrate_on and text:
+            try:
+                self.narrator.speak(text, speaker="system")
+            except Exception:  # noqa: BLE001 - speech must never stop the game
+                pass
+
+    def cmd_actions(self, args: list[str]) -> None:
+        """``actions`` / ``選択肢``: the numbered actions (spoken too, with narration on)."""
+        from runner.ui.narrator.words import actions_words
+
+        acts = self.prompt_event()["actions"]
+        lister = getattr(self.io, "actions_lines", None)
+        self.io.write(lister(acts, self.lang) if lister is not None else
+                      [[("class:title", t("actions", self.lang))], *self.renderer().actions(acts)])
+        self.speak_system(actions_words(acts, self.lang))
+
+    def cmd_faster(self, args: list[str]) -> None:
+        self._speed(self.narrator.faster())
+
+    def cmd_slower(self, args: list[str]) -> None:
+        self._speed(self.narrator.slower())
+
+    def _speed(self, scale: float) -> None:
+        from runner.ui.narrator.words import console_text
+
+        text = console_text("speed", self.lang, scale=f"{scale:g}")
+        self.say(text, "class:hint")
+        self.speak_system(text)
+
+    def cmd_voice(self, args: list[str]) -> None:
+        """``声 VOICE``: the narrator's voice, one of its engine's; ``声``: which there are."""
+        from runner.ui.narrator.words import console_text
+
+        if not args:
+            now, names = self.narrator.voice_names()
+            self.say(console_text("voice_now", self.lang, voice=now or "?"), "class:hint")
+            if names:
+                self.say(console_text("voice_list", self.lang, list=" ".join(names[:60])), "class:hint")
+            return
+        why = self.narrator.set_voice(args[0][:80])
+        text = console_text("voice_set", self.lang, voice=args[0][:80]) if why is None else \
+            console_text("voice_bad", self.lang, why=why)
+        self.say(text, "class:hint" if why is None else "class:error")
+        self.speak_system(text)
+
     def cmd_quit(self, args: list[str]) -> None:
         raise Quit
 
@@ -2043,13 +2102,16 @@ class Repl(AuthorLoop):
                 self.say(t("voice_cancel", self.lang), "class:hint")
             else:
                 self.say(did_you_mean(pending, lang), "class:meta")
+                self.speak_system(did_you_mean(pending, lang))
             return
         if heard.command is None:
             self.say(t("voice_unclear", self.lang), "class:error")
+            self.speak_system(t("voice_unclear", self.lang))
             return
         if heard.needs_confirm:
             self._confirm = heard
             self.say(did_you_mean(heard, lang), "class:meta")
+            self.speak_system(did_you_mean(heard, lang))
             try:
                 self.listener.set_phrases(list(YES_NO.get(lang, YES_NO["en"]).items()))
             except Exception:  # noqa: BLE001
@@ -2093,7 +2155,7 @@ def make_narrator(story: Any, args: argparse.Namespace, lang: str) -> Any:
         nar, problem = mk(voices=getattr(args, "voices", None), mapping=story.voices or None,
                           lang=story.language or lang, readings=story.readings or None,
                           engine=getattr(args, "engine", None),
-                          output=getattr(args, "audio_out", None) or None)
+                          output=getattr(args, "audio_out", None) or None, story=story.id)
     except Exception as e:  # noqa: BLE001 - speech must never stop the game
         nar, problem = None, str(e)
     if problem or nar is None or not getattr(nar, "enabled", True):
@@ -2127,6 +2189,12 @@ def main(story: Any, args: argparse.Namespace, *, first_command: str | None = No
     if dice not in (None, "manual", "auto"):
         _err(f"katari play: --dice takes 'manual', not {dice!r}")
         return 2
+    if getattr(args, "voicevox_url", None):
+        os.environ["KATARI_VOICEVOX_URL"] = args.voicevox_url
+    screen_reader = getattr(args, "screen_reader", None)
+    if screen_reader is None:
+        # A screen reader, or output that is not a terminal: each line once, nothing redrawn.
+        screen_reader = os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
     narrator = make_narrator(story, args, lang) if getattr(args, "narrate", False) else None
     voice_inputs = list(getattr(args, "voice_input", None) or [])
     listener = None
@@ -2141,6 +2209,7 @@ def main(story: Any, args: argparse.Namespace, *, first_command: str | None = No
                 voice_inputs=voice_inputs, first_command=first_command,
                 player_view=getattr(args, "player_view", None), watch=bool(getattr(args, "watch", False)),
                 replay_commands=getattr(args, "replay_commands_list", None),
-                replay_since=getattr(args, "replay_commands_version", None))
+                replay_since=getattr(args, "replay_commands_version", None),
+                screen_reader=bool(screen_reader))
     code = repl.run()
     return 1 if first_command and (repl.tl is None or not repl.tl.log) else code

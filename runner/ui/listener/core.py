@@ -26,9 +26,9 @@ was heard as "종료" with full confidence in 3 of 20 tries."""
 META: dict[str, dict[str, str]] = {
     # Spoken meta commands per language: phrase -> REPL command. The REPL may pass its own.
     "ja": {"ヘルプ": "help", "もう一度": "repeat", "状態": "status", "戻る": "undo",
-           "セーブ": "save", "終了": "quit"},
+           "セーブ": "save", "終了": "quit", "選択肢": "actions"},
     "en": {"help": "help", "again": "repeat", "status": "status", "undo": "undo",
-           "save": "save", "quit": "quit"},
+           "save": "save", "quit": "quit", "actions": "actions"},
     "ko": {"도움말": "help", "다시": "repeat", "상태": "status", "저장": "save", "종료": "quit"},
 }
 YES_NO: dict[str, dict[str, str]] = {

@@ -45,6 +45,10 @@ def off_message(reason: str, lang: str = "ja") -> str:
     return MESSAGES.get(lang, MESSAGES["en"]).format(reason=reason)
 
 
+RATE_STEP = 1.25
+RATE_MIN, RATE_MAX = 0.4, 2.5
+
+
 class BaseNarrator:
     enabled: bool = False
     message: str | None = None
@@ -57,6 +61,25 @@ class BaseNarrator:
 
     def again(self) -> None:
         """Say the last line once more."""
+
+    rate_scale: float = 1.0
+
+    def faster(self) -> float:
+        """Speak faster from the next line on (×1.25, up to ×2.5); returns the new scale."""
+        self.rate_scale = min(RATE_MAX, round(self.rate_scale * RATE_STEP, 3))
+        return self.rate_scale
+
+    def slower(self) -> float:
+        self.rate_scale = max(RATE_MIN, round(self.rate_scale / RATE_STEP, 3))
+        return self.rate_scale
+
+    def set_voice(self, voice: str, speaker: str = "narrator") -> str | None:
+        """Give ``speaker`` another voice of its engine; None, or one line saying why not."""
+        return None
+
+    def voice_names(self, speaker: str = "narrator") -> tuple[str, list[str]]:
+        """(the speaker's voice now, the voices its engine has)."""
+        return "", []
 
     def close(self) -> None:
         pass
@@ -107,6 +130,18 @@ class RecordingNarrator(BaseNarrator):
         if self.lines:
             self.lines.append(dict(self.lines[-1]))
 
+    def faster(self) -> float:
+        self.log.append(("faster",))
+        return super().faster()
+
+    def slower(self) -> float:
+        self.log.append(("slower",))
+        return super().slower()
+
+    def set_voice(self, voice: str, speaker: str = "narrator") -> str | None:
+        self.log.append(("voice", speaker, voice))
+        return None
+
     def close(self) -> None:
         self.closed = True
         self.log.append(("close",))
@@ -137,6 +172,9 @@ class Narrator(BaseNarrator):
         self._open: set[int] = set()
         self._last: tuple | None = None
         self._lock = threading.Lock()
+        self.rate_scale = 1.0
+        self.voice_override: dict[str, str] = {}
+        """speaker -> voice chosen in play (``声 VOICE``)."""
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self, timeout: float = 30.0) -> str | None:
@@ -216,7 +254,7 @@ class Narrator(BaseNarrator):
             return None
         lang = detect_lang(text, self.lang) if not is_japanese(text) else "ja"
         try:
-            profile = self.voices.resolve(speaker, lang, self.mapping)
+            profile = self.profile_for(speaker, lang)
         except ProfileError as e:
             self._disable(str(e))
             return None
@@ -232,6 +270,45 @@ class Narrator(BaseNarrator):
             self._disable("the speech worker has stopped")
             return None
         return seq
+
+    def profile_for(self, speaker: str, lang: str):
+        """The speaker's profile, with the voice and speed the player chose in play."""
+        from dataclasses import replace
+
+        profile = self.voices.resolve(speaker, lang, self.mapping)
+        voice = self.voice_override.get(speaker)
+        if voice and lang == "ja":
+            profile = replace(profile, voice=voice)
+        if self.rate_scale != 1.0:
+            profile = replace(profile, rate=max(0.25, min(4.0, profile.rate * self.rate_scale)))
+        return profile
+
+    def _ask(self, msg: dict, reply: str, timeout: float = 15.0) -> dict | None:
+        with self._lock:
+            self._seq += 1
+            seq = self._seq
+        try:
+            self._send({**msg, "seq": seq})
+        except (OSError, ValueError):
+            return None
+        return self.wait(seq, timeout=timeout, op=reply)
+
+    def set_voice(self, voice: str, speaker: str = "narrator") -> str | None:
+        if not self.enabled:
+            return self.message or "narration is off"
+        profile = self.voices.resolve(speaker, self.lang, self.mapping)
+        got = self._ask({"op": "check_voice", "engine": profile.engine, "voice": voice}, "voice_checked")
+        if got is None:
+            return "the speech worker did not answer"
+        if not got.get("ok"):
+            return str(got.get("message") or "no such voice")
+        self.voice_override[speaker] = voice
+        return None
+
+    def voice_names(self, speaker: str = "narrator") -> tuple[str, list[str]]:
+        profile = self.profile_for(speaker, self.lang)
+        got = self._ask({"op": "list_voices", "engine": profile.engine}, "voices") if self.enabled else None
+        return profile.voice, list((got or {}).get("voices") or [])
 
     def skip(self, all: bool = False) -> None:  # noqa: A002
         if self.enabled:
@@ -326,17 +403,38 @@ def make_narrator(*, voices: str | Path | VoiceSet | None = None,
     return n, None
 
 
-def narrate_events(narrator: BaseNarrator, events: Iterable[dict]) -> int:
-    """Speak the narration events of one turn; never keeper (GM-only) notes. Returns how many."""
+def narrate_events(narrator: BaseNarrator, events: Iterable[dict], *, lang: str | None = None,
+                   story=None, command: str = "") -> int:
+    """Speak what the screen shows of one turn, in order: narration (each speaker in their
+    voice), roll results in words (「目星、四十に対して二十三、成功」), what went wrong with the
+    command, and the ending; never keeper (GM-only) notes, keeper rolls or overrides.
+    The list of actions is spoken only when asked (``actions``/``選択肢``). Returns how many."""
+    from runner.ui.narrator.words import ending_words, roll_words
+
+    lang = lang or getattr(narrator, "lang", None) or "ja"
     n = 0
     for ev in events:
-        if not isinstance(ev, dict) or ev.get("type") != "narration":
+        if not isinstance(ev, dict) or ev.get("keeper") or ev.get("gm"):
             continue
-        if ev.get("keeper") or ev.get("gm"):
+        kind = ev.get("type")
+        if kind == "narration":
+            text = ev.get("text")
+            if not text:
+                continue
+            narrator.speak(str(text), speaker=ev.get("speaker") or "narrator", id=ev.get("id"))
+        elif kind == "roll":
+            narrator.speak(roll_words(ev, lang), speaker="system")
+        elif kind == "ending":
+            narrator.speak(ending_words(ev, lang), speaker="system")
+        elif kind == "error":
+            from runner.ui.render import Renderer
+
+            lines = Renderer(story, lang=lang, cols=1000).error_lines(ev, command)
+            if not lines:
+                continue
+            narrator.speak("。".join(x.strip() for x in lines if x.strip()) if lang == "ja"
+                           else " ".join(x.strip() for x in lines if x.strip()), speaker="system")
+        else:
             continue
-        text = ev.get("text")
-        if not text:
-            continue
-        narrator.speak(str(text), speaker=ev.get("speaker") or "narrator", id=ev.get("id"))
         n += 1
     return n

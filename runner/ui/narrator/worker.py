@@ -89,7 +89,28 @@ class Worker:
             return playing
         elif op == "close":
             raise _Closing
+        elif op in ("check_voice", "list_voices"):
+            self.voice_question(cmd)
         return False
+
+    def voice_question(self, cmd: dict) -> None:
+        """``声 VOICE`` in play: is it a voice of that engine; which voices are there."""
+        from runner.ui.narrator.engines import EngineError, get_engine
+
+        try:
+            engine = get_engine(cmd.get("engine", ""))
+            if cmd["op"] == "check_voice":
+                engine.check_voice(str(cmd.get("voice", "")))
+                self.send(op="voice_checked", seq=cmd.get("seq"), ok=True)
+            else:
+                ids = [str(v.get("id", "")).rsplit("/", 1)[-1] for v in engine.voices()]
+                self.send(op="voices", seq=cmd.get("seq"), voices=ids)
+        except (EngineError, Exception) as e:  # noqa: BLE001 - answered, never fatal
+            if cmd["op"] == "check_voice":
+                self.send(op="voice_checked", seq=cmd.get("seq"), ok=False,
+                          message=str(e).splitlines()[0] if str(e) else type(e).__name__)
+            else:
+                self.send(op="voices", seq=cmd.get("seq"), voices=[])
 
     def run(self) -> None:
         threading.Thread(target=self.read_stdin, daemon=True).start()

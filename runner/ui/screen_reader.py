@@ -1,0 +1,114 @@
+"""The console for screen readers and for playing by ear (``katari play --screen-reader``; also
+when TERM=dumb or the output is not a terminal).
+
+A screen reader reads every line the program writes, and reads it again whenever it is
+redrawn; so this console never redraws and writes each line once:
+
+- plain lines, no colour, no escape sequence, no cursor movement (no status bar: nothing is
+  redrawn twice a second in real-time stories);
+- the numbered actions as a list with its length (「選択肢（3）」), written when they change;
+  the same list is not written again after every turn (``actions`` / ``選択肢`` asks for it);
+- the status only when asked (``status``) or, one line, when a part of it changed
+  (「状態：時刻 11:30、正気度 42」);
+- rolls and endings in words, without dice glyphs or box-drawing rules.
+
+The Repl calls ``io.present(repl, events, command)`` for a turn's lines when the io has it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from runner.ui.render import Line, Renderer, status_items
+from runner.ui.repl import PlainIO
+
+_TEXT = {
+    "ja": {"actions": "選択肢（{n}）：", "status": "状態：", "sep": "、", "prompt": "> ",
+           "none": "いまできる行動はありません。"},
+    "en": {"actions": "Choices ({n}):", "status": "Status: ", "sep": ", ", "prompt": "> ",
+           "none": "There is nothing to do now."},
+}
+_DECOR = re.compile(r"[━─│┃]+|🎲|🎤")
+
+
+def _tx(lang: str) -> dict:
+    return _TEXT.get(lang, _TEXT["en"])
+
+
+class ScreenReaderIO(PlainIO):
+    """Plain lines, each once: see the module's doc."""
+
+    screen_reader = True
+
+    def __init__(self, inp: Any = None, out: Any = None, cols: int | None = None) -> None:
+        super().__init__(inp, out, cols or 1000)  # no hard wrapping: the reader speaks a line whole
+        self._actions: tuple | None = None
+        self._status: dict[str, str] | None = None
+
+    # -- what the Repl asks of an io ------------------------------------------------------------
+    def read(self, message: str, **kw: Any) -> str:
+        # The console's prompt, without a glyph a screen reader would name ("triangle").
+        return super().read("> " if message in ("▶ ", "> ") else message, **kw)
+
+    def write(self, lines: list[Line]) -> None:
+        clean = []
+        for line in lines:
+            text = _DECOR.sub("", "".join(t for _, t in line)).rstrip()
+            if text.strip() or not clean or clean[-1][0][1].strip():
+                clean.append([("", text)])
+        super().write(clean)
+
+    def present(self, repl: Any, events: list[dict], command: str = "") -> list[Line]:
+        """A turn's lines: the events in order (rolls and endings in words), then the actions
+        if they changed, then what changed in the status."""
+        from runner.ui.narrator.words import ending_words, roll_words
+
+        lang = repl.lang
+        r = Renderer(repl.story, lang=lang, gm=repl.gm, cols=self.cols, show_actions=False)
+        out: list[Line] = []
+        prompt = None
+        for ev in events:
+            kind = ev.get("type")
+            if kind == "roll":
+                if ev.get("keeper") and not repl.gm:
+                    continue
+                out.append([("", roll_words(ev, lang, spoken=False))])
+            elif kind == "ending":
+                out.append([("", ending_words(ev, lang))])
+            elif kind == "prompt":
+                prompt = ev
+            else:
+                out.extend(r.event(ev, command=command))
+        if prompt is not None:
+            out.extend(self.actions_lines(prompt.get("actions", []), lang, force=False))
+        out.extend(self.status_change(repl))
+        return out
+
+    def actions_lines(self, actions: list[dict], lang: str, *, force: bool = True) -> list[Line]:
+        """The numbered list (with its length), or nothing when it is the one written last."""
+        key = tuple((a.get("n"), a.get("label")) for a in actions)
+        if not force and key == self._actions:
+            return []
+        self._actions = key
+        shown = [a for a in actions if a.get("n")]
+        if not shown:
+            return [[("", _tx(lang)["none"])]]
+        return [[("", _tx(lang)["actions"].format(n=len(shown)))]] + \
+            [[("", f"{a['n']}. {a.get('label', '')}")] for a in shown]
+
+    def status_change(self, repl: Any, *, force: bool = False) -> list[Line]:
+        """One line of what changed in the status since it was last written (nothing when
+        nothing did; the first time, only remembered: the game's opening says where we are)."""
+        ev = repl.toolbar_event() if repl.tl is not None else None
+        if not ev:
+            return []
+        now = dict(status_items(ev, repl.story, repl.lang, short=True))
+        before, self._status = self._status, now
+        if before is None and not force:
+            return []
+        tx = _tx(repl.lang)
+        changed = [(k, v) for k, v in now.items() if force or before is None or before.get(k) != v]
+        if not changed:
+            return []
+        return [[("", tx["status"] + tx["sep"].join(f"{k} {v}" for k, v in changed))]]
