@@ -2,6 +2,11 @@
 
     python benchmarks/bench_narration.py [--story DIR | --text-file FILE] [--runs 3] [--output dir:/tmp/x]
 
+Engines, side by side in one run: espeak-ng (pyttsx3), Open JTalk, kokoro spoken live, and
+kokoro played from the render cache (`katari voice render`: the line rendered once
+beforehand, into a temporary cache folder here). An engine that is not installed is skipped
+with its one-line reason.
+
 By default the passage is the longest narration line of stories/deep_sea_atelier (every
 node's, ending's and action outcome's ``say`` text, with the story's readings).
 
@@ -25,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from runner.ui.narrator import make_narrator, narrate_events  # noqa: E402
 from runner.ui.narrator.engines import engine_problem, get_engine, quiet_stdout  # noqa: E402
-from runner.ui.narrator.profiles import load_voices  # noqa: E402
+from runner.ui.narrator.narrator import voices_for  # noqa: E402
 from runner.ui.narrator.readings import reading_for  # noqa: E402
 
 PASSAGE = (
@@ -82,23 +87,39 @@ def longest_passage(story_dir: Path) -> tuple[str, str, dict]:
 
 def bench_engine(engine: str, text: str, runs: int, output: str | None,
                  readings: dict | None = None) -> dict | str:
+    cached = engine.endswith("-cached")
+    engine = engine.removesuffix("-cached")
     problem = engine_problem(engine, needs_kana=engine == "pyttsx3")
     if problem:
         return problem
-    voices = load_voices("default").with_engine(engine)
+    voices = voices_for(None, engine)
     profile = voices.resolve("narrator", "ja")
     with quiet_stdout():
         t = time.perf_counter()
         reading = reading_for(text, readings, engine, "ja")
         t_reading = time.perf_counter() - t
         eng = get_engine(engine)
-        eng.synth(reading[:20], profile)  # warm up (dictionary, HTS voice)
-        t = time.perf_counter()
-        clip = eng.synth(reading, profile)
-        t_whole = time.perf_counter() - t
+        eng.synth(reading[:20], profile)  # warm up (dictionary, HTS voice, the kokoro model)
     sink = tempfile.mkdtemp(prefix="katari-bench-")
+    t_render = None
+    if cached:
+        # `katari voice render` for this one line: sentence by sentence, into the cache.
+        from runner.ui.narrator.audio import write_wav
+        from runner.ui.narrator.cache import line_path, render_line
+
+        t = time.perf_counter()
+        with quiet_stdout():
+            clip = render_line(text, profile, readings, "ja")
+        t_whole = t_render = time.perf_counter() - t
+        write_wav(line_path("bench", "bench", text, profile, readings), clip)
+    else:
+        with quiet_stdout():
+            t = time.perf_counter()
+            clip = eng.synth(reading, profile)
+            t_whole = time.perf_counter() - t
     t = time.perf_counter()
-    n, msg = make_narrator(voices=voices, output=output or f"dir:{sink}", readings=readings)
+    n, msg = make_narrator(voices=voices, output=output or f"dir:{sink}", readings=readings,
+                           story="bench" if cached else None)
     t_start = time.perf_counter() - t
     if msg:
         return msg
@@ -118,7 +139,10 @@ def bench_engine(engine: str, text: str, runs: int, output: str | None,
         n.close()
     return {"chars": len(text), "reading_s": t_reading, "whole_synth_s": t_whole,
             "audio_s": clip.seconds, "rate": clip.rate, "worker_start_s": t_start,
-            "first_sample_s": latencies}
+            "first_sample_s": latencies, "render_s": t_render}
+
+
+ENGINES = ["pyttsx3", "openjtalk", "kokoro", "kokoro-cached"]
 
 
 def main() -> int:
@@ -128,7 +152,7 @@ def main() -> int:
                     help="take the story's longest narration line (default: deep_sea_atelier)")
     ap.add_argument("--fixed", action="store_true", help="the built-in 297-character passage")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--engine", action="append", choices=["pyttsx3", "openjtalk"])
+    ap.add_argument("--engine", action="append", choices=ENGINES)
     ap.add_argument("--output", help="player: dir:FOLDER (default, a temp folder) or default/alsa:DEV")
     a = ap.parse_args()
     readings: dict = {}
@@ -140,19 +164,34 @@ def main() -> int:
         line_id, text, readings = longest_passage(Path(a.story))
         where = f"{Path(a.story).name}: {line_id} (the longest narration line)"
     print(f"passage: {where}, {len(text)} characters; {a.runs} runs per engine")
-    for engine in a.engine or ["pyttsx3", "openjtalk"]:
+    import os
+
+    # The render cache of the kokoro-cached run is a temporary folder; the kokoro model is
+    # joined where the player's would be (so a second run does not pay for it again).
+    os.environ.setdefault("KOKORO_JA_CACHE", str(Path(os.environ.get("KATARI_CACHE") or
+                                                      voices_cache()) / "kokoro"))
+    os.environ["KATARI_CACHE"] = tempfile.mkdtemp(prefix="katari-bench-cache-")
+    for engine in a.engine or ENGINES:
         r = bench_engine(engine, text, a.runs, a.output, readings)
         if isinstance(r, str):
-            print(f"{engine:<9} skipped: {r}")
+            print(f"{engine:<13} skipped: {r}")
             continue
         lat = r["first_sample_s"]
-        print(f"{engine:<9} event→first sample: median {statistics.median(lat) * 1000:7.1f} ms "
+        print(f"{engine:<13} event→first sample: median {statistics.median(lat) * 1000:7.1f} ms "
               f"(min {min(lat) * 1000:.1f}, max {max(lat) * 1000:.1f})")
-        print(f"{'':<9} whole passage at once: {r['whole_synth_s'] * 1000:7.1f} ms for "
+        if r["render_s"] is not None:
+            print(f"{'':<13} rendered into the cache beforehand in {r['render_s']:.1f} s")
+        print(f"{'':<13} whole passage at once: {r['whole_synth_s'] * 1000:7.1f} ms for "
               f"{r['audio_s']:.1f} s of audio at {r['rate']} Hz (real-time factor "
               f"{r['whole_synth_s'] / r['audio_s']:.3f}); reading {r['reading_s'] * 1000:.1f} ms; "
               f"worker start {r['worker_start_s']:.2f} s")
     return 0
+
+
+def voices_cache() -> Path:
+    from runner.ui.narrator.cache import cache_dir
+
+    return cache_dir()
 
 
 if __name__ == "__main__":

@@ -121,7 +121,7 @@ def test_a_story_finished_by_ear(story_id: str, tmp_path: Path, monkeypatch: pyt
     finally:
         repl.finish()
     screen = out.getvalue()
-    assert screen.count(".wav：「") == len(script) and "\x1b" not in screen
+    assert screen.count("🎤 ") == len(script) and "\x1b" not in screen
     assert [e.command for e in repl.tl.commands] == script[1:]  # every move was a spoken one
     texts = [x for _, x in said_aloud]
     assert texts[0].startswith(("深海", "閉鎖空間", "ガラス", "硝子", "ダンジョン", "あなた")) or texts

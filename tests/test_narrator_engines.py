@@ -195,3 +195,35 @@ def test_katari_voices_lists_voicevox_characters_with_their_credits(tmp_path):
         assert engine in out
     assert out.count("costs:") == 4 and out.count("sounds:") == 4
     assert "credits: VOICEVOX:ずんだもん, VOICEVOX:四国めたん" in out
+
+
+@needs_openjtalk
+def test_a_transcript_credits_the_voicevox_characters_that_spoke(monkeypatch, tmp_path):
+    import io
+
+    from runner.story import load
+    from runner.ui.repl import Repl
+    from runner.ui.screen_reader import ScreenReaderIO
+
+    monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
+    with StandIn() as vv:
+        monkeypatch.setenv("KATARI_VOICEVOX_URL", vv.url)
+        story = load(ROOT / "stories" / "ureg_window_room")
+        nar, msg = make_narrator(engine="voicevox", output=f"dir:{tmp_path / 'wav'}", pace=50.0,
+                                 mapping=story.voices, story=story.id)
+        assert msg is None, msg
+        transcript = tmp_path / "t.md"
+        repl = Repl(story, io=ScreenReaderIO(io.StringIO(""), io.StringIO()), seed=1, new=True,
+                    narrator=nar, transcript=transcript, clock=lambda: 0.0)
+        repl.begin()
+        repl.handle("1")
+        repl.handle("見渡す")  # an unknown word too: the system voice says so
+        repl.handle("zzz")
+        assert nar.wait(nar._seq, timeout=300)["completed"]
+        repl.finish()
+    text = transcript.read_text(encoding="utf-8")
+    assert "## 読み上げの声" in text
+    assert "- VOICEVOX:青山龍星" in text and "- VOICEVOX:ずんだもん" in text  # narrator, system
+    wavs = sorted((tmp_path / "wav").glob("*.wav"))
+    clip = read_wav(wavs[0])
+    assert clip.rate == 24000 and rms(clip) > SPEECH_RMS

@@ -93,17 +93,20 @@ def test_skip_all_drops_queued_lines(narrator):
     assert not started & set(queued)
 
 
-def test_narrate_events_speaks_narration_only_never_keeper_notes():
+def test_narrate_events_speaks_what_the_screen_shows_never_keeper_notes():
     rec = RecordingNarrator()
     events = [
         {"type": "narration", "text": "扉が開く。", "speaker": "narrator", "id": "a"},
         {"type": "narration", "text": "秘密: 扉の裏に罠。", "keeper": True, "id": "k"},
         {"type": "roll", "expr": "1d100", "total": 42},
+        {"type": "roll", "label": "隠し目標", "expr": "1d100", "total": 7, "keeper": True},
         {"type": "narration", "text": "来るな", "speaker": "tentacle", "id": "b"},
         {"type": "prompt", "actions": [{"id": "x", "label": "逃げる"}]},
     ]
-    assert narrate_events(rec, events) == 2
+    # narration, and the roll in words (the system's voice); the list of actions only when asked
+    assert narrate_events(rec, events, lang="ja") == 3
     assert rec.lines == [{"text": "扉が開く。", "speaker": "narrator", "id": "a"},
+                         {"text": "1d100、四十二", "speaker": "system", "id": None},
                          {"text": "来るな", "speaker": "tentacle", "id": "b"}]
     rec.skip()
     rec.again()

@@ -1247,7 +1247,8 @@ def replay_block(story: Any, tl: Timeline) -> dict:
             "state": tl.state.to_dict()}
 
 
-def transcript_markdown(story: Any, tl: Timeline, *, lang: str = "ja", started: str = "") -> str:
+def transcript_markdown(story: Any, tl: Timeline, *, lang: str = "ja", started: str = "",
+                        credits: Iterable[str] = ()) -> str:
     """The game so far as a shareable Markdown replay, with a machine-readable block at the end."""
     from runner.ui.render import _md, markdown_turn
 
@@ -1273,6 +1274,9 @@ def transcript_markdown(story: Any, tl: Timeline, *, lang: str = "ja", started: 
             continue
         shown = [e for e in events if e.get("type") != "prompt"]
         out.append(markdown_turn(shown, story, lang=lang, gm=tl.gm, command=cmd, n=i if cmd else None))
+    credits = list(credits)
+    if credits:  # the voices that read the game aloud, credited as their terms ask (VOICEVOX:…)
+        out += ["## " + ("読み上げの声" if ja else "Voices"), "", *[f"- {_md_line(c)}" for c in credits], ""]
     block = json.dumps(replay_block(story, tl), ensure_ascii=False, separators=(",", ":"))
     out += ["---", "", "<details><summary>" + ("再現データ（katari replay で再生できます）" if ja else
                                               "Replay data (re-run it with katari replay)") + "</summary>",
@@ -1280,8 +1284,13 @@ def transcript_markdown(story: Any, tl: Timeline, *, lang: str = "ja", started: 
     return "\n".join(out)
 
 
-def write_transcript(path: Path, story: Any, tl: Timeline, *, lang: str = "ja", started: str = "") -> None:
-    atomic_write(path, transcript_markdown(story, tl, lang=lang, started=started).encode())
+def write_transcript(path: Path, story: Any, tl: Timeline, *, lang: str = "ja", started: str = "",
+                     credits: Iterable[str] = ()) -> None:
+    atomic_write(path, transcript_markdown(story, tl, lang=lang, started=started, credits=credits).encode())
+
+
+def _md_line(text: str) -> str:
+    return "".join(ch for ch in str(text) if ch.isprintable())[:300]
 
 
 def default_transcript_path(story_id: str) -> Path:

@@ -681,7 +681,7 @@ class Repl(AuthorLoop):
                  first_command: str | None = None, player_view: str | Path | None = None,
                  watch: bool = False, replay_commands: list[str] | None = None,
                  replay_since: str | None = None,
-                 screen_reader: bool = False) -> None:
+                 screen_reader: bool | str = False) -> None:
         self.story = story
         self.watch = watch
         """``--watch``: every save of the story's files reloads it and replays the game."""
@@ -755,7 +755,7 @@ class Repl(AuthorLoop):
             if screen_reader:
                 from runner.ui.screen_reader import ScreenReaderIO
 
-                io = ScreenReaderIO()
+                io = ScreenReaderIO(plain_prompt=screen_reader != "piped")
             elif use_prompt_toolkit:
                 io = PromptIO(self, files.history_path(story.id) if history else None, color=color,
                               refresh=0.5 if (self.rt is not None or listener is not None) else None,
@@ -1574,7 +1574,8 @@ class Repl(AuthorLoop):
     def write_transcript(self) -> None:
         assert self.tl is not None and self.transcript_path is not None
         try:
-            files.write_transcript(self.transcript_path, self.story, self.tl, lang=self.lang, started=self.started)
+            files.write_transcript(self.transcript_path, self.story, self.tl, lang=self.lang, started=self.started,
+                                   credits=list(getattr(self.narrator, "credits", None) or ()))
         except OSError as e:  # (a device, a FIFO or a symlink is refused: NotRegularFile)
             where = files.culprit(e) or self.transcript_path
             self.say(t("transcript_err", self.lang, why=f"{where}：{files.reason(e, self.lang)}" if self.lang == "ja"
@@ -2191,10 +2192,11 @@ def main(story: Any, args: argparse.Namespace, *, first_command: str | None = No
         return 2
     if getattr(args, "voicevox_url", None):
         os.environ["KATARI_VOICEVOX_URL"] = args.voicevox_url
-    screen_reader = getattr(args, "screen_reader", None)
+    screen_reader: bool | str | None = getattr(args, "screen_reader", None)
     if screen_reader is None:
         # A screen reader, or output that is not a terminal: each line once, nothing redrawn.
-        screen_reader = os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
+        screen_reader = True if os.environ.get("TERM") == "dumb" else \
+            "piped" if not sys.stdout.isatty() else False
     narrator = make_narrator(story, args, lang) if getattr(args, "narrate", False) else None
     voice_inputs = list(getattr(args, "voice_input", None) or [])
     listener = None
@@ -2210,6 +2212,6 @@ def main(story: Any, args: argparse.Namespace, *, first_command: str | None = No
                 player_view=getattr(args, "player_view", None), watch=bool(getattr(args, "watch", False)),
                 replay_commands=getattr(args, "replay_commands_list", None),
                 replay_since=getattr(args, "replay_commands_version", None),
-                screen_reader=bool(screen_reader))
+                screen_reader=screen_reader)
     code = repl.run()
     return 1 if first_command and (repl.tl is None or not repl.tl.log) else code

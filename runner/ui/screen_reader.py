@@ -10,7 +10,7 @@ redrawn; so this console never redraws and writes each line once:
   the same list is not written again after every turn (``actions`` / ``選択肢`` asks for it);
 - the status only when asked (``status``) or, one line, when a part of it changed
   (「状態：時刻 11:30、正気度 42」);
-- rolls and endings in words, without dice glyphs or box-drawing rules.
+- rolls and endings in words, without box-drawing rules.
 
 The Repl calls ``io.present(repl, events, command)`` for a turn's lines when the io has it.
 """
@@ -29,7 +29,8 @@ _TEXT = {
     "en": {"actions": "Choices ({n}):", "status": "Status: ", "sep": ", ", "prompt": "> ",
            "none": "There is nothing to do now."},
 }
-_DECOR = re.compile(r"[━─│┃]+|🎲|🎤")
+_DECOR = re.compile(r"[━─┃]+")
+"""Rules drawn with box-drawing characters, which a screen reader names one by one."""
 
 
 def _tx(lang: str) -> dict:
@@ -41,15 +42,19 @@ class ScreenReaderIO(PlainIO):
 
     screen_reader = True
 
-    def __init__(self, inp: Any = None, out: Any = None, cols: int | None = None) -> None:
+    def __init__(self, inp: Any = None, out: Any = None, cols: int | None = None, *,
+                 plain_prompt: bool = True) -> None:
         super().__init__(inp, out, cols or 1000)  # no hard wrapping: the reader speaks a line whole
+        self.plain_prompt = plain_prompt
+        """``> `` for the prompt (asked for, or TERM=dumb); piped output keeps the console's own."""
         self._actions: tuple | None = None
         self._status: dict[str, str] | None = None
 
     # -- what the Repl asks of an io ------------------------------------------------------------
     def read(self, message: str, **kw: Any) -> str:
         # The console's prompt, without a glyph a screen reader would name ("triangle").
-        return super().read("> " if message in ("▶ ", "> ") else message, **kw)
+        plain = self.plain_prompt and message in ("▶ ", "> ")
+        return super().read("> " if plain else message, **kw)
 
     def write(self, lines: list[Line]) -> None:
         clean = []

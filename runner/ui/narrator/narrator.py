@@ -349,6 +349,16 @@ class Narrator(BaseNarrator):
         return None
 
     @property
+    def credits(self) -> list[str]:
+        """The credits of every voice that has spoken so far (VOICEVOX:…, Mei's CC BY), in order."""
+        out: list[str] = []
+        for m in [*self.history, *self.poll()]:
+            c = m.get("credit") if m.get("op") == "started" else None
+            if c and c not in out:
+                out.append(c)
+        return out
+
+    @property
     def busy(self) -> bool:
         self.poll()
         return bool(self._open)

@@ -144,7 +144,8 @@ class Worker:
                 # Rendered before (`katari voice render`): played at once, as one clip.
                 from runner.ui.narrator.audio import read_wav
 
-                self.send(op="started", seq=seq, id=cmd.get("id"), reading=cmd["text"], cached=True)
+                self.send(op="started", seq=seq, id=cmd.get("id"), reading=cmd["text"], cached=True,
+                          credit=_credit(profile))
                 sentences, nxt = [cmd["text"]], read_wav(hit)
                 engine = None
             else:
@@ -153,7 +154,8 @@ class Worker:
                 if hasattr(engine, "readings"):
                     engine.readings = self.readings
                 sentences = split_sentences(reading)
-                self.send(op="started", seq=seq, id=cmd.get("id"), reading=reading, cached=False)
+                self.send(op="started", seq=seq, id=cmd.get("id"), reading=reading, cached=False,
+                          credit=_credit(profile))
                 nxt = _synth(engine, sentences[0], profile) if sentences else None
             # A skip that arrived while we synthesised the first sentence belongs to this line.
             while not self.commands.empty():
@@ -180,6 +182,25 @@ class Worker:
         except Exception as e:  # noqa: BLE001 - one bad line must not end the narration
             self.send(op="error", seq=seq, message=f"{type(e).__name__}: {e}".splitlines()[0])
             self.send(op="done", seq=seq, completed=False)
+
+
+def _credit(profile) -> str | None:
+    """The credit the voice that says a line asks for (Mei: CC BY; VOICEVOX: its character)."""
+    from runner.ui.narrator.engines import _ENGINES, KOKORO_CREDIT, MEI_CREDIT
+
+    if profile.engine == "openjtalk" and profile.voice == "mei":
+        return MEI_CREDIT
+    if profile.engine == "kokoro":
+        return KOKORO_CREDIT
+    if profile.engine == "voicevox":
+        from runner.ui.narrator.voicevox import credit
+
+        name = profile.voice.partition(":")[0]
+        eng = _ENGINES.get("voicevox")
+        if name.isdigit() and eng is not None:
+            name = eng.character(int(name))
+        return credit(name)
+    return None
 
 
 def _synth(engine, text: str, profile):
