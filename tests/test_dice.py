@@ -85,10 +85,48 @@ def test_seeded_dice_repeat_and_are_fair() -> None:
     assert all(9000 < c < 11000 for c in counts.values()), counts
 
 
-@given(st.integers(1, 20), st.integers(1, 100), st.integers(0, 2**63))
+@given(st.integers(1, 20), st.integers(1, 100).filter(lambda s: s != 66), st.integers(0, 2**63))
 def test_totals_stay_in_range(n: int, sides: int, seed: int) -> None:
     r = roll(f"{n}d{sides}", SeededDice(seed_state(seed)))
     assert n <= r.total <= n * sides and len(r.dice) == n
+
+
+# BCDice's D66 (#16): two d6, the first the tens, the second the units; 1D66 in a sum too.
+@pytest.mark.parametrize("expr,faces,total", [
+    ("D66", [3, 2], 32), ("1d66", [6, 1], 61), ("2D66", [1, 1, 3, 6], 47), ("d66+1", [2, 5], 26),
+])
+def test_d66_is_two_d6_read_as_tens_and_units(expr: str, faces: list[int], total: int) -> None:
+    r = roll(expr, ManualDice(faces))
+    assert r.total == total and list(r.sides) == [6] * len(faces)
+    with pytest.raises(NeedDice) as e:
+        roll(expr, ManualDice(faces[:1]))
+    assert e.value.sides == [6] * (len(faces) - 1)
+
+
+@given(st.integers(1, 5), st.integers(0, 2**63))
+def test_d66_stays_between_11_and_66(n: int, seed: int) -> None:
+    r = roll(f"{n}D66", SeededDice(seed_state(seed)))
+    pairs = [r.dice[i] * 10 + r.dice[i + 1] for i in range(0, len(r.dice), 2)]
+    assert len(pairs) == n and all(11 <= v <= 66 and v % 10 in range(1, 7) for v in pairs)
+    assert r.total == sum(pairs) and parse(f"{n}D66").minimum == 11 * n
+
+
+# Keep and drop (#16): 5D6KH3 sums the three highest; KL, DH, DL, MAX, MIN as BCDice.
+@pytest.mark.parametrize("expr,faces,total,low,high", [
+    ("5D6KH3", [2, 4, 3, 3, 5], 12, 3, 18), ("5d6kl2", [2, 4, 3, 3, 5], 5, 2, 12),
+    ("4D6DL1", [1, 2, 3, 4], 9, 3, 18), ("4d6dh1", [1, 2, 3, 4], 6, 3, 18),
+    ("2D20MAX", [7, 15], 15, 1, 20), ("2d20min", [7, 15], 7, 1, 20), ("3d6kh5", [1, 2, 3], 6, 3, 18),
+    ("2D6KH1+1", [2, 5], 6, 2, 7), ("(2D6KH1)*2", [6, 1], 12, 2, 12),
+])
+def test_keep_and_drop(expr: str, faces: list[int], total: int, low: int, high: int) -> None:
+    r = roll(expr, ManualDice(faces))
+    assert r.total == total and list(r.dice) == faces
+    assert (parse(expr).minimum, parse(expr).maximum) == (low, high)
+
+
+@pytest.mark.parametrize("expr,faces,total", [("1d6/2F", [5], 2), ("1d6/2C", [5], 3), ("-1d6/2C", [5], -2)])
+def test_floor_and_ceiling_letters(expr: str, faces: list[int], total: int) -> None:
+    assert roll(expr, ManualDice(faces)).total == total
 
 
 def katari(*args: str) -> subprocess.CompletedProcess[str]:
@@ -101,7 +139,7 @@ def test_katari_roll_shows_every_die() -> None:
     out = json.loads(r.stdout)
     assert out["dice"] == [3, 2] and out["total"] == 5
     r = katari("roll", "3d3", "--dice", "1,2,3")
-    assert "[1/d3] [2/d3] [3/d3] = 6" in r.stdout
+    assert r.stdout.strip() == "(3D3) ＞ 6[1,2,3] ＞ 6"  # BCDice's wording (#16)
 
 
 def test_katari_roll_seed_repeats_and_errors_are_one_line() -> None:
@@ -121,6 +159,8 @@ def test_misspelt_commands_and_options_get_one_clear_line() -> None:
 
 def test_a_target_after_plain_dice_says_success_or_failure() -> None:
     r = katari("roll", "2d6>=7", "--dice", "3,5")
-    assert r.returncode == 0 and r.stdout.strip() == "2d6: [3/d6] [5/d6] = 8 >= 7 → 成功"
+    assert r.returncode == 0 and r.stdout.strip() == "(2D6>=7) ＞ 8[3,5] ＞ 8 ＞ 成功"
     out = json.loads(katari("roll", "2d6>=7", "--dice", "1,2", "--json").stdout)
-    assert out == {"expr": "2d6", "dice": [1, 2], "sides": [6, 6], "total": 3, "target": 7, "op": ">=", "success": False}
+    assert (out["command"], out["dice"], out["sides"], out["total"], out["level"], out["success"]) == \
+        ("2d6>=7", [1, 2], [6, 6], 3, "failure", False)
+    assert out["text"] == "(2D6>=7) ＞ 3[1,2] ＞ 3 ＞ 失敗"

@@ -2,8 +2,11 @@
 
 Notation: sums and differences of ``NdM`` terms and constants, e.g. ``1d6+1d4``, ``3d3``,
 ``2d10-1``, ``1d100``; and, as BCDice writes them, products, quotients and parentheses:
-``(1d6+2)*2``, ``1d6/2`` (rounded down, as BCDice does; ``/2U`` rounds up, ``/2R`` to the
-nearest). ``D`` may be upper case; full-width digits and operators are accepted.
+``(1d6+2)*2``, ``1d6/2`` (rounded down, as BCDice does; ``/2U`` or ``/2C`` rounds up, ``/2R``
+to the nearest, halves away from zero, ``/2F`` down); dice kept or dropped, ``5D6KH3`` (the
+three highest), ``KL``, ``DH``, ``DL``, ``MAX``/``MIN`` (one die); and BCDice's D66: a die
+written with 66 sides is two d6 read as tens and units (11-66), as BCDice reads ``1D66``.
+``D`` may be upper case; full-width digits and operators are accepted.
 """
 
 from __future__ import annotations
@@ -115,13 +118,65 @@ class ManualDice:
         raise NeedDice(f"1d{sides}", [sides])
 
 
+D66 = 66
+"""A die of this many "sides" is BCDice's D66: two d6, the first the tens, the second the units."""
+FILTERS = ("KH", "KL", "DH", "DL")
+"""Keep the highest / lowest n dice, drop the highest / lowest n."""
+
+
 @dataclass(frozen=True, slots=True)
 class Term:
     sign: int
     count: int
     """Number of dice; 0 for a constant."""
     sides: int
-    """Faces of each die, or the constant's value when ``count`` is 0."""
+    """Faces of each die, or the constant's value when ``count`` is 0 (:data:`D66`: a D66)."""
+    keep: str = ""
+    """"" or one of :data:`FILTERS`: which of the dice count."""
+    n: int = 0
+    """How many dice ``keep`` keeps or drops."""
+
+    @property
+    def faces(self) -> int:
+        """Physical dice this term rolls (a D66 is two d6)."""
+        return self.count * 2 if self.sides == D66 else self.count
+
+    def physical(self) -> list[int]:
+        """The sides of each physical die, in the order rolled."""
+        return [6] * (self.count * 2) if self.sides == D66 else [self.sides] * self.count
+
+    def values(self, faces: list[int] | tuple[int, ...]) -> list[int]:
+        """Each die's value from its physical faces (a D66 pair reads tens then units)."""
+        if self.sides == D66:
+            return [faces[i] * 10 + faces[i + 1] for i in range(0, len(faces), 2)]
+        return list(faces)
+
+    def value(self, faces: list[int] | tuple[int, ...]) -> int:
+        """The term's total (before its sign) from its physical faces, filters applied."""
+        vals = self.values(faces)
+        if not self.keep:
+            return sum(vals)
+        vals.sort()
+        n = self.n
+        if self.keep == "KH":
+            kept = vals[max(0, len(vals) - n):] if n else []
+        elif self.keep == "KL":
+            kept = vals[:n]
+        elif self.keep == "DH":
+            kept = vals[:max(0, len(vals) - n)]
+        else:
+            kept = vals[n:]
+        return sum(kept)
+
+    def span(self) -> tuple[int, int]:
+        """The smallest and largest :meth:`value`."""
+        lo_die, hi_die = (11, 66) if self.sides == D66 else (1, self.sides)
+        k = self.count
+        if self.keep in ("KH", "KL"):
+            k = min(self.n, self.count)
+        elif self.keep in ("DH", "DL"):
+            k = max(0, self.count - self.n)
+        return k * lo_die, k * hi_die
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,11 +191,12 @@ class DiceExpr:
 
     @property
     def dice_count(self) -> int:
-        return sum(t.count for t in self.terms)
+        """Physical dice rolled (a D66 counts two)."""
+        return sum(t.count * 2 if t.sides == 66 else t.count for t in self.terms)
 
     @property
     def sides(self) -> list[int]:
-        return [t.sides for t in self.terms for _ in range(t.count)]
+        return [s for t in self.terms for s in t.physical()]
 
     @property
     def minimum(self) -> int:
@@ -170,8 +226,9 @@ class DiceExpr:
             return total
         sums, i = [], 0
         for t in self.terms:
-            sums.append(sum(faces[i:i + t.count]))
-            i += t.count
+            n = t.faces
+            sums.append(t.value(faces[i:i + n]))
+            i += n
         return _value(self.tree, sums, self.text)
 
 
@@ -195,8 +252,8 @@ class Roll:
 
 _TERM = re.compile(r"([+-]?)(?:(\d*)[dD](\d+)|(\d+))")
 _cache: dict[str, DiceExpr] = {}
-_ARITH = frozenset("*/()")
-"""Characters that make an expression more than a plain sum."""
+_ARITH = frozenset("*/()KkHhLlMmAaXxIiNn")
+"""Characters that make an expression more than a plain sum (arithmetic, keep/drop filters)."""
 MAX_NESTING = 20
 """Parentheses deeper than this are refused (a typed or hostile expression stays cheap)."""
 
@@ -236,12 +293,26 @@ def parse(text: str) -> DiceExpr:
                 raise DiceError(f"{quote(text)}: dice have between 1 and {MAX_SIDES} sides")
             terms.append(Term(sign, count, sides))
         pos = m.end()
+    if any(t.sides == D66 and t.count for t in terms):
+        expr = _Arith(text, s).parse()  # two d6 a die: the tree reader works it out
+        if len(_cache) < 4096:
+            _cache[text] = expr
+        return expr
     if sum(t.count for t in terms) > MAX_DICE:
         raise DiceError(f"{quote(text)}: more than {MAX_DICE} dice")
     expr = DiceExpr(text, tuple(terms))
     if len(_cache) < 4096:
         _cache[text] = expr
     return expr
+
+
+def parse_tree(text: str) -> DiceExpr:
+    """Like :func:`parse`, but always as a tree, parentheses kept where they were written: for
+    printing an expression back as BCDice does (:mod:`runner.rules.bcdice`). Not cached."""
+    s = normalise(text)
+    if not s:
+        raise DiceError("empty dice expression")
+    return _Arith(text, s).parse()
 
 
 def roll(expr: str | DiceExpr, source: DiceSource) -> Roll:
@@ -254,6 +325,11 @@ def roll(expr: str | DiceExpr, source: DiceSource) -> Roll:
         for t in e.terms:
             if t.count == 0:
                 total += t.sign * t.sides
+                continue
+            if t.sides == 66:  # a D66 (only in a tree: its total is worked out below)
+                for _ in range(t.count * 2):
+                    faces.append(source.face(6))
+                    sides.append(6)
                 continue
             for _ in range(t.count):
                 f = source.face(t.sides)
@@ -270,13 +346,14 @@ def roll(expr: str | DiceExpr, source: DiceSource) -> Roll:
 # ---------------------------------------------------------------- products and quotients
 
 def _divide(a: int, b: int, how: str, text: str) -> int:
-    """BCDice's division: rounded down (``/``), up (``/U``) or to the nearest, halves away
-    from zero (``/R``). Ruby's integer division, like Python's ``//``, rounds towards −∞."""
+    """BCDice's division: rounded down (``/``, ``/F``), up (``/U``, ``/C``) or to the nearest,
+    halves away from zero (``/R``). Ruby's integer division, like Python's ``//``, rounds
+    towards −∞ (BCDice rounds ``/U`` and ``/R`` through a float; exact here)."""
     if b == 0:
         raise DiceError(f"{quote(text)}: division by zero")
-    if how == "/":
+    if how in ("/", "/F"):
         return a // b
-    if how == "/U":
+    if how in ("/U", "/C"):
         return -((-a) // b)
     q, r = divmod(abs(a) * 2 + abs(b), abs(b) * 2)  # |a/b| + 1/2, rounded down
     return q if (a < 0) == (b < 0) else -q
@@ -290,6 +367,8 @@ def _value(node: tuple, sums: list[int], text: str) -> int:
         return sums[node[1]]
     if k == "neg":
         return -_value(node[1], sums, text)
+    if k == "paren":
+        return _value(node[1], sums, text)
     a, b = _value(node[1], sums, text), _value(node[2], sums, text)
     if k == "+":
         return a + b
@@ -307,11 +386,12 @@ def _range(node: tuple, terms: tuple[Term, ...]) -> tuple[int, int]:
     if k == "n":
         return node[1], node[1]
     if k == "dice":
-        t = terms[node[1]]
-        return t.count, t.count * t.sides
+        return terms[node[1]].span()
     if k == "neg":
         lo, hi = _range(node[1], terms)
         return -hi, -lo
+    if k == "paren":
+        return _range(node[1], terms)
     (a0, a1), (b0, b1) = _range(node[1], terms), _range(node[2], terms)
     if k == "+":
         return a0 + b0, a1 + b1
@@ -340,7 +420,7 @@ class _Arith:
         tree = self.sum()
         if self.pos != len(self.s):
             raise self.fail()
-        if sum(t.count for t in self.terms) > MAX_DICE:
+        if sum(t.faces for t in self.terms) > MAX_DICE:
             raise DiceError(f"{quote(self.text)}: more than {MAX_DICE} dice")
         return DiceExpr(self.text, tuple(self.terms), tree)
 
@@ -361,7 +441,7 @@ class _Arith:
             op = self.s[self.pos]
             self.pos += 1
             right = self.unary()
-            if op == "/" and self.peek() in ("U", "u", "R", "r"):
+            if op == "/" and self.peek() in ("U", "u", "R", "r", "F", "f", "C", "c"):
                 op = "/" + self.s[self.pos].upper()
                 self.pos += 1
             if op.startswith("/"):
@@ -387,21 +467,29 @@ class _Arith:
                 raise self.fail()
             self.pos += 1
             self.depth -= 1
-            return node
+            return ("paren", node)
         m = _ATOM.match(self.s, self.pos)
         if not m:
             raise self.fail()
         self.pos = m.end()
-        if m.group(3) is not None:
-            return ("n", int(m.group(3)))
+        if m.group(6) is not None:
+            return ("n", int(m.group(6)))
         count = int(m.group(1)) if m.group(1) else 1
         sides = int(m.group(2))
         if not 1 <= count <= MAX_DICE:
             raise DiceError(f"{quote(self.text)}: between 1 and {MAX_DICE} dice, please")
         if not 1 <= sides <= MAX_SIDES:
             raise DiceError(f"{quote(self.text)}: dice have between 1 and {MAX_SIDES} sides")
-        self.terms.append(Term(1, count, sides))
+        keep, n = "", 0
+        if m.group(3):
+            keep, n = m.group(3).upper(), int(m.group(4) or 1)  # KH alone keeps one, as BCDice
+        elif m.group(5):
+            keep, n = ("KH" if m.group(5).upper() == "MAX" else "KL"), 1
+        if keep:
+            if n > MAX_DICE:
+                raise DiceError(f"{quote(self.text)}: keep or drop at most {MAX_DICE} dice")
+        self.terms.append(Term(1, count, sides, keep, n))
         return ("dice", len(self.terms) - 1)
 
 
-_ATOM = re.compile(r"(?:(\d*)[dD](\d+)|(\d+))")
+_ATOM = re.compile(r"(?:(\d*)[dD](\d+)(?:([KkDd][HhLl])(\d*)|(MAX|MIN|max|min))?|(\d+))")
