@@ -177,9 +177,21 @@ def test_dice_values_and_json() -> None:
     assert res.success is True
 
 
-def test_not_a_coc_command() -> None:
-    for text in ("", "2d6", "1d100", "hello", "CCX<=50", "FOO<=50", "CBR(1)"):
+def test_not_a_command() -> None:
+    for text in ("", "hello", "CCX<=50", "FOO<=50", "CBR(1)", "2x6", "choice[a]", "x0 1d6" * 0):
         assert bcdice(text, ManualDice([])) is None, text
+
+
+def test_every_bcdice_command_not_only_cocs() -> None:
+    # #16: plain sums, D66, choice, C(...) and repeats are read too, in BCDice's words.
+    assert bcdice("2d6", ManualDice([3, 4])).text == "(2D6) ＞ 7[3,4] ＞ 7"
+    assert bcdice("1d100", ManualDice([37])).text == "(1D100) ＞ 37"
+    assert bcdice("D66", ManualDice([3, 2])).text == "(D66) ＞ 32"
+    assert bcdice("choice[a,b,c]", ManualDice([2])).text == "(choice[a,b,c]) ＞ b"
+    assert bcdice("C(1+2*3)", ManualDice([])).text == "c(1+2*3) ＞ 7"
+    res = bcdice("x2 CC<=50 目星", ManualDice([2, 5, 9, 9]))
+    assert res.text == ("#1\n(1D100<=50) ボーナス・ペナルティダイス[0] ＞ 25 ＞ 25 ＞ ハード成功\n\n"
+                        "#2\n(1D100<=50) ボーナス・ペナルティダイス[0] ＞ 99 ＞ 99 ＞ 失敗")
 
 
 def test_lower_case_and_full_width() -> None:

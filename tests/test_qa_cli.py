@@ -98,7 +98,7 @@ def test_roll_several_expressions(capsys: pytest.CaptureFixture[str]) -> None:
     rc, out, err = run(capsys, "roll", "1d6", "1d8", "--seed", "1")
     assert rc == 0, err
     lines = out.splitlines()
-    assert len(lines) == 2 and lines[0].startswith("1d6:") and lines[1].startswith("1d8:")
+    assert len(lines) == 2 and lines[0].startswith("(1D6) ＞") and lines[1].startswith("(1D8) ＞")
     # a BCDice command with a space stays one roll
     rc, out, _ = run(capsys, "roll", "SAN<=55", "1/1d6", "--seed", "1")
     assert rc == 0 and len(out.splitlines()) == 1 and "正気度" in out

@@ -8,15 +8,23 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("roll", help="roll dice (1d6+1d4, CC<=50, ...)",
-                       description="Roll dice. Plain notation: 1d6+1d4, 3d3, 2d10-1, 1d100. "
-                                   "CoC 7th in BCDice's syntax: CC<=50, CC(1)<=50, CC<=50h, CBR(50,30), "
-                                   "SAN<=55 1/1d6, 1d100<=50.")
+    p = sub.add_parser("roll", help="roll dice (1d6+1d4, CC<=50, x3 2D6, ...)",
+                       description="Roll dice as BCDice does, and print what BCDice prints: sums "
+                                   "(2D6+1, (1D6+2)*2, 1D6/2U, 5D6KH3, 2D6>=7), D66, C(1+2), "
+                                   "choice[a,b,c], repeats (x3 CMD, rep3, repeat3), and Call of "
+                                   "Cthulhu's CC<=50, CC(1)<=50, CC<=50h, CBR(50,30), FAR(25,70,98), "
+                                   "BMR, BMS, PH, MA, 6th edition CCB<=50, RESB(10-8), CBRB(50,30); "
+                                   "our SAN<=55 1/1d6. A leading S makes a secret roll; words after "
+                                   "the command are a comment (CC<=50 目星). With --investigator, "
+                                   "'目星' or 'CC<={目星}' rolls that investigator's skill.")
     p.add_argument("expr", nargs="+", help="what to roll")
     p.add_argument("--seed", type=int, default=None, help="seed for repeatable rolls")
     p.add_argument("--dice", default=None,
                    help="the faces of real dice, in the order rolled, e.g. 3,5 (tens die first for CC)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--investigator", metavar="FILE", default=None,
+                   help="an investigator (CCFOLIA or キャラクター保管所 JSON, or - for stdin) whose "
+                        "values {目星}, {SAN}... and skill names refer to")
     p.set_defaults(func=run)
 
 
@@ -41,8 +49,18 @@ def _source(args: argparse.Namespace):  # noqa: ANN202
     return seeded, None
 
 
+def _is_dice(word: str) -> bool:
+    from runner.rules.dice import DiceError, parse
+
+    try:
+        parse(word)
+    except DiceError:
+        return False
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
-    from runner.rules.dice import MAX_DICE, MAX_SIDES, DiceError, NeedDice, parse, quote
+    from runner.rules.dice import MAX_DICE, MAX_SIDES, DiceError, NeedDice, quote
 
     text = " ".join(args.expr)
     if len(text) > MAX_EXPR:
@@ -55,18 +73,24 @@ def run(args: argparse.Namespace) -> int:
         print(f"katari roll: --dice takes at most {MAX_DICE} faces from 0 to {MAX_SIDES} separated by "
               f"commas, not {quote(args.dice)}", file=sys.stderr)
         return 2
-    exprs = [text]
-    if len(args.expr) > 1 and not text.upper().startswith("SAN"):
-        # `katari roll 1d6 1d8` is two rolls (the usage line says EXPR [EXPR ...]); only a
-        # BCDice command such as `SAN<=55 1/1d6` needs its words kept together.
+    sheet = None
+    if args.investigator:
+        from runner.ccfolia.investigator import load
+        from runner.ccfolia.messages import SheetError
+        from runner.rules.coc7.portable import from_portable
+
         try:
-            parse(text)
-        except DiceError:
-            exprs = list(args.expr)
+            sheet = from_portable(load(args.investigator).sheet)
+        except SheetError as e:
+            print(f"katari roll: {e.message('en')}", file=sys.stderr)
+            return 2
+    # `katari roll 1d6 1d8` is two rolls (every word is dice); `katari roll CC<=50 目星` one
+    # command and its comment, as BCDice reads a line.
+    exprs = list(args.expr) if len(args.expr) > 1 and all(_is_dice(w) for w in args.expr) else [text]
     used = 0
     for expr in exprs:
         try:
-            used += _roll_one(expr, source, args.json)
+            n = _roll_one(expr, source, args.json, sheet)
         except NeedDice as e:
             print(f"katari roll: not enough dice given for {expr!r}: {len(e.sides)} more needed "
                   f"({', '.join('d' + str(s) for s in e.sides)})", file=sys.stderr)
@@ -77,41 +101,22 @@ def run(args: argparse.Namespace) -> int:
                 hint = " (--dice takes one number per die: for 1d100 or CC the tens die, then the units die, e.g. 3,5)"
             print(f"katari roll: {e}{hint}", file=sys.stderr)
             return 2
+        if n is None:
+            return 2
+        used += n
     if faces is not None and used and len(faces) > used:
         print(f"katari roll: {len(faces) - used} die face(s) left over", file=sys.stderr)
     return 0
 
 
-def _roll_one(text: str, source, as_json: bool) -> int:  # noqa: ANN001
-    """Rolls and prints one expression; returns how many plain dice it used (0 for BCDice)."""
-    from runner.rules.dice import roll
+def _roll_one(text: str, source, as_json: bool, sheet: dict | None = None) -> int | None:  # noqa: ANN001
+    """Rolls and prints one command; returns how many dice it used (None: it said why not)."""
+    from runner.ccfolia.table import table_roll
+    from runner.ccfolia.table import text as say
 
-    try:
-        from runner.rules.coc7.bcdice import bcdice
-    except ImportError:
-        bcdice = None
-    res = bcdice(text, source) if bcdice else None
-    if res is not None:
-        print(json.dumps(res.to_json(), ensure_ascii=False) if as_json else res.text)
-        return 0
-    import re
-    import unicodedata
-
-    # A target after the dice, as dice bots take it: 2d6>=7, 1d20+3>15, 3d6<=10.
-    m = re.match(r"^(.+?)(>=|<=|>|<|==|=)\s*(-?\d+)$", unicodedata.normalize("NFKC", text).strip())
-    expr, op, target = (m.group(1), m.group(2), int(m.group(3))) if m else (text, None, None)
-    r = roll(expr, source)
-    out: dict = {"expr": r.expr, "dice": list(r.dice), "sides": list(r.sides), "total": r.total}
-    if op is not None:
-        ok = {">=": r.total >= target, "<=": r.total <= target, ">": r.total > target,
-              "<": r.total < target}.get(op, r.total == target)
-        out.update(target=target, op=op, success=ok)
-    if as_json:
-        print(json.dumps(out, ensure_ascii=False))
-    else:
-        dice = " ".join(f"[{f}/d{s}]" for f, s in zip(r.dice, r.sides, strict=True))
-        line = f"{r.expr}: {dice} = {r.total}" if dice else f"{r.expr} = {r.total}"
-        if op is not None:
-            line += f" {op} {target} → {'成功' if out['success'] else '失敗'}"
-        print(line)
-    return len(r.dice)
+    res, (why, label) = table_roll(text, source, sheet)
+    if res is None:
+        print(f"katari roll: {say(why, 'en', label=label, expr=text[:40])}", file=sys.stderr)
+        return None
+    print(json.dumps(res.to_json(), ensure_ascii=False) if as_json else res.line())
+    return len(res.dice)

@@ -1,10 +1,14 @@
 """BCDice-compatible commands for Call of Cthulhu 7th edition (新クトゥルフ神話TRPG).
 
 ``bcdice(text, source)`` reads ``CC``, ``CC<=50``, ``CC(1)<=50``, ``CC-2<=50``,
-``CC<=50h`` (r/h/e/c), ``CBR(x,y)``, plain ``1d100<=50`` and our own ``SAN<=55 1/1d6``,
-and prints what BCDice's Cthulhu7th prints for the same dice. Anything else gives None.
-A leading ``S`` (``SCC<=50``) makes a secret roll, as in BCDice. Text after a space is a
-comment (except the SAN loss).
+``CC<=50h`` (r/h/e/c), ``CBR(x,y)``, ``FAR(...)``, the tables ``BMR`` ``BMS`` ``PH`` ``MA``
+``FCL`` ``FCM``, the 6th edition's ``CCB``, ``RES``/``RESB`` and ``CBRB``
+(:mod:`runner.rules.coc7.bcdice_more`), our own ``SAN<=55 1/1d6``, every command BCDice has
+for all systems (sums of dice, ``D66``, ``C(...)``, ``choice[...]``: :mod:`runner.rules.bcdice`)
+and the repeats ``x3 CMD``; it prints what BCDice's Cthulhu7th (Cthulhu for the 6th
+edition's) prints for the same dice. Anything else gives None. A leading ``S``
+(``SCC<=50``) makes a secret roll, as in BCDice. Text after a space is a comment (except the
+SAN loss), kept in ``BCResult.comment``.
 
 Dice order (BCDice's): for CC the tens d10s (one, plus one per bonus or penalty die),
 then the units d10, a face of 10 reading 0 and 00+0 reading 100; for a bare ``CC``, ``CBR``
@@ -14,9 +18,9 @@ and plain ``1d100``, one d100 face.
 from __future__ import annotations
 
 import re
-import unicodedata
-from dataclasses import dataclass, field
 
+from runner.rules.bcdice import SUCCESS_LEVELS, BCResult, common, normal, repeat, split
+from runner.rules.coc7 import bcdice_more as more
 from runner.rules.coc7.checks import LEVEL_JA, level_of, read_percentile
 from runner.rules.dice import DiceError, DiceSource, NeedDice, parse
 from runner.rules.dice import roll as roll_dice
@@ -25,55 +29,7 @@ BONUS_LIMIT = 100
 MAX_COMMAND = 1000
 """Characters of a command read as BCDice (longer text is no BCDice command: None)."""
 BONUS_ERROR = "ボーナス・ペナルティダイスの値は-100以上、100以下としてください"
-SUCCESS_LEVELS = frozenset({"critical", "extreme", "hard", "regular", "success"})
 RANK_JA = {"success": "成功", "partial": "部分的成功", "failure": "失敗"}
-
-
-@dataclass
-class BCResult:
-    """One command's result: BCDice's text plus the numbers behind it."""
-
-    text: str
-    command: str = ""
-    total: int | None = None
-    dice: list[int] = field(default_factory=list)
-    sides: list[int] = field(default_factory=list)
-    level: str | None = None
-    """critical, extreme, hard, regular, success (with a difficulty suffix), failure, fumble."""
-    levels: list[str] | None = None
-    """CBR: the level against each target."""
-    rank: str | None = None
-    """CBR: success, partial or failure."""
-    target: int | None = None
-    bonus: int = 0
-    secret: bool = False
-    error: bool = False
-    san: dict | None = None
-    """SAN: {before, loss, after, expr}."""
-
-    @property
-    def success(self) -> bool | None:
-        if self.rank is not None:
-            return self.rank == "success"
-        return None if self.level is None else self.level in SUCCESS_LEVELS
-
-    def to_json(self) -> dict:
-        out: dict = {"command": self.command, "text": self.text, "total": self.total,
-                     "dice": list(self.dice), "sides": list(self.sides), "level": self.level,
-                     "success": self.success, "critical": self.level == "critical",
-                     "fumble": self.level == "fumble", "secret": self.secret}
-        if self.target is not None:
-            out["target"] = self.target
-        if self.bonus:
-            out["bonus"] = self.bonus
-        if self.levels is not None:
-            out["levels"] = list(self.levels)
-            out["rank"] = self.rank
-        if self.san is not None:
-            out["san"] = dict(self.san)
-        if self.error:
-            out["error"] = True
-        return out
 
 
 # ---------------------------------------------------------------- preprocessing
@@ -193,7 +149,6 @@ def _with_difficulty(total: int, needed: int) -> str:
 _CC = re.compile(r"^CC([-+]?\d+)?(?:<=(\d+)([RHEC])?)?$")
 _CBR = re.compile(r"^CBR\((\d+),(\d+)\)$")
 _SAN = re.compile(r"^SAN<=(\d+)$")
-_D100 = re.compile(r"^1D100<=(\d+)$")
 
 
 def _cc(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
@@ -225,8 +180,10 @@ def _cc(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
     if target is not None:
         level = _with_difficulty(total, target) if suffix else level_of(total, target)
         parts.append(LEVEL_JA[level])
+    flags = {} if level is None else {"success": level in SUCCESS_LEVELS, "failure": level not in SUCCESS_LEVELS,
+                                      "critical": level == "critical", "fumble": level == "fumble"}
     return BCResult(" ＞ ".join(parts), raw, total, d, [10] * len(d), level, target=target,
-                    bonus=bonus)
+                    bonus=bonus, flags=flags)
 
 
 def _cbr(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
@@ -240,19 +197,8 @@ def _cbr(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
     ok1, ok2 = l1 in SUCCESS_LEVELS, l2 in SUCCESS_LEVELS
     rank = "success" if ok1 and ok2 else ("partial" if ok1 or ok2 else "failure")
     text = f"(1d100<={t1},{t2}) ＞ {total}[{LEVEL_JA[l1]},{LEVEL_JA[l2]}] ＞ {RANK_JA[rank]}"
-    return BCResult(text, raw, total, d, [100], l1, levels=[l1, l2], rank=rank)
-
-
-def _d100(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
-    m = _D100.match(cmd)
-    if not m:
-        return None
-    target = int(m.group(1))
-    d = _faces(source, [100], raw)
-    # BCDice's Cthulhu7th gives plain dice only success or failure.
-    level = "success" if d[0] <= target else "failure"
-    return BCResult(f"(1D100<={target}) ＞ {d[0]} ＞ {LEVEL_JA[level]}", raw, d[0], d, [100],
-                    level, target=target)
+    return BCResult(text, raw, total, d, [100], l1, levels=[l1, l2], rank=rank,
+                    flags={"success": rank == "success", "failure": rank == "failure"})
 
 
 def _san(cmd: str, loss: str, source: DiceSource, raw: str) -> BCResult | None:
@@ -301,28 +247,55 @@ def _san(cmd: str, loss: str, source: DiceSource, raw: str) -> BCResult | None:
     return BCResult(" ＞ ".join(parts_out), raw, total, dice, sides, level, target=san, san=info)
 
 
-def bcdice(text: str, source: DiceSource) -> BCResult | None:
-    """Runs a CoC 7th BCDice command with ``source``'s dice; None if ``text`` is not one."""
-    raw = unicodedata.normalize("NFKC", str(text)).strip()
-    if not raw or len(raw) > MAX_COMMAND:
-        return None
-    words = raw.split()
-    cmd = words[0].upper()
-    secret = False
-    if cmd.startswith("S") and not cmd.startswith("SAN"):
-        secret, cmd = True, cmd[1:]
+_SYSTEM = re.compile(r"^(S)?(CCB|CBRB|RESB?|CC|CBR|FAR|BMR|BMS|FCL|FCM|PH|MA)")
+
+
+def _system(raw: str, source: DiceSource) -> BCResult | None:
+    """A Call of Cthulhu command (7th edition, and the 6th's CCB, RES, CBRB), or None."""
+    word, rest = split(raw)
+    cmd = word.upper()
+    if cmd.startswith("SAN") or cmd.startswith("SSAN"):
+        secret = cmd.startswith("SS")
+        loss, _, comment = rest.partition(" ")
+        res = _san(preprocess(cmd[1:] if secret else cmd), loss, source, raw)
+        if res is not None:
+            res.secret, res.comment = secret, comment.strip()
+        return res
     cmd = preprocess(cmd)
-    res: BCResult | None
-    if cmd.startswith("CC"):
+    m = _SYSTEM.match(cmd)
+    if not m:
+        return None
+    secret = m.group(1) is not None
+    cmd = cmd[1:] if secret else cmd
+    kind = m.group(2)
+    if kind == "CCB":
+        res = more.check6(cmd, source, raw)
+    elif kind == "CBRB":
+        res = more.combine6(cmd, source, raw)
+    elif kind.startswith("RES"):
+        res = more.resist6(cmd, source, raw)
+    elif kind == "CC":
         res = _cc(cmd, source, raw)
-    elif cmd.startswith("CBR"):
+    elif kind == "CBR":
         res = _cbr(cmd, source, raw)
-    elif cmd.startswith("SAN"):
-        res = _san(cmd, words[1] if len(words) > 1 else "", source, raw)
-    elif cmd.startswith("1D100"):
-        res = _d100(cmd, source, raw)
+    elif kind == "FAR":
+        res = more.full_auto(cmd, source, raw)
     else:
-        res = None
+        res = more.table(cmd, source, raw)
     if res is not None:
         res.secret = secret
+        res.comment = rest
     return res
+
+
+def _one(raw: str, source: DiceSource) -> BCResult | None:
+    return _system(raw, source) or common(raw, source)
+
+
+def bcdice(text: str, source: DiceSource) -> BCResult | None:
+    """Runs a BCDice command (Call of Cthulhu's, then the common ones, then a repeat) with
+    ``source``'s dice; None if ``text`` is not one."""
+    raw = normal(text)
+    if not raw or len(raw) > MAX_COMMAND:
+        return None
+    return repeat(raw, lambda t: _one(t, source), raw=raw) or _one(raw, source)
