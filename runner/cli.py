@@ -11,7 +11,7 @@ import sys
 
 from runner import __version__
 
-ORDER = ["play", "list", "check", "roll", "schema", "replay", "graph", "simulate", "test",
+ORDER = ["play", "list", "check", "roll", "export", "schema", "replay", "graph", "simulate", "test",
          "new", "manual", "rules", "speak", "voices", "hear", "voice", "watch"]
 
 

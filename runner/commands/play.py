@@ -25,6 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--campaign-from", metavar="PREVIOUS", default=None,
                    help="UREG campaign: carry the PCs who escaped PREVIOUS (a story id or path, whose "
                         "autosave is used, or a save/transcript file) into a new game of STORY")
+    p.add_argument("--investigator", metavar="FILE", default=None,
+                   help="Call of Cthulhu: play an investigator from CCFOLIA (a piece's clipboard JSON) "
+                        "or キャラクター保管所 (a sheet's JSON); - reads pasted JSON from standard input "
+                        "(see docs/ccfolia.md)")
     p.add_argument("--narrate", action="store_true", help="read narration aloud")
     p.add_argument("--engine", default=None, choices=["pyttsx3", "openjtalk", "kokoro", "voicevox"],
                    help="speech engine: pyttsx3 (default), openjtalk, kokoro (katari[neural]) or "
@@ -155,6 +159,13 @@ def run(args: argparse.Namespace) -> int:
         if first is None:
             print(f"katari play: {problem}", file=sys.stderr)
             return 1
+    if getattr(args, "investigator", None):
+        if first is not None:
+            print("katari play: --investigator and --campaign-from cannot be used together", file=sys.stderr)
+            return 2
+        first = investigator_command(story, args.investigator, args.lang)
+        if first is None:
+            return 2
     if args.jsonl:
         from runner.ui.jsonl import play
 
@@ -165,6 +176,38 @@ def run(args: argparse.Namespace) -> int:
     from runner.ui.repl import main as repl_main
 
     return repl_main(story, args, first_command=first)
+
+
+def investigator_command(story: object, source: str, lang: str | None = None) -> str | None:
+    """``@investigator {...}`` for an investigator from CCFOLIA or キャラクター保管所 (a file, or
+    ``-``: pasted JSON at the start of standard input), its notes said on stderr; None (the
+    reason said, one line) when it cannot be read."""
+    from runner.ccfolia.investigator import load
+    from runner.ccfolia.messages import SheetError, say
+    from runner.rules.coc7.portable import command
+    from runner.ui.i18n import default_lang
+
+    lang = lang or default_lang()
+    if getattr(story, "rules", "") != "coc7":
+        why = {"ja": f"--investigator はクトゥルフ神話TRPG（coc7）の物語でだけ使えます（{getattr(story, 'id', '?')} は "
+                     f"{getattr(story, 'rules', '') or 'none'}）",
+               "en": f"--investigator is for Call of Cthulhu (coc7) stories; {getattr(story, 'id', '?')} "
+                     f"uses {getattr(story, 'rules', '') or 'no'} rules"}
+        print(f"katari play: {why.get(lang, why['en'])}", file=sys.stderr)
+        return None
+    if source == "-" and sys.stdin.isatty():
+        print({"ja": "CCFOLIA かキャラクター保管所の JSON を貼り付けてください（終わりは空行）：",
+               "en": "Paste the JSON from CCFOLIA or キャラクター保管所 (an empty line ends it):"}
+              .get(lang, "Paste the JSON:"), file=sys.stderr)
+    try:
+        imp = load(source)
+    except SheetError as e:
+        print(f"katari play: {e.message(lang)}", file=sys.stderr)
+        return None
+    print(say("imported", lang, name=imp.sheet["name"], source=imp.source), file=sys.stderr)
+    for n in imp.notes:
+        print(f"  {n.message(lang)}", file=sys.stderr)
+    return command(imp.sheet)
 
 
 _MSG = {

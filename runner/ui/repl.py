@@ -743,6 +743,10 @@ class Repl(AuthorLoop):
         self._hidden_cache: tuple[Any, dict] | None = None
         self.misses = 0
         """Commands not understood in a row (the second points at Tab and help)."""
+        from runner.ccfolia.table import Secrets
+
+        self.table_secrets = Secrets()
+        """Secret table rolls (``roll SCC<=50``) not yet revealed."""
         self.player_ev: dict | None = None
         self.panel_open: bool | None = None
         """The GM panel: open, folded, or None (decided by the terminal's height)."""
@@ -866,6 +870,8 @@ class Repl(AuthorLoop):
             return self.gm
         if name in REALTIME_ONLY:
             return self.rt is not None
+        if name == "import":
+            return self.story.rules == "coc7"
         return True
 
     # -- what the status bar and the GM panel show -------------------------
@@ -1323,6 +1329,8 @@ class Repl(AuthorLoop):
 
     def handle(self, line: str) -> bool:
         """Runs one line typed at the prompt. Returns False when the player leaves."""
+        if line.lstrip().startswith("{") and self.story.rules == "coc7":
+            return self.handle_json(line)
         if "\n" in line or "\r" in line:
             return self.handle_block(line)
         text = _clean(line)
@@ -1389,6 +1397,29 @@ class Repl(AuthorLoop):
             return False
         found = resolve(self.story, self.state, text, self.choices())
         return found.choice is not None or bool(found.candidates)
+
+    def handle_json(self, first: str) -> bool:
+        """JSON pasted at the prompt (a CCFOLIA piece, a キャラクター保管所 sheet): the rest of
+        it is read, then it is imported as the investigator (#16)."""
+        from runner.ccfolia import read
+        from runner.ccfolia.messages import SheetError
+
+        got = first + "\n"
+        while not read.complete(got) and len(got) <= read.MAX_BYTES:
+            try:
+                line = self.io.ask("{ ")
+            except EOFError:
+                break
+            if not line.strip():
+                break
+            got += line + "\n"
+        try:
+            doc = read.parse(got, "paste")
+        except SheetError as e:
+            self.say(e.message(self.lang), "class:error")
+            return True
+        self.import_document(doc, "paste")
+        return True
 
     def handle_block(self, block: str) -> bool:
         """A pasted block of lines: each line a command of its own, in order, each echoed.
@@ -1871,9 +1902,13 @@ class Repl(AuthorLoop):
             self.say(t("transcript_on", self.lang, path=self.transcript_path), "class:hint")
 
     def cmd_roll(self, args: list[str]) -> None:
+        """The table's own roll (#16): any BCDice command, chat-palette style against the
+        active investigator (``roll 目星``, ``roll CC<={SAN}``); a secret one (``SCC<=50``)
+        is kept off the shared screen and the players' view until ``reveal``/``公開``."""
         import secrets
 
-        from runner.rules.dice import SeededDice, roll, seed_state
+        from runner.ccfolia import table
+        from runner.rules.dice import SeededDice, seed_state
 
         expr = " ".join(args)
         if not expr:
@@ -1882,19 +1917,108 @@ class Repl(AuthorLoop):
         # A roll at the table, outside the story: it must not touch the game's dice.
         source = SeededDice(seed_state(secrets.randbits(63)))
         try:
-            try:
-                from runner.rules.coc7.bcdice import bcdice
-            except ImportError:
-                bcdice = None
-            res = bcdice(expr, source) if bcdice else None
-            if res is not None:
-                self.say(str(res.text), "class:roll")
-                return
-            r = roll(expr, source)
+            res, (why, label) = table.table_roll(expr, source, table.active_sheet(self.state) if self.tl else None)
         except (DiceError, NeedDice, ValueError):
-            self.say(t("roll_err", self.lang, expr=clip(expr, 40)), "class:error")
+            res, why, label = None, "not_dice", ""
+        if res is None:
+            self.say(t("roll_err", self.lang, expr=clip(expr, 40)) if why == "not_dice" else
+                     table.text(why, self.lang, label=label, expr=clip(expr, 40)), "class:error")
             return
-        self.show([r.to_event()], public=False)  # the table's own roll, not the game's
+        if not res.secret:
+            self._say_exact(res.line())
+            self._table_to_view(expr, res.line())
+            return
+        self.table_secrets.keep(res.line())
+        if self.gm:  # the GM's own screen: the result; the players see only that a roll was made
+            self._say_exact(table.text("secret_gm", self.lang, line=res.line()))
+        else:
+            self.say(table.text("secret", self.lang, command=clip(expr, 40)), "class:roll")
+        self._table_to_view(expr, table.text("secret_view", self.lang))
+
+    def cmd_reveal(self, args: list[str]) -> None:
+        """``reveal``/``公開``: the secret rolls made so far, on the screen and the players' view."""
+        from runner.ccfolia import table
+
+        lines = self.table_secrets.reveal()
+        if not lines:
+            self.say(table.text("nothing_hidden", self.lang), "class:hint")
+            return
+        self.say(table.text("revealed", self.lang), "class:hint")
+        for line in lines:
+            self._say_exact(line)
+        self._table_to_view("reveal", "\n".join(lines))
+
+    def _say_exact(self, text: str, style: str = "class:roll") -> None:
+        """A dice line as BCDice wrote it: its spaces kept (``＞ ハード成功``), wrapped."""
+        from runner.ui.render import wrap
+
+        self.io.write([[(style, line)] for line in wrap(text, self.io.cols, keep_spaces=True)])
+
+    def _table_to_view(self, command: str, text: str) -> None:
+        """A table roll on the players' view (``--player-view``), as a line of its own."""
+        if self.view is not None and self.tl is not None:
+            self.view.turn(command, [{"type": "narration", "text": text, "speaker": "system",
+                                      "id": "table.roll"}], self.state)
+            self._view_failed()
+
+    def cmd_import(self, args: list[str]) -> None:
+        """``import [FILE]``/``取り込む``: an investigator from CCFOLIA or キャラクター保管所 at
+        the character choice; without FILE, the JSON is pasted."""
+        from runner.ccfolia import read
+        from runner.ccfolia.messages import SheetError
+
+        if args:
+            try:
+                doc, where = read.read_file(os.path.expanduser(" ".join(args)))
+            except SheetError as e:
+                self.say(e.message(self.lang), "class:error")
+                return
+            self.import_document(doc, where)
+            return
+        self.say(self._import_text("paste"), "class:hint")
+        got = ""
+        for _ in range(2000):
+            try:
+                line = self.io.ask("{ ")
+            except EOFError:
+                break
+            if not line.strip() and got:
+                break
+            got += line + "\n"
+            if read.complete(got) or len(got) > read.MAX_BYTES:
+                break
+        try:
+            doc = read.parse(got, "paste")
+        except SheetError as e:
+            self.say(e.message(self.lang), "class:error")
+            return
+        self.import_document(doc, "paste")
+
+    def import_document(self, doc: Any, where: str) -> None:
+        """Reads an investigator (CCFOLIA or キャラクター保管所 JSON) and plays it in, its notes said."""
+        from runner.ccfolia.investigator import investigator
+        from runner.ccfolia.messages import SheetError, say
+        from runner.rules.coc7.portable import command
+
+        if self.story.rules != "coc7":
+            self.say(self._import_text("not_coc7"), "class:error")
+            return
+        try:
+            imp = investigator(doc, where)
+        except SheetError as e:
+            self.say(e.message(self.lang), "class:error")
+            return
+        self._say_exact(say("imported", self.lang, name=imp.sheet["name"], source=imp.source), "class:hint")
+        for n in imp.notes:
+            self._say_exact("  " + n.message(self.lang), "class:hint")
+        self.play(command(imp.sheet))
+
+    def _import_text(self, key: str) -> str:
+        ja = {"paste": "CCFOLIA の駒かキャラクター保管所の JSON を貼り付けてください（終わりは空行）",
+              "not_coc7": "探索者を取り込めるのはクトゥルフ神話TRPG（coc7）の物語だけです"}
+        en = {"paste": "Paste the JSON of a CCFOLIA piece or a キャラクター保管所 sheet (an empty line ends it)",
+              "not_coc7": "Investigators can be imported only into Call of Cthulhu (coc7) stories"}
+        return (ja if self.lang == "ja" else en)[key]
 
     def cmd_narrate(self, args: list[str]) -> None:
         if self.narrator is None:

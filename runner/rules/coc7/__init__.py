@@ -13,6 +13,7 @@ from runner.rules.base import Context, RuleError, RuleSystem
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import combat as cb
 from runner.rules.coc7 import condition as cd
+from runner.rules.coc7 import portable as _portable
 from runner.rules.coc7 import push as ps
 from runner.rules.coc7 import sanity as sn
 from runner.rules.coc7 import sheet as sh
@@ -311,6 +312,9 @@ SYSTEM.sheet = _sheet
 SYSTEM.offer = _offer
 SYSTEM.validate = _validate
 SYSTEM.meta_commands["sheet"] = MetaCommand(_meta_sheet, (Arg("who", "word", ""),), player=True)
+# An investigator imported from CCFOLIA or キャラクター保管所 (runner/ccfolia): sent by the front
+# end (`katari play --investigator FILE`, the console's `import`), never typed by a player.
+SYSTEM.meta_commands["investigator"] = _portable.META
 
 
 # ---------------------------------------------------------------- investigators

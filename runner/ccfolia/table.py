@@ -1,0 +1,98 @@
+"""The table's own dice, as typed at ``katari roll`` and the console's ``roll``: every BCDice
+command (:func:`runner.rules.coc7.bcdice.bcdice`), chat-palette style against the active
+investigator (``roll 目星``, ``roll CC<={目星}``, ``roll CC<={SAN}``), and secret rolls
+kept back until ``reveal``/``公開``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from runner.rules.bcdice import BCResult
+from runner.rules.dice import DiceError, DiceSource, parse
+
+TEXTS = {
+    "ja": {
+        "secret": "{command}：シークレットダイス（「公開」で結果を出します）",
+        "secret_gm": "（シークレットダイス・プレイヤーには伏せています）{line}",
+        "secret_view": "シークレットダイス",
+        "revealed": "シークレットダイスを公開します：",
+        "nothing_hidden": "公開するシークレットダイスはありません",
+        "missing": "「{label}」は探索者のシートにありません（例：roll 目星、roll CC<={{SAN}}）",
+        "no_sheet": "「{{{label}}}」を読む探索者がまだいません（探索者を選んでから振ってください）",
+        "not_dice": "「{expr}」は振れません（例：roll 1d100、roll CC<=50 目星、roll x3 2D6、roll choice[a,b]）",
+    },
+    "en": {
+        "secret": "{command}: a secret roll (“reveal” shows the result)",
+        "secret_gm": "(secret roll, hidden from the players) {line}",
+        "secret_view": "a secret roll",
+        "revealed": "The secret rolls:",
+        "nothing_hidden": "No secret rolls to reveal",
+        "missing": "“{label}” is not on the investigator's sheet (e.g. roll 目星, roll CC<={{SAN}})",
+        "no_sheet": "No investigator yet to read “{{{label}}}” from (choose one first)",
+        "not_dice": "Cannot roll “{expr}” (e.g. roll 1d100, roll CC<=50 Spot Hidden, roll x3 2D6, roll choice[a,b])",
+    },
+}
+
+
+def text(key: str, lang: str, **kw: Any) -> str:
+    return TEXTS.get(lang, TEXTS["en"])[key].format(**kw)
+
+
+def _squeeze(cmd: str) -> str:
+    """``1d6 + 1d4`` (plain dice with spaces) as one word; anything else as it is (BCDice
+    reads up to the first space, the rest being a comment)."""
+    if " " in cmd.strip() and re.match(r"^[\sdD\d+\-*/()×÷]+$", cmd):
+        try:
+            parse(cmd)
+        except DiceError:
+            return cmd
+        return re.sub(r"\s+", "", cmd)
+    return cmd
+
+
+def active_sheet(state: Any) -> dict | None:
+    """The active Call of Cthulhu investigator's sheet in a game state, or None."""
+    rules = getattr(state, "rules", None) or {}
+    d = rules.get("coc7") if isinstance(rules, dict) else None
+    if not isinstance(d, dict):
+        return None
+    s = (getattr(state, "stats", None) or {}).get(d.get("pc") or "")
+    return s if isinstance(s, dict) and s.get("kind") == "investigator" else None
+
+
+def table_roll(expr: str, source: DiceSource, sheet: dict | None = None) -> tuple[BCResult | None, tuple[str, str]]:
+    """(the result, ("", "")) or (None, (why, label)) with why one of missing, no_sheet, not_dice."""
+    from runner.ccfolia.palette import _REF, expand, sheet_lookup
+    from runner.rules.coc7.bcdice import bcdice
+
+    cmd = expr.strip()
+    if sheet is not None:
+        cmd, missing = expand(cmd, sheet_lookup(sheet))
+        if missing:
+            return None, ("missing", missing)
+    else:
+        m = _REF.search(cmd)
+        if m:
+            return None, ("no_sheet", m.group(1))
+    res = bcdice(_squeeze(cmd), source)
+    if res is None:
+        return None, ("not_dice", "")
+    return res, ("", "")
+
+
+@dataclass
+class Secrets:
+    """Secret rolls made at the console, kept until they are revealed."""
+
+    hidden: list[str] = field(default_factory=list)
+
+    def keep(self, line: str) -> None:
+        self.hidden.append(line)
+        del self.hidden[:-100]  # the last hundred are plenty
+
+    def reveal(self) -> list[str]:
+        out, self.hidden = self.hidden, []
+        return out

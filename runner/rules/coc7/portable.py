@@ -1,0 +1,180 @@
+"""An investigator brought from elsewhere (CCFOLIA, キャラクター保管所: see runner/ccfolia),
+carried into a game by the rule command ``@investigator {...}``.
+
+The command's JSON is the *portable* form of a sheet: name, characteristics, the current
+and maximum HP/MP/SAN/Luck, damage bonus, build, move, the skills that differ from their base
+values, weapons, and where the sheet came from. It is the first command of a game (``katari
+play STORY --investigator FILE`` sends it, and the console's ``import``), so saves, undo and
+replays keep it like any command. The values are the sheet's own: the importer reports a
+derived value that does not match its formula, and this module does not fix it.
+
+At a character choice (a node with an action that calls ``coc7.quick_create`` or
+``coc7.choose_pregen``) the imported investigator takes the place of that choice: the
+creation action's other effects run (the story's ``who``/``pc_ready`` flags) and its ``goto``
+is followed. Pure: standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from runner.rules.base import RuleError
+from runner.rules.coc7 import checks as ck
+from runner.rules.coc7 import sheet as sh
+from runner.rules.meta import Arg, MetaCommand
+
+VERSION = 1
+MAX_NAME = 100
+MAX_SKILLS = 120
+MAX_WEAPONS = 12
+MAX_VALUE = 999
+"""Characteristics, skills and points of an imported investigator lie within 0..MAX_VALUE."""
+
+_NUMBERS = ("hp", "hp_max", "mp", "mp_max", "san", "san_max", "san_start", "luck", "luck_start",
+            "mov", "build")
+_TEXTS = ("name", "reading", "occupation", "era", "native", "db", "url", "from")
+_WEAPON_TEXT = ("name", "skill", "damage")
+_WEAPON_NUM = ("ammo", "capacity", "shots", "malfunction", "range")
+_WEAPON_BOOL = ("db", "impale", "firearm")
+
+
+def _text(v: Any, what: str, n: int = MAX_NAME) -> str:
+    if not isinstance(v, str) or len(v) > n:
+        raise RuleError(f"@investigator: {what} must be text of at most {n} characters")
+    return v
+
+
+def _number(v: Any, what: str, lo: int = -MAX_VALUE, hi: int = MAX_VALUE) -> int:
+    if type(v) is not int or not lo <= v <= hi:
+        raise RuleError(f"@investigator: {what} must be a whole number from {lo} to {hi}")
+    return v
+
+
+def from_portable(data: Any) -> dict:
+    """The full coc7 sheet of a portable investigator; RuleError (one line) for anything
+    that is not one."""
+    if not isinstance(data, dict) or data.get("v") != VERSION:
+        raise RuleError(f"@investigator takes the JSON of an imported investigator (v: {VERSION})")
+    name = _text(data.get("name"), "name").strip()
+    if not name:
+        raise RuleError("@investigator: the investigator has no name")
+    chars = data.get("chars")
+    if not isinstance(chars, dict) or sorted(chars) != sorted(sh.CHARS):
+        raise RuleError(f"@investigator: chars must give {' '.join(sh.CHARS)}")
+    c = {k: _number(chars[k], k, 0) for k in sh.CHARS}
+    skills = data.get("skills") or {}
+    if not isinstance(skills, dict) or len(skills) > MAX_SKILLS:
+        raise RuleError(f"@investigator: skills must be a mapping of at most {MAX_SKILLS}")
+    sk = {_text(k, "a skill's name", 60): _number(v, f"skill {k}", 0) for k, v in skills.items()}
+    weapons = data.get("weapons") or []
+    if not isinstance(weapons, list) or len(weapons) > MAX_WEAPONS:
+        raise RuleError(f"@investigator: weapons must be a list of at most {MAX_WEAPONS}")
+    ws = []
+    for w in weapons:
+        if not isinstance(w, dict):
+            raise RuleError("@investigator: each weapon is a mapping")
+        out: dict = {}
+        for k in _WEAPON_TEXT:
+            if k in w:
+                out[k] = _text(w[k], f"weapon {k}", 60)
+        for k in _WEAPON_NUM:
+            if k in w:
+                out[k] = _number(w[k], f"weapon {k}", 0)
+        for k in _WEAPON_BOOL:
+            if k in w:
+                out[k] = bool(w[k])
+        if "name" not in out:
+            raise RuleError("@investigator: a weapon has no name")
+        ws.append(out)
+    age = data.get("age")
+    s = sh.make_investigator(name, c, {}, luck=_number(data.get("luck", c["POW"]), "luck", 0),
+                             age=_number(age, "age", 0) if age is not None else None,
+                             occupation=_text(data.get("occupation", ""), "occupation"),
+                             native=_text(data.get("native", "日本語"), "native", 40))
+    s["skills"] = sk  # the sheet's own names and values (already canonical)
+    for k in _NUMBERS:
+        if k in data:
+            s[k] = _number(data[k], k)
+    if "db" in data:
+        s["db"] = _text(data["db"], "db", 20)
+    s["weapons"] = ws or [sh.weapon("素手")]
+    for k in ("reading", "url", "from", "era"):
+        if data.get(k):
+            s[k] = _text(data[k], k, 300)
+    s["imported"] = True
+    return s
+
+
+def to_portable(s: dict) -> dict:
+    """The portable form of a coc7 investigator sheet (skills at their base value left out)."""
+    out: dict = {"v": VERSION, "name": s["name"], "chars": dict(s["chars"])}
+    for k in ("occupation", "age", "native", "reading", "url", "from", "era"):
+        if s.get(k) not in (None, ""):
+            out[k] = s[k]
+    for k in (*_NUMBERS, "db"):
+        if k in s:
+            out[k] = s[k]
+    chars = s["chars"]
+    out["skills"] = {k: v for k, v in s.get("skills", {}).items()
+                     if v != sh.base_value(k, chars) or sh.base_value(k, chars) == 0}
+    out["weapons"] = [{k: w[k] for k in (*_WEAPON_TEXT, *_WEAPON_NUM, *_WEAPON_BOOL) if k in w}
+                      for w in s.get("weapons", []) if w.get("name") != "素手"]
+    return out
+
+
+def command(data: dict) -> str:
+    """``@investigator {...}``: compact JSON on one line; spaces inside names are written as
+    \\u0020 because the engine splits a rule command's arguments on spaces."""
+    return "@investigator " + json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace(" ", "\\u0020")
+
+
+def _creates(effect: tuple) -> bool:
+    """Whether a story effect makes the investigator (``do: coc7.quick_create(...)`` or
+    ``coc7.choose_pregen(...)``)."""
+    if not effect or effect[0] != "do":
+        return False
+    return any(isinstance(ex, tuple) and len(ex) > 1 and ex[0] == "call"
+               and ex[1] in ("coc7.quick_create", "coc7.choose_pregen") for ex in effect[1])
+
+
+def creation_action(story: Any, node_id: str) -> Any:
+    """The action of a character choice that makes a new investigator (the one calling
+    ``quick_create``, else the first that chooses a pregen), or None."""
+    node = getattr(story, "nodes", {}).get(node_id)
+    if node is None:
+        return None
+    found = None
+    for a in node.actions:
+        for e in a.effects:
+            if _creates(e):
+                if any(ex[1] == "coc7.quick_create" for ex in e[1] if isinstance(ex, tuple)):
+                    return a
+                found = found or a
+    return found
+
+
+def _meta(ctx: Any, args: list) -> None:
+    """``@investigator {...}``: takes an imported investigator as the active one, at the
+    start of a game: at its character choice, or before anyone is chosen."""
+    s = from_portable(args[0])
+    a = creation_action(ctx.story, ctx.state.node)
+    chosen = bool(ck.pc_ids(ctx))
+    if getattr(ctx.state, "turn", 0) or getattr(ctx.state, "ending", None) is not None or \
+            (a is None and chosen):
+        raise RuleError(ck.t(ctx, "取り込んだ探索者はゲームの始め（探索者を選ぶところ）でだけ使えます",
+                             "an imported investigator can only join at the start of a game "
+                             "(the character choice)"))
+    from runner.rules.coc7 import install
+
+    install(ctx, s)
+    who = s["name"] + (f"（{s['reading']}）" if s.get("reading") else "")
+    ctx.say(ck.t(ctx, f"探索者：{who}（{s.get('occupation') or '職業不明'}）を取り込みました",
+                 f"Investigator imported: {who}" + (f" ({s['occupation']})" if s.get("occupation") else "")),
+            id="coc7.imported")
+    if a is not None:
+        ctx.run_effects(tuple(e for e in a.effects if not _creates(e)) + tuple(a.after))
+
+
+META = MetaCommand(_meta, (Arg("investigator", "json"),),
+                   usage='@investigator {"v":1,"name":..,"chars":{..},..}')
