@@ -23,6 +23,7 @@ TEXTS = {
         "missing": "「{label}」は探索者のシートにありません（例：roll 目星、roll CC<={{SAN}}）",
         "no_sheet": "「{{{label}}}」を読む探索者がまだいません（探索者を選んでから振ってください）",
         "not_dice": "「{expr}」は振れません（例：roll 1d100、roll CC<=50 目星、roll x3 2D6、roll choice[a,b]）",
+        "dice_error": "{label}",
     },
     "en": {
         "secret": "{command}: a secret roll (“reveal” shows the result)",
@@ -33,6 +34,7 @@ TEXTS = {
         "missing": "“{label}” is not on the investigator's sheet (e.g. roll 目星, roll CC<={{SAN}})",
         "no_sheet": "No investigator yet to read “{{{label}}}” from (choose one first)",
         "not_dice": "Cannot roll “{expr}” (e.g. roll 1d100, roll CC<=50 Spot Hidden, roll x3 2D6, roll choice[a,b])",
+        "dice_error": "{label}",
     },
 }
 
@@ -64,7 +66,8 @@ def active_sheet(state: Any) -> dict | None:
 
 
 def table_roll(expr: str, source: DiceSource, sheet: dict | None = None) -> tuple[BCResult | None, tuple[str, str]]:
-    """(the result, ("", "")) or (None, (why, label)) with why one of missing, no_sheet, not_dice."""
+    """(the result, ("", "")) or (None, (why, label)) with why one of missing, no_sheet,
+    not_dice, dice_error (``label`` then says what is wrong with the notation)."""
     from runner.ccfolia.palette import _REF, expand, sheet_lookup
     from runner.rules.coc7.bcdice import bcdice
 
@@ -79,6 +82,12 @@ def table_roll(expr: str, source: DiceSource, sheet: dict | None = None) -> tupl
             return None, ("no_sheet", m.group(1))
     res = bcdice(_squeeze(cmd), source)
     if res is None:
+        word = (cmd.split() or [""])[0]
+        if re.search(r"\d", word) and re.search(r"[dD]", word):
+            try:  # dice notation gone wrong: say where (the dice module's one line)
+                parse(word)
+            except DiceError as e:
+                return None, ("dice_error", str(e))
         return None, ("not_dice", "")
     return res, ("", "")
 

@@ -1921,7 +1921,7 @@ class Repl(AuthorLoop):
         except (DiceError, NeedDice, ValueError):
             res, why, label = None, "not_dice", ""
         if res is None:
-            self.say(t("roll_err", self.lang, expr=clip(expr, 40)) if why == "not_dice" else
+            self.say(t("roll_err", self.lang, expr=clip(expr, 40)) if why in ("not_dice", "dice_error") else
                      table.text(why, self.lang, label=label, expr=clip(expr, 40)), "class:error")
             return
         if not res.secret:
