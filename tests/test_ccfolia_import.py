@@ -282,3 +282,10 @@ def test_a_player_cannot_type_the_rule_command(tmp_path: Path, monkeypatch: pyte
     s = load(str(DATA / "ccfolia_7th.json")).sheet
     screen = _console(tmp_path, monkeypatch, command(s) + "\n")
     assert "@investigator" in screen and "取り込みました" not in screen.split("▶ @investigator")[-1]
+
+
+def test_the_character_choice_offers_the_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    screen = _console(tmp_path, monkeypatch, "1\n")
+    hint = "  import：CCFOLIA・キャラクター保管所の探索者を取り込む（JSON を貼り付けても）"
+    assert screen.count(hint) == 1
+    assert screen.index("5. ダイスで新しい探索者を作る") < screen.index(hint) < screen.index("▶ 1")

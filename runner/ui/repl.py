@@ -822,6 +822,7 @@ class Repl(AuthorLoop):
         present = getattr(self.io, "present", None)  # (the screen-reader console's own lines)
         self.io.write(present(self, events, command) if present is not None
                       else self.renderer().events(events, command=command))
+        self._import_hint(events)
         if self.view is not None and public and self.tl is not None:
             # The players see what they may of the turn; a GM's override only by its effects.
             self.view.turn(command if command and not command.startswith("!") else None, events, self.state)
@@ -2013,10 +2014,27 @@ class Repl(AuthorLoop):
             self._say_exact("  " + n.message(self.lang), "class:hint")
         self.play(command(imp.sheet))
 
+    def _import_hint(self, events: list[dict]) -> None:
+        """At a Call of Cthulhu character choice, below its actions: how to bring an
+        investigator from CCFOLIA or キャラクター保管所 instead (#16)."""
+        if self.story.rules != "coc7" or self.tl is None or not any(e.get("type") == "prompt" for e in events):
+            return
+        from runner.rules.coc7.portable import creation_action
+        from runner.ui.render import wrap
+
+        st = self.state
+        if st.turn or creation_action(self.story, st.node) is None or any(
+                isinstance(v, dict) and v.get("kind") == "investigator" for v in st.stats.values()):
+            return
+        self.io.write([[("class:hint", line)] for line in wrap(self._import_text("hint"), self.io.cols,
+                                                                keep_spaces=True)])
+
     def _import_text(self, key: str) -> str:
-        ja = {"paste": "CCFOLIA の駒かキャラクター保管所の JSON を貼り付けてください（終わりは空行）",
+        ja = {"hint": "  import：CCFOLIA・キャラクター保管所の探索者を取り込む（JSON を貼り付けても）",
+              "paste": "CCFOLIA の駒かキャラクター保管所の JSON を貼り付けてください（終わりは空行）",
               "not_coc7": "探索者を取り込めるのはクトゥルフ神話TRPG（coc7）の物語だけです"}
-        en = {"paste": "Paste the JSON of a CCFOLIA piece or a キャラクター保管所 sheet (an empty line ends it)",
+        en = {"hint": "  import: bring an investigator from CCFOLIA or キャラクター保管所 (or paste its JSON)",
+              "paste": "Paste the JSON of a CCFOLIA piece or a キャラクター保管所 sheet (an empty line ends it)",
               "not_coc7": "Investigators can be imported only into Call of Cthulhu (coc7) stories"}
         return (ja if self.lang == "ja" else en)[key]
 
