@@ -1,4 +1,5 @@
-"""Finding stories: a path, or the id of a story we ship in ``stories/``."""
+"""Finding stories: a path, or the id of a story we ship (``stories/`` in the repository,
+package data of ``runner.shipped`` in an installed wheel)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ def shipped_dir() -> Path:
     env = os.environ.get("KATARI_STORIES")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "stories"
+    from runner.shipped import folder
+
+    return folder("stories")
 
 
 def shipped() -> list[Path]:

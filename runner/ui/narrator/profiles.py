@@ -162,8 +162,10 @@ def parse_voices(data, name: str = "voices", source: str = "") -> VoiceSet:
 
 
 def shipped_dir() -> Path:
-    """``voices/`` at the top of the checkout (beside the ``runner`` package)."""
-    return Path(__file__).resolve().parents[3] / "voices"
+    """The shipped voice profiles (``voices/`` in the repository, package data when installed)."""
+    from runner.shipped import folder
+
+    return folder("voices")
 
 
 def shipped() -> dict[str, Path]:
