@@ -3,6 +3,8 @@ by word), speakers, rolls die by die, endings, and the status bar's keys."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from hypothesis import given
 from hypothesis import strategies as st
 from prompt_toolkit.utils import get_cwidth
@@ -61,19 +63,26 @@ def test_events_render() -> None:
 
 
 def test_status_bar_shows_rule_system_keys_generically() -> None:
+    # The status bar knows no rule system by name: it asks the story's (RuleSystem.display)
+    # for the gauges, the names of its keys and its own short forms.
+    coc7_story = SimpleNamespace(rules="coc7", variables={})
+    ktane_story = SimpleNamespace(rules="ktane", variables={})
     coc = {"type": "state", "node": "n", "title": "書斎", "turn": 3, "clock": 30, "time": "10:30",
            "time_left": 90, "vars": {"clue": 2}, "inventory": {},
            "stats": {"pc": {"name": "探索者", "hp": 9, "hp_max": 11, "mp": 10, "san": 55, "luck": 60,
                             "skills": {"目星": 60}}}}
-    items = dict(status_items(coc, None, "ja"))
+    items = dict(status_items(coc, coc7_story, "ja"))
     assert items["場所"] == "書斎" and items["時刻"] == "10:30" and items["残り"] == "1時間30分"
     assert items["HP"] == "9/11" and items["SAN"] == "55" and items["幸運"] == "60" and items["MP"] == "10"
     assert items["clue"] == "2" and "skills" not in items
     ktane = {"type": "state", "node": "m", "title": "ダンジョン", "turn": 0, "clock": 0, "vars": {},
              "inventory": {}, "stage": 2, "strikes": 1, "led": "red",
              "edgework": {"serial": "AB12", "indicators": [{"label": "CAR", "lit": True}], "batteries": 2}}
-    items = dict(status_items(ktane, None, "en"))
+    items = dict(status_items(ktane, ktane_story, "en"))
     assert items["strikes"] == "1" and items["stage"] == "2"
     assert items["edgework"] == "serial AB12 · indicators lit CAR · batteries 2"
-    bar = "".join(x for _, x in toolbar(ktane, None, "en", cols=40))
+    # Without a rule system the same keys still show, as they are.
+    plain_items = dict(status_items(ktane, None, "en"))
+    assert plain_items["strikes"] == "1" and "AB12" in plain_items["edgework"]
+    bar = "".join(x for _, x in toolbar(ktane, ktane_story, "en", cols=40))
     assert get_cwidth(bar) <= 40 and bar.strip().startswith("Place ダンジョン")

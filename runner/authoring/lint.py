@@ -2,14 +2,17 @@
 
 The loader finds what makes a story unplayable; these find what makes it wrong in ways an
 author would not notice until a game goes there: a name mistyped inside an expression's
-text (``has('lantrn')``), an outcome key no check can return (``fumbel``), a speaker with
-no character, on-enter gotos that bounce between nodes for ever, a CoC story with no
-investigator. Each is a :class:`Diagnostic` at the place in the YAML.
+text (``has('lantrn')``), an outcome key no check can return (``fumbel``: the hook declares
+its keys, ``Hook.outcomes``), a speaker with no character, on-enter gotos that bounce
+between nodes for ever, and what the story's rule system checks itself (``RuleSystem.lint``,
+e.g. a story whose checks need a character it never gets). Each is a :class:`Diagnostic` at
+the place in the YAML.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,18 +22,6 @@ from runner.story.source import read_text, story_root
 from runner.story.yamlpos import Map, Seq
 from runner.story.yamlpos import load as yaml_load
 
-# Outcome keys a check can produce, by the hook at the top of its expression.
-_COC_LEVELS = {"critical", "extreme", "hard", "regular", "success", "failure", "fumble"}
-_OUTCOME_KEYS: dict[str, set[str]] = {
-    "coc7.check": _COC_LEVELS,
-    "coc7.hidden_check": _COC_LEVELS,
-    "coc7.luck": _COC_LEVELS,
-    "coc7.group_luck": _COC_LEVELS,
-    "coc7.push": _COC_LEVELS | {"pushed_failure"},
-    "coc7.san": {"success", "failure", "fumble", "permanent", "indefinite", "temporary", "insane"},
-    "coc7.san_all": {"success", "failure", "fumble", "permanent", "indefinite", "temporary", "insane"},
-    "coc7.opposed": _COC_LEVELS | {"win", "lose", "draw"},
-}
 _BOOL = {"success", "failure"}
 # Core hooks whose first argument names something the story declares.
 _NAME_ARGS = {"has": "items", "count": "items", "visited": "nodes", "visits": "nodes", "fired": "events"}
@@ -81,18 +72,23 @@ def _calls(node: X.Node) -> Iterator[tuple[str, tuple, int]]:
             yield from _calls(a)
 
 
-def _outcome_keys(node: X.Node) -> set[str] | None:
-    """The keys a check expression can give, or None when it cannot be known here."""
+def _outcome_keys(node: X.Node, rules: str) -> set[str] | None:
+    """The keys a check expression can give (a hook declares its own: ``Hook.outcomes``), or
+    None when they cannot be known here."""
     k = node[0]
     if k in ("cmp", "not", "and", "or"):
         return _BOOL
     if k == "lit" and isinstance(node[1], bool):
         return _BOOL
     if k == "call":
-        if node[1] in _OUTCOME_KEYS:
-            return _OUTCOME_KEYS[node[1]]
         if node[1] in ("has", "visited", "fired", "chance"):
             return _BOOL
+        if "." in node[1]:
+            from runner.rules import find_hook
+
+            hook = find_hook(node[1], rules)
+            if hook is not None and hook.outcomes is not None:
+                return set(hook.outcomes)
     return None
 
 
@@ -110,8 +106,8 @@ def _suspect(story: Story, names: dict[str, set[str]], speakers: set[str]) -> bo
 
     Finding where a problem is needs the YAML again with positions, which costs far more
     than the loading itself on a large story; a clean story (the usual case) skips it."""
-    if story.rules == "coc7":
-        return True  # the investigator check reads the text; CoC stories are small
+    if _system(story).lint is not None:
+        return True  # the rule system's own checks read the text
     if _enter_loops(story, {}):
         return True
     seen: set[int] = set()
@@ -132,7 +128,7 @@ def _suspect(story: Story, names: dict[str, set[str]], speakers: set[str]) -> bo
                                          and _near(ln.speaker, speakers)) for ln in lines)
 
     def bad_outcomes(check: X.Node | None, outcomes: Any) -> bool:
-        keys = _outcome_keys(check) if check is not None else None
+        keys = _outcome_keys(check, story.rules) if check is not None else None
         if keys is not None and any(o.key not in keys and o.key != "otherwise" for o in outcomes):
             return True
         return bad_expr(check) or any(bad_effects(o.effects) for o in outcomes)
@@ -203,9 +199,9 @@ def lint(story: Story) -> list[Diagnostic]:
         for m in _walk(data):
             out += _names_in(m, file, names, lines)
             out += _speaker(m, file, speakers)
-            out += _outcomes(m, file)
+            out += _outcomes(m, file, story.rules)
     out += _enter_loops(story, node_pos)
-    out += _no_investigator(story, texts)
+    out += _rules_lint(story, texts)
     return out
 
 
@@ -244,12 +240,12 @@ def _speaker(m: Map, file: str, speakers: set[str]) -> list[Diagnostic]:
                        "K302", "warning")]
 
 
-def _outcomes(m: Map, file: str) -> list[Diagnostic]:
+def _outcomes(m: Map, file: str, rules: str) -> list[Diagnostic]:
     outs = m.get("outcomes")
     if "check" not in m or not isinstance(outs, Map):
         return []
     node = _parse(m["check"])
-    keys = _outcome_keys(node) if node is not None else None
+    keys = _outcome_keys(node, rules) if node is not None else None
     if keys is None:
         return []
     out = []
@@ -291,18 +287,25 @@ def _enter_loops(story: Story, pos: dict[str, tuple[str, int, int]]) -> list[Dia
     return out
 
 
-def _no_investigator(story: Story, texts: list[str]) -> list[Diagnostic]:
-    if story.rules != "coc7" or not any("coc7." in t for t in texts):
+def _system(story: Story):  # noqa: ANN202 - a RuleSystem
+    from runner.rules import system
+
+    return system(story.rules)
+
+
+def _rules_lint(story: Story, texts: list[str]) -> list[Diagnostic]:
+    """The rule system's own warnings about the story as a whole (RuleSystem.lint), at the
+    top of its first file."""
+    rs_lint = _system(story).lint
+    if rs_lint is None:
         return []
-    opts = story.options or {}
-    coc = story.extra.get("coc7") or {}
-    if ("pregen" in opts or "pregen" in (opts.get("coc7") or {}) or "pregen" in coc
-            or any(c.kind == "pc" for c in story.characters.values())
-            or any(w in t for t in texts for w in ("choose_pregen", "quick_create", "coc7.create"))):
-        return []
-    return [Diagnostic(str(story_files(story.path)[0]), 1, 1,
-                       "rules: coc7 but no investigator: a check will fail. Add `options: {pregen: 1}` "
-                       "to 'story', a `kind: pc` character, or call coc7.choose_pregen(n)", "K305", "warning")]
+    first = str(story_files(story.path)[0])
+    out = []
+    for msg, code, severity in rs_lint(story, texts):
+        # Every diagnostic has a code (K3xx for lint); a rule system's that has none is K300.
+        code = code if isinstance(code, str) and re.fullmatch(r"K3\d\d", code) else "K300"
+        out.append(Diagnostic(first, 1, 1, str(msg), code, "error" if severity == "error" else "warning"))
+    return out
 
 
 __all__ = ["lint"]

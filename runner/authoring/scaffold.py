@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-RULES = ("none", "coc7", "ureg")
 _ID = re.compile(r"^[^\W\d][\w\-]*$")
 
 _HEADER = """\
@@ -23,7 +22,7 @@ story:
   id: {id}
   title: {title}
   language: ja
-  rules: none              # coc7 | ureg | ktane | none
+  rules: none              # or a rule system: `katari rules` lists them
   start: hall              # the node where play begins
   author: ""
   length: 5分
@@ -150,161 +149,12 @@ _NONE_TEST = """\
     - ending: morning
 """
 
-_COC7 = """\
-story:
-  id: {id}
-  title: {title}
-  language: ja
-  rules: coc7              # Call of Cthulhu 7th: coc7.check, coc7.san, ... (docs/rules-coc7.md)
-  start: study
-  author: ""
-  length: 10分
-  description: 亡くなった叔父の書斎で、一冊の手記を探す。
-  options:
-    pregen: 1              # play the first ready-made investigator (katari rules coc7 for more)
-
-
-variables:
-  found: false
-
-nodes:
-  study:
-    title: 叔父の書斎
-    narration:
-      - 叔父の書斎は、亡くなった日のままになっている。机、本棚、閉じたカーテン。
-    keeper:
-      - 手記は本棚の裏。〈目星〉で見つかる。失敗しても何度でも探せる。
-    actions:
-      - id: search
-        label: 本棚を調べる
-        aliases: [本棚, ほんだな, 目星, search]
-        when: "not found"
-        check: "coc7.check('目星')"      # returns outcome keys: critical, extreme, hard, regular, success / failure, fumble
-        outcomes:
-          success:
-            say: 本棚の裏に、革表紙の手記が挟まっていた。
-            effects:
-              - set: {{found: true}}
-          fumble:
-            say: 本棚を揺らしてしまい、埃が舞い上がった。
-          failure:
-            say: 背表紙を眺めるが、何も目に留まらない。
-      - id: read
-        label: 手記を読む
-        aliases: [読む, よむ, read]
-        when: "found"
-        say: 震える文字で、海の底から聞こえる歌のことが書かれていた。
-        end: truth
-      - id: leave
-        label: 書斎を出る
-        aliases: [出る, でる, leave]
-        end: left
-
-endings:
-  truth: {{kind: good, title: 手記, narration: [あなたは叔父が何を見たのかを知った。]}}
-  left: {{kind: normal, title: 書斎を後に, narration: [あなたは扉を閉め、書斎を後にした。]}}
-"""
-
-_COC7_TEST = """\
-# Play-tests (docs/playtests.md). Run: katari test {path}
-# Percentile dice are two d10 faces: tens first, then units; a 10 reads 0.
-# 01 is always a critical success and 100 (10, 10) always a fumble, whatever the skill.
-- name: 目星に成功して手記を読む
-  dice: [10, 1]            # 01: critical
-  commands: [search, read]
-  expect:
-    - after: 1
-      var: {{found: true}}
-    - ending: truth
-
-- name: ファンブルしても探し直せる
-  dice: [10, 10, 10, 1]    # 100 fumbles, then 01 succeeds
-  commands: [search, search]
-  expect:
-    - after: 1
-      var: {{found: false}}
-      text: 埃が舞い上がった
-    - var: {{found: true}}
-"""
-
-_UREG = """\
-story:
-  id: {id}
-  title: {title}
-  language: ja
-  rules: ureg              # UREG: abilities, reach and obstacles (docs/rules-ureg.md)
-  start: cell
-  author: ""
-  length: 5分
-  description: 閉じ込められた小部屋から出る。
-  credits:
-    - 「cc-by UREGベーシック Yasuda Lin」を参考にしました。   # required by the UREG licence
-
-characters:
-  pc:
-    name: 脱出者
-    kind: pc
-    stats: {{abilities: "○閃き ×平凡"}}   # one ○ ability and one × ability
-
-variables:
-  looked: false
-
-items:
-  key: {{name: 小さな鍵}}
-
-nodes:
-  cell:
-    title: 小部屋
-    narration:
-      - 窓のない小部屋。扉には鍵がかかっている。
-    actions:
-      - id: look
-        label: 部屋を調べる
-        aliases: [調べる, しらべる, look]
-        once: true
-        effects:
-          - set: {{looked: true}}
-        say: 床板の一枚が浮いている。
-      - id: floor
-        label: 浮いた床板をはがす
-        aliases: [床板, ゆかいた, floor]
-        when: "looked and not has('key')"
-        effects:
-          - give: key
-        say: 床板の下に小さな鍵があった。
-      - id: idea
-        label: 〈○閃き〉で考える
-        aliases: [閃き, ひらめき, idea]
-        when: "ureg.has('閃き') and not looked"
-        say: 足元の床がなんだか気になる。
-      - id: open
-        label: 扉を開ける
-        aliases: [扉, とびら, open]
-        when: "has('key')"
-        end: full_victory
-
-endings:
-  full_victory: {{kind: good, title: 脱出成功, narration: [扉の向こうは見慣れた廊下だった。]}}
-"""
-
-_UREG_TEST = """\
-# Play-tests (docs/playtests.md). Run: katari test {path}
-- name: 床下の鍵で脱出
-  commands: [look, floor, open]
-  expect:
-    - after: 0
-      offers: [idea]
-    - after: 2
-      has: key
-    - ending: full_victory
-"""
-
 _NONE_EN = """\
 story:
   id: {id}
   title: {title}
   language: en
-  rules: none              # coc7 | ureg | ktane | none
+  rules: none              # or a rule system: `katari rules` lists them
   start: hall              # the node where play begins
   author: ""
   length: 5 minutes
@@ -431,158 +281,8 @@ _NONE_EN_TEST = """\
     - ending: morning
 """
 
-_COC7_EN = """\
-story:
-  id: {id}
-  title: {title}
-  language: en
-  rules: coc7              # Call of Cthulhu 7th: coc7.check, coc7.san, ... (docs/rules-coc7.md)
-  start: study
-  author: ""
-  length: 10 minutes
-  description: In a dead uncle's study, look for a journal.
-  options:
-    pregen: 1              # play the first ready-made investigator (katari rules coc7 lists them)
-
-
-variables:
-  found: false
-
-nodes:
-  study:
-    title: Uncle's study
-    narration:
-      - Your uncle's study is as he left it the day he died. A desk, shelves, drawn curtains.
-    keeper:
-      - The journal is behind the shelf. Spot Hidden finds it; a failure may search again.
-    actions:
-      - id: search
-        label: Search the bookshelf
-        aliases: [bookshelf, shelf, search]
-        when: "not found"
-        check: "coc7.check('Spot Hidden')"   # skills by their English or Japanese name (目星)
-        outcomes:                            # critical, extreme, hard, regular, success / failure, fumble
-          success:
-            say: Behind the shelf, a leather-bound journal.
-            effects:
-              - set: {{found: true}}
-          fumble:
-            say: You knock the shelf; dust fills the air.
-          failure:
-            say: You run your eye over the spines. Nothing stands out.
-      - id: read
-        label: Read the journal
-        aliases: [read, journal]
-        when: "found"
-        say: In a shaking hand, it tells of a song heard from the bottom of the sea.
-        end: truth
-      - id: leave
-        label: Leave the study
-        aliases: [leave]
-        end: left
-
-endings:
-  truth: {{kind: good, title: The journal, narration: [You know now what your uncle saw.]}}
-  left: {{kind: normal, title: Leaving, narration: [You close the door on the study.]}}
-"""
-
-_COC7_EN_TEST = """\
-# Play-tests (docs/playtests.md). Run: katari test {path}
-# Percentile dice are two d10 faces: tens first, then units; a 10 reads 0.
-# 01 is always a critical success and 100 (10, 10) always a fumble, whatever the skill.
-- name: Spot Hidden finds the journal
-  dice: [10, 1]            # 01: critical
-  commands: [search, read]
-  expect:
-    - after: 1
-      var: {{found: true}}
-    - ending: truth
-
-- name: a fumble, then another search
-  dice: [10, 10, 10, 1]    # 100 fumbles, then 01 succeeds
-  commands: [search, search]
-  expect:
-    - after: 1
-      var: {{found: false}}
-      text: dust fills the air
-    - var: {{found: true}}
-"""
-
-_UREG_EN = """\
-story:
-  id: {id}
-  title: {title}
-  language: en
-  rules: ureg              # UREG: abilities, reach and obstacles (docs/rules-ureg.md)
-  start: cell
-  author: ""
-  length: 5 minutes
-  description: Get out of a small locked room.
-  credits:
-    - 「cc-by UREGベーシック Yasuda Lin」を参考にしました。   # required by the UREG licence, as written
-
-characters:
-  pc:
-    name: Escaper
-    kind: pc
-    stats: {{abilities: "○閃き ×平凡"}}   # one ○ ability and one × ability (閃き: Inspiration)
-
-variables:
-  looked: false
-
-items:
-  key: {{name: small key}}
-
-nodes:
-  cell:
-    title: Small room
-    narration:
-      - A small room without windows. The door is locked.
-    actions:
-      - id: look
-        label: Search the room
-        aliases: [search, look]
-        once: true
-        effects:
-          - set: {{looked: true}}
-        say: One floorboard sits loose.
-      - id: floor
-        label: Pull up the loose floorboard
-        aliases: [floorboard, floor]
-        when: "looked and not has('key')"
-        effects:
-          - give: key
-        say: Under the board lies a small key.
-      - id: idea
-        label: Think with 〈○Inspiration〉
-        aliases: [inspiration, idea, think]
-        when: "ureg.has('Inspiration') and not looked"
-        say: Something about the floor bothers you.
-      - id: open
-        label: Open the door
-        aliases: [door, open]
-        when: "has('key')"
-        end: full_victory
-
-endings:
-  full_victory: {{kind: good, title: Escaped, narration: [Beyond the door, a corridor you know.]}}
-"""
-
-_UREG_EN_TEST = """\
-# Play-tests (docs/playtests.md). Run: katari test {path}
-- name: out with the key from under the floor
-  commands: [look, floor, open]
-  expect:
-    - after: 0
-      offers: [idea]
-    - after: 2
-      has: key
-    - ending: full_victory
-"""
-
-TEMPLATES = {"none": (_NONE, _NONE_TEST), "coc7": (_COC7, _COC7_TEST), "ureg": (_UREG, _UREG_TEST)}
-TEMPLATES_EN = {"none": (_NONE_EN, _NONE_EN_TEST), "coc7": (_COC7_EN, _COC7_EN_TEST),
-                "ureg": (_UREG_EN, _UREG_EN_TEST)}
+BUILT_IN = {"ja": (_NONE, _NONE_TEST), "en": (_NONE_EN, _NONE_EN_TEST)}
+"""``rules: none``: Katari's own template. A rule system brings its own (RuleSystem.templates)."""
 LANGS = ("ja", "en")
 
 
@@ -590,12 +290,35 @@ class ScaffoldError(ValueError):
     pass
 
 
+def templates(rules: str) -> dict[str, tuple[str, str]]:
+    """The templates of ``rules`` by language: (story text, play-test text)."""
+    if rules == "none":
+        return dict(BUILT_IN)
+    from runner.rules import BrokenRules, UnknownRules, system
+
+    try:
+        rs = system(rules)
+    except (UnknownRules, BrokenRules):
+        return {}
+    return {lang: (t.story, t.test) for lang, t in rs.templates.items()}
+
+
+def offered() -> list[str]:
+    """The rule systems ``katari new --rules`` can start a story with (the installed ones
+    that bring a template)."""
+    from runner.rules import names
+
+    return [n for n in names() if templates(n)]
+
+
 def new_story(name: str, *, rules: str = "none", parent: str | Path = ".", title: str = "",
               lang: str = "ja") -> Path:
     """Writes ``parent/name/story.yaml`` and ``tests/smoke.yaml`` (in Japanese, or with
-    ``lang="en"`` an English story, ``language: en``); returns the folder."""
-    if rules not in TEMPLATES:
-        raise ScaffoldError(f"unknown rules {rules!r}: one of {', '.join(TEMPLATES)}")
+    ``lang="en"`` an English story, ``language: en``, where the rule system has one; else in
+    the language it has); returns the folder."""
+    found = templates(rules)
+    if not found:
+        raise ScaffoldError(f"unknown rules {rules!r}: one of {', '.join(offered())}")
     if lang not in LANGS:
         raise ScaffoldError(f"unknown language {lang!r}: one of {', '.join(LANGS)}")
     # `katari new stories/my_story` means that folder, not ./my_story: the id is the last part.
@@ -606,7 +329,7 @@ def new_story(name: str, *, rules: str = "none", parent: str | Path = ".", title
                             "(starting with a letter), e.g. my_story")
     if folder.exists() and any(folder.iterdir()):
         raise ScaffoldError(f"{folder} already exists and is not empty")
-    story_t, test_t = (TEMPLATES_EN if lang == "en" else TEMPLATES)[rules]
+    story_t, test_t = found.get(lang) or next(iter(found.values()))
     title = title or sid.replace("_", " ").replace("-", " ")
     shown = str(folder)
     (folder / "tests").mkdir(parents=True, exist_ok=True)

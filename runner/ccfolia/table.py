@@ -69,7 +69,7 @@ def table_roll(expr: str, source: DiceSource, sheet: dict | None = None) -> tupl
     """(the result, ("", "")) or (None, (why, label)) with why one of missing, no_sheet,
     not_dice, dice_error (``label`` then says what is wrong with the notation)."""
     from runner.ccfolia.palette import _REF, expand, sheet_lookup
-    from runner.rules.coc7.bcdice import bcdice
+    from runner.rules import dice_command
 
     cmd = expr.strip()
     if sheet is not None:
@@ -80,7 +80,7 @@ def table_roll(expr: str, source: DiceSource, sheet: dict | None = None) -> tupl
         m = _REF.search(cmd)
         if m:
             return None, ("no_sheet", m.group(1))
-    res = bcdice(_squeeze(cmd), source)
+    res = dice_command(_squeeze(cmd), source)  # the rule systems' own commands (BCDice's)
     if res is None:
         word = (cmd.split() or [""])[0]
         if re.search(r"\d", word) and re.search(r"[dD]", word):

@@ -12,8 +12,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "NAME/tests/smoke.yaml (its play-tests).")
     p.add_argument("name", help="the folder to create (e.g. my_story or stories/my_story); its last part "
                         "is the story id (letters, digits, _ and -)")
-    p.add_argument("--rules", choices=["none", "coc7", "ureg"], default="none",
-                   help="rule system of the template (default none)")
+    p.add_argument("--rules", default="none", metavar="RULES",
+                   help="rule system of the template (default none; `katari rules` lists the "
+                        "installed ones, each may bring a template)")
     p.add_argument("--dir", default=".", metavar="DIR", help="where to create the folder (default: here)")
     p.add_argument("--title", default="", help="the story's title")
     p.add_argument("--lang", choices=["ja", "en"], default=None,

@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write what the players may see to FILE (no keeper notes, overrides or GM "
                         "panel); show it on another screen with `katari watch FILE`")
     p.add_argument("--campaign-from", metavar="PREVIOUS", default=None,
-                   help="UREG campaign: carry the PCs who escaped PREVIOUS (a story id or path, whose "
+                   help="a campaign: carry the PCs who made it through PREVIOUS (a story id or path, whose "
                         "autosave is used, or a save/transcript file) into a new game of STORY")
     p.add_argument("--investigator", metavar="FILE", default=None,
                    help="Call of Cthulhu: play an investigator from CCFOLIA (a piece's clipboard JSON) "
@@ -212,22 +212,20 @@ def investigator_command(story: object, source: str, lang: str | None = None) ->
 
 _MSG = {
     "ja": {
-        "not_campaign": "{story} はキャンペーンのシナリオではありません（UREG の物語で options に campaign: true が必要です）",
+        "not_campaign": "{story} はキャンペーンのシナリオではありません（キャラクターを引き継ぐルールの物語で、options に campaign: true が必要です）",
         "no_save": "{prev} の終わったゲームが見つかりません（セーブがありません。先に katari play {prev} で遊んでください）",
         "no_story": "{prev} は物語でもセーブでもトランスクリプトでもありません",
         "bad_file": "{prev} を読めません：{why}",
         "other_rules": "{prev} のルールは {have}、{story} は {want} です：キャンペーンは同じルールの物語でだけ続けられます",
         "not_finished": "{prev} のゲームはまだ終わっていません（最後まで遊んでから続けてください）",
-        "not_escaped": "{prev} のゲームでは誰も脱出していません：キャンペーンを続けられるのは脱出した脱出者だけです",
     },
     "en": {
-        "not_campaign": "{story} is not a campaign scenario (a UREG story with campaign: true in its options)",
+        "not_campaign": "{story} is not a campaign scenario (a story whose rule system carries characters over, with campaign: true in its options)",
         "no_save": "no finished game of {prev} found (no save; play it first with katari play {prev})",
         "no_story": "{prev} is not a story, a save or a transcript",
         "bad_file": "cannot read {prev}: {why}",
         "other_rules": "{prev} uses the {have} rules and {story} the {want} rules: a campaign goes on only with the same rules",
         "not_finished": "the game of {prev} has not ended yet (play it to the end first)",
-        "not_escaped": "nobody escaped in the game of {prev}: only escaped PCs go on in a campaign",
     },
 }
 
@@ -245,13 +243,17 @@ def campaign_command(story: object, prev: str, lang: str = "ja") -> tuple[str | 
     from pathlib import Path
 
     from runner.engine.state import SaveError
-    from runner.rules import ureg
+    from runner.rules import system
+    from runner.rules.base import RuleError
     from runner.stories import resolve
     from runner.ui import files
 
     m = _MSG.get(lang, _MSG["en"])
     sid = getattr(story, "id", "?")
-    if getattr(story, "rules", "") != "ureg" or not (getattr(story, "options", None) or {}).get("campaign"):
+    rules = str(getattr(story, "rules", ""))
+    # The story's rule system says what a campaign is and what goes on (RuleSystem.campaign).
+    campaign = system(rules).campaign
+    if campaign is None or not campaign.wants(story):
         return None, m["not_campaign"].format(story=sid)
     given = Path(prev)
     prev_story = None
@@ -282,19 +284,16 @@ def campaign_command(story: object, prev: str, lang: str = "ja") -> tuple[str | 
         return None, m["bad_file"].format(prev=prev, why=files.reason(e, lang))
     state = data["state"]  # (a State by the save schema: typed tables, bounded numbers)
     have = _rules_of(state, prev_story)
-    if have != "ureg" or "ureg" not in (state.get("rules") or {}):
+    if have != rules or (campaign.rules_key or rules) not in (state.get("rules") or {}):
         return None, m["other_rules"].format(prev=name, have=have, story=sid, want=story.rules)
     if state.get("ending") is None:
         return None, m["not_finished"].format(prev=name)
     try:
-        out = [c for c in ureg.escaped_pcs(state) if isinstance(c, str)]
-        # Only names and abilities go on, and only as text: nothing else of the file enters the game.
-        carry = {k: {f: v for f, v in d.items() if isinstance(v, str) and len(v) <= 200}
-                 for k, d in ureg.campaign_carry(state).items() if k in out and isinstance(d, dict)}
+        # Only what the rule system takes on goes on: nothing else of the file enters the game.
+        return campaign.carry(state, name, lang), ""
+    except RuleError as e:
+        return None, str(e)
     except (TypeError, KeyError, AttributeError, ValueError):
         from runner.ui.i18n import t
 
         return None, m["bad_file"].format(prev=prev, why=t("why_not_playable", lang, what="state"))
-    if not out:
-        return None, m["not_escaped"].format(prev=name)
-    return ureg.carry_command(carry), ""

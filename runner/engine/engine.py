@@ -61,7 +61,7 @@ class Ctx:
         """False while ``state.stats``/``rules`` are still the parent state's (see :meth:`own`)."""
         self.checking: Action | None = None
         """The story action whose ``check`` is being worked out, for a rule system that
-        refers back to it later (coc7 offers to push a failed check)."""
+        refers back to it later (a rule system offers to push a failed check)."""
 
     def own(self) -> None:
         """Gives the working state its own ``stats`` and ``rules`` before anything may write

@@ -227,7 +227,7 @@ class State:
     fired: list[str] = field(default_factory=list)
     stats: dict[str, dict[str, Any]] = field(default_factory=dict)
     rules: dict[str, Any] = field(default_factory=dict)
-    """The rule system's own data, e.g. ``rules["ktane"]``."""
+    """The rule system's own data, under its name: ``rules[NAME]``."""
     rng: int = 0
     """The dice generator's whole state."""
     seed: int = 0

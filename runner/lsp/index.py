@@ -335,25 +335,24 @@ def hooks(rules: str) -> dict[str, Any]:
 
 
 def skills(rules: str) -> list[tuple[str, str]]:
-    """The rule system's skill names (coc7: Japanese and English) or abilities (ureg), with
-    a short note."""
-    out: list[tuple[str, str]] = []
-    if rules == "coc7":
-        from runner.rules.coc7.sheet import SKILLS
+    """The names a check of the rule system takes (its skills, its abilities), with a short
+    note: what the rule system declares (RuleSystem.skills)."""
+    from runner.rules import BrokenRules, UnknownRules, system
 
-        for ja, en, base, _more in SKILLS:
-            out.append((ja, f"{en} ({base}%)"))
-            out.append((en, f"{ja} ({base}%)"))
-    elif rules == "ureg":
-        from runner.rules.ureg.abilities import BAD_ABILITIES, GOOD_ABILITIES
+    try:
+        found = system(rules).skills
+    except (UnknownRules, BrokenRules):
+        return []
+    return list(found()) if found is not None else []
 
-        for mark, table in (("○", GOOD_ABILITIES), ("×", BAD_ABILITIES)):
-            for ja, spec in table.items():
-                en = str(spec[0]) if isinstance(spec, tuple) and spec else ""
-                out.append((ja, f"{mark}{en}"))
-                if en:
-                    out.append((en, f"{mark}{ja}"))
-    return out
+
+def _skill_call(rules: str) -> re.Pattern[str]:
+    """A call, open at a quoted argument, of a hook whose arguments are skills (Hook.skill_arg)."""
+    names = [name for name, h in hooks(rules).items() if getattr(h, "skill_arg", False)]
+    if not names:
+        return re.compile(r"(?!)")
+    alts = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(r"(?:" + alts + r")\(\s*(?:[^,()]*,\s*)*'[^']*$")
 
 
 def hook_doc(name: str, h: Any) -> str:
@@ -371,7 +370,6 @@ _CTX_IDS = [(re.compile(r"(?:^|[\s{,])(?:goto|start)\s*:\s*[\"']?[\w\-]*$"), ("n
             (re.compile(r"(?:^|[\s{,])(?:speaker)\s*:\s*[\"']?[\w\-]*$"), ("character",)),
             (re.compile(r"(?:^|[\s{,])(?:into)\s*:\s*[\"']?[\w\-]*$"), ("variable",))]
 _EXPR_CTX = re.compile(r"(?:^|[\s{,-])(?:" + "|".join(sorted(EXPR_KEYS)) + r")\s*:\s*(?P<q>[\"']?)(?P<src>.*)$")
-_SKILL_CALL = re.compile(r"(?:coc7\.(?:check|skill|push|opposed|combined|improve)|ureg\.has)\(\s*(?:[^,()]*,\s*)*'[^']*$")
 
 
 def completions(idx: Index, line_text: str, col: int) -> list[tuple[str, str, str]]:
@@ -390,7 +388,7 @@ def completions(idx: Index, line_text: str, col: int) -> list[tuple[str, str, st
         quotes = src.count("'") - src.count("\\'")
         if m.group("q") != "'" and quotes % 2 == 1:  # inside a quoted argument
             out: list[tuple[str, str, str]] = []
-            if _SKILL_CALL.search(src):
+            if _skill_call(idx.rules).search(src):
                 out += [(s, "skill", note) for s, note in skills(idx.rules)]
             out += [(i, k, idx.titles.get((k, i), "")) for k in ("item", "node", "character") for i in idx.ids(k)]
             return out
@@ -401,7 +399,7 @@ def completions(idx: Index, line_text: str, col: int) -> list[tuple[str, str, st
 
 
 def hook_name_at(line_text: str, col: int) -> str | None:
-    """The dotted name under the cursor (``coc7.check`` in ``coc7.check('目星')``)."""
+    """The dotted name under the cursor (``mysys.check`` in ``mysys.check('目星')``)."""
     for m in re.finditer(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*", line_text):
         if m.start() <= col <= m.end():
             return m.group(0)

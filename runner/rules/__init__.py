@@ -1,34 +1,139 @@
-"""Rule systems, found by name. ``core`` hooks need no prefix in a story."""
+"""Rule systems, found by name: one registry, filled from the ``katari.rules`` entry points.
+
+A distribution that declares
+
+    [project.entry-points."katari.rules"]
+    NAME = "module:SYSTEM"
+
+makes ``rules: NAME`` usable in a story (docs/rules-api.md). Katari's own rule systems are
+declared the same way in its pyproject.toml. ``core`` hooks are built in: a story calls them
+without a prefix, and no story picks ``core`` as its rules.
+"""
 
 from __future__ import annotations
 
-import importlib
+from typing import Any
 
 from runner.rules.base import Hook, RuleSystem
 
-KNOWN = ("coc7", "ureg", "ktane", "none")
+GROUP = "katari.rules"
 _loaded: dict[str, RuleSystem] = {}
+_entries: dict[str, Any] | None = None
+_doubles: dict[str, list[str]] = {}
+
+
+class UnknownRules(KeyError):
+    """No installed rule system has this name."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class BrokenRules(ValueError):
+    """A rule system is declared but cannot be used (its module fails, or it is not a
+    RuleSystem of that name); the message says which and why, in one line."""
+
+
+def _found() -> dict[str, Any]:
+    """Name -> entry point, read once: the first declaration of a name on the path wins."""
+    global _entries
+    if _entries is None:
+        from runner.plugins import (
+            entry_points,  # (importlib.metadata's reading, without its import cost)
+        )
+
+        found: dict[str, Any] = {}
+        for ep in entry_points(group=GROUP):
+            if ep.name == "core":
+                continue  # built in
+            if ep.name in found:
+                if found[ep.name].value != ep.value:
+                    _doubles.setdefault(ep.name, []).append(ep.value)
+                continue
+            found[ep.name] = ep
+        _entries = found
+    return _entries
+
+
+def names() -> tuple[str, ...]:
+    """Every installed rule system's name (what ``rules:`` accepts), sorted, ``none`` last."""
+    return tuple(sorted(_found(), key=lambda n: (n == "none", n)))
+
+
+def ignored() -> dict[str, list[str]]:
+    """Names declared again by another distribution with another value: those are ignored."""
+    _found()
+    return dict(_doubles)
+
+
+def source(name: str) -> str:
+    """Where a rule system comes from: ``module:SYSTEM (distribution version)``."""
+    ep = _found().get(name)
+    if ep is None:
+        return "built in" if name == "core" else ""
+    return f"{ep.value} ({ep.dist})" if getattr(ep, "dist", None) else ep.value
 
 
 def system(name: str) -> RuleSystem:
-    """Returns the rule system called ``name`` (``none`` is an empty one)."""
+    """The rule system called ``name``. :class:`UnknownRules` when none is installed under
+    that name, :class:`BrokenRules` when it is declared but cannot be loaded."""
     rs = _loaded.get(name)
     if rs is None:
-        if name == "none":
-            rs = RuleSystem("none", "no rule system")
-        elif name in KNOWN or name == "core":
-            rs = importlib.import_module(f"runner.rules.{name}").SYSTEM
+        if name == "core":
+            from runner.rules.core import SYSTEM as rs
         else:
-            raise KeyError(name)
+            ep = _found().get(name)
+            if ep is None:
+                raise UnknownRules(name)
+            try:
+                rs = ep.load()
+            except Exception as e:  # noqa: BLE001 - a stranger's package: say why, in one line
+                raise BrokenRules(f"rule system {name!r} ({ep.value}) cannot be loaded: "
+                                  f"{type(e).__name__}: {e}") from None
+            if not isinstance(rs, RuleSystem) or rs.name != name:
+                what = f"RuleSystem {rs.name!r}" if isinstance(rs, RuleSystem) else type(rs).__name__
+                raise BrokenRules(f"rule system {name!r} ({ep.value}) gives a {what}, "
+                                  f"not RuleSystem({name!r}, ...)")
         _loaded[name] = rs
     return rs
 
 
+def is_system(name: str) -> bool:
+    """Whether ``name`` is an installed rule system (``core`` is not one a story picks)."""
+    return name in _loaded and name != "core" or name in _found()
+
+
 def find_hook(name: str, rules: str) -> Hook | None:
-    """Finds ``name`` (``check`` in core or ``coc7.check``) for a story using ``rules``."""
+    """Finds ``name`` (``check`` in core or ``NAME.check``) for a story using ``rules``."""
     if "." in name:
         prefix, _, short = name.partition(".")
-        if prefix not in KNOWN and prefix != "core":
+        if prefix != "core" and not is_system(prefix):
             return None
         return system(prefix).hooks.get(short)
     return system("core").hooks.get(name)
+
+
+def installed() -> list[RuleSystem]:
+    """Every rule system that loads, in :func:`names` order (a broken one is left out)."""
+    out = []
+    for n in names():
+        try:
+            out.append(system(n))
+        except BrokenRules:
+            continue
+    return out
+
+
+def dice_command(text: str, source: Any) -> Any:
+    """A roll in an installed rule system's own dice syntax (``RuleSystem.dice``: BCDice's
+    commands for one game), rolled with ``source``; None when no rule system reads ``text``."""
+    for rs in installed():
+        if rs.dice is not None:
+            res = rs.dice(text, source)
+            if res is not None:
+                return res
+    return None
+
+
+__all__ = ["GROUP", "BrokenRules", "UnknownRules", "dice_command", "find_hook", "ignored", "installed",
+           "is_system", "names", "source", "system"]

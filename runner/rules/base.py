@@ -1,17 +1,23 @@
-"""The contract between the engine and a rule system.
+"""The contract between Katari and a rule system (docs/rules-api.md).
 
-A rule system is a module ``runner.rules.<name>`` (or a package) that exposes ``SYSTEM``,
-a :class:`RuleSystem`. Its hooks are plain functions of a :class:`Context` plus positional
-arguments, called from a story by name (``coc7.check("目星", "hard")``) inside expressions
-or as effects. Hooks never print, open files or read the wall clock: all randomness comes
-from ``ctx.roll``/``ctx.faces``, all output is events passed to ``ctx.emit``.
+A rule system is one package that exposes a :class:`RuleSystem` and declares it in the
+``katari.rules`` entry-point group (``NAME = "module:SYSTEM"``); :mod:`runner.rules` finds it
+there. Its hooks are plain functions of a :class:`Context` plus positional arguments, called
+from a story by name (``mysys.check("目星", "hard")``) inside expressions or as effects.
+Hooks never print, open files or read the wall clock: all randomness comes from
+``ctx.roll``/``ctx.faces``, all output is events passed to ``ctx.emit``.
+
+Everything else a front end or an author tool needs from a rule system it reads from the
+:class:`RuleSystem` too (labels, its real-time clock, campaigns, lint, template, manuals):
+nothing outside the system's own package names it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from types import MappingProxyType
+from typing import Any, NamedTuple, Protocol
 
 from runner.rules.dice import Roll
 
@@ -53,7 +59,7 @@ class Context(Protocol):
         ...
 
     def call(self, name: str, *args: Any) -> Any:
-        """Calls another hook by its full name (``ureg.reach``)."""
+        """Calls another hook by its full name (``mysys.reach``)."""
         ...
 
     def run_effects(self, effects: Any) -> None:
@@ -74,11 +80,105 @@ class Hook:
     args: tuple[str, ...]
     """Names of the positional arguments, for messages and docs."""
     doc: str = ""
+    outcomes: frozenset[str] | None = None
+    """The outcome keys a check on this hook can give (``katari check`` warns about any
+    other key under its ``outcomes:``); None when they cannot be known."""
+    skill_arg: bool = False
+    """Its quoted arguments name skills (editors complete them from ``RuleSystem.skills``)."""
+
+
+Labels = Mapping[str, Mapping[str, str]]
+"""``{lang: {key: label}}`` in ``ja`` and ``en``."""
+
+
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+
+# The declarations below are NamedTuples, not dataclasses: a rule system is loaded at every
+# start, and a dataclass costs about thirty times as much to define.
+class Display(NamedTuple):
+    """How front ends show a rule system's part of a ``state`` event and its sheets: the
+    status bar, the GM panel, the players' view. Keys it does not name are shown as they are."""
+
+    labels: Labels = _EMPTY
+    """Names of its view keys, sheet keys and character kinds, ``{lang: {key: label}}``."""
+    values: Mapping[str, Mapping[str, Mapping[Any, str]]] = _EMPTY
+    """Names of view values that have their own (``{lang: {key: {value: name}}}``: an LED's
+    colour, a button, yes/no)."""
+    stats: tuple[str, ...] = ()
+    """Sheet keys the status bar shows first, in order (the usual gauges); empty: the
+    generic ones (HP, MP, life), else a sheet's first numbers."""
+    status_skip: frozenset[str] = frozenset()
+    """View keys the status bar leaves out (the GM panel still shows hidden ones)."""
+    same_as_stats: frozenset[str] = frozenset()
+    """View keys that list the characters already shown from ``stats``."""
+    conditions: tuple[str, ...] = ()
+    """Flags of a sheet's ``cond`` mapping the GM panel marks (``［重傷］``)."""
+    sheet_skip: frozenset[str] = frozenset()
+    """Sheet numbers the GM panel does not repeat after the gauges."""
+    text: Callable[[str, Any, str, bool], str | None] | None = None
+    """``text(key, value, lang, short) -> str | None``: its own wording of a view value
+    (``short``: the status bar's); None leaves the value to the generic form."""
+
+
+class RealTimeClock(NamedTuple):
+    """A clock of real seconds the console runs for a story (a countdown), and tells the
+    game about through the system's own rule commands, so logs and replays keep it."""
+
+    limit: Callable[[Any], float | None]
+    """``limit(story) -> seconds``, or None when this story has no real-time clock."""
+    spent: Callable[[Any, float], float]
+    """``spent(state, limit) -> seconds`` the game has been told about."""
+    report: Callable[[int, int, bool], str]
+    """``report(delta, total, behind) -> "@command args"``: tells the game ``delta`` more
+    seconds have passed (``total`` in all); ``behind`` when the game's count is behind the
+    console's (an undo or a load brought back an older State)."""
+    waits: Callable[[Any, Any], bool] | None = None
+    """``waits(story, state)``: True while the clock has not started yet (an opening)."""
+    live: tuple[tuple[str, ...], ...] = ()
+    """Paths of ``state`` event fields the console's live countdown replaces in the status
+    bar (``("time_left",)``, ``("mysys", "time_left")``)."""
+
+
+class Campaign(NamedTuple):
+    """Characters who go on from a finished game into another story (``play --campaign-from``)."""
+
+    wants: Callable[[Any], bool]
+    """``wants(story)``: whether a story is a campaign scenario of this system."""
+    carry: Callable[[dict, str, str], str]
+    """``carry(finished_state, prev, lang) -> "@command args"`` for the new game's first line,
+    from a finished game's saved State (plain JSON data: take only plain text on). Raises
+    :class:`RuleError` (one line in ``lang``, naming the game ``prev``) when nobody goes on."""
+    rules_key: str = ""
+    """The key under ``state.rules`` a finished game of this system has (default its name)."""
+
+
+class Template(NamedTuple):
+    """``katari new --rules NAME``: a small, valid, commented story to start from. Both are
+    ``str.format`` texts: ``{id}`` and ``{title}`` in the story, ``{path}`` in the test
+    (write literal braces twice)."""
+
+    story: str
+    test: str
+
+
+class Manual(NamedTuple):
+    """A manual ``katari manual NAME`` prints: the file ``pattern.format(lang=...)`` (``ja``
+    or ``en``) in ``package``'s resources."""
+
+    package: str
+    pattern: str
+    aliases: tuple[str, ...] = ()
+
+
+Finding = tuple[str, str, str]
+"""``(message, code, severity)`` of a rule system's lint, about the story as a whole."""
 
 
 @dataclass
 class RuleSystem:
-    """A rule system: named hooks plus optional life-cycle functions."""
+    """A rule system: named hooks plus optional life-cycle functions, and what front ends
+    and author tools need to know about it (all optional)."""
 
     name: str
     title: str = ""
@@ -105,10 +205,36 @@ class RuleSystem:
     """``validate(raw_story_dict) -> [(yaml_path, message)]`` rule-specific story checks."""
     meta_commands: dict[str, Any] = field(default_factory=dict)
     """``@name args`` commands: a :class:`runner.rules.meta.MetaCommand` each (its arguments
-    declared, read and bounded at the door), or a plain ``fn(ctx, words)``."""
+    declared, read and bounded at the door; ``player=True`` for the ones a player may type,
+    the others are sent by front ends and bots), or a plain ``fn(ctx, words)``."""
+    display: Display = field(default_factory=Display)
+    """Labels and fields for the status bar, the GM panel and the players' view."""
+    realtime: RealTimeClock | None = None
+    """A real-time clock the console runs for some of its stories."""
+    campaign: Campaign | None = None
+    """Characters carried over from a finished game (``katari play --campaign-from``)."""
+    lint: Callable[[Any, list[str]], list[Finding]] | None = None
+    """``lint(story, texts) -> [(message, code, severity)]``: ``katari check``'s warnings
+    about a story that loads (``texts``: its files' text); codes K3xx."""
+    templates: dict[str, Template] = field(default_factory=dict)
+    """The story ``katari new --rules NAME`` writes, by language (``ja``, ``en``); none: not
+    offered."""
+    manuals: dict[str, Manual] = field(default_factory=dict)
+    """Manuals ``katari manual NAME`` prints (a bomb module's expert manual)."""
+    topics: dict[str, Callable[[str], str]] = field(default_factory=dict)
+    """``katari rules NAME [TOPIC]``: ``topic(lang) -> text``. ``katari rules NAME`` shows
+    the topic ``rules`` when there is one, else the list of hooks followed by every topic."""
+    skills: Callable[[], list[tuple[str, str]]] | None = None
+    """``skills() -> [(name, note)]``: what a check names, for completion in editors."""
+    dice: Callable[[str, Any], Any] | None = None
+    """``dice(text, source) -> result | None``: a roll in this system's own dice syntax
+    (``katari roll``, the console's ``roll``), or None when ``text`` is not one. The result
+    has ``text`` and ``to_json()``."""
 
-    def hook(self, name: str | None = None, *, pure: bool = False) -> Callable[[HookFn], HookFn]:
-        """Registers a function as a hook: ``@SYSTEM.hook(pure=True)``."""
+    def hook(self, name: str | None = None, *, pure: bool = False,
+             outcomes: Iterable[str] | None = None, skill_arg: bool = False) -> Callable[[HookFn], HookFn]:
+        """Registers a function as a hook: ``@SYSTEM.hook(pure=True)``; ``outcomes``: the
+        keys it can give as a check."""
 
         def deco(fn: HookFn) -> HookFn:
             import inspect
@@ -116,7 +242,14 @@ class RuleSystem:
             params = list(inspect.signature(fn).parameters)[1:]
             hname = name or fn.__name__.rstrip("_")
             self.hooks[hname] = Hook(f"{self.name}.{hname}", fn, pure, tuple(params),
-                                     (fn.__doc__ or "").strip())
+                                     (fn.__doc__ or "").strip(),
+                                     frozenset(outcomes) if outcomes is not None else None, skill_arg)
             return fn
 
         return deco
+
+    def label(self, key: str, lang: str) -> str | None:
+        """The name of a view or sheet key in ``lang`` (falling back to Japanese), or None."""
+        labels = self.display.labels
+        table = labels.get(lang) or labels.get("ja") or {}
+        return table.get(key)

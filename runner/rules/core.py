@@ -8,6 +8,10 @@ from runner.rules.base import Context, RuleError, RuleSystem
 
 SYSTEM = RuleSystem("core", "built-in hooks")
 
+NONE = RuleSystem("none", "no rule system (only the built-in hooks)")
+"""``rules: none``: a story with the built-in hooks alone (declared as ``none`` in
+Katari's ``katari.rules`` entry points, like every other rule system)."""
+
 
 @SYSTEM.hook(pure=True)
 def has(ctx: Context, item: str, count: int = 1) -> bool:

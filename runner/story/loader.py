@@ -41,7 +41,6 @@ from runner.story.source import (
 from runner.story.yamlpos import Map, Refused, Seq, load_fast
 from runner.story.yamlpos import load as yaml_load
 
-RULES = ("coc7", "ureg", "ktane", "none")
 NODE_KINDS = ("place", "check", "combat", "scene")
 ENDING_KINDS = ("good", "normal", "bad", "death", "extra", "neutral", "partial", "failure")
 TOP_KEYS = {"story", "clock", "variables", "items", "characters", "nodes", "endings",
@@ -209,7 +208,7 @@ class _Checker:
             return
         prefix = name.split(".")[0] if "." in name else "core"
         if "." in name and prefix not in (self.rules, "core"):
-            if prefix in RULES:
+            if _is_rules(prefix):
                 self.err(pos, f"{name!r} belongs to the {prefix} rules, but this story uses "
                               f"rules: {self.rules}", "K012", file)
             else:
@@ -480,8 +479,34 @@ def _tidy(text: str) -> str:
     return _FOLD_SPACE.sub("", text) if " " in text else text
 
 
+def _is_rules(name: str) -> bool:
+    """Whether ``name`` is an installed rule system (runner.rules' registry)."""
+    from runner.rules import is_system
+
+    return is_system(name)
+
+
+def _rules_problem(rules: str) -> str:
+    """Why ``rules: RULES`` cannot be used ("" when it can): not installed, or broken."""
+    from runner.rules import BrokenRules, names, system
+
+    known = names()
+    if rules not in known:
+        if not known:
+            return (f"unknown rule system {rules!r}: no rule system is installed (the "
+                    "katari.rules entry points are missing; reinstall Katari: pip install -e .)")
+        near = _closest(rules, known)
+        hint = f" (did you mean {near!r}?)" if near else ""
+        return f"unknown rule system {short(rules, 40)}{hint}; one of: {', '.join(known)}"
+    try:
+        system(rules)
+    except BrokenRules as e:
+        return str(e)
+    return ""
+
+
 def _hook_hint(name: str, rules: str) -> str:
-    """" (did you mean 'coc7.check'?)" for a misspelt hook, from the hooks the story may call."""
+    """" (did you mean 'NAME.check'?)" for a misspelt hook, from the hooks the story may call."""
     from runner.rules import system
 
     names = [h for h in system("core").hooks]
@@ -692,8 +717,8 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
                 meta, meta_file = val, name
             elif key in TOP_KEYS:
                 sections[key].append((name, val, data))
-            elif key in RULES:
-                extra[key] = val
+            elif _is_rules(str(key)):
+                extra[key] = val  # a rule system's own section (its name), for its hooks
             else:
                 near = _closest(str(key), TOP_KEYS)
                 hint = f" (did you mean {near!r}?)" if near else ""
@@ -720,10 +745,9 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
                                       "at most 100)", "K006")
         sid = "story"
     rules = str(meta.get("rules", "none"))
-    if rules not in RULES:
-        near = _closest(rules, RULES)
-        hint = f" (did you mean {near!r}?)" if near else ""
-        chk.err(chk.vpos(meta, "rules"), f"unknown rule system {rules!r}{hint}; one of: {', '.join(RULES)}", "K005")
+    why = _rules_problem(rules)
+    if why:
+        chk.err(chk.vpos(meta, "rules"), why, "K005")
         rules = "none"
         chk.find_hook = None  # every hook call would be reported again: the one mistake is enough
     chk.rules = rules

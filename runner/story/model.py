@@ -155,7 +155,7 @@ class Story:
     readings: dict[str, str] = field(default_factory=dict)
     voices: dict[str, str] = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
-    """Top-level sections a rule system reads (``ureg:``, ``coc7:``, ...), as plain data."""
+    """Top-level sections a rule system reads (a section named after the story's rule system), as plain data."""
     version: str = ""
     """``story.version`` as written ("3", "1.2"); "" when the story has none."""
     migrations: tuple = ()
@@ -163,7 +163,7 @@ class Story:
     cache: dict = field(default_factory=dict, compare=False, repr=False)
     """Derived data computed once per loaded story: the engine's compiled closures and
     per-node action tables, and rule systems' own tables under keys that start with their
-    name (``("ureg", ...)``, ``("coc7", ...)``). Not part of the story's identity."""
+    name (``(NAME, ...)``). Not part of the story's identity."""
 
     def narration_by_id(self) -> dict[str, Narration]:
         out: dict[str, Narration] = {}

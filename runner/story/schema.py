@@ -13,7 +13,6 @@ from typing import Any
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
-RULES = ["coc7", "ureg", "ktane", "none"]
 NODE_KINDS = ["place", "check", "combat", "scene"]
 ENDING_KINDS = ["good", "normal", "bad", "death", "extra", "neutral", "partial", "failure"]
 CHARACTER_KINDS = ["pc", "npc", "ally", "neutral", "enemy", "monster"]
@@ -41,7 +40,7 @@ def _d(schema: dict, desc: str) -> dict:
 
 _EXPR = {"type": ["string", "number", "boolean", "null"],
          "description": "An expression: variables, numbers, 'text', + - * / // %, comparisons, "
-                        "and/or/not, and calls such as has('key') or coc7.check('目星')."}
+                        "and/or/not, and calls such as has('key') or a rule system's hooks (NAME.check('目星'))."}
 _DURATION = {"type": ["integer", "string"], "description": "Minutes: 30, \"30m\", \"1h\", \"1h30m\" or \"1:30\"."}
 _IDS = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}},
                   {"type": "object", "additionalProperties": {"type": "integer"}}],
@@ -59,7 +58,7 @@ EFFECT_SCHEMAS: dict[str, dict] = {
     "say": _obj({"say": _ref("narration")}, required=["say"]),
     "keeper": _obj({"keeper": _d(_ref("narration"), "A note only a game master sees.")}, required=["keeper"]),
     "do": _obj({"do": _d({"anyOf": [_ref("expr"), {"type": "array", "items": _ref("expr")}]},
-                         "Call a rule-system hook for its effect, e.g. \"ureg.solve('door')\".")},
+                         "Call a rule-system hook for its effect, e.g. \"NAME.solve('door')\".")},
                required=["do"]),
     "if": _obj({"if": _ref("expr"), "then": _ref("effects"), "else": _ref("effects")}, required=["if"]),
     "roll": _obj({"roll": {"anyOf": [
@@ -105,7 +104,7 @@ STORY_PROPS: dict[str, dict] = {
     "id": _d({"type": "string"}, "The story's id (letters, digits, _ and -)."),
     "title": {"type": ["string", "number"]},
     "language": _d({"type": "string"}, "ja (default) or en."),
-    "rules": _d({"enum": RULES}, "The rule system: coc7, ureg, ktane or none."),
+    # "rules" (the installed rule systems' names) is added by story_schema().
     "start": _d({"type": "string"}, "The node where play begins."),
     "credits": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
     "licence": {"type": "string"},
@@ -140,7 +139,6 @@ TOP_PROPS: dict[str, dict] = {
         "actions": _d({"type": "object", "additionalProperties": {"type": "string"}},
                       "node.old_action (or old_action) -> new action id."),
     })}, "Renames that map saves of older story versions onto this one."),
-    **{r: _d({"type": ["object", "array", "null"]}, f"Data for the {r} rule system.") for r in RULES},
 }
 
 _LINE = {"anyOf": [{"type": ["string", "number"]},
@@ -148,14 +146,34 @@ _LINE = {"anyOf": [{"type": ["string", "number"]},
                          "when": _ref("expr"), "speaker": {"type": "string"}}, required=["text"])]}
 
 
+def _loads(name: str) -> bool:
+    from runner.rules import BrokenRules, system
+
+    try:
+        system(name)
+    except BrokenRules:
+        return False
+    return True
+
+
 def story_schema() -> dict:
-    """The schema of one story file (any file of a multi-file story: every section is optional)."""
+    """The schema of one story file (any file of a multi-file story: every section is optional).
+    ``rules`` lists the rule systems installed here (runner.rules' registry), and each may
+    have a top-level section of its name."""
+    from runner.rules import names, system
+
+    rules = list(names())
+    titles = ", ".join(f"{r} ({system(r).title})" if _loads(r) else r for r in rules)
+    story = _obj({**STORY_PROPS, "rules": _d({"enum": rules}, f"The rule system: {titles}.")},
+                 desc=TOP_PROPS["story"]["description"])
+    top = {**TOP_PROPS, "story": story,
+           **{r: _d({"type": ["object", "array", "null"]}, f"Data for the {r} rule system.") for r in rules}}
     return {
         "$schema": DRAFT,
         "title": "Katari story",
         "description": "A Katari story file (see docs/authoring.md). Check with `katari check`.",
         "type": "object",
-        "properties": TOP_PROPS,
+        "properties": top,
         "additionalProperties": False,
         "$defs": {
             "expr": _EXPR,

@@ -583,89 +583,56 @@ def default_lang() -> str:
     return env if env in LANGS else "ja"
 
 
-# Names of the keys the shipped rule systems put in ``state`` events and character sheets.
-# "system.key" wins over "key" (UREG's solved puzzles are not the KTANE module's "solved").
-# Keys not listed here are shown as they are: a new rule system still shows up, in its own words.
+# Names of state keys any story may have. A rule system names its own view and sheet keys
+# (RuleSystem.display, runner/rules/<name>/), and those win; keys named nowhere are shown as
+# they are, so a new rule system still shows up, in its own words.
 VIEW_LABELS: dict[str, dict[str, str]] = {
-    "ja": {
-        # coc7: sheets and view
-        "hp": "HP", "mp": "MP", "san": "SAN", "luck": "幸運", "Luck": "幸運", "mov": "移動", "build": "ビルド",
-        "db": "DB", "investigators": "探索者", "active": "手番", "conditions": "状態",
-        "major_wound": "重傷", "unconscious": "気絶", "dying": "瀕死", "dead": "死亡", "stable": "安定",
-        "insane": "狂気", "npc": "NPC", "ally": "味方",
-        # ureg
-        "life": "ライフ", "flowers": "花", "floor": "階", "characters": "脱出者", "npcs": "人物",
-        "hint_used": "ヒント使用", "continues": "コンティニュー", "archetype": "タイプ",
-        "good": "長所", "bad": "短所", "ureg.solved": "解いた仕掛け", "mods": "補正",
-        "ureg.red": "赤", "ureg.white": "白", "ureg.yellow": "黄", "ureg.purple": "紫", "ureg.pink": "桃",
-        "ureg.blue": "青",
-        "ureg.cards": "カード", "ureg.face_up": "表", "ureg.face_down": "伏せ", "ureg.hidden": "伏せたカード",
-        "time_left": "残り", "time_limit": "制限時間", "time_spent": "経過",
-        # ktane
-        "stage": "ステージ", "led": "LED", "strikes": "ミス", "solved": "解除", "edgework": "外観",
-        "serial": "シリアル", "indicators": "インジケーター", "batteries": "電池",
-        "hidden": "隠し値", "level": "レベル", "move": "動き", "expected": "正解", "enemy": "敵",
-        "sequence": "手順", "done": "済み", "x": "X",
-    },
-    "en": {
-        "hp": "HP", "mp": "MP", "san": "SAN", "luck": "Luck", "mov": "MOV", "build": "Build",
-        "db": "DB", "investigators": "investigators", "active": "active", "conditions": "conditions",
-        "major_wound": "major wound", "unconscious": "unconscious", "dying": "dying", "dead": "dead",
-        "stable": "stable", "insane": "insane", "npc": "NPC", "ally": "ally",
-        "life": "life", "flowers": "flowers", "floor": "floor", "characters": "escapers", "npcs": "people",
-        "hint_used": "hint used", "continues": "continues", "archetype": "type",
-        "good": "strength", "bad": "weakness", "ureg.solved": "puzzles solved", "mods": "modifiers",
-        "ureg.cards": "cards", "ureg.face_up": "face up", "ureg.face_down": "face down",
-        "ureg.hidden": "face-down cards",
-        "time_left": "time left", "time_limit": "time limit", "time_spent": "time spent",
-        "stage": "stage", "led": "LED", "strikes": "strikes", "solved": "solved", "edgework": "edgework",
-        "serial": "serial", "indicators": "indicators", "batteries": "batteries",
-        "hidden": "hidden", "level": "level", "move": "move", "expected": "expected", "enemy": "enemy",
-        "sequence": "sequence", "done": "done", "x": "X",
-    },
+    "ja": {"hp": "HP", "mp": "MP", "luck": "幸運", "life": "ライフ",
+           "time_left": "残り", "time_limit": "制限時間", "time_spent": "経過", "hidden": "隠し値",
+           # the kinds of characters a story has (docs/authoring.md)
+           "npc": "NPC", "ally": "味方", "enemy": "敵"},
+    "en": {"hp": "HP", "mp": "MP", "luck": "luck", "life": "life",
+           "time_left": "time left", "time_limit": "time limit", "time_spent": "time spent", "hidden": "hidden",
+           "npc": "NPC", "ally": "ally", "enemy": "enemy"},
 }
 
-_KTANE_BUTTONS = {
-    "ja": {"forward": "前", "left": "左", "right": "右", "sword": "剣", "shield": "盾"},
-    "en": {"forward": "forward", "left": "left", "right": "right", "sword": "sword", "shield": "shield"},
-}
-VIEW_VALUES: dict[str, dict[str, dict[Any, str]]] = {
-    # Values with names of their own: LED colours, buttons, yes/no of the module.
-    "ja": {
-        "led": {"red": "赤", "yellow": "黄", "green": "緑", "blue": "青", "magenta": "マゼンタ",
-                "white": "白", "off": "消灯"},
-        "solved": {True: "済み", False: "まだ"},
-        "hint_used": {True: "済み", False: "まだ"},
-        "move": _KTANE_BUTTONS["ja"], "expected": _KTANE_BUTTONS["ja"], "sequence": _KTANE_BUTTONS["ja"],
-    },
-    "en": {
-        "solved": {True: "yes", False: "no"},
-        "hint_used": {True: "yes", False: "no"},
-    },
-}
+
+def _display(system: str | None) -> Any:
+    """The rule system's Display, or None (no system, or one not installed here)."""
+    if not system:
+        return None
+    from runner.rules import BrokenRules, UnknownRules
+    from runner.rules import system as find
+
+    try:
+        return find(system).display
+    except (UnknownRules, BrokenRules):
+        return None
 
 
 def key_label(key: str, lang: str = "ja", system: str | None = None) -> str:
-    """A state key as the status bar names it (the key itself when we have no name for it)."""
-    table = VIEW_LABELS.get(lang) or VIEW_LABELS["ja"]
-    if system:
-        hit = table.get(f"{system}.{key}")
+    """A state key as the status bar names it: the rule system's own name for it, else a
+    common one, else the key itself."""
+    d = _display(system)
+    if d is not None and d.labels:
+        hit = (d.labels.get(lang) or d.labels.get("ja") or {}).get(key)
         if hit is not None:
             return hit
+    table = VIEW_LABELS.get(lang) or VIEW_LABELS["ja"]
     return table.get(key, key)
 
 
 def value_name(key: str, value: Any, lang: str = "ja", system: str | None = None) -> str | None:
-    """The name of a view value that has one (``led: yellow`` -> 黄), else None."""
-    table = VIEW_VALUES.get(lang) or {}
-    for k in ((f"{system}.{key}",) if system else ()) + (key,):
-        names = table.get(k)
-        if names is not None:
-            try:
-                return names.get(value)
-            except TypeError:  # an unhashable value
-                return None
-    return None
+    """The name of a view value that has one (a module's ``led: yellow`` -> 黄), else None:
+    rule systems name their values (RuleSystem.display.values)."""
+    d = _display(system)
+    names = ((d.values.get(lang) or {}).get(key)) if d is not None else None
+    if names is None:
+        return None
+    try:
+        return names.get(value)
+    except TypeError:  # an unhashable value
+        return None
 
 
 def t(key: str, lang: str = "ja", /, **kw: object) -> str:

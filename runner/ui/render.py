@@ -335,11 +335,31 @@ def _printable(text: str) -> str:
 
 CORE_KEYS = {"type", "node", "title", "turn", "clock", "time", "time_left", "vars", "inventory",
              "stats", "gm", "ending"}
-PREFERRED_STATS = ("HP", "hp", "MP", "mp", "SAN", "san", "Luck", "luck", "幸運", "耐久力",
-                   "正気度", "life", "ライフ")
-RULE_VIEWS = ("ureg", "coc7", "ktane")
-"""State keys that hold a rule system's whole view: shown flat, one level down."""
-_VIEW_SKIP = ("time_limit", "time_spent", "npcs", "active")
+PREFERRED_STATS = ("HP", "hp", "MP", "mp", "Luck", "luck", "life", "ライフ")
+"""The gauges a status bar shows first when the rule system names none (Display.stats)."""
+SHEET_SKIP = frozenset({"hp", "mp", "luck", "age"})
+"""Sheet numbers the GM panel does not repeat after the gauges, unless the rule system says."""
+
+
+def _display(system: Any) -> Any:
+    """The story's rule system's Display (runner.rules' registry), or an empty one."""
+    from runner.rules import BrokenRules, UnknownRules
+    from runner.rules import system as find
+    from runner.rules.base import Display
+
+    if isinstance(system, str):
+        try:
+            return find(system).display
+        except (UnknownRules, BrokenRules):
+            pass
+    return Display()
+
+
+def is_view_key(key: str) -> bool:
+    """Whether a state key holds a rule system's whole view (its name): shown flat, one level down."""
+    from runner.rules import is_system
+
+    return key != "none" and is_system(key)
 
 
 def duration(minutes: Any, lang: str) -> str:
@@ -395,8 +415,11 @@ def view_text(key: str, value: Any, lang: str = "ja", system: str | None = None,
     """A rule system's view value in the interface language: values with names of their own
     (LED colours, buttons), the edgework, maps with their keys named; the rest as ``compact``.
     ``short``: the status bar's form, where the edgework must fit beside the stage and LED."""
-    if short and key == "edgework" and isinstance(value, dict):
-        return _edgework_short(value, lang)
+    own = _display(system).text
+    if own is not None:
+        text = own(key, value, lang, short)
+        if text is not None:
+            return text
     if isinstance(value, (str, bool)):
         name = value_name(key, value, lang, system)
         if name is not None:
@@ -406,11 +429,6 @@ def view_text(key: str, value: Any, lang: str = "ja", system: str | None = None,
         names = [value_name(key, x, lang, system) for x in value]
         if any(n is not None for n in names):
             return sep.join(n if n is not None else x for n, x in zip(names, value, strict=True))
-    if key == "indicators" and isinstance(value, list) and all(isinstance(x, dict) for x in value):
-        lit, unlit = ("点灯", "消灯") if lang == "ja" else ("lit ", "unlit ")
-        return sep.join(f"{lit if x.get('lit') else unlit}{x.get('label', '')}" for x in value)
-    if key == "batteries" and isinstance(value, int) and not isinstance(value, bool) and lang == "ja":
-        return f"{value}本"
     if isinstance(value, dict) and depth < 2:
         parts = []
         for k, v in value.items():
@@ -423,25 +441,11 @@ def view_text(key: str, value: Any, lang: str = "ja", system: str | None = None,
     return compact(value, depth)
 
 
-def _edgework_short(edge: dict, lang: str) -> str:
-    """``ZG0PE3 点灯BOB 消灯FRQ,NSA 電池0`` (``lit BOB unlit FRQ,NSA batteries 0``)."""
-    inds = [x for x in edge.get("indicators") or [] if isinstance(x, dict)]
-    lit = ",".join(str(x.get("label", "")) for x in inds if x.get("lit"))
-    unlit = ",".join(str(x.get("label", "")) for x in inds if not x.get("lit"))
-    ja = lang == "ja"
-    parts = [str(edge.get("serial", ""))]
-    if lit:
-        parts.append(("点灯" if ja else "lit ") + lit)
-    if unlit:
-        parts.append(("消灯" if ja else "unlit ") + unlit)
-    if edge.get("batteries") is not None:
-        parts.append(("電池" if ja else "batteries ") + str(edge["batteries"]))
-    return " ".join(p for p in parts if p)
-
-
-def _stat_keys(s: dict) -> list[str]:
-    """The keys of a sheet the status bar shows: the usual gauges, else its first numbers."""
-    picked = [k for k in PREFERRED_STATS if k in s and isinstance(s[k], (int, float, str))]
+def _stat_keys(s: dict, system: str | None = None) -> list[str]:
+    """The keys of a sheet the status bar shows: the rule system's gauges (or the usual
+    ones), else its first numbers."""
+    picked = [k for k in (_display(system).stats or PREFERRED_STATS)
+              if k in s and isinstance(s[k], (int, float, str))]
     if not picked:
         picked = [k for k, v in s.items() if isinstance(v, (int, float)) and not isinstance(v, bool)][:4]
     return picked
@@ -454,7 +458,7 @@ def stat_items(stats: dict, lang: str = "ja", system: str | None = None) -> list
     for cid, s in stats.items():
         if not isinstance(s, dict):
             continue
-        for k in _stat_keys(s):
+        for k in _stat_keys(s, system):
             name = key_label(k, lang, system)
             v = s[k]
             mx = s.get(f"{k}_max")
@@ -483,12 +487,13 @@ def status_items(ev: dict, story: Any = None, lang: str = "ja", *, short: bool =
     for key, v in ev.items():
         if key in CORE_KEYS or v is None:
             continue
-        if isinstance(v, dict) and (key in RULE_VIEWS or key == getattr(story, "rules", None)):
+        if isinstance(v, dict) and (key == getattr(story, "rules", None) or is_view_key(key)):
             # A rule system's view under its own name: show its useful parts flat.
+            shown = _display(key)
             for k2, v2 in v.items():
-                if v2 in (None, "", [], {}, False) or k2 in _VIEW_SKIP:
+                if v2 in (None, "", [], {}, False) or k2 in shown.status_skip:
                     continue
-                if k2 in ("characters", "investigators") and ev.get("stats"):
+                if k2 in shown.same_as_stats and ev.get("stats"):
                     continue  # the same people as in ``stats``, already shown
                 if k2 == "time_left":
                     items.append((t("left", lang), duration(v2, lang)))
@@ -655,7 +660,7 @@ def _flat(d: dict) -> dict:
     """A GM view's hidden parts, one level flat (``hidden.expected`` -> ``expected``)."""
     out: dict = {}
     for k, v in d.items():
-        if isinstance(v, dict) and k in (*RULE_VIEWS, "hidden"):
+        if isinstance(v, dict) and (k == "hidden" or is_view_key(k)):
             out.update(v)
         else:
             out[k] = v
@@ -727,9 +732,6 @@ def value_mark(v: Any, lang: str) -> str:
     return str(v)
 
 
-_CONDITIONS = ("major_wound", "unconscious", "dying", "dead", "stable")
-
-
 def gm_people(ev: dict, story: Any, lang: str) -> list[str]:
     """Every character with a sheet (enemies too): the usual gauges, conditions, then a few
     more numbers."""
@@ -743,14 +745,14 @@ def gm_people(ev: dict, story: Any, lang: str) -> list[str]:
         c = chars.get(cid)
         name = sheet.get("name") or (c.name if c is not None and c.name else cid)
         pairs = stat_items({cid: sheet}, lang, system)
-        shown = set(_stat_keys(sheet))
+        shown = set(_stat_keys(sheet, system))
+        skip = _display(system).sheet_skip or SHEET_SKIP
         extra = [(k, v) for k, v in sheet.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
-                 and k not in shown and not k.endswith("_max") and k.lower() not in
-                 ("hp", "mp", "san", "luck", "san_start", "luck_start", "age")][:8]
+                 and k not in shown and not k.endswith("_max") and k.lower() not in skip][:8]
         cond = sheet.get("cond") if isinstance(sheet.get("cond"), dict) else {}
-        marks = [key_label(k, lang, system) for k in _CONDITIONS if cond.get(k)]
-        if cond.get("insane"):
-            marks.append(f"{key_label('insane', lang, system)}:{cond['insane']}")
+        # A condition that is on, or of a kind (``insane: temporary``).
+        marks = [key_label(k, lang, system) + (f":{cond[k]}" if isinstance(cond[k], str) else "")
+                 for k in _display(system).conditions if cond.get(k)]
         vals = [f"{k} {v}" for k, v in pairs] + [f"［{m}］" for m in marks] + \
             [f"{key_label(k, lang, system)} {v}" for k, v in extra]
         kind = f"({key_label(c.kind, lang, system)})" if c is not None and c.kind and c.kind != "pc" else ""

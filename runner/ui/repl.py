@@ -582,34 +582,31 @@ def clock_words(text: str, *, absolute: bool = False) -> str:
 class RealTime:
     """A pausable stopwatch of real seconds played, on an injectable monotonic clock."""
 
-    def __init__(self, kind: str, limit: float, clock: Callable[[], float]) -> None:
-        self.kind = kind
-        """``ureg`` (``@time_passed``/``@time_sync``) or ``ktane`` (``@tick``)."""
+    def __init__(self, spec: Any, limit: float, clock: Callable[[], float]) -> None:
+        self.spec = spec
+        """The rule system's RealTimeClock: how the game is told, where it keeps the count."""
         self.limit = float(limit)
         self.clock = clock
         self.base = 0.0
         self.since = clock()
         self.paused = False
         self.waits: Callable[[State], bool] | None = None
-        """Whether a State is still before the story's clock starts (UREG: the opening)."""
+        """Whether a State is still before the story's clock starts (an opening scene)."""
         self.held = False
 
     @classmethod
     def for_story(cls, story: Any, clock: Callable[[], float]) -> RealTime | None:
-        opts = getattr(story, "options", None) or {}
-        if story.rules == "ureg":
-            from runner.rules.ureg.core import clock_started, time_limit
+        """The story's real-time clock, as its rule system declares it (RuleSystem.realtime)."""
+        from runner.rules import system
 
-            lim = time_limit(story)
-            if not lim:
-                return None
-            rt = cls("ureg", lim, clock)
-            rt.waits = lambda st: not clock_started(story, st)
-            return rt
-        if story.rules == "ktane":
-            timer = opts.get("timer")
-            return cls("ktane", int(timer), clock) if timer else None
-        return None
+        spec = system(story.rules).realtime
+        lim = spec.limit(story) if spec is not None else None
+        if not lim:
+            return None
+        rt = cls(spec, lim, clock)
+        if spec.waits is not None:
+            rt.waits = lambda st: spec.waits(story, st)
+        return rt
 
     def total(self) -> float:
         if self.held:
@@ -645,14 +642,25 @@ class RealTime:
 
     def spent(self, state: State) -> float:
         """The real seconds a State has been told about."""
-        rules = state.rules or {}
-        if self.kind == "ureg":
-            return float((rules.get("ureg") or {}).get("time_spent", 0) or 0)
-        left = (rules.get("ktane") or {}).get("time_left")
-        return self.limit - float(left) if left is not None else 0.0
+        return float(self.spec.spent(state, self.limit))
 
     def left(self) -> float:
         return max(0.0, self.limit - self.total())
+
+
+def _without(ev: dict, paths: tuple[tuple[str, ...], ...]) -> dict:
+    """A copy of a state event without the fields at ``paths`` (copied only where cut)."""
+    ev = dict(ev)
+    for path in paths:
+        node = ev
+        for key in path[:-1]:
+            if not isinstance(node.get(key), dict):
+                break
+            node[key] = dict(node[key])
+            node = node[key]
+        else:
+            node.pop(path[-1], None)
+    return ev
 
 
 _YES = ("y", "yes", "はい", "うん", "ええ", "네", "예", "ok")
@@ -882,12 +890,7 @@ class Repl(AuthorLoop):
         ev = self.player_ev if self.state_ev is not None else None
         if ev is None or self.rt is None:
             return ev
-        ev = dict(ev)
-        if self.rt.kind == "ureg" and isinstance(ev.get("ureg"), dict):
-            ev["ureg"] = {k: v for k, v in ev["ureg"].items() if k != "time_left"}
-        elif self.rt.kind == "ktane":
-            ev.pop("time_left", None)
-        return ev
+        return _without(ev, self.rt.spec.live)
 
     def realtime_items(self) -> list[tuple[str, str]]:
         if self.rt is None or self.tl is None:
@@ -1285,11 +1288,9 @@ class Repl(AuthorLoop):
             delta = max(delta, int(rt.limit - spent + 0.999))  # never stop one second short
         if delta < 1:
             return False
-        if rt.kind == "ureg":
-            # Behind our own total (an undo or a load brought back an older State): sync.
-            cmd = f"@time_sync {int(spent) + delta}" if spent + 0.5 < self._reported else f"@time_passed {delta}"
-        else:
-            cmd = f"@tick {delta}"
+        # Behind our own total (an undo or a load brought back an older State): the rule
+        # system is told the whole count, not the step.
+        cmd = rt.spec.report(delta, int(spent) + delta, spent + 0.5 < self._reported)
         ran = self.step_asking(cmd)
         if ran is None or ran[0] is self.state:
             return False

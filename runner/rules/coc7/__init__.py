@@ -723,4 +723,7 @@ def has_weapon(ctx: Context, name: str, who: str = "") -> bool:
     return any(w["name"] == name for w in _pc(ctx, who).get("weapons", []))
 
 
+# What front ends need from this system (labels, outcome keys, lint, skills, BCDice rolls):
+# runner/rules/coc7/front.py.
+from runner.rules.coc7 import front as _front  # noqa: E402,F401
 from runner.rules.coc7 import scenario as _scenario  # noqa: E402,F401  (scenario hooks register on SYSTEM)

@@ -355,3 +355,6 @@ SYSTEM.meta_commands.update({
 })
 
 __all__ = ["SYSTEM", "dungeon", "edgework", "view"]
+
+# What front ends need from this system (labels, the countdown, the manual): runner/rules/ktane/front.py.
+from runner.rules.ktane import front as _front  # noqa: E402,F401

@@ -601,3 +601,7 @@ SYSTEM.meta_commands["carry"] = MetaCommand(_meta_carry, (Arg("carry", "json"),)
 
 __all__ = ["SYSTEM", "CREDIT", "SOURCE", "view", "validate", "campaign_carry", "apply_carry",
            "carry_command", "escaped_pcs"]
+
+# What front ends need from this system (labels, the real-time limit, the campaign, the
+# rules text): runner/rules/ureg/front.py.
+from runner.rules.ureg import front as _front  # noqa: E402,F401

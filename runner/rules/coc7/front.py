@@ -1,0 +1,102 @@
+"""What front ends and author tools need from Call of Cthulhu 7th edition: the names of its
+view and sheets in both languages, the outcome keys of its checks, ``katari check``'s
+investigator warning, the skills an editor completes, and BCDice's CoC dice commands for
+``katari roll``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from runner.rules.base import Display, Finding
+from runner.rules.coc7 import SYSTEM
+from runner.rules.coc7.bcdice import bcdice
+from runner.rules.coc7.sheet import SKILLS, pregens
+from runner.rules.coc7.template import TEMPLATES
+
+SYSTEM.display = Display(
+    labels={
+        "ja": {"hp": "HP", "mp": "MP", "san": "SAN", "luck": "幸運", "Luck": "幸運", "mov": "移動",
+               "build": "ビルド", "db": "DB", "investigators": "探索者", "active": "手番",
+               "conditions": "状態", "major_wound": "重傷", "unconscious": "気絶", "dying": "瀕死",
+               "dead": "死亡", "stable": "安定", "insane": "狂気"},
+        "en": {"hp": "HP", "mp": "MP", "san": "SAN", "luck": "Luck", "mov": "MOV", "build": "Build",
+               "db": "DB", "investigators": "investigators", "active": "active",
+               "conditions": "conditions", "major_wound": "major wound", "unconscious": "unconscious",
+               "dying": "dying", "dead": "dead", "stable": "stable", "insane": "insane"},
+    },
+    stats=("HP", "hp", "MP", "mp", "SAN", "san", "Luck", "luck", "幸運", "耐久力", "正気度"),
+    status_skip=frozenset({"active"}),
+    same_as_stats=frozenset({"investigators"}),
+    conditions=("major_wound", "unconscious", "dying", "dead", "stable", "insane"),
+    sheet_skip=frozenset({"hp", "mp", "san", "luck", "san_start", "luck_start", "age"}),
+)
+
+# The keys each check can give (``katari check`` warns about an outcome no check gives).
+_LEVELS = ("critical", "extreme", "hard", "regular", "success", "failure", "fumble")
+_SAN = ("success", "failure", "fumble", "permanent", "indefinite", "temporary", "insane")
+_OUTCOMES = {
+    "check": _LEVELS, "hidden_check": _LEVELS, "luck": _LEVELS, "group_luck": _LEVELS,
+    "push": (*_LEVELS, "pushed_failure"), "san": _SAN, "san_all": _SAN,
+    "opposed": (*_LEVELS, "win", "lose", "draw"),
+}
+# Hooks whose quoted arguments are skill names (completed in editors).
+_SKILL_HOOKS = ("check", "skill", "push", "opposed", "improve", "hidden_check")
+for _name in {*_OUTCOMES, *_SKILL_HOOKS}:
+    _h = SYSTEM.hooks[_name]
+    SYSTEM.hooks[_name] = replace(
+        _h, outcomes=frozenset(_OUTCOMES[_name]) if _name in _OUTCOMES else _h.outcomes,
+        skill_arg=_name in _SKILL_HOOKS)
+
+
+def _lint(story: Any, texts: list[str]) -> list[Finding]:
+    """A story whose checks need an investigator but that never gives the player one."""
+    if not any("coc7." in t for t in texts):
+        return []
+    opts = story.options or {}
+    coc = story.extra.get("coc7") or {}
+    if ("pregen" in opts or "pregen" in (opts.get("coc7") or {}) or "pregen" in coc
+            or any(c.kind == "pc" for c in story.characters.values())
+            or any(w in t for t in texts for w in ("choose_pregen", "quick_create", "coc7.create"))):
+        return []
+    return [("rules: coc7 but no investigator: a check will fail. Add `options: {pregen: 1}` "
+             "to 'story', a `kind: pc` character, or call coc7.choose_pregen(n)", "K305", "warning")]
+
+
+def _skills() -> list[tuple[str, str]]:
+    """Every 7th-edition skill, by its Japanese and its English name, with its base."""
+    out: list[tuple[str, str]] = []
+    for ja, en, base, _more in SKILLS:
+        out.append((ja, f"{en} ({base}%)"))
+        out.append((en, f"{ja} ({base}%)"))
+    return out
+
+
+SYSTEM.lint = _lint
+SYSTEM.skills = _skills
+SYSTEM.dice = bcdice
+
+SYSTEM.templates.update(TEMPLATES)
+
+
+def investigators(lang: str = "ja") -> str:
+    """The ready-made investigators a story picks with ``options: {pregen: N}`` or
+    ``coc7.choose_pregen(N)`` (the ``katari new --rules coc7`` template uses the first)."""
+    ja = lang == "ja"
+    head = ("\n出来合いの探索者（story の options: {pregen: N}、または coc7.choose_pregen(N)）:\n" if ja else
+            "\nReady-made investigators (story options: {pregen: N}, or coc7.choose_pregen(N)):\n")
+    rows = [head]
+    for n, p in enumerate(pregens(), 1):
+        name = p["name"] if ja else f"{p.get('name_en') or p['name']} ({p['name']})"
+        age = f"{p['age']}歳" if ja else f"age {p['age']}"
+        c = p["chars"]
+        chars = " ".join(f"{k} {c[k]}" for k in ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU") if k in c)
+        best = sorted(p["skills"].items(), key=lambda kv: (-kv[1], kv[0]))[:5]
+        skills = ("、" if ja else ", ").join(f"{k} {v}" for k, v in best)
+        rows.append(f"  {n}. {name} — {p['occupation']}, {p['era']}, {age}, {p['native']}\n"
+                    f"     {chars}  HP {p['hp']} MP {p['mp']} SAN {p['san']} {'幸運' if ja else 'Luck'} {p['luck']}\n"
+                    f"     {'得意' if ja else 'best'}: {skills}\n")
+    return "".join(rows)
+
+
+SYSTEM.topics["investigators"] = investigators
