@@ -123,10 +123,10 @@ def test_no_module_outside_a_rule_systems_package_names_one() -> None:
     runner/rules/<name>/."""
     systems = [n for n in names() if n != "none"]
     own = {ROOT / "runner" / "rules" / n for n in systems}
-    # The scenario importer reads Call of Cthulhu documents into coc7 drafts; it is being
-    # changed by another piece of work and will ask the registry next (#14 item 2).
+    # The one exception: coc7's scenario importer (RuleSystem.importer), which writes drafts
+    # in that system's hooks and reads its skill table. It cannot live in runner/rules/coc7/,
+    # since it reads files and writes YAML, which a rule system may not (tests/test_engine.py).
     own.add(ROOT / "runner" / "importer")
-    own.add(ROOT / "runner" / "commands" / "import_.py")
     offenders = []
     for f in sorted((ROOT / "runner").rglob("*")):
         if not f.is_file() or "__pycache__" in f.parts or (ROOT / "runner" / "shipped") in f.parents:

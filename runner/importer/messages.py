@@ -17,7 +17,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "out_exists": "{path}: すでにファイルがあります。別の出力先を -o で指定するか、--force で上書きしてください。",
         "out_file": "{path}: 出力先がファイルです。フォルダ名を -o で指定してください。",
         "write_failed": "{path}: 書き込めません（{why}）。",
-        "bad_rules": "ルール {rules!r} には対応していません。対応しているのは coc7 です。",
+        "bad_rules": "ルール {rules!r} には対応していません。対応しているのは {known} です。",
     },
     "en": {
         "missing": "{path}: no such file.",
@@ -31,7 +31,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "out_exists": "{path}: already holds files. Choose another folder with -o, or overwrite with --force.",
         "out_file": "{path}: is a file. Give a folder name with -o.",
         "write_failed": "{path}: cannot write ({why}).",
-        "bad_rules": "rules {rules!r} are not supported; only coc7 is.",
+        "bad_rules": "rules {rules!r} are not supported; these are: {known}.",
     },
 }
 

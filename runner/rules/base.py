@@ -226,6 +226,10 @@ class RuleSystem:
     the topic ``rules`` when there is one, else the list of hooks followed by every topic."""
     skills: Callable[[], list[tuple[str, str]]] | None = None
     """``skills() -> [(name, note)]``: what a check names, for completion in editors."""
+    importer: str = ""
+    """The package of a scenario-document importer that writes drafts for this system
+    (``katari import DOC --rules NAME``): it offers ``parse_document``, ``ImportFailure``,
+    ``writer.write_story``, ``report.summary``/``to_json`` as ``runner.importer`` does."""
     dice: Callable[[str, Any], Any] | None = None
     """``dice(text, source) -> result | None``: a roll in this system's own dice syntax
     (``katari roll``, the console's ``roll``), or None when ``text`` is not one. The result

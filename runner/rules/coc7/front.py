@@ -73,6 +73,9 @@ def _skills() -> list[tuple[str, str]]:
 
 
 SYSTEM.lint = _lint
+# `katari import`: Call of Cthulhu scenario documents into drafts of this system. It lives
+# outside this package because it reads files and writes YAML, which a rule system may not.
+SYSTEM.importer = "runner.importer"
 SYSTEM.skills = _skills
 SYSTEM.dice = bcdice
 
