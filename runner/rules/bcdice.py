@@ -5,8 +5,8 @@ prints for the same dice: sums of dice with a target (``2D6+1``, ``(1D6+2)*2``, 
 ``5D6KH3``, ``1D100<=50``, ``2D6>=7``, ``1D6>?``), ``D66``, ``C(1+2*3)``, ``choice[a,b,c]``
 (also ``choice(a,b,c)`` and ``choice a b c``) and the repeats ``x3 CMD``, ``rep3 CMD``,
 ``repeat3 CMD``. Each may start with ``S`` (a secret roll); a word after the command is a
-comment (``2D6 ダメージ``). A game system's own commands come first (see
-:func:`runner.rules.coc7.bcdice.bcdice`, which also runs the repeats).
+comment (``2D6 ダメージ``). A game system's own commands come first (its
+``RuleSystem.dice``, which also runs the repeats).
 
 The dice come from a :class:`~runner.rules.dice.DiceSource` in BCDice's order, so the faces
 BCDice reports rolling give the same text here (tests/test_bcdice_differential.py checks it
