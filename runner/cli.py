@@ -11,8 +11,9 @@ import sys
 
 from runner import __version__
 
-ORDER = ["play", "list", "check", "roll", "export", "schema", "replay", "graph", "simulate", "test",
-         "new", "manual", "rules", "speak", "voices", "hear", "voice", "watch"]
+ORDER = ["play", "list", "check", "new", "import", "test", "simulate", "sweep", "graph", "replay",
+         "roll", "export", "strings", "manual", "rules", "speak", "voices", "hear", "voice", "watch",
+         "schema", "lsp"]  # players' commands first, then authors', then the table's, then tools
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     import runner.commands as pkg
 
     names = [m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")]
-    names.sort(key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
+    names.sort(key=lambda n: (ORDER.index(n.rstrip("_")) if n.rstrip("_") in ORDER else len(ORDER), n))  # import_.py is "import"
     for name in names:
         importlib.import_module(f"runner.commands.{name}").register(sub)
     return p
