@@ -171,6 +171,36 @@ class Manual(NamedTuple):
     aliases: tuple[str, ...] = ()
 
 
+class Investigators(NamedTuple):
+    """Player characters brought from the online table and taken back to it: ``katari play
+    --investigator FILE``, the console's ``import`` (and JSON pasted at its prompt), ``katari
+    roll --investigator FILE``, ``katari export --format ccfolia``. The pure half is the rule
+    system's own; reading documents (files, standard input, pasted JSON) and writing a sheet
+    in a table's format is an adapter's, a module outside ``runner/rules``, named here
+    (docs/rules-api.md)."""
+
+    adapter: str
+    """The module that reads documents into sheets and writes sheets back out; it offers
+    ``investigator(doc, where) -> Imported`` (``.sheet``, the portable form; ``.source``;
+    ``.notes``, each with ``.message(lang)``), ``load(source) -> Imported`` (a file, or ``-``
+    for standard input), ``read_file(path) -> (doc, where)``, ``parse(text, where) -> doc``,
+    ``complete(text) -> bool`` and ``MAX_BYTES`` (pasted text), ``piece(sheet, note=) -> dict``
+    (CCFOLIA's clipboard JSON), ``SheetError`` (``.message(lang)``, one line) and
+    ``say(code, lang, **kw)`` for ``imported``, as ``runner.ccfolia.adapter`` does."""
+    command: Callable[[dict], str]
+    """``command(portable) -> "@name {...}"``: the rule command that plays an imported sheet
+    in as a game's first command (so saves, undo and replays keep it)."""
+    sheet: Callable[[Any], dict]
+    """``sheet(portable) -> sheet``: the full sheet of an imported one (what ``katari roll
+    --investigator`` rolls against); :class:`RuleError` when it is not one."""
+    creation: Callable[[Any, str], Any]
+    """``creation(story, node_id) -> action | None``: the character choice's action an
+    import takes the place of (the console offers ``import`` there)."""
+    active: Callable[[Any], dict | None]
+    """``active(state) -> sheet | None``: the active investigator's sheet in a game (chat-
+    palette rolls, the exported piece)."""
+
+
 Finding = tuple[str, str, str]
 """``(message, code, severity)`` of a rule system's lint, about the story as a whole."""
 
@@ -230,6 +260,9 @@ class RuleSystem:
     """The package of a scenario-document importer that writes drafts for this system
     (``katari import DOC --rules NAME``): it offers ``parse_document``, ``ImportFailure``,
     ``writer.write_story``, ``report.summary``/``to_json`` as ``runner.importer`` does."""
+    investigators: Investigators | None = None
+    """Investigators imported from and exported to the online table (CCFOLIA, キャラクター
+    保管所); None: this system's stories take none (the front ends say so in one line)."""
     dice: Callable[[str, Any], Any] | None = None
     """``dice(text, source) -> result | None``: a roll in this system's own dice syntax
     (``katari roll``, the console's ``roll``), or None when ``text`` is not one. The result

@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from runner.rules.base import Display, Finding
+from runner.rules.base import Display, Finding, Investigators
 from runner.rules.coc7 import SYSTEM
 from runner.rules.coc7.bcdice import bcdice
+from runner.rules.coc7.portable import active_sheet, command, creation_action, from_portable
 from runner.rules.coc7.sheet import SKILLS, pregens
 from runner.rules.coc7.template import TEMPLATES
 
@@ -76,6 +77,11 @@ SYSTEM.lint = _lint
 # `katari import`: Call of Cthulhu scenario documents into drafts of this system. It lives
 # outside this package because it reads files and writes YAML, which a rule system may not.
 SYSTEM.importer = "runner.importer"
+# Investigators from CCFOLIA and キャラクター保管所 (`katari play --investigator`, the console's
+# `import`) and back out as a CCFOLIA piece (`katari export --format ccfolia`). Reading their
+# documents is runner/ccfolia's, outside this package: it reads files and standard input.
+SYSTEM.investigators = Investigators("runner.ccfolia.adapter", command=command, sheet=from_portable,
+                                     creation=creation_action, active=active_sheet)
 SYSTEM.skills = _skills
 SYSTEM.dice = bcdice
 

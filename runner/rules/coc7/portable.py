@@ -154,6 +154,16 @@ def creation_action(story: Any, node_id: str) -> Any:
     return found
 
 
+def active_sheet(state: Any) -> dict | None:
+    """The active investigator's sheet in a game state (the one whose turn it is), or None."""
+    rules = getattr(state, "rules", None) or {}
+    d = rules.get("coc7") if isinstance(rules, dict) else None
+    if not isinstance(d, dict):
+        return None
+    s = (getattr(state, "stats", None) or {}).get(d.get("pc") or "")
+    return s if isinstance(s, dict) and s.get("kind") == "investigator" else None
+
+
 def _meta(ctx: Any, args: list) -> None:
     """``@investigator {...}``: takes an imported investigator as the active one, at the
     start of a game: at its character choice, or before anyone is chosen."""
