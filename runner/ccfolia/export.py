@@ -121,10 +121,12 @@ def _investigators(state: Any) -> dict[str, dict]:
     return {k: v for k, v in stats.items() if isinstance(v, dict) and v.get("kind") == "investigator"}
 
 
-def active_investigator(state: Any) -> dict | None:
+def active_investigator(state: Any, rules: str | None = None) -> dict | None:
+    """The active investigator (asked of the rule system ``rules``, else of every one that
+    keeps investigators), else the first investigator in the game; None when there is none."""
     from runner.ccfolia.table import active_sheet
 
-    s = active_sheet(state)
+    s = active_sheet(state, rules)
     if s is not None:
         return s
     pcs = _investigators(state)

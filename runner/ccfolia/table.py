@@ -1,5 +1,5 @@
 """The table's own dice, as typed at ``katari roll`` and the console's ``roll``: every BCDice
-command (:func:`runner.rules.coc7.bcdice.bcdice`), chat-palette style against the active
+command (each rule system's ``RuleSystem.dice``), chat-palette style against the active
 investigator (``roll 目星``, ``roll CC<={目星}``, ``roll CC<={SAN}``), and secret rolls
 kept back until ``reveal``/``公開``.
 """
@@ -55,14 +55,22 @@ def _squeeze(cmd: str) -> str:
     return cmd
 
 
-def active_sheet(state: Any) -> dict | None:
-    """The active Call of Cthulhu investigator's sheet in a game state, or None."""
-    rules = getattr(state, "rules", None) or {}
-    d = rules.get("coc7") if isinstance(rules, dict) else None
-    if not isinstance(d, dict):
+def active_sheet(state: Any, rules: str | None = None) -> dict | None:
+    """The active investigator's sheet in a game state, or None: asked of the story's rule
+    system (``rules``), else of every installed one that keeps investigators
+    (``RuleSystem.investigators``)."""
+    from runner.rules import BrokenRules, UnknownRules, installed, system
+
+    try:
+        systems = [system(rules)] if rules else installed()
+    except (UnknownRules, BrokenRules):
         return None
-    s = (getattr(state, "stats", None) or {}).get(d.get("pc") or "")
-    return s if isinstance(s, dict) and s.get("kind") == "investigator" else None
+    for rs in systems:
+        if rs.investigators is not None:
+            s = rs.investigators.active(state)
+            if s is not None:
+                return s
+    return None
 
 
 def table_roll(expr: str, source: DiceSource, sheet: dict | None = None) -> tuple[BCResult | None, tuple[str, str]]:

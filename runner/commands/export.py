@@ -73,16 +73,17 @@ def run(args: argparse.Namespace) -> int:
 
     title = getattr(story, "title", "") or story.id
     if args.format == "ccfolia":
-        if story.rules != "coc7":
-            return fail({"ja": f"{story.id} はクトゥルフ神話TRPG（coc7）の物語ではないので、CCFOLIA の駒にできる探索者がいません",
-                         "en": f"{story.id} is no Call of Cthulhu (coc7) story: it has no investigator for a "
-                               f"CCFOLIA piece"}.get(lang, ""))
-        s = export.active_investigator(tl.state)
+        from runner.ui import investigators
+
+        inv = investigators.of(story.rules)
+        if inv is None:  # the story's rule system has no investigators (RuleSystem.investigators)
+            return fail(investigators.refusal(story, "--format ccfolia", lang))
+        s = export.active_investigator(tl.state, story.rules)
         if s is None:
             return fail({"ja": "このゲームにはまだ探索者がいません（探索者を選ぶ前のセーブです）",
                          "en": "this game has no investigator yet (saved before one was chosen)"}.get(lang, ""))
         note = f"Katari『{title}』のあと" if lang == "ja" else f"after Katari: {title}"
-        out = json.dumps(export.piece(s, note=note), ensure_ascii=False, separators=(",", ":"))
+        out = json.dumps(investigators.adapter(inv).piece(s, note=note), ensure_ascii=False, separators=(",", ":"))
     else:
         msgs = export.messages(story, tl, gm=args.gm)
         out = export.log_html(title, msgs) if args.format == "ccfolia-log" else export.replay_text(title, msgs)

@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a campaign: carry the PCs who made it through PREVIOUS (a story id or path, whose "
                         "autosave is used, or a save/transcript file) into a new game of STORY")
     p.add_argument("--investigator", metavar="FILE", default=None,
-                   help="Call of Cthulhu: play an investigator from CCFOLIA (a piece's clipboard JSON) "
+                   help="stories whose rule system has investigators (Call of Cthulhu): play one from CCFOLIA (a piece's clipboard JSON) "
                         "or キャラクター保管所 (a sheet's JSON); - reads pasted JSON from standard input "
                         "(see docs/ccfolia.md)")
     p.add_argument("--narrate", action="store_true", help="read narration aloud")
@@ -182,32 +182,28 @@ def investigator_command(story: object, source: str, lang: str | None = None) ->
     """``@investigator {...}`` for an investigator from CCFOLIA or キャラクター保管所 (a file, or
     ``-``: pasted JSON at the start of standard input), its notes said on stderr; None (the
     reason said, one line) when it cannot be read."""
-    from runner.ccfolia.investigator import load
-    from runner.ccfolia.messages import SheetError, say
-    from runner.rules.coc7.portable import command
+    from runner.ui import investigators
     from runner.ui.i18n import default_lang
 
     lang = lang or default_lang()
-    if getattr(story, "rules", "") != "coc7":
-        why = {"ja": f"--investigator はクトゥルフ神話TRPG（coc7）の物語でだけ使えます（{getattr(story, 'id', '?')} は "
-                     f"{getattr(story, 'rules', '') or 'none'}）",
-               "en": f"--investigator is for Call of Cthulhu (coc7) stories; {getattr(story, 'id', '?')} "
-                     f"uses {getattr(story, 'rules', '') or 'no'} rules"}
-        print(f"katari play: {why.get(lang, why['en'])}", file=sys.stderr)
+    inv = investigators.of(getattr(story, "rules", ""))
+    if inv is None:  # the story's rule system has no investigators (RuleSystem.investigators)
+        print(f"katari play: {investigators.refusal(story, '--investigator', lang)}", file=sys.stderr)
         return None
+    ad = investigators.adapter(inv)
     if source == "-" and sys.stdin.isatty():
         print({"ja": "CCFOLIA かキャラクター保管所の JSON を貼り付けてください（終わりは空行）：",
                "en": "Paste the JSON from CCFOLIA or キャラクター保管所 (an empty line ends it):"}
               .get(lang, "Paste the JSON:"), file=sys.stderr)
     try:
-        imp = load(source)
-    except SheetError as e:
+        imp = ad.load(source)
+    except ad.SheetError as e:
         print(f"katari play: {e.message(lang)}", file=sys.stderr)
         return None
-    print(say("imported", lang, name=imp.sheet["name"], source=imp.source), file=sys.stderr)
+    print(ad.say("imported", lang, name=imp.sheet["name"], source=imp.source), file=sys.stderr)
     for n in imp.notes:
         print(f"  {n.message(lang)}", file=sys.stderr)
-    return command(imp.sheet)
+    return inv.command(imp.sheet)
 
 
 _MSG = {

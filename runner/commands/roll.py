@@ -75,14 +75,18 @@ def run(args: argparse.Namespace) -> int:
         return 2
     sheet = None
     if args.investigator:
-        from runner.ccfolia.investigator import load
-        from runner.ccfolia.messages import SheetError
-        from runner.rules.coc7.portable import from_portable
+        from runner.rules.base import RuleError
+        from runner.ui import investigators
 
+        inv = investigators.first()  # (no story here: the rule system that has investigators)
+        if inv is None:
+            print("katari roll: --investigator: no installed rule system has investigators", file=sys.stderr)
+            return 2
+        ad = investigators.adapter(inv)
         try:
-            sheet = from_portable(load(args.investigator).sheet)
-        except SheetError as e:
-            print(f"katari roll: {e.message('en')}", file=sys.stderr)
+            sheet = inv.sheet(ad.load(args.investigator).sheet)
+        except (ad.SheetError, RuleError) as e:
+            print(f"katari roll: {e.message('en') if isinstance(e, ad.SheetError) else e}", file=sys.stderr)
             return 2
     # `katari roll 1d6 1d8` is two rolls (every word is dice); `katari roll CC<=50 目星` one
     # command and its comment, as BCDice reads a line.

@@ -880,7 +880,7 @@ class Repl(AuthorLoop):
         if name in REALTIME_ONLY:
             return self.rt is not None
         if name == "import":
-            return self.story.rules == "coc7"
+            return self.investigators() is not None
         return True
 
     # -- what the status bar and the GM panel show -------------------------
@@ -1331,7 +1331,7 @@ class Repl(AuthorLoop):
 
     def handle(self, line: str) -> bool:
         """Runs one line typed at the prompt. Returns False when the player leaves."""
-        if line.lstrip().startswith("{") and self.story.rules == "coc7":
+        if line.lstrip().startswith("{") and self.investigators() is not None:
             return self.handle_json(line)
         if "\n" in line or "\r" in line:
             return self.handle_block(line)
@@ -1403,9 +1403,9 @@ class Repl(AuthorLoop):
     def handle_json(self, first: str) -> bool:
         """JSON pasted at the prompt (a CCFOLIA piece, a キャラクター保管所 sheet): the rest of
         it is read, then it is imported as the investigator (#16)."""
-        from runner.ccfolia import read
-        from runner.ccfolia.messages import SheetError
+        from runner.ui import investigators
 
+        read = investigators.adapter(self.investigators())
         got = first + "\n"
         while not read.complete(got) and len(got) <= read.MAX_BYTES:
             try:
@@ -1417,7 +1417,7 @@ class Repl(AuthorLoop):
             got += line + "\n"
         try:
             doc = read.parse(got, "paste")
-        except SheetError as e:
+        except read.SheetError as e:
             self.say(e.message(self.lang), "class:error")
             return True
         self.import_document(doc, "paste")
@@ -1919,7 +1919,7 @@ class Repl(AuthorLoop):
         # A roll at the table, outside the story: it must not touch the game's dice.
         source = SeededDice(seed_state(secrets.randbits(63)))
         try:
-            res, (why, label) = table.table_roll(expr, source, table.active_sheet(self.state) if self.tl else None)
+            res, (why, label) = table.table_roll(expr, source, table.active_sheet(self.state, self.story.rules) if self.tl else None)
         except (DiceError, NeedDice, ValueError):
             res, why, label = None, "not_dice", ""
         if res is None:
@@ -1966,13 +1966,17 @@ class Repl(AuthorLoop):
     def cmd_import(self, args: list[str]) -> None:
         """``import [FILE]``/``取り込む``: an investigator from CCFOLIA or キャラクター保管所 at
         the character choice; without FILE, the JSON is pasted."""
-        from runner.ccfolia import read
-        from runner.ccfolia.messages import SheetError
+        from runner.ui import investigators
 
+        inv = self.investigators()
+        if inv is None:  # this story's rule system has none: say so before reading anything
+            self.say(investigators.refusal(self.story, "import", self.lang), "class:error")
+            return
+        read = investigators.adapter(inv)
         if args:
             try:
                 doc, where = read.read_file(os.path.expanduser(" ".join(args)))
-            except SheetError as e:
+            except read.SheetError as e:
                 self.say(e.message(self.lang), "class:error")
                 return
             self.import_document(doc, where)
@@ -1991,40 +1995,47 @@ class Repl(AuthorLoop):
                 break
         try:
             doc = read.parse(got, "paste")
-        except SheetError as e:
+        except read.SheetError as e:
             self.say(e.message(self.lang), "class:error")
             return
         self.import_document(doc, "paste")
 
     def import_document(self, doc: Any, where: str) -> None:
         """Reads an investigator (CCFOLIA or キャラクター保管所 JSON) and plays it in, its notes said."""
-        from runner.ccfolia.investigator import investigator
-        from runner.ccfolia.messages import SheetError, say
-        from runner.rules.coc7.portable import command
+        from runner.ui import investigators
 
-        if self.story.rules != "coc7":
-            self.say(self._import_text("not_coc7"), "class:error")
+        inv = self.investigators()
+        if inv is None:
+            self.say(investigators.refusal(self.story, "import", self.lang), "class:error")
             return
+        ad = investigators.adapter(inv)
         try:
-            imp = investigator(doc, where)
-        except SheetError as e:
+            imp = ad.investigator(doc, where)
+        except ad.SheetError as e:
             self.say(e.message(self.lang), "class:error")
             return
-        self._say_exact(say("imported", self.lang, name=imp.sheet["name"], source=imp.source), "class:hint")
+        self._say_exact(ad.say("imported", self.lang, name=imp.sheet["name"], source=imp.source), "class:hint")
         for n in imp.notes:
             self._say_exact("  " + n.message(self.lang), "class:hint")
-        self.play(command(imp.sheet))
+        self.play(inv.command(imp.sheet))
+
+    def investigators(self) -> Any:
+        """What this story's rule system declares about investigators brought from the online
+        table (``RuleSystem.investigators``), or None when it has none."""
+        from runner.ui import investigators
+
+        return investigators.of(self.story.rules)
 
     def _import_hint(self, events: list[dict]) -> None:
-        """At a Call of Cthulhu character choice, below its actions: how to bring an
+        """At a character choice (of a rule system with investigators), below its actions: how to bring an
         investigator from CCFOLIA or キャラクター保管所 instead (#16)."""
-        if self.story.rules != "coc7" or self.tl is None or not any(e.get("type") == "prompt" for e in events):
+        inv = self.investigators()
+        if inv is None or self.tl is None or not any(e.get("type") == "prompt" for e in events):
             return
-        from runner.rules.coc7.portable import creation_action
         from runner.ui.render import wrap
 
         st = self.state
-        if st.turn or creation_action(self.story, st.node) is None or any(
+        if st.turn or inv.creation(self.story, st.node) is None or any(
                 isinstance(v, dict) and v.get("kind") == "investigator" for v in st.stats.values()):
             return
         self.io.write([[("class:hint", line)] for line in wrap(self._import_text("hint"), self.io.cols,
@@ -2032,11 +2043,9 @@ class Repl(AuthorLoop):
 
     def _import_text(self, key: str) -> str:
         ja = {"hint": "  import：CCFOLIA・キャラクター保管所の探索者を取り込む（JSON を貼り付けても）",
-              "paste": "CCFOLIA の駒かキャラクター保管所の JSON を貼り付けてください（終わりは空行）",
-              "not_coc7": "探索者を取り込めるのはクトゥルフ神話TRPG（coc7）の物語だけです"}
+              "paste": "CCFOLIA の駒かキャラクター保管所の JSON を貼り付けてください（終わりは空行）"}
         en = {"hint": "  import: bring an investigator from CCFOLIA or キャラクター保管所 (or paste its JSON)",
-              "paste": "Paste the JSON of a CCFOLIA piece or a キャラクター保管所 sheet (an empty line ends it)",
-              "not_coc7": "Investigators can be imported only into Call of Cthulhu (coc7) stories"}
+              "paste": "Paste the JSON of a CCFOLIA piece or a キャラクター保管所 sheet (an empty line ends it)"}
         return (ja if self.lang == "ja" else en)[key]
 
     def cmd_narrate(self, args: list[str]) -> None:
