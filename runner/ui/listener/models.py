@@ -24,6 +24,9 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from runner.ui.listener import messages
 
 BASE_URL = "https://alphacephei.com/vosk/models/"
 
@@ -283,3 +286,31 @@ def install(lang: str | None = None, *, url: str | None = None, sha256: str | No
         return target
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+class ModelError(Exception):
+    """A model that cannot be used; the message is the one line to show."""
+
+
+def load_model(path: Path, lang: str | None = None, msg_lang: str | None = None) -> Any:
+    """A vosk Model from ``path``, or :class:`ModelError` saying what to do."""
+    try:
+        import vosk
+    except ImportError as e:
+        raise ModelError(messages.text("no_vosk", msg_lang)) from e
+    vosk.SetLogLevel(-1)  # no LOG lines on the player's terminal
+    path = Path(path)
+    lang = lang or "ja"
+    if not path.exists():
+        raise ModelError(messages.text("no_such_model", msg_lang, path=path))
+    problems = layout_problems(path)
+    if problems:
+        raise ModelError(messages.text("broken_model", msg_lang, path=path,
+                                       why="; ".join(problems), lang=lang))
+    if not takes_grammar(path):
+        raise ModelError(messages.text("no_grammar", msg_lang, path=path, lang=lang))
+    try:
+        return vosk.Model(str(path))
+    except Exception as e:  # vosk raises a bare Exception("Failed to create a model")
+        raise ModelError(messages.text("broken_model", msg_lang, path=path, why=e,
+                                       lang=lang)) from e

@@ -105,7 +105,7 @@ def unknown_words(phrases: Iterable[Any], model: Any) -> list[str]:
     from pathlib import Path
 
     if isinstance(model, (str, Path)):
-        from runner.ui.listener.vosk_listener import load_model
+        from runner.ui.listener.models import load_model
 
         model = load_model(Path(model))
     has = has_word_of(model)

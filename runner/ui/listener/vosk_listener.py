@@ -38,40 +38,12 @@ from runner.ui.listener.core import (
     as_phrases,
     posteriors,
 )
-from runner.ui.listener.models import layout_problems, sample_rate, takes_grammar
+from runner.ui.listener.models import ModelError, load_model, sample_rate  # noqa: F401 (ModelError: callers catch it from here)
 from runner.ui.listener.vocab import has_word_of, split_words
 
 CHUNK = 3200
 """Bytes fed to vosk at a time for recorded audio (0.1 s at 16 kHz)."""
 _RESET, _END, _STOP = object(), object(), object()
-
-
-class ModelError(Exception):
-    """A model that cannot be used; the message is the one line to show."""
-
-
-def load_model(path: Path, lang: str | None = None, msg_lang: str | None = None) -> Any:
-    """A vosk Model from ``path``, or :class:`ModelError` saying what to do."""
-    try:
-        import vosk
-    except ImportError as e:
-        raise ModelError(messages.text("no_vosk", msg_lang)) from e
-    vosk.SetLogLevel(-1)  # no LOG lines on the player's terminal
-    path = Path(path)
-    lang = lang or "ja"
-    if not path.exists():
-        raise ModelError(messages.text("no_such_model", msg_lang, path=path))
-    problems = layout_problems(path)
-    if problems:
-        raise ModelError(messages.text("broken_model", msg_lang, path=path,
-                                       why="; ".join(problems), lang=lang))
-    if not takes_grammar(path):
-        raise ModelError(messages.text("no_grammar", msg_lang, path=path, lang=lang))
-    try:
-        return vosk.Model(str(path))
-    except Exception as e:  # vosk raises a bare Exception("Failed to create a model")
-        raise ModelError(messages.text("broken_model", msg_lang, path=path, why=e,
-                                       lang=lang)) from e
 
 
 class VoskListener(Listener):
