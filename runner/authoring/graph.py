@@ -6,7 +6,9 @@ functions write it out. Large stories are drawn scene by scene (:func:`scene_gra
 
 from __future__ import annotations
 
+import functools
 import html
+import importlib.resources
 import json
 import os
 import re
@@ -606,7 +608,14 @@ def to_html(g: Graph, svg: str | None, *, lang: str = "ja") -> str:
         "DATA": _json_for_script(data), "SVG": body,
     }
     # One pass: text put into a slot is never scanned again, whatever the story says.
-    return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: values[m.group(1)], _PAGE)
+    return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: values[m.group(1)], _page())
+
+
+
+@functools.cache
+def _page() -> str:
+    """The page's HTML, CSS and script with ``{{SLOT}}`` holes: graph_page.html, package data."""
+    return importlib.resources.files("runner.authoring").joinpath("graph_page.html").read_text(encoding="utf-8")
 
 
 _T = {
@@ -620,238 +629,6 @@ _T = {
            "nolayout": "Too many nodes to lay out; pick one from the list, or group nodes with scene:."},
 }
 
-_PAGE = """<!doctype html>
-<html lang="{{LANG}}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<title>{{TITLE}} — {{MAPOF}}</title>
-<script>
-window.addEventListener("error", function (e) {
-  document.documentElement.setAttribute("data-js-error", String(e.message || e));
-});
-</script>
-<style>
-html, body { margin: 0; height: 100%; font-family: sans-serif; }
-body { display: flex; flex-direction: column; }
-header { padding: 6px 12px; background: #223; color: #fff; display: flex; gap: 12px; align-items: center; flex-wrap: wrap; }
-header h1 { font-size: 16px; margin: 0; }
-header small { opacity: .8; }
-header input { margin-left: auto; padding: 3px 6px; min-width: 14em; }
-header button { padding: 2px 8px; }
-main { flex: 1; display: flex; min-height: 0; }
-#view { flex: 1; overflow: hidden; position: relative; background: #fafafa; cursor: grab; }
-#view.dragging { cursor: grabbing; }
-#view > svg { width: 100%; height: 100%; display: block; }
-#view g.node { cursor: pointer; }
-#view g.node.sel polygon, #view g.node.sel ellipse, #view g.node.sel path { stroke: #e0218a; stroke-width: 3; }
-#view .nolayout { padding: 1em; }
-#list { columns: 3; font-size: 13px; }
-#list li { cursor: pointer; }
-aside { width: 34%; max-width: 560px; min-width: 260px; overflow: auto; border-left: 1px solid #ccc; padding: 8px 14px; font-size: 14px; background: #fff; }
-aside h2 { font-size: 17px; margin: 4px 0; }
-aside .meta { color: #555; font-size: 12px; }
-aside .when, aside .cond { color: #875; font-family: monospace; font-size: 12px; }
-aside .keeper { background: #fff3d6; border-left: 3px solid #e0a800; padding: 2px 6px; }
-aside li { margin: 4px 0; }
-aside a { color: #0645ad; cursor: pointer; text-decoration: underline; }
-aside code { font-size: 12px; }
-</style>
-</head>
-<body>
-<header>
-<h1>{{TITLE}}</h1><small>{{COUNTS}} {{NOTE}}</small><small>{{HELP}}</small>
-<button id="zin" type="button">＋</button><button id="zout" type="button">－</button><button id="fit" type="button">⤢</button>
-<input id="q" type="search" placeholder="{{SEARCH}}">
-</header>
-<main>
-<div id="view">{{SVG}}</div>
-<aside id="panel"><p>{{PICK}}</p></aside>
-</main>
-<script type="application/json" id="katari-data">{{DATA}}</script>
-<script>
-(function () {
-  "use strict";
-  var DATA = JSON.parse(document.getElementById("katari-data").textContent);
-  var nodes = DATA.nodes;
-  var view = document.getElementById("view");
-  var panel = document.getElementById("panel");
-  var svg = view.querySelector("svg");
-  var byId = {};
-  Object.keys(nodes).forEach(function (k) { byId[nodes[k].id] = k; });
-
-  function el(tag, text, cls) {
-    var e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    if (cls) e.className = cls;
-    return e;
-  }
-  function link(id) {
-    var a = el("a", id);
-    a.addEventListener("click", function () { if (byId[id]) select(byId[id], true); });
-    return a;
-  }
-  function lines(title, arr, cls) {
-    if (!arr || !arr.length) return;
-    panel.appendChild(el("h3", title));
-    var ul = el("ul");
-    arr.forEach(function (l) {
-      var li = el("li", null, cls);
-      if (l.when) li.appendChild(el("div", "when: " + l.when, "when"));
-      if (l.speaker) li.appendChild(el("b", l.speaker + ": "));
-      li.appendChild(document.createTextNode(l.text));
-      ul.appendChild(li);
-    });
-    panel.appendChild(ul);
-  }
-  function plain(title, arr) {
-    if (!arr || !arr.length) return;
-    panel.appendChild(el("h3", title));
-    var ul = el("ul");
-    arr.forEach(function (t) { ul.appendChild(el("li", t)); });
-    panel.appendChild(ul);
-  }
-
-  var current = null;
-  function select(key, center) {
-    var info = nodes[key];
-    if (!info) return;
-    if (current) { var old = document.getElementById(current); if (old) old.classList.remove("sel"); }
-    current = key;
-    var g = document.getElementById(key);
-    if (g) { g.classList.add("sel"); if (center) centerOn(g); }
-    panel.textContent = "";
-    panel.setAttribute("data-selected", info.id);
-    panel.appendChild(el("h2", info.title || info.id));
-    var meta = el("div", null, "meta");
-    meta.appendChild(el("code", info.id));
-    meta.appendChild(document.createTextNode(" · " + (info.kind === "ending" ? "ending (" + info.ending + ")" : info.kind) + (info.scene ? " · scene " + info.scene : "")));
-    panel.appendChild(meta);
-    lines("narration", info.narration);
-    lines("keeper", info.keeper, "keeper");
-    plain("on enter", info.on_enter);
-    if (info.kind === "event") {
-      panel.appendChild(el("p", (info.at !== null && info.at !== undefined ? "at " + info.at + " min " : "") + (info.when ? "when " + info.when : "") + (info.repeat ? " (repeats)" : "")));
-      plain("effects", info.effects);
-    }
-    if (info.nodes) {
-      panel.appendChild(el("h3", "nodes"));
-      var ul0 = el("ul");
-      info.nodes.forEach(function (id) { var li = el("li"); li.appendChild(link(id)); ul0.appendChild(li); });
-      panel.appendChild(ul0);
-    }
-    if (info.actions && info.actions.length) {
-      panel.appendChild(el("h3", "actions"));
-      var ul = el("ul");
-      info.actions.forEach(function (a) {
-        var li = el("li");
-        li.appendChild(el("b", a.label));
-        li.appendChild(document.createTextNode(" "));
-        li.appendChild(el("code", a.id));
-        var flags = [];
-        if (a.once) flags.push("once");
-        if (a.hidden) flags.push("hidden");
-        if (a.cost) flags.push(a.cost + " min");
-        if (flags.length) li.appendChild(document.createTextNode(" (" + flags.join(", ") + ")"));
-        if (a.when) li.appendChild(el("div", "when: " + a.when, "cond"));
-        if (a.check) li.appendChild(el("div", "check: " + a.check, "cond"));
-        a.effects.forEach(function (t) { li.appendChild(el("div", "· " + t)); });
-        Object.keys(a.outcomes).forEach(function (k) {
-          li.appendChild(el("div", k + ": " + a.outcomes[k].join("; "), "cond"));
-        });
-        if (a.targets.length) {
-          var d = el("div", "→ ");
-          a.targets.forEach(function (t, i) { if (i) d.appendChild(document.createTextNode(", ")); d.appendChild(link(t)); });
-          li.appendChild(d);
-        }
-        ul.appendChild(li);
-      });
-      panel.appendChild(ul);
-    }
-  }
-
-  // Zoom and pan by changing the SVG's viewBox.
-  var vb = null, home = null;
-  function setVB(b) { vb = b; svg.setAttribute("viewBox", b.x + " " + b.y + " " + b.w + " " + b.h); }
-  function zoom(f, cx, cy) {
-    if (!vb) return;
-    if (cx === undefined) { cx = vb.x + vb.w / 2; cy = vb.y + vb.h / 2; }
-    setVB({x: cx - (cx - vb.x) * f, y: cy - (cy - vb.y) * f, w: vb.w * f, h: vb.h * f});
-  }
-  function toSvg(ev) {
-    var r = svg.getBoundingClientRect();
-    var s = Math.max(vb.w / r.width, vb.h / r.height);
-    var ox = (r.width * s - vb.w) / 2, oy = (r.height * s - vb.h) / 2;
-    return {x: vb.x - ox + (ev.clientX - r.left) * s, y: vb.y - oy + (ev.clientY - r.top) * s, s: s};
-  }
-  function centerOn(g) {
-    if (!vb || !g.getBBox) return;
-    var b = g.getBBox();
-    var x = b.x + b.width / 2, y = b.y + b.height / 2, cx = x, cy = y;
-    // Graphviz wraps everything in one transformed group; map the box into viewBox units.
-    var t = g.closest("g.graph");
-    if (t && t.transform && t.transform.baseVal.numberOfItems) {
-      var mt = t.transform.baseVal.consolidate().matrix;
-      cx = mt.a * x + mt.c * y + mt.e; cy = mt.b * x + mt.d * y + mt.f;
-    }
-    setVB({x: cx - vb.w / 2, y: cy - vb.h / 2, w: vb.w, h: vb.h});
-  }
-  if (svg) {
-    svg.removeAttribute("width");
-    svg.removeAttribute("height");
-    var b0 = svg.viewBox && svg.viewBox.baseVal;
-    if (b0 && b0.width) { home = {x: b0.x, y: b0.y, w: b0.width, h: b0.height}; setVB(home); }
-    view.addEventListener("wheel", function (ev) {
-      ev.preventDefault();
-      var p = toSvg(ev);
-      zoom(ev.deltaY > 0 ? 1.15 : 1 / 1.15, p.x, p.y);
-    }, {passive: false});
-    var drag = null, moved = false;
-    view.addEventListener("mousedown", function (ev) { drag = {x: ev.clientX, y: ev.clientY, vb: vb}; moved = false; view.classList.add("dragging"); });
-    window.addEventListener("mousemove", function (ev) {
-      if (!drag || !vb) return;
-      var dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
-      if (Math.abs(dx) + Math.abs(dy) > 3) moved = true;
-      var s = toSvg(ev).s;
-      setVB({x: drag.vb.x - dx * s, y: drag.vb.y - dy * s, w: drag.vb.w, h: drag.vb.h});
-    });
-    window.addEventListener("mouseup", function () { drag = null; view.classList.remove("dragging"); });
-    svg.addEventListener("click", function (ev) {
-      if (moved) return;
-      var g = ev.target.closest ? ev.target.closest("g.node") : null;
-      if (g && nodes[g.id]) select(g.id, false);
-    });
-  } else {
-    var list = document.getElementById("list");
-    if (list) {
-      Object.keys(nodes).forEach(function (k) {
-        var li = el("li", (nodes[k].title || nodes[k].id) + " (" + nodes[k].id + ")");
-        li.addEventListener("click", function () { select(k, false); });
-        list.appendChild(li);
-      });
-    }
-  }
-  document.getElementById("zin").addEventListener("click", function () { zoom(1 / 1.3); });
-  document.getElementById("zout").addEventListener("click", function () { zoom(1.3); });
-  document.getElementById("fit").addEventListener("click", function () { if (home) setVB(home); });
-  document.getElementById("q").addEventListener("keydown", function (ev) {
-    if (ev.key !== "Enter") return;
-    var q = ev.target.value.trim().toLowerCase();
-    if (!q) return;
-    var hit = Object.keys(nodes).filter(function (k) {
-      var n = nodes[k];
-      return String(n.id).toLowerCase().indexOf(q) >= 0 || String(n.title || "").toLowerCase().indexOf(q) >= 0;
-    })[0];
-    if (hit) select(hit, true);
-  });
-  if (DATA.startKey) select(DATA.startKey, false);
-  document.documentElement.setAttribute("data-ready", "1");
-})();
-</script>
-</body>
-</html>
-"""
 
 
 def render(story: Story, fmt: str, *, limit: int = LAYOUT_LIMIT, full: bool = False,
