@@ -217,3 +217,16 @@ def test_cli_writes_by_suffix(tmp_path: Path) -> None:
     assert main(["graph", str(STORIES[0]), "-o", str(out)]) == 0
     assert out.read_text(encoding="utf-8").startswith("<!doctype html>")
     assert os.path.getsize(out) > 1000
+
+
+def test_the_html_page_is_package_data_with_every_slot_filled() -> None:
+    # The page lives in graph_page.html beside graph.py (shipped as package data, #14 item 5);
+    # every {{SLOT}} in it is one to_html fills, and none is left in the page.
+    import importlib.resources
+
+    page = importlib.resources.files("runner.authoring").joinpath("graph_page.html").read_text(encoding="utf-8")
+    slots = set(re.findall(r"\{\{([A-Z]+)\}\}", page))
+    assert {"LANG", "TITLE", "DATA", "SVG"} <= slots
+    story = load(next(p for p in shipped() if p.name == "deep_sea_atelier"))
+    out = G.to_html(G.build(story), None, lang="en")
+    assert out.startswith("<!doctype html>") and not re.search(r"\{\{[A-Z]+\}\}", out)

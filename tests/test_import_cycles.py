@@ -14,7 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "runner"
 
 KNOWN = {
-    frozenset({"runner.ui.files", "runner.ui.listener.audio", "runner.ui.reload", "runner.ui.repl"}),
+    frozenset({"runner.ccfolia.investigator", "runner.ccfolia.read", "runner.ui.files",
+               "runner.ui.listener.audio", "runner.ui.reload", "runner.ui.repl",
+               "runner.ui.screen_reader"}),
     frozenset({"runner.ui.narrator.cache", "runner.ui.narrator.engines", "runner.ui.narrator.profiles",
                "runner.ui.narrator.readings", "runner.ui.narrator.voicevox"}),
     frozenset({"runner.engine.engine", "runner.engine.gm"}),
