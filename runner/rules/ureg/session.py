@@ -1,0 +1,81 @@
+"""The game's course: the start, a command no action matched (a proposal), the checks after
+every command, the status-bar view and the real-time rule commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runner.rules.ureg import access as A
+from runner.rules.ureg import breakthrough as B
+from runner.rules.ureg import core as C
+
+
+def _init(ctx) -> None:
+    C.init(ctx)
+
+
+def _on_unmatched(ctx, text: str) -> bool | str:
+    return B.propose(ctx, text)
+
+
+def _after_command(ctx, text: str) -> None:
+    C.enforce_flowers(ctx)
+    C.note_found(ctx)
+
+
+def view(story: Any, state: Any, gm: bool) -> dict:
+    """Status-bar data: characters, life, flowers, time left, hint, floor (and, for a GM,
+    the NPCs, the obstacles solved and the items changed)."""
+    r = A.get(A.get(state, "rules") or {}, "ureg") or {}
+    stats = A.get(state, "stats") or {}
+    chars = []
+    for cid in r.get("pcs", []):
+        st = stats.get(cid, {})
+        chars.append({"id": cid, "name": st.get("name", cid),
+                      "abilities": [f"○{st['good']}" if st.get("good") else "",
+                                    f"×{st['bad']}" if st.get("bad") else ""],
+                      "archetype": st.get("archetype", ""), "life": st.get("life", 1),
+                      "status": st.get("status", C.IN)})
+    npcs = [{"id": c, "name": s.get("name", c), "kind": s.get("kind"), "status": s.get("status")}
+            for c, s in stats.items() if isinstance(s, dict) and s.get("kind")]
+    lim = C.time_limit(story)
+    fl: dict[str, int] = {}
+    for item, n in (A.get(state, "inventory") or {}).items():
+        colour = A.item_props(story, item).get("flower")
+        if colour and n:
+            fl[colour] = fl.get(colour, 0) + n
+    out = {"characters": chars, "flowers": fl,
+           "time_limit": lim, "time_spent": r.get("time_spent", 0),
+           "time_left": None if lim is None else max(0, lim - int(r.get("time_spent", 0))),
+           "hint_used": r.get("hint_used", False), "floor": r.get("floor"),
+           "continues": r.get("continues", 0)}
+    deck = C.cards(story)
+    if deck:
+        # アイテムの配置: the scenario's cards lie face down until their items are found.
+        found = set(r.get("found", [])) | {i for i, n in (A.get(state, "inventory") or {}).items() if n}
+        up = [c for c in deck if c in found]
+        down = [c for c in deck if c not in found]
+        lang = "en" if A.get(story, "language") == "en" else "ja"
+        out["cards"] = {"face_up": [A.item_name(story, c, lang) for c in up], "face_down": len(down)}
+        if gm:
+            out["cards"]["hidden"] = [A.item_name(story, c, lang) if c != C.UNKNOWN_CARD else "?" for c in down]
+    if gm:
+        # Every NPC the story holds, met or not (a player learns of them in the story's text).
+        out["npcs"] = npcs
+        out["solved"] = list(r.get("solved", []))
+        out["mods"] = dict(r.get("mods", {}))
+    return {"ureg": out}
+
+
+def _meta_time(ctx, args: list) -> None:
+    C.time_passed(ctx, args[0])
+
+
+def _meta_sync(ctx, args: list) -> None:
+    C.time_sync(ctx, args[0])
+
+
+def _meta_choose(ctx, args: list) -> None:
+    words = args[0]
+    C.choose(ctx, " ".join(a for a in words if not a.startswith("@")),
+             next((a[1:] for a in words if a.startswith("@")), ""))
