@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from runner.engine.evaluate import MAX_ABS, EvalError, _num, compile_expr, shares_state
-from runner.engine.gm import FORCE_KEY, GM_COMMANDS, forced_keys
+from runner.engine.gm import GM_COMMANDS, GM_KEY, forced_keys, set_force, take_force
 from runner.engine.match import MAX_COMMAND, Found, find, forms, normalise, suggestions
 from runner.engine.state import State, _copy
 from runner.rules import system
@@ -592,17 +592,17 @@ def _keys(result: Any) -> list[str]:
 def _outcome(ctx: Ctx, result: Any, outcomes: Iterable[Any]) -> None:
     keys = _keys(result)
     table = {o.key: o for o in outcomes}
-    if FORCE_KEY in ctx.state.rules:
+    if GM_KEY in ctx.state.rules:
         ctx.own()
-        forced = str(ctx.state.rules.pop(FORCE_KEY))
-        fk = forced_keys(forced, table)
-        if fk is None:
+        forced = take_force(ctx.state.rules)
+        fk = None if forced is None else forced_keys(forced, table)
+        if forced is not None and fk is None:
             # This check cannot have that result: it runs as rolled, the GM's choice waits.
-            ctx.state.rules[FORCE_KEY] = forced
+            set_force(ctx.state.rules, forced)
             ctx.events.append({"type": "override", "what": "force", "code": "force_kept",
                                "value": forced, "data": {"value": forced, "outcomes": list(table)},
                                "message": f"GM: this check cannot be {forced}; kept for the next one"})
-        else:
+        elif forced is not None and fk is not None:
             keys = fk
             ctx.events.append({"type": "override", "what": "force", "code": "forced", "value": forced,
                                "data": {"value": forced}, "message": f"GM: outcome forced to {forced}"})

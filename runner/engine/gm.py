@@ -23,7 +23,12 @@ from runner.engine.match import normalise
 from runner.rules.base import RuleError
 
 GM_COMMANDS = ("set", "clock", "damage", "stat", "force", "give", "take", "goto")
-FORCE_KEY = "_gm_force"
+GM_KEY = "_gm"
+"""The GM's pending choices in ``State.rules``: a table like every rule system's data (so a
+save holds it and its check accepts it), ``{"force": OUTCOME}`` until a check uses it."""
+LEGACY_FORCE_KEY = "_gm_force"
+"""Where earlier versions kept a pending force, as a bare string: saves holding it were
+refused on load; :func:`runner.engine.state.check_state` moves it into ``GM_KEY``."""
 SUCCESS_LEVELS = ("critical", "extreme", "hard", "regular", "success")
 FAILURE_LEVELS = ("failure", "fumble")
 STANDARD_OUTCOMES = SUCCESS_LEVELS + FAILURE_LEVELS
@@ -187,6 +192,25 @@ def outcome_keys(story: Any) -> tuple[str, ...]:
     return hit
 
 
+def set_force(rules: dict, value: str) -> None:
+    """Keeps ``value`` as the outcome of the next check that can have it."""
+    gm = rules.get(GM_KEY)
+    rules[GM_KEY] = {**(gm if type(gm) is dict else {}), "force": value}
+
+
+def take_force(rules: dict) -> str | None:
+    """The pending forced outcome, removed from ``rules`` (None when there is none)."""
+    gm = rules.get(GM_KEY)
+    if type(gm) is not dict or "force" not in gm:
+        return None
+    rest = {k: v for k, v in gm.items() if k != "force"}
+    if rest:
+        rules[GM_KEY] = rest
+    else:
+        del rules[GM_KEY]
+    return str(gm["force"])
+
+
 def forced_keys(forced: str, table: dict) -> list[str] | None:
     """The outcome keys a forced result stands for at a check with outcomes ``table``, or
     None when this check cannot have that result (it is kept for the next check)."""
@@ -292,7 +316,7 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict:
             raise Refused("gm_force_unknown", f"no check can have the outcome {args[0]!r}; "
                           "outcomes: " + ", ".join(allowed), value=args[0], allowed=list(allowed))
         ctx.own()
-        st.rules[FORCE_KEY] = value
+        set_force(st.rules, value)
         note["args"] = [value]
         note["data"] = {"value": value}
         note["message"] = f"GM: the next check's outcome will be {value}"

@@ -178,6 +178,11 @@ def check_state(d: Any, where: str = "") -> None:
         raise SchemaError(f"{where}fired", "must be a list of names")
     for i, x in enumerate(fired):
         check_text(x, f"{where}fired[{i}]")
+    rules = d.get("rules")
+    if type(rules) is dict and type(rules.get("_gm_force")) is str:
+        # Written by earlier versions for a GM's pending 強制/force, then refused on load:
+        # read as what it meant (the GM's table, runner.engine.gm.GM_KEY).
+        rules["_gm"] = {"force": rules.pop("_gm_force")}
     for key in ("vars", "stats", "rules"):
         v = d.get(key)
         if type(v) is not dict:
