@@ -109,6 +109,11 @@ def reading_for(text: str, readings: Mapping[str, str] | None = None, engine: st
     the author's kana spliced into the text (the old way, which loses the accent)."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
+    from runner.story.text import printable
+
+    # Whole escape sequences go before anything is read: otherwise their letters are spoken
+    # (ESC[2J as 「ニジェー」) and their bytes reach the engine.
+    text = printable(text)
     lang = lang or detect_lang(text)
     if lang != "ja" and not is_japanese(text):
         return "".join(p for p, _ in split_readings(text, readings))
