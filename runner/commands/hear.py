@@ -86,24 +86,32 @@ def run(args: argparse.Namespace) -> int:
     if path is None:
         print(messages.text("no_model", None, game=False, lang=lang), file=sys.stderr)
         return 2
+    rate = sample_rate(path)
+    # Every recording is read (and refused, in one line) before the model, which takes
+    # seconds and hundreds of MB to load, so a wrong file is said at once.
+    audio: dict[int, bytes] = {}
+    status = 0
+    for i, f in enumerate(args.audio):
+        try:
+            audio[i] = read_wav(f, rate)
+        except AudioError as e:
+            print(e, file=sys.stderr)
+            status = 2
+    if not audio:
+        return status
     try:
         model = load_model(path, lang)
     except ModelError as e:
         print(e, file=sys.stderr)
         return 2
-    rate = sample_rate(path)
     listener = VoskListener(model, lang=lang, rate=rate)
     unknown = listener.set_phrases(phrases)
     if unknown and not args.json:
         print(f"(not in the model's words, left out: {', '.join(unknown)})", file=sys.stderr)
-    status = 0
-    for f in args.audio:
-        try:
-            pcm = read_wav(f, rate)
-        except AudioError as e:
-            print(e, file=sys.stderr)
-            status = 2
+    for i, f in enumerate(args.audio):
+        if i not in audio:
             continue
+        pcm = audio.pop(i)
         h = listener.recognise(pcm)
         if args.json:
             d = {"file": f, "text": h.text, "command": h.command,

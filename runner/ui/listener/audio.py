@@ -60,9 +60,14 @@ def read_wav(path: str | Path, rate: int = 16000, lang: str | None = None,
                 have += len(piece) // 2
                 if have > limit:
                     raise AudioError(messages.text("wav_long", lang, path=path, max=int(max_seconds), qpath=qpath))
+            if not have:
+                raise AudioError(messages.text("wav_truncated", lang, path=path, want=rate, qpath=qpath))
             return b"".join(parts)
-    except (wave.Error, EOFError, OSError) as e:
-        raise AudioError(messages.text("wav_format", lang, path=path, why=e, want=rate, qpath=qpath)) from e
+    except EOFError as e:  # (the wave module's word for a header cut short, or an empty file)
+        raise AudioError(messages.text("wav_truncated", lang, path=path, want=rate, qpath=qpath)) from e
+    except (wave.Error, OSError) as e:
+        why = str(e) or type(e).__name__
+        raise AudioError(messages.text("wav_format", lang, path=path, why=why, want=rate, qpath=qpath)) from e
     finally:
         if fd >= 0:
             os.close(fd)

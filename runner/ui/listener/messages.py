@@ -51,6 +51,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{path}: {max} 秒より長い録音です。コマンドは数秒で言えます。`sox {qpath} out.wav trim 0 {max}` で短くしてください。",
         "en": "{path}: the recording is longer than {max} s; a command takes a few seconds: cut it with `sox {qpath} out.wav trim 0 {max}`.",
     },
+    "wav_truncated": {
+        "ja": "{path}: WAV が途中で切れています（ヘッダーの後に音声がありません）。録音し直すか、`sox {qpath} -r {want} -c 1 -b 16 out.wav` で作り直してください。",
+        "en": "{path}: the WAV is cut short (no audio after its header); record it again or rebuild it with `sox {qpath} -r {want} -c 1 -b 16 out.wav`.",
+    },
     "wav_missing": {
         "ja": "{path}: そのファイルはありません。",
         "en": "{path}: no such file.",
