@@ -56,4 +56,4 @@ def test_at_sheet_is_documented_and_shows_the_sheet(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "runner", "play", "deep_sea_atelier", "--new", "--seed", "1"],
                        input="1\n@sheet\n", capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     after = r.stdout.split("▶ @sheet", 1)[-1]
-    assert "黒田剛（警察官）" in after and "HP 12/12" in after, r.stdout
+    assert "黒田 剛（警察官）" in after and "HP 12/12" in after, r.stdout

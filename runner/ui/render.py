@@ -116,10 +116,14 @@ def _tokens(text: str) -> list[str]:
 def wrap(text: str, cols: int, *, indent: str = "", first: str = "", keep_spaces: bool = False) -> list[str]:
     """Wraps ``text`` to ``cols`` columns: Japanese between any two characters (minding
     kinsoku), English between words. ``first`` prefixes the first line, ``indent`` the rest.
-    ``keep_spaces`` keeps the spaces ``tidy`` drops (interface text: 黒田 剛 幸運 50)."""
+    Spaces are kept as given: the loader already took out the ones YAML folding leaves in a
+    story's Japanese (:func:`runner.story.loader._tidy`), and every other text shown (the
+    console's hints, a GM's usage lines 「ダメージ 三浦 1d3」, names 黒田 剛) means its spaces.
+    ``keep_spaces`` is accepted for callers written when this function dropped them."""
+    del keep_spaces
     cols = max(cols, 8)
     lines: list[str] = []
-    for para in (text if keep_spaces else tidy(text)).split("\n"):
+    for para in text.split("\n"):
         lead = para[: len(para) - len(para.lstrip(" "))]
         if lead and not first and not indent:
             first = indent = lead  # an indented line keeps its indent when it wraps
