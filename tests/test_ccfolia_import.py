@@ -198,8 +198,8 @@ def test_the_console_plays_the_investigator(tmp_path: Path) -> None:
     r = katari("play", str(DEEP), "--new", "--investigator", str(DATA / "ccfolia_7th.json"),
                stdin="@sheet\n", home=tmp_path)
     assert r.returncode == 0, r.stderr
-    # (the console's narration drops the spaces between Japanese words: 御影灯子)
-    assert "探索者：御影灯子（みかげとうこ）（古書店主）を取り込みました" in r.stdout
+    # (names keep their spaces as the sheet writes them)
+    assert "探索者：御影 灯子（みかげ とうこ）（古書店主）を取り込みました" in r.stdout
     assert "HP 10/11" in r.stdout and "図書館 75" in r.stdout
 
 
@@ -263,7 +263,7 @@ def test_json_pasted_at_the_character_choice_is_imported(tmp_path: Path, monkeyp
     screen = _console(tmp_path, monkeypatch, pasted + "\n@sheet\n")
     assert "宮坂 しのぶ（キャラクター保管所）を取り込みました" in screen
     assert "第6版のシートを第7版に換算しました" in screen
-    assert "探索者：宮坂しのぶ（記者）を取り込みました" in screen
+    assert "探索者：宮坂 しのぶ（記者）を取り込みました" in screen
     assert "図書館 75" in screen
 
 

@@ -51,7 +51,7 @@ def test_the_players_screen_shows_the_game_and_never_the_keepers_notes(tmp_path:
     assert out.startswith("━━ 深海のアトリエ（プレイヤーの画面）━━")
     assert "かちり。天井の照明が灯り" in out and "  10. 脱出を諦め、この部屋で暮らすことにする" in out
     assert "▶ 部屋全体を調べる" in out and "（ゲームマスターが 1 手戻しました）" in out
-    assert "黒田剛に 2 ダメージ（耐久力 12 → 10）。" in out and "HP 10/12" in out  # an override's effect
+    assert "黒田 剛に 2 ダメージ（耐久力 12 → 10）。" in out and "HP 10/12" in out  # an override's effect
     assert out.rstrip().endswith("━━ ゲームマスターがセッションを終えました ━━")
     # The keeper's side stays with the keeper.
     for secret in ("［GM", "GM 上書き", "真相", "DA-0", "蠢く触腕", "耐久力 30", "予定", "hunger", "zzz",
