@@ -107,9 +107,11 @@ def test_a_pasted_block_stops_where_the_story_ends(home: Path, window) -> None:
 def test_g_repeats_the_last_command(home: Path, window) -> None:
     repl, out = _plain(window, ["g", "1", "みわたす", "はしご", "g"], seed=1, new=True)
     assert "繰り返すコマンドがまだありません。" in out
-    # g after 「はしご」 types it again: now, holding the ladder, that leans it on the wall.
-    assert [e.command for e in repl.tl.commands] == ["1", "みわたす", "はしご", "はしご"]
-    assert repl.state.vars["ladder_at_window"] is True
+    # g after 「はしご」 is the same action again (taking the ladder), not the same words
+    # (which, holding it, would lean it on the wall): it is gone, and said so (#13).
+    assert [e.command for e in repl.tl.commands] == ["1", "みわたす", "はしご"]
+    assert repl.state.vars["ladder_at_window"] is False
+    assert "はいまはできません（g は直前と同じ行動をもう一度します）。" in out
 
 
 def test_look_at_a_thing_is_a_story_command_and_look_alone_the_consoles(home: Path, deep_sea) -> None:

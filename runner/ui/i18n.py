@@ -86,6 +86,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "too_long": "入力が長すぎます（{n} 文字まで）。",
         "miss_hint": "Tab で行動の候補が出ます。「help」で遊び方と行動の一覧を表示します。",
         "nothing_again": "繰り返すコマンドがまだありません。",
+        "again_gone": "「{label}」はいまはできません（g は直前と同じ行動をもう一度します）。",
+        "back_none": "いま戻れる行動はありません。手を戻すなら「undo」か「一手戻す」です。",
         "paste_line": "▶ {text}",
         "empty": "",
         "ending": "━━ エンディング：{title}（{kind}）━━",
@@ -244,6 +246,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "too_long": "That line is too long (at most {n} characters).",
         "miss_hint": "Press Tab to see the actions; type “help” for how to play and the list of actions.",
         "nothing_again": "There is no command to repeat yet.",
+        "again_gone": "“{label}” cannot be done now (g repeats the same action as last time).",
+        "back_none": "There is no way back from here now. To take back a move, type undo.",
         "paste_line": "> {text}",
         "empty": "",
         "ending": "━━ Ending: {title} ({kind}) ━━",
@@ -459,7 +463,8 @@ META: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, str]] = {
     "save": (("セーブ", "せーぶ", "保存"), ("save",), "save [名前]：セーブする", "save [name]: save the game"),
     "load": (("ロード", "ろーど", "読込"), ("load", "restore"), "load [名前]：セーブを読む", "load [name]: load a save"),
     "saves": (("セーブ一覧",), ("saves",), "セーブの一覧（日付・場所・時刻）", "list saves (date, place, time)"),
-    "undo": (("戻す", "もどす", "戻る"), ("undo", "u"), "undo [回数]：手を戻す", "undo [n]: take back moves"),
+    "undo": (("戻す", "もどす", "一手戻す", "ひとてもどす"), ("undo", "u"),
+             "undo [回数]（一手戻す）：手を戻す", "undo [n]: take back moves"),
     "redo": (("やり直す", "やりなおす"), ("redo",), "戻した手をやり直す", "redo an undone move"),
     "restart": (("最初から", "さいしょから"), ("restart",), "最初から始める", "start again"),
     "transcript": (("記録",), ("transcript",), "transcript [ファイル|off]：リプレイを Markdown で記録",
@@ -487,6 +492,11 @@ META: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, str]] = {
            "gm: the GM panel; gm set/clock/damage/force/give/take/goto: overrides"),
     "quit": (("終了", "しゅうりょう", "やめる"), ("quit", "exit", "q"), "セーブして終わる", "save and leave"),
 }
+
+GO_BACK_WORDS = ("戻る", "もどる", "back", "go back", "return")
+"""What players type to go back in the story (never an undo): the story's own go-back action
+(a label with one of GO_BACK_STEMS in it), else a hint at how to undo (#13)."""
+GO_BACK_STEMS = ("戻", "もど", "back", "return")
 
 NARRATOR_ONLY = ("narrate", "skip", "faster", "slower", "voice")
 GM_ONLY = ("gm",)

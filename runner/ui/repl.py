@@ -44,6 +44,8 @@ from runner.ui.i18n import (
     FORCE_WORDS,
     GM_ONLY,
     GM_VERBS,
+    GO_BACK_STEMS,
+    GO_BACK_WORDS,
     META,
     NARRATOR_ONLY,
     REALTIME_ONLY,
@@ -1367,12 +1369,40 @@ class Repl(AuthorLoop):
             if self.state.ending is None and match(self.story, self.state, text, self.choices(),
                                                    fuzzy=False) is not None:
                 return self.play(text)  # a story action of that name wins over a meta word
+            if " ".join(unicodedata.normalize("NFKC", text).casefold().split()) in GO_BACK_WORDS:
+                return self.go_back()
             word, _ = _split(text)
             if word.casefold() in _META and not self._verb_names_action(text):
                 return self.meta(text, explicit=False)
             return self.play(text)
         except Quit:
             return False
+
+    def go_back(self) -> bool:
+        """「戻る」/``back``: the story's way back from here (an action whose label says 戻る,
+        back or return), the question when there are several, and else how to undo: never an
+        undo itself (#13), since the stories' labels use 戻る for walking back."""
+        from runner.engine.match import normalise
+
+        if self.state.ending is not None:
+            self.say(t("ended_already", self.lang), "class:error")
+            return True
+        ja = [normalise(s) for s in GO_BACK_STEMS if not s.isascii()]
+        en = re.compile(r"\b(?:" + "|".join(s for s in GO_BACK_STEMS if s.isascii()) + r")\b")
+
+        def says_back(text: str) -> bool:
+            return any(s in normalise(text) for s in ja) or en.search(text.casefold()) is not None
+
+        hits = [c for c in self.choices() if c.n and any(says_back(str(x)) for x in (c.label, *c.aliases))]
+        if len(hits) == 1:
+            self.say(t("paste_line", self.lang, text=clip(hits[0].label, ECHO_MAX)), "class:hint")
+            return self.play(hits[0].id)
+        if hits:
+            self.show([{"type": "error", "code": "ambiguous",
+                        "candidates": [{"n": c.n, "id": c.id, "label": c.label} for c in hits]}])
+            return True
+        self.say(t("back_none", self.lang), "class:hint")
+        return True
 
     def may_type_rule_command(self, text: str) -> bool:
         """A player may type only the rule commands meant for players (``@sheet``, ``@hint``,
@@ -1634,14 +1664,28 @@ class Repl(AuthorLoop):
         return True
 
     def repeat_last(self) -> bool:
-        """Runs the last story command played again (echoed first)."""
-        last = next((e.command for e in reversed(self.tl.commands if self.tl else [])
-                     if not e.command.startswith("@")), None)
-        if last is None:
+        """``g``: the action played last, again (by its id, echoed by its label), not the text
+        typed for it: ``1`` may name another action by now (#13). Says so when that action
+        cannot be done now. Words no action answered (a free proposal) are typed again."""
+        cmds = self.tl.commands if self.tl else []
+        at = next((i for i in range(len(cmds) - 1, -1, -1) if not cmds[i].command.startswith("@")), None)
+        if at is None:
             self.say(t("nothing_again", self.lang), "class:error")
             return True
-        self.say(t("paste_line", self.lang, text=clip(last, ECHO_MAX)), "class:hint")
-        return self.play(last)
+        assert self.tl is not None
+        last = cmds[at].command
+        before = self.tl.states[at]
+        chose = None if last.startswith("!") or before.ending is not None else \
+            resolve(self.story, before, last).choice
+        if chose is None:
+            self.say(t("paste_line", self.lang, text=clip(last, ECHO_MAX)), "class:hint")
+            return self.play(last)
+        now = next((c for c in self.choices() if c.id == chose.id), None)
+        if now is None or self.state.ending is not None:
+            self.say(t("again_gone", self.lang, label=clip(str(chose.label), ECHO_MAX)), "class:error")
+            return True
+        self.say(t("paste_line", self.lang, text=clip(str(now.label), ECHO_MAX)), "class:hint")
+        return self.play(now.id)
 
     def cmd_help(self, args: list[str]) -> None:
         r = self.renderer()

@@ -1,0 +1,188 @@
+"""Console defects found at a real table (issue #13, the console half): what players type
+that the console also knows (戻る, back, g), and the guards that keep each kind out."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from runner.engine import available, match
+from runner.engine.match import normalise, strip_note
+from runner.stories import shipped
+from runner.story import load
+from runner.ui.i18n import META
+from runner.ui.repl import PlainIO, Repl
+
+ROOT = Path(__file__).resolve().parent.parent
+STORIES = {p.name if p.is_dir() else p.stem: load(p) for p in shipped()}
+
+
+@pytest.fixture()
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def _plain(story, lines: list[str], **kw) -> tuple[Repl, str]:
+    out = io.StringIO()
+    repl = Repl(story, io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=100), history=False, **kw)
+    assert repl.run() == 0
+    return repl, out.getvalue()
+
+
+def _repl(story, **kw) -> tuple[Repl, io.StringIO]:
+    out = io.StringIO()
+    repl = Repl(story, io=PlainIO(io.StringIO(""), out, cols=100), history=False, new=True, **kw)
+    repl.begin()
+    return repl, out
+
+
+# -- 1. 戻る / back: the story's way back, never an undo -----------------------------------------
+
+ROOMS = """story: {id: rooms, title: Rooms, language: ja, rules: none, start: hall}
+nodes:
+  hall:
+    narration: [広間。]
+    actions:
+      - {id: go_study, label: 書斎へ, goto: study}
+      - {id: go_yard, label: 中庭へ, goto: yard}
+  study:
+    narration: [書斎。]
+    actions:
+      - {id: read, label: 本を見る, say: 古い本。}
+      - {id: to_hall, label: 広間に戻る, goto: hall}
+  yard:
+    narration: [中庭。]
+    actions:
+      - {id: to_hall2, label: 広間に戻る, goto: hall}
+      - {id: to_study, label: 書斎へ戻る, goto: study}
+      - {id: out, label: 外へ出る, end: e}
+endings: {e: {kind: good}}
+"""
+
+
+@pytest.fixture()
+def rooms(tmp_path: Path):
+    p = tmp_path / "rooms.yaml"
+    p.write_text(ROOMS, encoding="utf-8")
+    return load(p)
+
+
+def test_modoru_plays_the_one_way_back_by_a_part_of_its_label(home: Path, rooms) -> None:
+    for word in ["戻る", "もどる", "back", "ＢＡＣＫ"]:
+        repl, out = _plain(rooms, ["書斎へ", word], seed=1, new=True)
+        assert "手戻しました" not in out and "undid" not in out.casefold()
+        assert [e.command for e in repl.tl.commands] == ["書斎へ", "to_hall"], word
+        assert repl.state.node == "hall" and "▶ 広間に戻る" in out
+
+
+def test_modoru_asks_which_way_back_when_there_are_two(home: Path, rooms) -> None:
+    repl, out = _plain(rooms, ["中庭へ", "戻る"], seed=1, new=True)
+    assert [e.command for e in repl.tl.commands] == ["中庭へ"]
+    assert "どれのことですか？（番号で選べます）" in out
+    assert "1. 広間に戻る" in out.split("どれのことですか")[1] and "2. 書斎へ戻る" in out.split("どれのことですか")[1]
+    assert "外へ出る" not in out.split("どれのことですか")[1]
+
+
+def test_back_without_a_way_back_says_how_to_undo(home: Path) -> None:
+    repl, out = _plain(STORIES["deep_sea_atelier"], ["1", "戻る"], seed=4, new=True)
+    assert [e.command for e in repl.tl.commands] == ["1"]  # not undone
+    assert "いま戻れる行動はありません。手を戻すなら「undo」か「一手戻す」です。" in out
+    repl, out = _plain(STORIES["deep_sea_atelier"], ["1", "back", "一手戻す"], seed=4, new=True, lang="en")
+    assert "There is no way back from here now. To take back a move, type undo." in out
+    assert repl.tl.pos == 0  # 一手戻す is the undo
+
+
+SHARED = {
+    # A word the console knows that shipped stories' labels use too, and what it does when no
+    # action is called exactly that: "story" (the story's action; else a hint, never the meta
+    # command), or the meta command's name when that only shows something or is its meaning.
+    "戻る": "story", "もどる": "story", "back": "story", "return": "story",
+    "見る": "look", "みる": "look", "見回す": "look", "look": "look", "l": "look",
+    "もう一度": "again", "ダイス": "roll", "声": "voice", "やめる": "quit",
+}
+GO_BACK_WORDS = ("戻る", "もどる", "back", "go back", "return")
+CHANGES_THE_GAME = {"undo", "redo", "restart", "load"}
+
+
+def test_every_meta_word_a_story_label_uses_is_in_the_reviewed_table() -> None:
+    """A new meta word (or a new story) that collides with what players type as story
+    actions must be looked at: added to SHARED with what it does."""
+    labels = {x for s in STORIES.values() for n in s.nodes.values() for a in n.actions
+              for x in (strip_note(a.label), *a.aliases)}
+    words = {w for name, (ja, en, _, _) in META.items() for w in (*ja, *en)}
+    found = set()
+    for w in words:
+        nw = normalise(w)
+        if not nw:
+            continue
+        for label in labels:
+            if (w.isascii() and w.casefold() in re.split(r"\W+", label.casefold())) or \
+                    (not w.isascii() and nw in normalise(label)):
+                found.add(w)
+    assert found <= set(SHARED), sorted(found - set(SHARED))
+    for w, does in SHARED.items():
+        assert does not in CHANGES_THE_GAME, w
+
+
+@pytest.mark.parametrize("word", sorted(SHARED))
+def test_each_shared_word_does_what_the_table_says(home: Path, word: str) -> None:
+    story = STORIES["deep_sea_atelier"]
+    repl, out = _repl(story, seed=4)
+    for c in ["1", "1"]:
+        repl.handle(c)
+    before = repl.tl.pos
+    called = []
+    for name in set(SHARED.values()) | CHANGES_THE_GAME:
+        if name != "story" and hasattr(repl, f"cmd_{name}"):
+            setattr(repl, f"cmd_{name}", lambda args, name=name: called.append(name))
+    repl.repeat_last = lambda: called.append("again") or True
+    repl.handle(word)
+    want = SHARED[word]
+    if want == "story":
+        assert called == [] and repl.tl.pos >= before
+    elif want == "voice":
+        assert called == [] and "読み上げは動いていません" in out.getvalue()  # no narrator here
+    else:
+        assert called == [want]
+
+
+@pytest.mark.parametrize("name", sorted(STORIES))
+def test_go_back_words_never_undo_in_random_games(home: Path, name: str) -> None:
+    """Property: in random games of every story, 戻る/back/もどる either play one of the
+    actions offered (a move forward in the log) or change nothing; never an undo."""
+    story = STORIES[name]
+    rnd = random.Random(13)
+    for game in range(6):
+        repl, _ = _repl(story, seed=game)
+        for _ in range(25):
+            if repl.state.ending is not None:
+                break
+            word = rnd.choice(GO_BACK_WORDS)  # (what players type to go back)
+            pos, offered = repl.tl.pos, {c.id for c in repl.choices()}
+            repl.handle(word)
+            assert repl.tl.pos in (pos, pos + 1), (name, word)
+            if repl.tl.pos == pos + 1:
+                chose = match(story, repl.tl.states[pos], repl.tl.commands[-1].command)
+                assert chose is not None and chose.id in offered
+            choices = [c for c in available(story, repl.state) if c.n]
+            if not choices:
+                break
+            repl.handle(str(rnd.choice(choices).n))
+
+
+# -- 2. g repeats the action, not the typed text ------------------------------------------------
+
+def test_g_repeats_the_same_action_and_says_when_it_is_gone(home: Path) -> None:
+    story = STORIES["deep_sea_atelier"]
+    repl, out = _plain(story, ["4", "2", "1", "g", "g", "g", "g"], seed=9, new=True, lang="en")
+    log = [e.command for e in repl.tl.commands]
+    assert log[:3] == ["4", "2", "1"]
+    search = match(story, repl.tl.states[2], "1").id
+    assert all(c == search for c in log[3:]), log  # the Luck search again, never 照明を消す
+    assert repl.state.vars.get("light") is False  # found, never switched on nor off by g
+    assert "cannot be done now (g repeats the same action as last time)" in out
