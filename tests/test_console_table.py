@@ -186,3 +186,49 @@ def test_g_repeats_the_same_action_and_says_when_it_is_gone(home: Path) -> None:
     assert all(c == search for c in log[3:]), log  # the Luck search again, never 照明を消す
     assert repl.state.vars.get("light") is False  # found, never switched on nor off by g
     assert "cannot be done now (g repeats the same action as last time)" in out
+
+
+# -- 3. help lists only what the story's rule system offers ------------------------------------
+
+def _roll_examples(line: str) -> list[str]:
+    inner = line[line.index("（") + 1:line.rindex("）")] if "（" in line else line[line.index("(") + 1:line.rindex(")")]
+    inner = re.sub(r"（[^）]*）|\([^)]*\)", "", inner)
+    out = []
+    for part in re.split(r"[、,]\s*", inner):
+        part = part.replace("など", "").replace("...", "").strip()
+        if part:
+            out.append(part.removeprefix("roll ").strip())
+    return out
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("name", sorted(STORIES))
+def test_help_lists_only_what_the_rules_offer_and_each_example_works(home: Path, name: str, lang: str) -> None:
+    from runner.rules import system
+
+    story = STORIES[name]
+    rs = system(story.rules)
+    repl, out = _repl(story, seed=3, lang=lang)
+    repl.handle("1")  # past a character choice, where a story has one
+    out.truncate(0)
+    out.seek(0)
+    repl.handle("help")
+    text = out.getvalue()
+    lines = text.splitlines()
+    assert any("sheet" in ln for ln in lines) == (rs.sheet is not None), text
+    roll_line = repl.meta_help("roll")
+    assert re.sub(r"\s", "", roll_line) in re.sub(r"\s", "", text)  # (wrapped on the screen)
+    examples = _roll_examples(roll_line)
+    assert "1d100" in examples and "目星" not in examples
+    assert (len(examples) > 5) == (rs.sheet is not None and rs.skills is not None), examples
+    for ex in examples:  # every example in help rolls here
+        out.truncate(0)
+        out.seek(0)
+        repl.handle(f"roll {ex}")
+        said = out.getvalue()
+        assert "振れません" not in said and "Cannot roll" not in said and said.strip(), (ex, said)
+    if rs.sheet is not None:
+        out.truncate(0)
+        out.seek(0)
+        repl.handle("sheet")
+        assert "no character sheet" not in out.getvalue() and "シートがありません" not in out.getvalue()

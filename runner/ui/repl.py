@@ -487,14 +487,14 @@ class ActionCompleter(_completer_base()):  # type: ignore[misc]
         r = self.repl
         if stripped[:1] in _PREFIXES:
             word = stripped[1:].casefold()
-            for name, (ja, en, hja, hen) in META.items():
+            for name, (ja, en, _, _) in META.items():
                 if not r.offers(name):
                     continue
                 words = (name, *(ja if r.lang == "ja" else en))
                 for w in words:
                     if w.casefold().startswith(word):
                         yield Completion(stripped[0] + w, start_position=-len(stripped),
-                                         display=stripped[0] + w, display_meta=hja if r.lang == "ja" else hen)
+                                         display=stripped[0] + w, display_meta=r.meta_help(name))
                         break
             return
         key = normalise(stripped)
@@ -883,7 +883,29 @@ class Repl(AuthorLoop):
             return self.rt is not None
         if name == "import":
             return self.investigators() is not None
+        if name == "sheet":
+            return self._rules().sheet is not None  # the rule system keeps a character sheet
         return True
+
+    def _rules(self) -> Any:
+        from runner.rules import system
+
+        return system(self.story.rules)
+
+    def meta_help(self, name: str) -> str:
+        """A meta command's line in ``help``, in the console's language; ``roll`` offers a
+        skill roll (``roll 目星``) only where this story's rule system keeps sheets with skills
+        (the rule registry says; the console names no system)."""
+        _, _, hja, hen = META[name]
+        if name != "roll":
+            return hja if self.lang == "ja" else hen
+        rs = self._rules()
+        skill = ""
+        if rs.sheet is not None and rs.skills is not None:
+            names = [n for n, _ in rs.skills() if n.isascii() == (self.lang != "ja")]
+            if names:
+                skill = t("help_roll_skill", self.lang, skill=names[0])
+        return t("help_roll", self.lang, skill=skill)
 
     # -- what the status bar and the GM panel show -------------------------
     def toolbar_event(self) -> dict | None:
@@ -1690,11 +1712,11 @@ class Repl(AuthorLoop):
     def cmd_help(self, args: list[str]) -> None:
         r = self.renderer()
         lines: list[Line] = [[("class:title", t("meta_head", self.lang))]]
-        for name, (ja, en, hja, hen) in META.items():
+        for name, (ja, en, _, _) in META.items():
             if not self.offers(name):
                 continue
             words = " / ".join((*ja[:1], *en[:1])) if self.lang == "ja" else " / ".join((*en[:1], *ja[:1]))
-            lines += r.text(f"  {words} — {hja if self.lang == 'ja' else hen}", "class:meta")
+            lines += r.text(f"  {words} — {self.meta_help(name)}", "class:meta")
         lines.append([("class:title", t("actions", self.lang))])
         lines += r.actions(self.prompt_event()["actions"])
         self.io.write(lines)
