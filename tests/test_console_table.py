@@ -34,9 +34,9 @@ def _plain(story, lines: list[str], **kw) -> tuple[Repl, str]:
     return repl, out.getvalue()
 
 
-def _repl(story, **kw) -> tuple[Repl, io.StringIO]:
+def _repl(story, cols: int = 100, **kw) -> tuple[Repl, io.StringIO]:
     out = io.StringIO()
-    repl = Repl(story, io=PlainIO(io.StringIO(""), out, cols=100), history=False, new=True, **kw)
+    repl = Repl(story, io=PlainIO(io.StringIO(""), out, cols=cols), history=False, new=True, **kw)
     repl.begin()
     return repl, out
 
@@ -232,3 +232,33 @@ def test_help_lists_only_what_the_rules_offer_and_each_example_works(home: Path,
         out.seek(0)
         repl.handle("sheet")
         assert "no character sheet" not in out.getvalue() and "シートがありません" not in out.getvalue()
+
+
+# -- 5. usage lines read as what one types ------------------------------------------------------
+
+def test_gm_usage_lines_keep_their_spaces_at_80_columns(home: Path) -> None:
+    repl, out = _repl(STORIES["deep_sea_atelier"], cols=80, seed=1, gm=True)
+    repl.handle("1")
+    for c in ["ダメージ", "強制", "変数", "与える"]:
+        repl.handle(c)
+    flat = out.getvalue().replace("\n", "")
+    for typed in ["ダメージ 三浦 1d3", "強制 成功", "変数 天井の照明 はい", "与える 鍵"]:
+        assert typed in flat, typed
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_interface_message_keeps_its_spaces(lang: str) -> None:
+    """Property over the whole message table: what the console says (a hint, an error, a
+    usage line) is shown with each of its spaces, however wide the letters around them."""
+    from runner.ui.i18n import _TEXT
+    from runner.ui.render import Renderer
+
+    r = Renderer(STORIES["deep_sea_atelier"], lang=lang, cols=10_000)
+    for key, text in _TEXT[lang].items():
+        if "\n" in text or not text.strip():
+            continue
+        shown = "\n".join("".join(f[1] for f in ln) for ln in r.text(text))
+        assert shown == text.rstrip(), key
+        if key.startswith("err_") and "{" not in text:  # (an engine error's words, as the console shows them)
+            shown = "\n".join(r.error_lines({"type": "error", "code": key[4:], "message": ""}, ""))
+            assert shown == text.rstrip(), key

@@ -300,7 +300,7 @@ class Renderer:
             msg = t("no_such_number", lang, text=_printable(text))
         else:
             msg = code_text(ev, lang, self.story) or t("error", lang, message=ev.get("message", ""))
-        lines = wrap(msg, self.cols)
+        lines = wrap(msg, self.cols, keep_spaces=True)  # interface text: 「ダメージ 三浦 1d3」 keeps its spaces
         if ev.get("suggestions"):
             lines += wrap(t("suggest", lang, list=" / ".join(ev["suggestions"])), self.cols)
         return lines
@@ -321,8 +321,8 @@ class Renderer:
         return out
 
     def text(self, text: str, style: str = "") -> list[Line]:
-        """Wraps interface text."""
-        return [[(style, line)] for line in wrap(text, self.cols)]
+        """Wraps interface text (its spaces kept: usage lines read as what one types)."""
+        return [[(style, line)] for line in wrap(text, self.cols, keep_spaces=True)]
 
 
 def clip(text: str, n: int) -> str:
