@@ -262,3 +262,24 @@ def test_every_interface_message_keeps_its_spaces(lang: str) -> None:
         if key.startswith("err_") and "{" not in text:  # (an engine error's words, as the console shows them)
             shown = "\n".join(r.error_lines({"type": "error", "code": key[4:], "message": ""}, ""))
             assert shown == text.rstrip(), key
+
+
+# -- 6. transcript into a folder that is not there ---------------------------------------------
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_transcript_refuses_a_missing_folder_in_one_line(home: Path, tmp_path: Path, lang: str) -> None:
+    target = tmp_path / "nonexistent" / "dir" / "x.md"
+    repl, out = _repl(STORIES["ureg_window_room"], cols=1000, seed=1, lang=lang)
+    out.truncate(0)
+    out.seek(0)
+    repl.handle(f"transcript {target}")
+    said = [ln for ln in out.getvalue().splitlines() if ln.strip()]
+    assert not (tmp_path / "nonexistent").exists()
+    assert repl.transcript_path is None
+    want = "がないので、記録しません" if lang == "ja" else "does not exist: not recording"
+    assert len(said) == 1 and want in said[0] and str(target.parent) in said[0], said
+    repl.handle("1")
+    assert not (tmp_path / "nonexistent").exists()
+    # a folder that is there is written to, as before
+    repl.handle(f"transcript {tmp_path / 'x.md'}")
+    assert (tmp_path / "x.md").is_file()

@@ -374,7 +374,7 @@ def test_transcripts_go_only_to_regular_or_new_files(home: Path, window, tmp_pat
     system_null = _ident(Path("/dev/null"))
     targets = {"fifo": fifo, "link": link, "null": dev}
     before = {k: _ident(p) for k, p in targets.items()}
-    fine = tmp_path / "new" / "game.md"
+    fine = tmp_path / "game.md"  # a new file (in a folder that exists: a missing one is refused, #13)
     lines = "".join(f"transcript {p}\n" for p in targets.values()) + f"1\ntranscript {fine}\nlook around\n"
     repl, out = _session(window, lines, new=True)
     text = out.replace("\n", "")

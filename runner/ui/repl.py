@@ -1658,6 +1658,13 @@ class Repl(AuthorLoop):
 
     def write_transcript(self) -> None:
         assert self.tl is not None and self.transcript_path is not None
+        folder = self.transcript_path.parent
+        if not folder.is_dir() and folder != files.transcripts_dir():
+            # A folder the player named that is not there: never made quietly (a typo would
+            # hide the record somewhere new). Katari's own transcripts folder is made.
+            self.say(t("transcript_no_dir", self.lang, dir=folder), "class:error")
+            self.transcript_path = None
+            return
         try:
             files.write_transcript(self.transcript_path, self.story, self.tl, lang=self.lang, started=self.started,
                                    credits=list(getattr(self.narrator, "credits", None) or ()))
