@@ -283,3 +283,112 @@ def test_transcript_refuses_a_missing_folder_in_one_line(home: Path, tmp_path: P
     # a folder that is there is written to, as before
     repl.handle(f"transcript {tmp_path / 'x.md'}")
     assert (tmp_path / "x.md").is_file()
+
+
+# -- 8. a word two listed labels hold equally asks which ---------------------------------------
+
+TIES = [
+    # (story, commands to get there, typed, the actions it must ask between (ids) or the one it picks)
+    ("deep_sea_atelier", "bookshelf+glasses", "背表紙", {"spines_glasses", "way_spines"}),
+    ("deep_sea_atelier", "bookshelf+glasses", "眼鏡越しに背表紙を読む", "spines_glasses"),
+    ("deep_sea_atelier", "bookshelf+glasses", "背表紙から探す", "way_spines"),
+    ("deep_sea_atelier", "bookshelf+glasses", "way3", "way_spines"),
+    ("deep_sea_atelier", "bookshelf+glasses", "spines_glasses", "spines_glasses"),
+]
+
+
+def _bookshelf_with_glasses(story):
+    from runner.engine import new_game
+
+    st, _ = new_game(story, 1)
+    st.vars.update(light=True, glasses_on=True)
+    st.node = "bookshelf"
+    return st
+
+
+@pytest.mark.parametrize("sid,where,typed,want", TIES)
+def test_a_word_two_listed_labels_hold_asks_which(sid: str, where: str, typed: str, want) -> None:
+    from runner.engine import resolve
+
+    story = STORIES[sid]
+    st = _bookshelf_with_glasses(story)
+    got = resolve(story, st, typed)
+    if isinstance(want, str):
+        assert got.choice is not None and got.choice.id == want, got
+    elif want is None:
+        assert got.choice is None and len(got.candidates) >= 2
+    else:
+        assert got.choice is None and {c.id for c in got.candidates} == want, got
+
+
+@pytest.mark.parametrize("name", sorted(STORIES))
+def test_no_alias_outranks_another_listed_label_holding_it(name: str) -> None:
+    """Property over random games of every story: when a typed alias of one listed action is
+    also in another listed action's label, the player is asked; never one of them silently."""
+    from runner.engine import new_game, resolve, step
+
+    story = STORIES[name]
+    rnd = random.Random(8)
+    for seed in range(5):
+        st, _ = new_game(story, seed)
+        for _ in range(40):
+            if st.ending is not None:
+                break
+            listed = [c for c in available(story, st) if c.n]
+            if not listed:
+                break
+            for c in listed:
+                for alias in c.aliases:
+                    others = [o for o in listed if o is not c and normalise(str(alias)) in
+                              normalise(strip_note(o.label)) and normalise(str(alias))]
+                    if not others or normalise(str(alias)) in (normalise(c.label), normalise(c.id)):
+                        continue
+                    got = resolve(story, st, str(alias))
+                    if got.choice is not None and normalise(str(alias)) in {normalise(str(x)) for x in (got.choice.label, got.choice.id)}:
+                        continue
+                    assert got.choice is None and c in got.candidates and all(o in got.candidates for o in others), \
+                        (name, alias, c.label, [o.label for o in others])
+            st, _ = step(story, st, rnd.choice(listed))
+
+
+# -- 10. the GM takes what is carried, by name, reading or alias ---------------------------------
+
+TAKE = [  # typed after 取り上げる / gm take, with the phone and the lighter carried
+    ("スマホ", "phone"), ("phone", "phone"), ("スマートフォン", "phone"), ("スマート", "phone"),
+    ("ライター", "lighter"), ("lighter", "lighter"),
+]
+
+
+def _gm_with(story, lang: str = "ja"):
+    repl, out = _repl(story, cols=200, seed=1, gm=True, lang=lang)
+    repl.gm_panel = lambda *a, **k: []
+    for c in ["1", "take_phone", "take_lighter"]:
+        repl.handle(c)
+    assert set(repl.state.inventory) == {"phone", "lighter"}
+    out.truncate(0)
+    out.seek(0)
+    return repl, out
+
+
+@pytest.mark.parametrize("typed,item", TAKE)
+def test_gm_take_finds_a_carried_item_by_name_reading_or_alias(home: Path, typed: str, item: str) -> None:
+    repl, out = _gm_with(STORIES["deep_sea_atelier"])
+    repl.handle(f"取り上げる {typed}")
+    assert item not in repl.state.inventory and len(repl.state.inventory) == 1, out.getvalue()
+    assert "を取り上げました" in out.getvalue()
+
+
+def test_gm_take_lists_only_what_is_carried(home: Path) -> None:
+    story = STORIES["deep_sea_atelier"]
+    repl, out = _gm_with(story)
+    repl.handle("取り上げる ほげ")
+    said = out.getvalue()
+    assert "候補：スマートフォン、ライター" in said, said
+    for k, it in story.items.items():
+        if k not in repl.state.inventory:
+            assert it.name not in said.split("候補：")[1], it.name
+    out.truncate(0)
+    out.seek(0)
+    repl.handle("取り上げる 警察の銃")  # an item of the story, not carried: said so
+    assert repl.state.inventory.keys() == {"phone", "lighter"}
+    assert "見つかりません" not in out.getvalue() and out.getvalue().strip()

@@ -88,6 +88,31 @@ def find(story: Any, kind: str, query: str, table: dict[str, list[str]]) -> str:
                   kind=kind, query=query, known=known, more=max(0, len(table) - MAX_CANDIDATES))
 
 
+def item_names(story: Any, iid: str) -> list[str]:
+    """The names an item goes by, its own first: its name, its kana reading, and the aliases
+    of the actions that name it in their labels (「スマートフォンを持っていた」: スマホ, phone).
+    Built once per story."""
+    table = story.cache.get("_gm_item_names")
+    if table is None:
+        from runner.engine.match import reader
+
+        read = reader(story)
+        table = {}
+        actions = [a for n in story.nodes.values() for a in n.actions]
+        for k, it in story.items.items():
+            name = str(it.name).strip("「」『』")
+            names = [str(it.name)]
+            kana = read(name) if name else None
+            if kana:
+                names.append(kana)
+            for a in actions:
+                if name and name in str(a.label):
+                    names += [str(x) for x in a.aliases]
+            table[k] = [n for i, n in enumerate(names) if n and n not in names[:i]]
+        story.cache["_gm_item_names"] = table
+    return table.get(iid) or [iid]
+
+
 def people(story: Any, state: Any) -> dict[str, list[str]]:
     """Everyone with a sheet, by the names a person uses (the sheet's, the story's)."""
     out: dict[str, list[str]] = {}
@@ -323,7 +348,17 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict:
     elif verb in ("give", "take"):
         if not args:
             raise Refused("gm_usage", f"!{verb} ITEM", verb=verb)
-        item = find(story, "item", " ".join(args), {k: [v.name] for k, v in story.items.items()})
+        # Taking: only what is carried is a candidate (and listed); giving: any item.
+        pool = [k for k in story.items if st.inventory.get(k)] if verb == "take" else list(story.items)
+        try:
+            item = find(story, "item", " ".join(args), {k: item_names(story, k) for k in pool})
+        except Refused as missing:
+            if verb != "take" or missing.code != "gm_not_found":
+                raise
+            try:  # an item of the story that is not carried: said so, rather than "no such item"
+                item = find(story, "item", " ".join(args), {k: item_names(story, k) for k in story.items})
+            except Refused:
+                raise missing from None
         if verb == "take" and not st.inventory.get(item):
             raise Refused("gm_not_carried", f"{item} is not carried", item=item, name=story.items[item].name)
         E._run(ctx, ((verb, ((item, 1),)),))

@@ -10,7 +10,8 @@ here imports anything outside the standard library.
 
 The tiers, first that finds anything decides (see :func:`find`):
 
-1. a label, id or alias, exactly (folded: width, kana, case, punctuation);
+1. a label, id or alias, exactly (folded: width, kana, case, punctuation); an alias that
+   other listed actions' labels also contain names all of them (the question);
 2. the label without its annotation, or a reading, exactly;
 3. a part of the label (without annotation), of an alias or of a reading;
 4. the typed words in order with gaps, at most three pieces (「本棚を調べる」 for
@@ -293,7 +294,15 @@ def find(story: Any, choices: Iterable[Any], text: str, *, fuzzy: bool = True,
     fs = [(c, forms(story, c.action)) for c in choices]
     for c, f in fs:
         if key in f.exact:
-            return Found(c, (), "exact")
+            if not c.n or key in (normalise(str(c.action.label)), normalise(str(c.action.id))):
+                return Found(c, (), "exact")  # its label or id
+            # An alias that other listed actions' labels also hold is no better a name for
+            # this one than for them (「背表紙」 beside 「③背表紙から…探す」): ask which.
+            also = [o for o, g in fs if o is not c and o.n and g.parts and key in g.parts[0]]
+            if not also:
+                return Found(c, (), "exact")
+            return Found(None, tuple(sorted((c, *also), key=lambda x: x.n)), "exact")
+    keys = [key]
     keys = [key]
     if len(text) <= _CACHED_LEN and _IDEOGRAPH.search(text):
         k = reader(story)(text)  # 「眼鏡を掛ける」 read as 「めがねをかける」
