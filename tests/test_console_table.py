@@ -392,3 +392,33 @@ def test_gm_take_lists_only_what_is_carried(home: Path) -> None:
     repl.handle("取り上げる 警察の銃")  # an item of the story, not carried: said so
     assert repl.state.inventory.keys() == {"phone", "lighter"}
     assert "見つかりません" not in out.getvalue() and out.getvalue().strip()
+
+
+# -- 7. saves at 80 columns ---------------------------------------------------------------------
+
+def test_saves_columns_line_up_at_80_columns_and_reasons_are_indented(home: Path) -> None:
+    from runner.ui import files
+    from runner.ui.render import width
+
+    story = STORIES["ureg_window_room"]
+    repl, out = _repl(story, cols=80, seed=1)
+    repl.handle("1")
+    for name in ["quick", "backup-20261201-1524-2", "梯子の前"]:
+        repl.handle(f"save {name}")
+    folder = files.slot_path(story.id, "quick").parent
+    (folder / "backup-20261201-1524-3.json").write_text("[" * 300 + "]" * 300, encoding="utf-8")
+    (folder / "x.json").write_text('{"format": 99}', encoding="utf-8")
+    out.truncate(0)
+    out.seek(0)
+    repl.handle("saves")
+    rows = [ln for ln in out.getvalue().splitlines() if ln.strip()][1:]
+    assert all(width(r) <= 80 for r in rows), rows
+    assert all(r.startswith("  ") for r in rows), rows  # every row indented, a reason's second line too
+    dated = [r for r in rows if re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", r)]
+    assert len(dated) >= 3
+    starts = {width(r[:re.search(r"\d{4}-\d\d-\d\d", r).start()]) for r in dated}
+    assert len(starts) == 1, rows  # the dates in one column, whatever the name's length
+    broken = [i for i, r in enumerate(rows) if "backup-20261201-1524-3" in r][0]
+    reason_col = width(rows[broken]) - width(rows[broken].split("json", 1)[1].lstrip())
+    assert rows[broken + 1].startswith(" " * reason_col) and not rows[broken + 1].startswith(" " * (reason_col + 1)), rows
+    assert reason_col == next(iter(starts)), rows  # the reason in the dates' column

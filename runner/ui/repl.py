@@ -1843,16 +1843,28 @@ class Repl(AuthorLoop):
         if not infos:
             self.say("  " + t("saves_none", self.lang))
         cols = max(20, self.io.cols)
-        name_w = min(max([13] + [width(i.slot) for i in infos if not i.error]), 20)
+        # The name column as wide as the longest name (a broken file's too), so the dates line
+        # up, as long as a date and some of the place still fit after it; a longer name goes
+        # on a row of its own.
+        names = [width(i.slot) for i in infos if not i.error] + [width(i.path.name) for i in infos if i.error]
+        name_w = max(13, min(max(names, default=13), cols - 2 - 1 - 16 - 2 - 12))
         for i in infos:
             if i.error:
-                self.say(f"  {i.path.name}  " + self.why(i), "class:error")
+                from runner.ui.render import wrap
+
+                label = i.path.name
+                if width(label) <= name_w:
+                    head = f"  {label}" + " " * (name_w + 2 - width(label))  # (the dates' column)
+                    rows = wrap(self.why(i), cols, first=head, indent=" " * width(head), keep_spaces=True)
+                else:
+                    rows = [f"  {label}"] + wrap(self.why(i), cols, first="    ", indent="    ", keep_spaces=True)
+                self.io.write([[("class:error", _fit(row, cols))] for row in rows])
                 continue
             when = self.when(i.time, i.turn)
             ended = t("ended_mark", self.lang) if i.ended else ""
             slot = i.slot + " " * max(1, name_w + 1 - width(i.slot))  # columns, not characters: 梯子 is 4 wide
             line = t("save_line", self.lang, slot=slot, when=i.when, place=i.place, time=when, ended=ended)
-            if width(line) <= cols:
+            if width(line) <= cols and width(i.slot) <= name_w:
                 self.say(line)
                 continue
             # Too wide: the name on a row of its own, then the rest; the place (never the name
