@@ -422,3 +422,70 @@ def test_saves_columns_line_up_at_80_columns_and_reasons_are_indented(home: Path
     reason_col = width(rows[broken]) - width(rows[broken].split("json", 1)[1].lstrip())
     assert rows[broken + 1].startswith(" " * reason_col) and not rows[broken + 1].startswith(" " * (reason_col + 1)), rows
     assert reason_col == next(iter(starts)), rows  # the reason in the dates' column
+
+
+# -- 4. the manual-dice prompt ------------------------------------------------------------------
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
+START = ["1", "スマホ", "目を覚ます"]
+
+
+def _tui(story, keys: str, **kw) -> tuple[Repl, str]:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    buf = io.StringIO()
+    out = Vt100_Output(buf, lambda: Size(rows=24, columns=80), term="xterm", enable_cpr=False)
+    with create_pipe_input() as inp:
+        inp.send_text(keys)
+        with create_app_session(input=inp, output=out):
+            repl = Repl(story, use_prompt_toolkit=True, color=False, history=False, new=True, **kw)
+            repl.run()
+    return repl, _ANSI.sub("", buf.getvalue())
+
+
+@pytest.mark.skipif(__import__("shutil").which("tmux") is None, reason="tmux is not installed")
+def test_the_dice_prompt_keeps_the_status_bar_at_80x24_gm(tmp_path: Path) -> None:
+    """In tmux at 80x24, ``--gm --dice manual``: while the dice prompt waits, the status bar
+    (and the GM's folded panel) stays at the bottom; status typed there shows, and it waits on."""
+    from test_gm_screen import Screen
+
+    scr = Screen(80, 24, tmp_path / "home")
+    try:
+        for k in START:
+            scr.wait(lambda s: s.rstrip().splitlines()[-2:] and "▶" in s)
+            scr.send(k, "Enter")
+        scr.wait(lambda s: "手探りで電気のスイッチを探す" in s)
+        scr.send("2", "Enter")
+        screen = scr.wait(lambda s: "🎲 幸運 50 に 1d100" in s)
+        rows = screen.rstrip("\n").splitlines()
+        assert len(rows) == 24 and "幸運 50" in rows[-1] and "HP" in rows[-1], screen  # the bar, at the bottom
+        scr.send("status", "Enter")
+        screen = scr.wait(lambda s: "手番:" in s)
+        assert "🎲 幸運 50 に 1d100" in screen.splitlines()[-2] or "🎲" in "".join(screen.splitlines()[-4:]), screen
+        scr.send("47", "Enter")
+        screen = scr.wait(lambda s: "→ 47" in s)
+        assert "[40] [7] → 47" in screen
+    finally:
+        scr.close()
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_dice_prompt_answers_help_status_and_bad_faces_and_keeps_waiting(home: Path, lang: str) -> None:
+    story = STORIES["deep_sea_atelier"]
+    repl, out = _plain(story, [*START, "2", "abc", "help", "status", "/status", "47"], seed=1, new=True, lang=lang,
+                       manual=True)
+    assert repl.tl.commands[-1].command == "2" and repl.tl.commands[-1].dice == [4, 7]
+    if lang == "ja":
+        assert "出目を読めません：「abc」（例：47）" in out
+        assert "振ったダイスの出目を数で入力してください（例：47）" in out
+        assert out.count("状態：") == 2
+    else:
+        assert "Cannot read the faces “abc” (e.g. 47)" in out
+        assert "Type the faces the dice showed, as numbers (e.g. 47)" in out
+    assert "'abc'" not in out and "3 5" not in out
+    # A 1d3 asks for a face a d3 has
+    repl, out = _plain(story, [*START, "2", "00", "x"], seed=1, new=True, manual=True)
+    assert "出目を読めません：「x」（例：2）" in out

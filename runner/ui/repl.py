@@ -435,6 +435,11 @@ class PromptIO(_Posted):
     def ask(self, message: str) -> str:
         return self.asker.prompt(message)
 
+    def ask_status(self, message: str) -> str:
+        """A question asked in the middle of the game (the dice the table rolled): the status
+        bar (and a GM's panel) stays on screen while it waits."""
+        return self.asker.prompt(message, bottom_toolbar=self._toolbar)
+
     def typed(self) -> str:
         """What was in the input line when the last prompt ended (Ctrl-C keeps it there)."""
         try:
@@ -1569,19 +1574,31 @@ class Repl(AuthorLoop):
         target = getattr(need, "target", None)
         what = t("dice_for_target", self.lang, label=label, target=target) if label and target is not None \
             else t("dice_for", self.lang, label=label) if label else ""
+        # An example that fits the dice asked for: 47 for a d100, 40 7 for its two dice, 3 4 for 2d6.
+        example = "47" if natural else "40 7" if percentile and len(sides) == 2 else \
+            " ".join(str(max(1, min(sd, (sd + 1) // 2 + i))) for i, sd in enumerate(sides[:4]))
+        ask = getattr(self.io, "ask_status", self.io.ask)
         while True:
             try:
-                raw = self.io.ask(t("dice_prompt_d100" if natural else "dice_prompt", self.lang, what=what,
-                                    expr=need.expr, dice=" ".join(groups) + hint, n=len(sides)))
+                raw = ask(t("dice_prompt_d100" if natural else "dice_prompt", self.lang, what=what,
+                            expr=need.expr, dice=" ".join(groups) + hint, n=len(sides)))
             except (KeyboardInterrupt, EOFError):
                 return None
             raw = unicodedata.normalize("NFKC", raw).replace(",", " ").strip()
             if not raw:
                 continue
+            word = raw.lstrip("/:").strip().casefold()
+            if _META.get(word) in ("help", "status"):
+                # Looking at the rules of this prompt or at the status does not answer it.
+                if _META[word] == "help":
+                    self.say(t("dice_help", self.lang, example=example), "class:hint")
+                else:
+                    self.cmd_status([])
+                continue
             try:
                 faces = [int(x) for x in raw.split()][: len(sides)]
             except ValueError:
-                self.say(t("dice_bad", self.lang, text=raw[:40]), "class:error")
+                self.say(t("dice_bad", self.lang, text=clip(raw, 40), example=example), "class:error")
                 continue
             if natural and len(raw.split()) == 1:
                 v = faces[0] if faces else -1
