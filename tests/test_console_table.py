@@ -489,3 +489,53 @@ def test_the_dice_prompt_answers_help_status_and_bad_faces_and_keeps_waiting(hom
     # A 1d3 asks for a face a d3 has
     repl, out = _plain(story, [*START, "2", "00", "x"], seed=1, new=True, manual=True)
     assert "出目を読めません：「x」（例：2）" in out
+
+
+# -- 9. the action list after a turn that left it as it was (the screen-reader console) ----------
+
+def _sr(story, **kw) -> tuple[Repl, io.StringIO]:
+    from runner.ui.screen_reader import ScreenReaderIO
+
+    out = io.StringIO()
+    repl = Repl(story, io=ScreenReaderIO(io.StringIO(""), out), history=False, new=True, **kw)
+    repl.gm_panel = lambda *a, **k: []
+    repl.begin()
+    return repl, out
+
+
+def test_the_list_is_said_after_a_dying_con_roll_that_holds(home: Path) -> None:
+    repl, out = _sr(STORIES["deep_sea_atelier"], seed=5, gm=True)
+    for c in ["1", "スマホ", "目を覚ます", "1", "1", "ダメージ 6", "ダメージ 6"]:
+        repl.handle(c)
+    assert [c.label for c in repl.choices() if c.n] == ["瀕死：体力（CON）ロールで命をつなぐ"]
+    out.truncate(0)
+    out.seek(0)
+    repl.handle("1")
+    said = out.getvalue()
+    assert "まだ持ちこたえている" in said
+    assert "選択肢は同じ：1. 瀕死：体力（CON）ロールで命をつなぐ" in said
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("name", sorted(STORIES))
+def test_every_turn_that_ran_says_what_can_be_done(home: Path, name: str, lang: str) -> None:
+    """Property over random games in the screen-reader console: after every turn that ran,
+    the list (or, when it is the one said last, that it is the same) or the ending is said."""
+    story = STORIES[name]
+    rnd = random.Random(9)
+    for seed in range(3):
+        repl, out = _sr(story, seed=seed, lang=lang)
+        for _ in range(30):
+            if repl.state.ending is not None:
+                break
+            listed = [c for c in repl.choices() if c.n]
+            if not listed:
+                break
+            out.truncate(0)
+            out.seek(0)
+            before = repl.tl.pos
+            repl.handle(str(rnd.choice(listed).n))
+            said = out.getvalue()
+            if repl.tl.pos == before or repl.state.ending is not None:
+                continue
+            assert re.search(r"選択肢（\d+）：|選択肢は同じ|Choices \(\d+\):|Same choices|The choices are the same", said), said

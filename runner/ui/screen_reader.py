@@ -7,7 +7,8 @@ redrawn; so this console never redraws and writes each line once:
 - plain lines, no colour, no escape sequence, no cursor movement (no status bar: nothing is
   redrawn twice a second in real-time stories);
 - the numbered actions as a list with its length (「選択肢（3）」), written when they change;
-  the same list is not written again after every turn (``actions`` / ``選択肢`` asks for it);
+  the same list is not written again after every turn (``actions`` / ``選択肢`` asks for it),
+  one line says it is the same (with the actions, when there are at most three);
 - the status only when asked (``status``) or, one line, when a part of it changed
   (「状態：時刻 11:30、正気度 42」);
 - rolls and endings in words, without box-drawing rules.
@@ -25,10 +26,14 @@ from runner.ui.repl import PlainIO
 
 _TEXT = {
     "ja": {"actions": "選択肢（{n}）：", "status": "状態：", "sep": "、", "prompt": "> ",
-           "none": "いまできる行動はありません。"},
+           "none": "いまできる行動はありません。", "same": "選択肢は同じ：",
+           "same_long": "選択肢は同じです（「選択肢」でもう一度）。"},
     "en": {"actions": "Choices ({n}):", "status": "Status: ", "sep": ", ", "prompt": "> ",
-           "none": "There is nothing to do now."},
+           "none": "There is nothing to do now.", "same": "Same choices: ",
+           "same_long": "The choices are the same (“actions” lists them again)."},
 }
+SAME_INLINE = 3
+"""A list this short is said again, on one line, after a turn that left it as it was."""
 _DECOR = re.compile(r"[━─┃]+")
 """Rules drawn with box-drawing characters, which a screen reader names one by one."""
 
@@ -86,7 +91,10 @@ class ScreenReaderIO(PlainIO):
             else:
                 out.extend(r.event(ev, command=command))
         if prompt is not None:
-            out.extend(self.actions_lines(prompt.get("actions", []), lang, force=False))
+            # A turn that ran and left the same list (a dying character's CON roll that held,
+            # a failed search to try again) still says what can be done: the list is short.
+            out.extend(self.actions_lines(prompt.get("actions", []), lang, force=False)
+                       or self.same_lines(prompt.get("actions", []), lang))
         out.extend(self.status_change(repl))
         return out
 
@@ -101,6 +109,17 @@ class ScreenReaderIO(PlainIO):
             return [[("", _tx(lang)["none"])]]
         return [[("", _tx(lang)["actions"].format(n=len(shown)))]] + \
             [[("", f"{a['n']}. {a.get('label', '')}")] for a in shown]
+
+    def same_lines(self, actions: list[dict], lang: str) -> list[Line]:
+        """One line when the list is the one written last: the actions themselves when there
+        are at most SAME_INLINE of them, else where to hear them again."""
+        shown = [a for a in actions if a.get("n")]
+        if not shown:
+            return []
+        tx = _tx(lang)
+        if len(shown) <= SAME_INLINE:
+            return [[("", tx["same"] + tx["sep"].join(f"{a['n']}. {a.get('label', '')}" for a in shown))]]
+        return [[("", tx["same_long"])]]
 
     def status_change(self, repl: Any, *, force: bool = False) -> list[Line]:
         """One line of what changed in the status since it was last written (nothing when
