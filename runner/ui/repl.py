@@ -1676,7 +1676,7 @@ class Repl(AuthorLoop):
     def write_transcript(self) -> None:
         assert self.tl is not None and self.transcript_path is not None
         folder = self.transcript_path.parent
-        if not folder.is_dir() and folder != files.transcripts_dir():
+        if not folder.exists() and folder != files.transcripts_dir():
             # A folder the player named that is not there: never made quietly (a typo would
             # hide the record somewhere new). Katari's own transcripts folder is made.
             self.say(t("transcript_no_dir", self.lang, dir=folder), "class:error")
