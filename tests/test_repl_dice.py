@@ -74,13 +74,13 @@ def _run(story, keys: str, *, color: bool = False, **kw) -> tuple[Repl, str, str
 
 def test_manual_dice_are_asked_for_checked_and_saved(story) -> None:
     # 2d6: "3" gives one die, "9" is refused (a d6 has no 9), "5" gives the second.
-    repl, _, text = _run(story, "振る\r3\r9\r5\r\x04", manual=True)
+    repl, _, text = _run(story, "ダイスを振る\r3\r9\r5\r\x04", manual=True)
     assert "2d6：d6×2 の出目を入力 (2個)" in text
     assert "6面ダイスに 9 の目はありません" in text
     assert "運試し 2d6：[3] [5] → 8" in text
     assert repl.state.ending == "open"
     body = files.read_doc(files.slot_path(story.id, "autosave"))
-    assert body["commands"] == [{"command": "振る", "dice": [3, 5], "manual": True}]
+    assert body["commands"] == [{"command": "ダイスを振る", "dice": [3, 5], "manual": True}]
     # The save replays to the same end with the same faces.
     tl = files.rebuild(story, body["seed"], [files.Entry.from_json(c) for c in body["commands"]],
                        manual=True)
@@ -88,7 +88,7 @@ def test_manual_dice_are_asked_for_checked_and_saved(story) -> None:
 
 
 def test_cancelling_the_dice_runs_nothing(story) -> None:
-    repl, _, text = _run(story, "振る\r\x03\x04", manual=True)
+    repl, _, text = _run(story, "ダイスを振る\r\x03\x04", manual=True)
     assert "ロールを取り消しました" in text
     assert repl.state.turn == 0 and repl.tl.log == []
 
@@ -133,7 +133,7 @@ def test_colours_only_when_asked(story) -> None:
 def test_no_color_env_and_pipes_give_plain_text(story, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     out = io.StringIO()
-    repl = Repl(story, io=PlainIO(io.StringIO("振る\n"), out, cols=70), seed=3, new=True)
+    repl = Repl(story, io=PlainIO(io.StringIO("ダイスを振る\n"), out, cols=70), seed=3, new=True)
     repl.run()
     assert "\x1b" not in out.getvalue()
-    assert "▶ 振る" in out.getvalue() and "🎲 運試し 2d6：" in out.getvalue()
+    assert "▶ ダイスを振る" in out.getvalue() and "🎲 運試し 2d6：" in out.getvalue()
