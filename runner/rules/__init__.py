@@ -80,20 +80,24 @@ def system(name: str) -> RuleSystem:
     rs = _loaded.get(name)
     if rs is None:
         if name == "core":
-            from runner.rules.core import SYSTEM as rs
+            from runner.rules.core import SYSTEM as core
+
+            rs = core
         else:
             ep = _found().get(name)
             if ep is None:
                 raise UnknownRules(name)
             try:
-                rs = ep.load()
+                loaded = ep.load()
             except Exception as e:  # noqa: BLE001 - a stranger's package: say why, in one line
                 raise BrokenRules(f"rule system {name!r} ({ep.value}) cannot be loaded: "
                                   f"{type(e).__name__}: {e}") from None
-            if not isinstance(rs, RuleSystem) or rs.name != name:
-                what = f"RuleSystem {rs.name!r}" if isinstance(rs, RuleSystem) else type(rs).__name__
+            if not isinstance(loaded, RuleSystem) or loaded.name != name:
+                what = (f"RuleSystem {loaded.name!r}" if isinstance(loaded, RuleSystem)
+                        else type(loaded).__name__)
                 raise BrokenRules(f"rule system {name!r} ({ep.value}) gives a {what}, "
                                   f"not RuleSystem({name!r}, ...)")
+            rs = loaded
         _loaded[name] = rs
     return rs
 

@@ -49,7 +49,7 @@ class Context(Protocol):
         ``label`` and ``target`` tell a table rolling by hand what the roll is for."""
         ...
 
-    def emit(self, event: dict) -> None:
+    def emit(self, event: dict[str, Any]) -> None:
         """Adds an event (see docs/jsonl.md for the types) to this turn's output."""
         ...
 
@@ -145,7 +145,7 @@ class Campaign(NamedTuple):
 
     wants: Callable[[Any], bool]
     """``wants(story)``: whether a story is a campaign scenario of this system."""
-    carry: Callable[[dict, str, str], str]
+    carry: Callable[[dict[str, Any], str, str], str]
     """``carry(finished_state, prev, lang) -> "@command args"`` for the new game's first line,
     from a finished game's saved State (plain JSON data: take only plain text on). Raises
     :class:`RuleError` (one line in ``lang``, naming the game ``prev``) when nobody goes on."""
@@ -187,16 +187,16 @@ class Investigators(NamedTuple):
     ``complete(text) -> bool`` and ``MAX_BYTES`` (pasted text), ``piece(sheet, note=) -> dict``
     (CCFOLIA's clipboard JSON), ``SheetError`` (``.message(lang)``, one line) and
     ``say(code, lang, **kw)`` for ``imported``, as ``runner.ccfolia.adapter`` does."""
-    command: Callable[[dict], str]
+    command: Callable[[dict[str, Any]], str]
     """``command(portable) -> "@name {...}"``: the rule command that plays an imported sheet
     in as a game's first command (so saves, undo and replays keep it)."""
-    sheet: Callable[[Any], dict]
+    sheet: Callable[[Any], dict[str, Any]]
     """``sheet(portable) -> sheet``: the full sheet of an imported one (what ``katari roll
     --investigator`` rolls against); :class:`RuleError` when it is not one."""
     creation: Callable[[Any, str], Any]
     """``creation(story, node_id) -> action | None``: the character choice's action an
     import takes the place of (the console offers ``import`` there)."""
-    active: Callable[[Any], dict | None]
+    active: Callable[[Any], dict[str, Any] | None]
     """``active(state) -> sheet | None``: the active investigator's sheet in a game (chat-
     palette rolls, the exported piece)."""
 
@@ -215,14 +215,14 @@ class RuleSystem:
     hooks: dict[str, Hook] = field(default_factory=dict)
     init: Callable[[Context], None] | None = None
     """Called once when a game starts, before the start node's narration."""
-    view: Callable[[Any, Any, bool], dict] | None = None
+    view: Callable[[Any, Any, bool], dict[str, Any]] | None = None
     """``view(story, state, gm) -> dict`` merged into each ``state`` event."""
     on_unmatched: Callable[[Context, str], bool | str] | None = None
     """Given a command no action matched; returns True if it handled it (free proposals),
     ``"said"`` if it only answered in words (a look): the events are shown, no turn passes."""
     after_command: Callable[[Context, str], None] | None = None
     """Called after every successful command (before timed events)."""
-    offer: Callable[[Any, Any, list], list] | None = None
+    offer: Callable[[Any, Any, list[Any]], list[Any]] | None = None
     """``offer(story, state, choices) -> choices``: what the rules allow now, given the
     story's open actions as numbered ``Choice`` records. A rule system may take actions away
     (a character who cannot act) or add its own (a push); it never changes the state. The

@@ -23,6 +23,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from runner.rules.dice import (
     D66,
@@ -64,11 +65,11 @@ class BCResult:
     bonus: int = 0
     secret: bool = False
     error: bool = False
-    san: dict | None = None
+    san: dict[str, Any] | None = None
     """SAN: {before, loss, after, expr}."""
     comment: str = ""
     """Words after the command (``CC<=50 目星``: 目星), echoed before the result as CCFOLIA does."""
-    flags: dict = field(default_factory=dict)
+    flags: dict[str, Any] = field(default_factory=dict)
     """BCDice's own verdict: any of success, failure, critical, fumble set True."""
     parts: list[BCResult] | None = None
     """A repeat: each run's result."""
@@ -88,8 +89,8 @@ class BCResult:
             return self.text
         return f"{self.command}{chr(10) if chr(10) in self.text else ' '}{self.text}"
 
-    def to_json(self) -> dict:
-        out: dict = {"command": self.command, "text": self.text, "total": self.total,
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"command": self.command, "text": self.text, "total": self.total,
                      "dice": list(self.dice), "sides": list(self.sides), "level": self.level,
                      "success": self.success, "critical": self.level == "critical",
                      "fumble": self.level == "fumble", "secret": self.secret}
@@ -181,14 +182,14 @@ def _compare(total: int, op: str, target: int) -> bool:
     return total != target
 
 
-def _unneg(node: tuple) -> tuple:
+def _unneg(node: tuple[Any, ...]) -> tuple[Any, ...]:
     """BCDice drops a double minus (``--1D6`` is ``1D6``)."""
     while node[0] == "neg" and node[1][0] == "neg":
         node = node[1][1]
     return node
 
 
-def _shape(node: tuple) -> tuple:
+def _shape(node: tuple[Any, ...]) -> tuple[Any, ...]:
     """The tree as BCDice prints it: ``a+-b`` becomes ``a-b`` and ``a--b`` becomes ``a+b``
     (its parser's ``expand_negate``)."""
     k = node[0]
@@ -207,7 +208,7 @@ _ROUND_SHOWN = {"/": "", "/U": "U", "/C": "U", "/R": "R", "/F": "F"}
 """How AddDice prints a division's rounding (its C is its U)."""
 
 
-def _expr(node: tuple, e: DiceExpr) -> str:
+def _expr(node: tuple[Any, ...], e: DiceExpr) -> str:
     """BCDice's ``expr``: ``2D6+1``, ``5D6KH3``, ``1D6/2U``."""
     k = node[0]
     if k == "n":
@@ -224,13 +225,14 @@ def _expr(node: tuple, e: DiceExpr) -> str:
     return f"{_expr(node[1], e)}{k}{_expr(node[2], e)}"
 
 
-def _output(node: tuple, e: DiceExpr, shown: list[str]) -> str:
+def _output(node: tuple[Any, ...], e: DiceExpr, shown: list[str]) -> str:
     """BCDice's ``output``: each dice term as ``total[faces]``."""
     k = node[0]
     if k == "n":
         return str(node[1])
     if k == "dice":
-        return shown[node[1]]
+        result: str = shown[node[1]]
+        return result
     if k == "neg":
         return "-" + _output(node[1], e, shown)
     if k == "paren":
@@ -299,6 +301,7 @@ def add_dice(word: str, source: DiceSource, *, raw: str = "") -> BCResult | None
             vals = sorted(vals)
         shown.append(f"{t.value(chunk)}[{','.join(map(str, vals))}]")
     total = e.total(got)
+    assert e.tree is not None  # parse_tree always gives a tree
     tree = _shape(e.tree)
     expr = _expr(tree, e)
     if op is not None:
@@ -309,7 +312,7 @@ def add_dice(word: str, source: DiceSource, *, raw: str = "") -> BCResult | None
         seq.append(_output(tree, e, shown))
     seq.append(str(total))
     level = None
-    flags: dict = {}
+    flags: dict[str, Any] = {}
     if op is not None and not unknown:
         ok = _compare(total, op, target)  # type: ignore[arg-type]
         level = "success" if ok else "failure"
@@ -465,7 +468,7 @@ _CHOICE = re.compile(r"^\s*(S)?choice(\d*)([\[(]|\s+)", re.IGNORECASE)
 _CLOSE = {"[": "]", "(": ")"}
 
 
-def _shorthand(item: str) -> list | None:
+def _shorthand(item: str) -> list[Any] | None:
     m = re.match(r"^(\d+)-(\d+)$", item)
     if m:
         a, b = int(m.group(1)), int(m.group(2))
@@ -518,7 +521,7 @@ def choice(text: str, source: DiceSource, *, raw: str = "") -> BCResult | None:
     if len(items) > CHOICE_LIMIT:
         return BCResult(CHOICE_MANY, raw or text, secret=secret, error=True)
     left = list(items)
-    chosen: list = []
+    chosen: list[Any] = []
     got: list[int] = []
     sides: list[int] = []
     try:

@@ -16,32 +16,37 @@ Katari's ``katari.rules`` entry points, like every other rule system)."""
 @SYSTEM.hook(pure=True)
 def has(ctx: Context, item: str, count: int = 1) -> bool:
     """True when the player carries ``count`` or more of ``item``."""
-    return ctx.state.inventory.get(item, 0) >= count
+    result: bool = ctx.state.inventory.get(item, 0) >= count
+    return result
 
 
 @SYSTEM.hook(pure=True)
 def count(ctx: Context, item: str) -> int:
     """How many of ``item`` the player carries."""
-    return ctx.state.inventory.get(item, 0)
+    result: int = ctx.state.inventory.get(item, 0)
+    return result
 
 
 @SYSTEM.hook(pure=True)
 def visited(ctx: Context, node: str) -> bool:
     """True once the player has been at ``node``."""
-    return ctx.state.visits.get(node, 0) > 0
+    result: bool = ctx.state.visits.get(node, 0) > 0
+    return result
 
 
 @SYSTEM.hook(pure=True)
 def visits(ctx: Context, node: str) -> int:
     """How many times the player has entered ``node``."""
-    return ctx.state.visits.get(node, 0)
+    result: int = ctx.state.visits.get(node, 0)
+    return result
 
 
 @SYSTEM.hook(pure=True)
 def done(ctx: Context, action: str) -> int:
     """How many times an action ran: ``"node.action"``, or ``"action"`` in the current node."""
     key = action if "." in action else f"{ctx.state.node}.{action}"
-    return ctx.state.done.get(key, 0)
+    result: int = ctx.state.done.get(key, 0)
+    return result
 
 
 @SYSTEM.hook(pure=True)
@@ -53,13 +58,15 @@ def fired(ctx: Context, event: str) -> bool:
 @SYSTEM.hook(pure=True)
 def clock(ctx: Context) -> int:
     """Minutes since the story's clock started."""
-    return ctx.state.clock
+    result: int = ctx.state.clock
+    return result
 
 
 @SYSTEM.hook(pure=True)
 def here(ctx: Context) -> str:
     """The current node's id."""
-    return ctx.state.node
+    result: str = ctx.state.node
+    return result
 
 
 @SYSTEM.hook(name="min", pure=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 MAX_DICE = 1000
 MAX_SIDES = 1000
@@ -184,7 +184,7 @@ class DiceExpr:
     text: str
     terms: tuple[Term, ...]
     """A plain sum: its terms. With ``tree``: every dice term in the order rolled (sign +1)."""
-    tree: tuple | None = None
+    tree: tuple[Any, ...] | None = None
     """Arithmetic beyond a plain sum (``*``, ``/``, parentheses): a tree of ``("n", value)``,
     ``("dice", index into terms)``, ``("neg", x)`` and ``(op, left, right)`` with op one of
     ``+ - * / /U /R``. None for a plain sum."""
@@ -240,10 +240,10 @@ class Roll:
     dice: tuple[int, ...]
     sides: tuple[int, ...]
     total: int
-    extra: dict = field(default_factory=dict, compare=False)
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
-    def to_event(self, **more: object) -> dict:
-        ev: dict = {"type": "roll", "expr": self.expr, "dice": list(self.dice),
+    def to_event(self, **more: object) -> dict[str, Any]:
+        ev: dict[str, Any] = {"type": "roll", "expr": self.expr, "dice": list(self.dice),
                     "sides": list(self.sides), "total": self.total}
         ev.update(self.extra)
         ev.update(more)
@@ -359,12 +359,14 @@ def _divide(a: int, b: int, how: str, text: str) -> int:
     return q if (a < 0) == (b < 0) else -q
 
 
-def _value(node: tuple, sums: list[int], text: str) -> int:
+def _value(node: tuple[Any, ...], sums: list[int], text: str) -> int:
     k = node[0]
     if k == "n":
-        return node[1]
+        result: int = node[1]
+        return result
     if k == "dice":
-        return sums[node[1]]
+        result = sums[node[1]]
+        return result
     if k == "neg":
         return -_value(node[1], sums, text)
     if k == "paren":
@@ -379,14 +381,15 @@ def _value(node: tuple, sums: list[int], text: str) -> int:
     return _divide(a, b, k, text)
 
 
-def _range(node: tuple, terms: tuple[Term, ...]) -> tuple[int, int]:
+def _range(node: tuple[Any, ...], terms: tuple[Term, ...]) -> tuple[int, int]:
     """The smallest and largest value of a tree (every operation is monotonic in each
     argument on ranges that do not cross zero, so the corners bound it)."""
     k = node[0]
     if k == "n":
         return node[1], node[1]
     if k == "dice":
-        return terms[node[1]].span()
+        result: tuple[int, int] = terms[node[1]].span()
+        return result
     if k == "neg":
         lo, hi = _range(node[1], terms)
         return -hi, -lo
@@ -397,6 +400,7 @@ def _range(node: tuple, terms: tuple[Term, ...]) -> tuple[int, int]:
         return a0 + b0, a1 + b1
     if k == "-":
         return a0 - b1, a1 - b0
+    c: tuple[int, ...]
     if k == "*":
         c = (a0 * b0, a0 * b1, a1 * b0, a1 * b1)
     else:
@@ -427,7 +431,7 @@ class _Arith:
     def peek(self) -> str:
         return self.s[self.pos] if self.pos < len(self.s) else ""
 
-    def sum(self) -> tuple:
+    def sum(self) -> tuple[Any, ...]:
         node = self.product()
         while self.peek() in ("+", "-"):
             op = self.s[self.pos]
@@ -435,7 +439,7 @@ class _Arith:
             node = (op, node, self.product())
         return node
 
-    def product(self) -> tuple:
+    def product(self) -> tuple[Any, ...]:
         node = self.unary()
         while self.peek() in ("*", "/"):
             op = self.s[self.pos]
@@ -451,7 +455,7 @@ class _Arith:
             node = (op, node, right)
         return node
 
-    def unary(self) -> tuple:
+    def unary(self) -> tuple[Any, ...]:
         c = self.peek()
         if c in ("+", "-"):
             self.pos += 1

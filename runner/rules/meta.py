@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 
 MAX_LINE = 4096
 """Characters of a rule command's arguments."""
@@ -135,7 +135,7 @@ class MetaCommand:
             raise RuleError(msg["none" if not specs else "extra"].format(usage=usage))
         return out
 
-    def __call__(self, ctx: Any, words: list[str]) -> Any:
+    def __call__(self, ctx: Context, words: list[str]) -> Any:
         """Runs with raw words, read as the engine reads them (for tests and front ends)."""
         return self.fn(ctx, self.parse("command", " ".join(words)))
 

@@ -13,8 +13,9 @@ the rules themselves in ``checks``, ``sheet``, ``combat``, ``sanity``, ``conditi
 
 from __future__ import annotations
 
+from runner.rules.bcdice import BCResult
 from runner.rules.coc7 import portable as _portable
-from runner.rules.coc7.bcdice import BCResult, bcdice
+from runner.rules.coc7.bcdice import bcdice
 from runner.rules.coc7.investigators import _init, _validate, install
 from runner.rules.coc7.offer import _offer
 from runner.rules.coc7.sheet import make_enemy, make_investigator, pregens, quick_investigator

@@ -18,6 +18,7 @@ and plain ``1d100``, one d100 face.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from runner.rules.bcdice import SUCCESS_LEVELS, BCResult, common, normal, repeat, split
 from runner.rules.coc7 import bcdice_more as more
@@ -94,7 +95,7 @@ def preprocess(cmd: str) -> str:
     so one pass with a stack of open parentheses gives the same text in linear time (a
     100 KB command took 27 s when each replacement searched the text again)."""
     out: list[str] = []
-    opens: list[list] = []  # [index in out of "(", inner is only digits and + - * / so far]
+    opens: list[list[Any]] = []  # [index in out of "(", inner is only digits and + - * / so far]
     for i, ch in enumerate(cmd):
         if ch == "(":
             opens.append([len(out), True])

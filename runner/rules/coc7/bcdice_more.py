@@ -12,6 +12,8 @@ wording is BCDice's; the tables' entries are our own words (:mod:`runner.rules.c
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from runner.rules.bcdice import BCResult, calc, faces
 from runner.rules.coc7 import tables
@@ -21,7 +23,7 @@ from runner.rules.dice import DiceSource
 
 # ---------------------------------------------------------------- tables
 
-_TABLES = {
+_TABLES: dict[str, tuple[str, int, Callable[[int], str], str]] = {
     "BMR": ("狂気の発作（リアルタイム）", 10, lambda n: BOUTS_REALTIME[n - 1][0], "ラウンド"),
     "BMS": ("狂気の発作（サマリー）", 10, lambda n: BOUTS_SUMMARY[n - 1][0], "時間"),
     "PH": ("恐怖症表", 100, tables.phobia, ""),
@@ -192,7 +194,7 @@ _LEVEL6 = {"critical_special": "critical", "fumble_broken": "fumble"}
 """6th-edition verdicts as Katari's levels (critical, special, success, fumble, broken, failure)."""
 
 
-def _compare6(total: int, target: int, five: bool, broken: int = 0) -> tuple[str, dict]:
+def _compare6(total: int, target: int, five: bool, broken: int = 0) -> tuple[str, dict[str, Any]]:
     """The 6th edition's verdict on a d100 (criticals 1 or 1-5, fumbles 100 or 96-100;
     スペシャル at a fifth of the target) and BCDice's flags."""
     crit, fumble_at = (5, 96) if five else (1, 100)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.coc7 import sheet as sh
 
 LEVELS: tuple[str, ...] = ("fumble", "failure", "regular", "hard", "extreme", "critical")
@@ -136,7 +136,7 @@ _LANG_OF: dict[str, str] = {}
 """Story language → "en" or "ja", remembered: asked for nearly every line a hook says."""
 
 
-def lang(ctx: Any) -> str:
+def lang(ctx: Context) -> str:
     try:
         lg = ctx.story.language
     except AttributeError:
@@ -149,14 +149,20 @@ def lang(ctx: Any) -> str:
     return out
 
 
-def t(ctx: Any, ja: str, en: str) -> str:
+def t(ctx: Context, ja: str, en: str) -> str:
     return en if lang(ctx) == "en" else ja
 
 
 _NO_OPTION: Any = object()
 
 
-def option(ctx: Any, key: str, default: Any = None) -> Any:
+class _HasStory(Protocol):
+    """What :func:`option` reads: a Context, or anything else that holds a story."""
+
+    story: Any
+
+
+def option(ctx: _HasStory, key: str, default: Any = None) -> Any:
     """A story setting: ``coc7:`` section, then ``story.options`` (flat or under coc7)."""
     story = getattr(ctx, "story", None)
     cache = getattr(story, "cache", None)
@@ -174,33 +180,34 @@ def option(ctx: Any, key: str, default: Any = None) -> Any:
     return default if found is _NO_OPTION else found
 
 
-def data(ctx: Any) -> dict:
+def data(ctx: Context) -> dict[str, Any]:
     """This rule system's part of the state (``state.rules["coc7"]``)."""
     rules = ctx.state.rules
     d = rules.get("coc7")
     if d is None:
         d = rules["coc7"] = {"pc": "", "last": None, "day": 0, "day_loss": {}, "day_start": {},
                              "san_by_source": {}}
-    return d
+    result: dict[str, Any] = d
+    return result
 
 
 _NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
 
-def peek(ctx: Any) -> Mapping[str, Any]:
+def peek(ctx: Context) -> Mapping[str, Any]:
     """Reads ``state.rules["coc7"]`` without creating it. Pure hooks read only through this:
     the engine lets them run on state it shares with the previous turn's, so they must
     never write (tests/test_engine_purity_soak.py)."""
     return ctx.state.rules.get("coc7") or _NO_DATA
 
 
-def pc_ids(ctx: Any) -> list[str]:
+def pc_ids(ctx: Context) -> list[str]:
     """Ids of the investigator sheets in ``state.stats``, in insertion order."""
     return [k for k, v in ctx.state.stats.items()
             if isinstance(v, dict) and v.get("system") == "coc7" and v.get("kind") == "investigator"]
 
 
-def pc_id(ctx: Any, who: str = "") -> str:
+def pc_id(ctx: Context, who: str = "") -> str:
     """Resolves ``who`` (an id, a sheet name or "") to an investigator id; "" is the active one."""
     stats = ctx.state.stats
     if who:
@@ -214,18 +221,20 @@ def pc_id(ctx: Any, who: str = "") -> str:
         raise RuleError(f"no investigator {who!r}; known: {', '.join(ids) or 'none'}")
     active = peek(ctx).get("pc")
     if active and active in stats:
-        return active  # the common case, asked by most hooks every turn: no list to build
+        result: str = active  # the common case, asked by most hooks every turn: no list to build
+        return result
     ids = pc_ids(ctx)
     if ids:
         return ids[0]
     raise RuleError("no investigator yet: call coc7.choose_pregen(n) or coc7.create(...) first")
 
 
-def sheet_of(ctx: Any, who: str = "") -> dict:
-    return ctx.state.stats[pc_id(ctx, who)]
+def sheet_of(ctx: Context, who: str = "") -> dict[str, Any]:
+    result: dict[str, Any] = ctx.state.stats[pc_id(ctx, who)]
+    return result
 
 
-def story_character(ctx: Any, cid: str) -> tuple[str, dict, dict] | None:
+def story_character(ctx: Context, cid: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
     """(name, stats, props) of a story character, whether the story is a model or plain data."""
     chars = getattr(getattr(ctx, "story", None), "characters", None) or {}
     c = chars.get(cid)
@@ -270,9 +279,9 @@ def _judged(total: int, value: int, diff: str) -> tuple[str, bool, str]:
     return hit
 
 
-def roll_d100(ctx: Any, value: int | None, *, bonus: int = 0, diff: str = "regular",
+def roll_d100(ctx: Context, value: int | None, *, bonus: int = 0, diff: str = "regular",
               label: str = "", hidden: bool = False, emit: bool = True, who: Any = _NO_WHO,
-              **extra: Any) -> dict:
+              **extra: Any) -> dict[str, Any]:
     """Rolls a percentile die with bonus (>0) or penalty (<0) dice and emits one roll event.
 
     Returns {total, dice, level, success, candidates, text}; level and success are None
@@ -296,7 +305,7 @@ def roll_d100(ctx: Any, value: int | None, *, bonus: int = 0, diff: str = "regul
            "text": text, "target": value, "difficulty": diff, "bonus": bonus}
     if emit:
         if value is None:
-            ev: dict = {"type": "roll", "expr": "1d100", "dice": faces, "sides": [10] * (n + 1),
+            ev: dict[str, Any] = {"type": "roll", "expr": "1d100", "dice": faces, "sides": [10] * (n + 1),
                         "total": total, "label": label, "text": text, "bonus": bonus}
         else:
             ev = {"type": "roll", "expr": f"1d100<={value}", "dice": faces,
@@ -337,7 +346,7 @@ def net_dice(bonus: Any = 0, penalty: Any = 0) -> int:
 _NEVER_MARKED = frozenset({*sh.CHARS, "幸運", "正気度", *sh.NO_IMPROVEMENT})
 
 
-def mark(sheet: dict, skill: str) -> None:
+def mark(sheet: dict[str, Any], skill: str) -> None:
     """Ticks a skill for improvement (never characteristics, Luck, SAN, Mythos, Credit)."""
     if sheet.get("kind") != "investigator" or skill in _NEVER_MARKED:
         return
@@ -345,7 +354,7 @@ def mark(sheet: dict, skill: str) -> None:
         sheet["marks"].append(skill)
 
 
-def check(ctx: Any, skill: str, diff: Any = "regular", bonus: Any = 0, who: str = "",
+def check(ctx: Context, skill: str, diff: Any = "regular", bonus: Any = 0, who: str = "",
           hidden: Any = False, *, pushed: bool = False) -> list[str]:
     """A skill or characteristic roll by an investigator; returns outcome keys."""
     d = difficulty(diff)
@@ -375,7 +384,7 @@ def check(ctx: Any, skill: str, diff: Any = "regular", bonus: Any = 0, who: str 
     return keys
 
 
-def push(ctx: Any) -> list[str]:
+def push(ctx: Context) -> list[str]:
     """Pushes the last failed check (once; never Luck, SAN, a fumble or combat)."""
     last = data(ctx).get("last")
     if not last or not last.get("pushable"):
@@ -386,12 +395,12 @@ def push(ctx: Any) -> list[str]:
                  last.get("hidden", False), pushed=True)
 
 
-def luck(ctx: Any, diff: Any = "regular", who: str = "", hidden: Any = False) -> list[str]:
+def luck(ctx: Context, diff: Any = "regular", who: str = "", hidden: Any = False) -> list[str]:
     """A Luck roll (no improvement mark, cannot be pushed)."""
     return check(ctx, "幸運", diff, 0, who, hidden)
 
 
-def group_luck(ctx: Any, diff: Any = "regular") -> list[str]:
+def group_luck(ctx: Context, diff: Any = "regular") -> list[str]:
     """A Luck roll by the investigator with the lowest Luck (7e group Luck)."""
     ids = pc_ids(ctx)
     if not ids:
@@ -400,7 +409,7 @@ def group_luck(ctx: Any, diff: Any = "regular") -> list[str]:
     return check(ctx, "幸運", diff, 0, low)
 
 
-def spend_luck(ctx: Any) -> list[str]:
+def spend_luck(ctx: Context) -> list[str]:
     """Optional rule: spends Luck to turn the last failed skill check into a bare success."""
     last = data(ctx).get("last")
     if not last or last.get("success") or last.get("skill") in NO_PUSH or last.get("pushed") \
@@ -420,7 +429,7 @@ def spend_luck(ctx: Any) -> list[str]:
     return [last["difficulty"], "success"] if last["difficulty"] != "critical" else ["success"]
 
 
-def opposed(ctx: Any, skill: str, opponent: str, opp_skill: str = "", who: str = "",
+def opposed(ctx: Context, skill: str, opponent: str, opp_skill: str = "", who: str = "",
             bonus: Any = 0) -> list[str]:
     """An opposed roll: the higher level wins; a tie goes to the higher skill, else a draw.
 
@@ -447,7 +456,7 @@ def opposed(ctx: Any, skill: str, opponent: str, opp_skill: str = "", who: str =
     return [res, *outcome_keys(a["level"], ra >= 1)]
 
 
-def story_enemy(ctx: Any, cid: str) -> tuple[str, dict, dict] | None:
+def story_enemy(ctx: Context, cid: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
     """(name, props, creature sheet) of story character ``cid``, or None if there is none.
 
     The sheet is built once per story and kept in ``story.cache``: callers must copy it
@@ -456,13 +465,13 @@ def story_enemy(ctx: Any, cid: str) -> tuple[str, dict, dict] | None:
     return hit[:3] if hit is not None else None
 
 
-def story_enemy_copy(ctx: Any, cid: str) -> tuple[str, dict, dict, Callable[[], dict]] | None:
+def story_enemy_copy(ctx: Context, cid: str) -> tuple[str, dict[str, Any], dict[str, Any], Callable[[], dict[str, Any]]] | None:
     """:func:`story_enemy` and a function returning a fresh copy of the sheet (a fight
     copies it for every enemy it starts with)."""
     return _story_enemy(ctx, cid)
 
 
-def _story_enemy(ctx: Any, cid: str) -> tuple[str, dict, dict, Callable[[], dict]] | None:
+def _story_enemy(ctx: Context, cid: str) -> tuple[str, dict[str, Any], dict[str, Any], Callable[[], dict[str, Any]]] | None:
     cache = getattr(getattr(ctx, "story", None), "cache", None)
     key = ("coc7", "enemy", cid)
     hit = cache.get(key) if cache is not None else None
@@ -478,14 +487,16 @@ def _story_enemy(ctx: Any, cid: str) -> tuple[str, dict, dict, Callable[[], dict
     return hit
 
 
-def sheet_for(ctx: Any, cid: str) -> dict:
+def sheet_for(ctx: Context, cid: str) -> dict[str, Any]:
     """A sheet for an investigator id, a combatant or a story character (built on the fly)."""
     if cid in ctx.state.stats and isinstance(ctx.state.stats[cid], dict) \
             and ctx.state.stats[cid].get("system") == "coc7":
-        return ctx.state.stats[cid]
+        result: dict[str, Any] = ctx.state.stats[cid]
+        return result
     combat = data(ctx).get("combat")
     if combat and cid in combat["c"]:
-        return combat["c"][cid]["sheet"]
+        result = combat["c"][cid]["sheet"]
+        return result
     sc = story_character(ctx, cid)
     if sc is None:
         raise RuleError(f"no character {cid!r}")

@@ -25,36 +25,37 @@ from __future__ import annotations
 
 from typing import Any
 
+from runner.rules.base import Context
 from runner.rules.coc7 import checks as ck
 from runner.story.expr import parse as _parse_expr
 from runner.story.model import Action
 
-_EXPRS: dict[str, tuple] = {}
+_EXPRS: dict[str, tuple[Any, ...]] = {}
 """Expression text → AST, kept for the life of the process: the engine caches compiled
 expressions by the AST's identity, so an AST it has seen must never be freed."""
 
 
-def expr(text: str) -> tuple:
+def expr(text: str) -> tuple[Any, ...]:
     hit = _EXPRS.get(text)
     if hit is None:
         hit = _EXPRS[text] = _parse_expr(text)
     return hit
 
 
-def rule_action(aid: str, label: str, effects: tuple = (), *, check: str | None = None,
+def rule_action(aid: str, label: str, effects: tuple[Any, ...] = (), *, check: str | None = None,
                 aliases: tuple[str, ...] = ()) -> Action:
     """An action of the rules (not of the story): ``coc7.<aid>`` in the state's counts."""
     return Action(aid, label, aliases, None, False, 0, expr(check) if check else None, (),
                   effects, (), False, f"coc7.{aid}")
 
 
-def _do(*calls: str) -> tuple:
+def _do(*calls: str) -> tuple[Any, ...]:
     return ("do", tuple(expr(c) for c in calls))
 
 
 # ---------------------------------------------------------------- conditions
 
-def recheck(ctx: Any) -> None:
+def recheck(ctx: Context) -> None:
     """Notes in the rules' data whether anyone cannot act (``down``), so that the question the
     engine asks a few times a turn (:func:`offers`) is one look when all is well. Called by
     every rule that changes a condition (damage, healing, a CON roll, a bout's start and end,
@@ -65,13 +66,13 @@ def recheck(ctx: Any) -> None:
         d["down"] = down
 
 
-def bout_running(s: dict) -> dict | None:
+def bout_running(s: dict[str, Any]) -> dict[str, Any] | None:
     """The investigator's bout of madness while it lasts (``left`` rounds or hours)."""
     b = (s.get("cond") or {}).get("bout")
     return b if b and b.get("left", 0) > 0 else None
 
 
-def incapacity(s: dict) -> str:
+def incapacity(s: dict[str, Any]) -> str:
     """"dead", "dying", "unconscious", "bout" or "" (can act) for an investigator's sheet."""
     cond = s.get("cond")
     if not cond:
@@ -97,7 +98,7 @@ _NAMES = {
 }
 
 
-def condition_names(s: dict, en: bool = False) -> list[str]:
+def condition_names(s: dict[str, Any], en: bool = False) -> list[str]:
     """The investigator's conditions in words, the gravest first (for the status and sheet)."""
     cond = s.get("cond") or {}
     i = 1 if en else 0
@@ -136,6 +137,7 @@ def _rule_choice(kind: str, lang: str) -> Action:
     hit = _ACTIONS.get((kind, lang))
     if hit is None:
         label = _LABELS[kind][1 if lang == "en" else 0]
+        effects: tuple[Any, ...]
         if kind == "con_roll":
             effects = (_do("coc7.tick()"),)
         elif kind == "come_round":
@@ -146,12 +148,12 @@ def _rule_choice(kind: str, lang: str) -> Action:
     return hit
 
 
-def investigators(state: Any) -> list[tuple[str, dict]]:
+def investigators(state: Any) -> list[tuple[str, dict[str, Any]]]:
     return [(k, v) for k, v in (state.stats or {}).items()
             if type(v) is dict and v.get("system") == "coc7" and v.get("kind") == "investigator"]
 
 
-def offers(story: Any, state: Any, choices: list, choice_type: Any) -> list:
+def offers(story: Any, state: Any, choices: list[Any], choice_type: Any) -> list[Any]:
     """What the rules allow the table now, given the story's open actions (``choices``, the
     engine's numbered Choices); ``choice_type`` builds a Choice ``(n, id, label, aliases,
     action)``. Unchanged when every investigator can act (the common case, asked a few times

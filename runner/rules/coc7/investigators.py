@@ -22,7 +22,7 @@ DEFAULT_OCCUPATION = ("目星", "聞き耳", "図書館", "心理学", "説得",
 DEFAULT_HOBBIES = ("水泳", "投擲", "登攀", "オカルト")
 
 
-def _default_id(ctx: Any) -> str:
+def _default_id(ctx: Context) -> str:
     cache = getattr(ctx.story, "cache", None)
     found = cache.get(("coc7", "default_id")) if cache is not None else None
     if found is None:  # the story's first PC, looked for once per story
@@ -38,7 +38,7 @@ def _default_id(ctx: Any) -> str:
     return found
 
 
-def install(ctx: Any, sheet: dict, who: str = "") -> str:
+def install(ctx: Context, sheet: dict[str, Any], who: str = "") -> str:
     """Stores an investigator sheet in ``state.stats`` and makes it the active one."""
     pid = str(who or "") or ck.data(ctx).get("pc") or _default_id(ctx)
     ctx.state.stats[pid] = sheet
@@ -46,7 +46,7 @@ def install(ctx: Any, sheet: dict, who: str = "") -> str:
     return pid
 
 
-def _story_sheets(ctx: Context) -> tuple[tuple[str, str, dict, dict], ...]:
+def _story_sheets(ctx: Context) -> tuple[tuple[str, str, dict[str, Any], dict[str, Any]], ...]:
     """(id, name, stats, props) of the story's PCs that come with characteristics, worked
     out once per story (kept in ``story.cache``; read, never changed)."""
     cache = getattr(ctx.story, "cache", None)
@@ -91,18 +91,18 @@ def _init(ctx: Context) -> None:
 class _Dice:
     """Adapts ctx.faces to a DiceSource for sheet-making helpers."""
 
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
     def face(self, sides: int) -> int:
         return self.ctx.faces([sides], expr=f"1d{sides}")[0]
 
 
-_ROLL_PLANS: dict[tuple[str, ...], tuple[list[int], tuple]] = {}
+_ROLL_PLANS: dict[tuple[str, ...], tuple[list[int], tuple[Any, ...]]] = {}
 """Dice texts → (every die's sides in order, each roll's parsed form and first die)."""
 
 
-def _roll_totals(ctx: Any, exprs: tuple[str, ...]) -> list[int]:
+def _roll_totals(ctx: Context, exprs: tuple[str, ...]) -> list[int]:
     """The totals of rolling each of ``exprs`` in turn with ``dice.roll(expr, _Dice(ctx))``,
     taken with one ``ctx.faces`` call instead of one a die: the same dice in the same order,
     and when dice run out the same :class:`NeedDice` (the roll that lacks them, and the dice
@@ -110,12 +110,12 @@ def _roll_totals(ctx: Any, exprs: tuple[str, ...]) -> list[int]:
     plan = _ROLL_PLANS.get(exprs)
     if plan is None:
         sides: list[int] = []
-        parts = []
+        built = []
         for text in exprs:
             e = parse(text)
-            parts.append((e, len(sides)))
+            built.append((e, len(sides)))
             sides += e.sides
-        plan = _ROLL_PLANS[exprs] = (sides, tuple(parts))
+        plan = _ROLL_PLANS[exprs] = (sides, tuple(built))
     sides, parts = plan
     try:
         faces = ctx.faces(sides, expr=exprs[0] if len(exprs) == 1 else " ".join(exprs))

@@ -8,7 +8,7 @@ from typing import Any
 from runner.rules.coc7 import condition as cd
 from runner.rules.coc7 import push as ps
 
-_CHOICE: list = []
+_CHOICE: list[Any] = []
 """The engine's Choice record, fetched once on the first offer (the engine imports the rules)."""
 
 
@@ -20,7 +20,7 @@ def _choice() -> Any:
     return _CHOICE[0]
 
 
-def _offer(story: Any, state: Any, choices: list) -> list:
+def _offer(story: Any, state: Any, choices: list[Any]) -> list[Any]:
     """What the rules allow (RuleSystem.offer): asked a few times a turn, so the common case
     (everyone can act, no failed check just now) is a few dictionary reads."""
     d = state.rules.get("coc7")

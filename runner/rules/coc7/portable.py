@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import sheet as sh
 from runner.rules.meta import Arg, MetaCommand
@@ -51,7 +51,7 @@ def _number(v: Any, what: str, lo: int = -MAX_VALUE, hi: int = MAX_VALUE) -> int
     return v
 
 
-def from_portable(data: Any) -> dict:
+def from_portable(data: Any) -> dict[str, Any]:
     """The full coc7 sheet of a portable investigator; RuleError (one line) for anything
     that is not one."""
     if not isinstance(data, dict) or data.get("v") != VERSION:
@@ -74,7 +74,7 @@ def from_portable(data: Any) -> dict:
     for w in weapons:
         if not isinstance(w, dict):
             raise RuleError("@investigator: each weapon is a mapping")
-        out: dict = {}
+        out: dict[str, Any] = {}
         for k in _WEAPON_TEXT:
             if k in w:
                 out[k] = _text(w[k], f"weapon {k}", 60)
@@ -106,9 +106,9 @@ def from_portable(data: Any) -> dict:
     return s
 
 
-def to_portable(s: dict) -> dict:
+def to_portable(s: dict[str, Any]) -> dict[str, Any]:
     """The portable form of a coc7 investigator sheet (skills at their base value left out)."""
-    out: dict = {"v": VERSION, "name": s["name"], "chars": dict(s["chars"])}
+    out: dict[str, Any] = {"v": VERSION, "name": s["name"], "chars": dict(s["chars"])}
     for k in ("occupation", "age", "native", "reading", "url", "from", "era"):
         if s.get(k) not in (None, ""):
             out[k] = s[k]
@@ -123,13 +123,13 @@ def to_portable(s: dict) -> dict:
     return out
 
 
-def command(data: dict) -> str:
+def command(data: dict[str, Any]) -> str:
     """``@investigator {...}``: compact JSON on one line; spaces inside names are written as
     \\u0020 because the engine splits a rule command's arguments on spaces."""
     return "@investigator " + json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace(" ", "\\u0020")
 
 
-def _creates(effect: tuple) -> bool:
+def _creates(effect: tuple[Any, ...]) -> bool:
     """Whether a story effect makes the investigator (``do: coc7.quick_create(...)`` or
     ``coc7.choose_pregen(...)``)."""
     if not effect or effect[0] != "do":
@@ -154,7 +154,7 @@ def creation_action(story: Any, node_id: str) -> Any:
     return found
 
 
-def active_sheet(state: Any) -> dict | None:
+def active_sheet(state: Any) -> dict[str, Any] | None:
     """The active investigator's sheet in a game state (the one whose turn it is), or None."""
     rules = getattr(state, "rules", None) or {}
     d = rules.get("coc7") if isinstance(rules, dict) else None
@@ -164,7 +164,7 @@ def active_sheet(state: Any) -> dict | None:
     return s if isinstance(s, dict) and s.get("kind") == "investigator" else None
 
 
-def _meta(ctx: Any, args: list) -> None:
+def _meta(ctx: Context, args: list[Any]) -> None:
     """``@investigator {...}``: takes an imported investigator as the active one, at the
     start of a game: at its character choice, or before anyone is chosen."""
     s = from_portable(args[0])

@@ -28,7 +28,7 @@ DEFAULT_FAILURE = {"minutes": 30, "damage": ""}
 _NARRATION_ONLY = frozenset({"say"})
 
 
-def push_failure(story: Any) -> dict:
+def push_failure(story: Any) -> dict[str, Any]:
     """What a failed push costs in this story: ``{"minutes": int, "damage": str}``."""
     cache = getattr(story, "cache", None)
     hit = cache.get(("coc7", "push_failure")) if cache is not None else None
@@ -59,7 +59,8 @@ def _action(story: Any, key: str) -> Action | None:
     if table is None:
         table = cache[("coc7", "actions_by_key")] = {
             a.key: a for n in story.nodes.values() for a in n.actions if a.key}
-    return table.get(key)
+    result: Action | None = table.get(key)
+    return result
 
 
 _SAID_ONLY: dict[int, tuple[Action, bool]] = {}
@@ -98,7 +99,7 @@ def _foreshadow(story: Any, lang: str) -> str:
     return "失敗すれば" + ("、".join(bits) + "うえ、" if bits else "") + "二度とは試せない"
 
 
-def offers(story: Any, state: Any, d: dict, s: dict) -> list[Action]:
+def offers(story: Any, state: Any, d: dict[str, Any], s: dict[str, Any]) -> list[Action]:
     """The push and the Luck spend the rules offer now (none, one or both)."""
     last = d.get("last")
     if not last or not last.get("pushable") or last.get("hidden") or last.get("success") \
@@ -141,7 +142,8 @@ def _luck_spending(story: Any) -> bool:
     if hit is None:
         hit = story.cache[("coc7", "luck_spending")] = bool(
             ck.option(_StoryCtx(story), "luck_spending", True))
-    return hit
+    result: bool = hit
+    return result
 
 
 def _pushed(a: Action, skill: str, warn: str, lang: str) -> Action:

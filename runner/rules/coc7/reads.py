@@ -11,7 +11,7 @@ from runner.rules.coc7 import sheet as sh
 from runner.rules.coc7.system import hook
 
 
-def _pc(ctx: Any, who: str) -> dict:
+def _pc(ctx: Context, who: str) -> dict[str, Any]:
     return ck.sheet_of(ctx, who)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import condition as cd
 from runner.rules.dice import DiceError, parse
@@ -59,7 +59,7 @@ def _split_loss(loss: Any) -> tuple[str, str]:
 _split_text = functools.lru_cache(maxsize=256)(_split_loss)
 
 
-def _amount(ctx: Any, expr: str, label: str, maximum: bool = False) -> int:
+def _amount(ctx: Context, expr: str, label: str, maximum: bool = False) -> int:
     e = parse(expr)
     if maximum:
         return max(0, e.maximum)
@@ -74,7 +74,7 @@ BOUT_MODES = {"": None, "auto": None, "realtime": True, "real": True, "リアル
 """How a story may ask for a bout: in real time (the danger is right there) or summarised."""
 
 
-def bout(ctx: Any, pid: str, realtime: bool | None = None) -> dict:
+def bout(ctx: Context, pid: str, realtime: bool | None = None) -> dict[str, Any]:
     """Rolls a bout of madness (1D10 on the table, 1D10 rounds or hours) and narrates it.
 
     Real time in a fight (or when the story asks, the danger being right there), else the
@@ -95,13 +95,14 @@ def bout(ctx: Any, pid: str, realtime: bool | None = None) -> dict:
     cd.recheck(ctx)
     ctx.say(ck.t(ctx, f"{s['name']}は狂気の発作に襲われる（{length}{unit_ja}）。{ja}",
                  f"{s['name']} suffers a bout of madness ({length} {unit_en}). {en}"))
-    return s["cond"]["bout"]
+    result: dict[str, Any] = s["cond"]["bout"]
+    return result
 
 
 _SEVERITY = {"": 0, "temporary": 1, "indefinite": 2, "permanent": 3}
 
 
-def _set_insane(s: dict, kind: str) -> bool:
+def _set_insane(s: dict[str, Any], kind: str) -> bool:
     cur = s["cond"].get("insane", "")
     if _SEVERITY[kind] > _SEVERITY.get(cur, 0):
         s["cond"]["insane"] = kind
@@ -109,7 +110,7 @@ def _set_insane(s: dict, kind: str) -> bool:
     return False
 
 
-def san_check(ctx: Any, loss: str, who: str = "", source: str = "", hidden: Any = False,
+def san_check(ctx: Context, loss: str, who: str = "", source: str = "", hidden: Any = False,
               mode: Any = "") -> list[str]:
     """A Sanity roll with loss ``X/Y``; returns keys such as ["temporary","insane","failure"].
 
@@ -191,7 +192,7 @@ def san_check(ctx: Any, loss: str, who: str = "", source: str = "", hidden: Any 
     return keys
 
 
-def san_all(ctx: Any, loss: str, source: str = "", mode: Any = "") -> list[str]:
+def san_all(ctx: Context, loss: str, source: str = "", mode: Any = "") -> list[str]:
     """A Sanity roll for every investigator still alive; returns the active one's keys."""
     active = ck.pc_id(ctx)
     out: list[str] = []

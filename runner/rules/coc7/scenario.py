@@ -37,11 +37,12 @@ def undazed_enemy(ctx: Context) -> str:
 
 # ---------------------------------------------------------------- the ascent
 
-def _ascent(ctx: Any) -> dict:
+def _ascent(ctx: Context) -> dict[str, Any]:
     a = ck.peek(ctx).get("ascent")
     if not a:
         raise RuleError("no ascent is running: call coc7.ascent_begin(...) first")
-    return a
+    result: dict[str, Any] = a
+    return result
 
 
 @hook()
@@ -65,7 +66,7 @@ def ascent_begin(ctx: Context, enemy: str, arms: Any = 2, depth: Any = 200, reac
     return ["begun"]
 
 
-def _distance(a: dict) -> float:
+def _distance(a: dict[str, Any]) -> float:
     return math.hypot(a["rise"], a["side"])
 
 
@@ -94,10 +95,12 @@ def ascent_distance(ctx: Context) -> int:
 def in_reach(ctx: Context) -> bool:
     """The arms can still attack: closer than the reach (exactly the reach is safe)."""
     a = ck.peek(ctx).get("ascent")
-    return bool(a) and _distance(a) < a["reach"]
+    if not a:
+        return False
+    return bool(_distance(a) < a["reach"])
 
 
-def _pressure(ctx: Any, a: dict, pid: str, protected: bool) -> list[str]:
+def _pressure(ctx: Context, a: dict[str, Any], pid: str, protected: bool) -> list[str]:
     s = ctx.state.stats[pid]
     a["minutes"] += 1
     en = ck.lang(ctx) == "en"  # every minute of the ascent: only that language's line is built
@@ -112,7 +115,7 @@ def _pressure(ctx: Any, a: dict, pid: str, protected: bool) -> list[str]:
     return cb.apply_damage(ctx, pid, n)
 
 
-def _gone(s: dict) -> bool:
+def _gone(s: dict[str, Any]) -> bool:
     return not cb.able(s)
 
 
@@ -167,7 +170,7 @@ def ascent_turn(ctx: Context, move: str = "up", protected: Any = False) -> list[
     return [*keys, "out_of_reach"]
 
 
-def _swim_attack(ctx: Any, a: dict, pid: str, s: dict) -> list[str]:
+def _swim_attack(ctx: Context, a: dict[str, Any], pid: str, s: dict[str, Any]) -> list[str]:
     live = [k for k, v in a["arms"].items() if not v["down"]]
     if not live or _distance(a) >= a["reach"]:
         ctx.say(ck.t(ctx, "攻撃できる触腕は近くにない。", "No arm is within reach."))
@@ -201,7 +204,7 @@ def _swim_attack(ctx: Any, a: dict, pid: str, s: dict) -> list[str]:
     return ["hit"]
 
 
-def _arm_attack(ctx: Any, a: dict, eid: str, pid: str, s: dict) -> list[str]:
+def _arm_attack(ctx: Context, a: dict[str, Any], eid: str, pid: str, s: dict[str, Any]) -> list[str]:
     es = a["sheet"]
     arm = a["arms"][eid]
     en = ck.lang(ctx) == "en"  # every arm, every minute: only that language's line is built

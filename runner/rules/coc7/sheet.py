@@ -159,7 +159,9 @@ def canonical(name: str) -> str:
     m = _SPEC.match(k)
     if m:
         group = m.group(1)
-        spec = _SPEC.match(_key(name, lower=False)).group(2)  # keep the specialisation's case
+        m2 = _SPEC.match(_key(name, lower=False))
+        assert m2 is not None  # the same key, its case kept
+        spec = m2.group(2)  # keep the specialisation's case
         group = _EN_GROUP.get(group, _ALIASES.get(group, group))
         group = group.split("(")[0]
         if group in ("ほかの言語", "母国語"):
@@ -267,8 +269,8 @@ def normalise_chars(chars: dict[str, Any]) -> dict[str, int]:
 def make_investigator(name: str, chars: dict[str, Any], skills: dict[str, Any] | None = None,
                       *, luck: int | None = None, age: int | None = None,
                       occupation: str = "", era: str = "", native: str = "日本語",
-                      weapons: list[dict] | None = None, source: DiceSource | None = None,
-                      **extra: Any) -> dict:
+                      weapons: list[dict[str, Any]] | None = None, source: DiceSource | None = None,
+                      **extra: Any) -> dict[str, Any]:
     """Builds an investigator sheet. Luck is rolled (3D6×5) with ``source`` when not given."""
     c = normalise_chars(chars)
     if luck is None:
@@ -308,7 +310,7 @@ _ENEMY_KEYS = {
 }
 
 
-def make_enemy(name: str, stats: dict[str, Any], props: dict[str, Any] | None = None) -> dict:
+def make_enemy(name: str, stats: dict[str, Any], props: dict[str, Any] | None = None) -> dict[str, Any]:
     """Builds a creature sheet from a story character's stats.
 
     Listed values (HP, build, dodge, damage) win over the 7e formulas (ruling DA-10).
@@ -375,11 +377,11 @@ def _reading(name: str) -> tuple[str, str, str | None]:
     return skill, "skill", m.group(2) if m and m.group(1) == "ほかの言語" else None
 
 
-_NONE: dict = {}
+_NONE: dict[str, Any] = {}
 """What skill_value reads for a sheet without skills or characteristics (never written)."""
 
 
-def skill_value(sheet: dict, name: str) -> tuple[str, int]:
+def skill_value(sheet: dict[str, Any], name: str) -> tuple[str, int]:
     """Returns (canonical name, value) of a skill or characteristic on ``sheet``.
 
     A language that is the investigator's own is rolled as 母国語 (ruling DA-01).
@@ -460,7 +462,7 @@ def quick_skills(chars: dict[str, Any], occupation: list[str], hobbies: list[str
 
 
 def quick_investigator(name: str, chars: dict[str, Any], occupation: list[str],
-                       hobbies: list[str], source: DiceSource, **kw: Any) -> dict:
+                       hobbies: list[str], source: DiceSource, **kw: Any) -> dict[str, Any]:
     """A whole quick-start investigator: skills by :func:`quick_skills`, Luck rolled."""
     return make_investigator(name, chars, quick_skills(chars, occupation, hobbies),
                              source=source, **kw)
@@ -471,7 +473,7 @@ REVOLVER_38 = {"name": "M360J", "skill": "射撃(拳銃)", "damage": "1d10", "im
                "malfunction": 100, "spare": 0, "ammo_name": ".38スペシャル"}
 """The scenario's revolver: 1D10, impales, 5 rounds of .38 Special (ruling DA-25)."""
 
-WEAPONS: dict[str, dict] = {
+WEAPONS: dict[str, dict[str, Any]] = {
     "素手": {"name": "素手", "skill": "近接戦闘(格闘)", "damage": "1d3", "db": True,
              "impale": False},
     "ナイフ": {"name": "ナイフ", "skill": "近接戦闘(格闘)", "damage": "1d4", "db": True,
@@ -484,7 +486,7 @@ _WEAPON_ALIASES = {"unarmed": "素手", "fist": "素手", "knife": "ナイフ", 
                    "m360j": "M360J", "拳銃": "M360J", "revolver": "M360J", "リボルバー": "M360J"}
 
 
-def weapon(name: str) -> dict:
+def weapon(name: str) -> dict[str, Any]:
     """Returns a copy of a known weapon (素手, ナイフ, 棍棒, M360J)."""
     k = _WEAPON_ALIASES.get(_key(name), name)
     k = _WEAPON_ALIASES.get(k.lower(), k)
@@ -495,7 +497,7 @@ def weapon(name: str) -> dict:
 
 # ---------------------------------------------------------------- pregens
 
-_PREGENS: tuple[dict, ...] = (
+_PREGENS: tuple[dict[str, Any], ...] = (
     {"name": "黒田 剛", "en": "Tsuyoshi Kuroda", "occupation": "警察官", "era": "現代", "age": 34,
      "native": "日本語",
      "chars": {"STR": 80, "CON": 60, "SIZ": 60, "DEX": 70, "APP": 50, "INT": 50, "POW": 50,
@@ -528,7 +530,7 @@ _PREGENS: tuple[dict, ...] = (
 """Four ready-made investigators; each characteristic spread is the standard array."""
 
 
-_pregen_sheets: list[dict] = []
+_pregen_sheets: list[dict[str, Any]] = []
 
 
 def plain_copy(v: Any) -> Any:
@@ -546,7 +548,7 @@ def plain_copy(v: Any) -> Any:
     return v
 
 
-def _flat(v: dict | list) -> bool:
+def _flat(v: dict[str, Any] | list[Any]) -> bool:
     """No dict or list inside (what plain_copy would not visit)."""
     for x in v.values() if type(v) is dict else v:
         if type(x) is dict or type(x) is list:
@@ -554,7 +556,7 @@ def _flat(v: dict | list) -> bool:
     return True
 
 
-def copier(template: dict) -> Callable[[], dict]:
+def copier(template: dict[str, Any]) -> Callable[[], dict[str, Any]]:
     """A function returning ``plain_copy(template)``, for a sheet kept as a pattern that is
     never changed (a pregen, a story's creature) and copied again and again. Where the
     containers are is worked out once: a copy then copies each of them, without visiting
@@ -569,7 +571,7 @@ def copier(template: dict) -> Callable[[], dict]:
             else:
                 steps.append((k, 0))
 
-    def copy() -> dict:
+    def copy() -> dict[str, Any]:
         out = template.copy()
         for k, how in steps:
             v = template[k]
@@ -579,10 +581,10 @@ def copier(template: dict) -> Callable[[], dict]:
     return copy
 
 
-_pregen_copiers: list[Callable[[], dict]] = []
+_pregen_copiers: list[Callable[[], dict[str, Any]]] = []
 
 
-def _pregen_built() -> list[dict]:
+def _pregen_built() -> list[dict[str, Any]]:
     if not _pregen_sheets:  # built once: every game (and every simulated game) asks again
         for p in _PREGENS:
             sk = quick_skills(p["chars"], p["occ"], p["hobby"])
@@ -593,12 +595,12 @@ def _pregen_built() -> list[dict]:
     return _pregen_sheets
 
 
-def pregens() -> list[dict]:
+def pregens() -> list[dict[str, Any]]:
     """Returns the four ready-made investigator sheets (fresh copies)."""
     return [plain_copy(s) for s in _pregen_built()]
 
 
-def pregen(n: int) -> dict:
+def pregen(n: int) -> dict[str, Any]:
     """Ready-made investigator ``n`` (1-4), a fresh copy (only the one a game takes)."""
     _pregen_built()
     return _pregen_copiers[n - 1]()

@@ -10,7 +10,7 @@ from runner.rules.coc7 import condition as cd
 from runner.rules.coc7 import sheet as sh
 
 
-def _view(story: Any, state: Any, gm: bool) -> dict:
+def _view(story: Any, state: Any, gm: bool) -> dict[str, Any]:
     d = (getattr(state, "rules", None) or {}).get("coc7") or {}
     pcs = []
     shown: list[str] = []
@@ -30,7 +30,7 @@ def _view(story: Any, state: Any, gm: bool) -> dict:
                 many = sum(1 for v in stats.values() if isinstance(v, dict)
                            and v.get("kind") == "investigator") > 1
                 shown += [f"{s['name']}:{w}" for w in words] if many else words
-    out: dict = {"investigators": pcs, "active": d.get("pc", "")}
+    out: dict[str, Any] = {"investigators": pcs, "active": d.get("pc", "")}
     if shown:
         out["conditions"] = shown
     c = d.get("combat")
@@ -38,7 +38,7 @@ def _view(story: Any, state: Any, gm: bool) -> dict:
         rows = []
         for k in c["order"]:
             r = c["c"][k]
-            row: dict = {"id": k, "side": r["side"], "dazed": r["dazed"], "held_by": r["held_by"],
+            row: dict[str, Any] = {"id": k, "side": r["side"], "dazed": r["dazed"], "held_by": r["held_by"],
                          "fled": r["fled"], "down": r["down"]}
             if r["side"] == "enemy":
                 row["name"] = r["sheet"]["name"]
@@ -53,7 +53,7 @@ def _view(story: Any, state: Any, gm: bool) -> dict:
     return {"coc7": out}
 
 
-def _sheet_lines(s: dict, en: bool) -> list[str]:
+def _sheet_lines(s: dict[str, Any], en: bool) -> list[str]:
     ch = s["chars"]
     lines = [f"{s['name']}（{s.get('occupation', '')}）",
              " ".join(f"{k}{ch[k]}" for k in sh.CHARS),
@@ -65,11 +65,11 @@ def _sheet_lines(s: dict, en: bool) -> list[str]:
     return lines
 
 
-def sheet_view(s: dict, en: bool = False) -> list[str]:
+def sheet_view(s: dict[str, Any], en: bool = False) -> list[str]:
     """An investigator's sheet as a player reads it: who, the characteristics, the points,
     the conditions, the weapons, the skills (RuleSystem.sheet; the console's ``sheet``)."""
     ch = s["chars"]
-    head = s.get("name_en") if en and s.get("name_en") else s["name"]
+    head = str(s["name_en"]) if en and s.get("name_en") else str(s["name"])
     occ = s.get("occupation", "")
     lines = [f"{head}（{occ}）" if occ else head]
     if en:
@@ -109,7 +109,7 @@ def _sheet(story: Any, state: Any, lang: str = "") -> list[str]:
     return out
 
 
-def _meta_sheet(ctx: Context, args: list) -> None:
+def _meta_sheet(ctx: Context, args: list[Any]) -> None:
     s = ck.sheet_of(ctx, args[0])
     for line in sheet_view(s, ck.lang(ctx) == "en"):
         ctx.say(line)

@@ -13,9 +13,10 @@ A story presses the module's buttons with ``ktane.press('forward')`` and ends it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from runner.rules.base import RuleError, RuleSystem
+from runner.rules.base import Context, RuleError, RuleSystem
 from runner.rules.ktane import dungeon, edgework
 from runner.rules.meta import MAX_SECONDS, Arg, MetaCommand
 
@@ -87,31 +88,32 @@ TEXT: dict[str, dict[str, str]] = {
 }
 
 
-def _lang(ctx: Any) -> str:
+def _lang(ctx: Context) -> str:
     lang = str(getattr(ctx.story, "language", "ja") or "ja")
     return "en" if lang.startswith("en") else "ja"
 
 
-def _options(story: Any) -> dict:
+def _options(story: Any) -> dict[str, Any]:
     opts = getattr(story, "options", None)
     return dict(opts) if isinstance(opts, dict) else {}
 
 
-def _face(ctx: Any):
+def _face(ctx: Context) -> Callable[[int], int]:
     def face(sides: int) -> int:
         return int(ctx.faces([sides], expr=f"1d{sides}")[0])
 
     return face
 
 
-def _get(ctx: Any) -> dict:
+def _get(ctx: Context) -> dict[str, Any]:
     st = (getattr(ctx.state, "rules", None) or {}).get(KEY)
     if st is None:
         raise RuleError("the ktane module has not been set up (story rules must be ktane)")
-    return st
+    result: dict[str, Any] = st
+    return result
 
 
-def _put(ctx: Any, st: dict) -> None:
+def _put(ctx: Context, st: dict[str, Any]) -> None:
     ctx.state.rules[KEY] = st
 
 
@@ -125,7 +127,7 @@ def _seq_words(seq: list[str], lang: str) -> str:
     return " ".join(seq)
 
 
-def _narrate(ctx: Any, msgs: list[tuple[str, dict]], st: dict) -> None:
+def _narrate(ctx: Context, msgs: list[tuple[str, dict[str, Any]]], st: dict[str, Any]) -> None:
     lang = _lang(ctx)
     t = TEXT[lang]
     for key, p in msgs:
@@ -153,7 +155,7 @@ def _narrate(ctx: Any, msgs: list[tuple[str, dict]], st: dict) -> None:
             ctx.say(t[key], id=f"ktane.{key}")
 
 
-def _keeper_move(ctx: Any, st: dict, lang: str) -> None:
+def _keeper_move(ctx: Context, st: dict[str, Any], lang: str) -> None:
     x = dungeon.current_x(st)
     button = dungeon.move_for(x)
     ctx.say(TEXT[lang]["keeper.move"].format(
@@ -161,7 +163,7 @@ def _keeper_move(ctx: Any, st: dict, lang: str) -> None:
         keeper=True, id="ktane.keeper.move")
 
 
-def _init(ctx: Any) -> None:
+def _init(ctx: Context) -> None:
     opts = _options(ctx.story)
     limit = int(opts.get("strikes", dungeon.DEFAULT_STRIKES))
     timer = opts.get("timer")
@@ -190,7 +192,7 @@ def _parse_button(button: Any) -> str:
 # command that fails is thrown away whole.
 
 @SYSTEM.hook()
-def press(ctx: Any, button: str) -> bool:
+def press(ctx: Context, button: str) -> bool:
     """Presses a button (forward, left, right, sword, shield); True if it was the right one."""
     b = _parse_button(button)
     st = _get(ctx)
@@ -201,7 +203,7 @@ def press(ctx: Any, button: str) -> bool:
 
 
 @SYSTEM.hook()
-def tick(ctx: Any, seconds: int) -> None:
+def tick(ctx: Context, seconds: int) -> None:
     """Runs the countdown down by ``seconds`` (driven by a front end's real clock)."""
     st = _get(ctx)
     msgs = dungeon.tick(st, int(seconds))
@@ -209,7 +211,7 @@ def tick(ctx: Any, seconds: int) -> None:
 
 
 @SYSTEM.hook()
-def describe(ctx: Any) -> None:
+def describe(ctx: Context) -> None:
     """Narrates the edgework and what the module shows now."""
     st = _get(ctx)
     lang = _lang(ctx)
@@ -238,60 +240,60 @@ def describe(ctx: Any) -> None:
             _keeper_move(ctx, st, lang)
 
 
-def led_of(st: dict) -> str:
+def led_of(st: dict[str, Any]) -> str:
     return dungeon.led(st)
 
 
 @SYSTEM.hook(pure=True)
-def solved(ctx: Any) -> bool:
+def solved(ctx: Context) -> bool:
     """True once the module is solved (stage 16 entered)."""
     return bool(_get(ctx)["solved"])
 
 
 @SYSTEM.hook(pure=True)
-def exploded(ctx: Any) -> bool:
+def exploded(ctx: Context) -> bool:
     """True once the bomb has exploded (strike limit or time)."""
     return bool(_get(ctx)["exploded"])
 
 
 @SYSTEM.hook(pure=True)
-def stage(ctx: Any) -> int:
+def stage(ctx: Context) -> int:
     """The stage the module shows."""
     return int(_get(ctx)["stage"])
 
 
 @SYSTEM.hook(pure=True)
-def led(ctx: Any) -> str:
+def led(ctx: Context) -> str:
     """The LED: red, yellow, green, blue, magenta, white or off."""
     return dungeon.led(_get(ctx))
 
 
 @SYSTEM.hook(pure=True)
-def strikes(ctx: Any) -> int:
+def strikes(ctx: Context) -> int:
     """Strikes so far."""
     return int(_get(ctx)["strikes"])
 
 
 @SYSTEM.hook(pure=True)
-def fighting(ctx: Any) -> bool:
+def fighting(ctx: Context) -> bool:
     """True while an enemy is being fought (the LED is white)."""
     return _get(ctx)["fight"] is not None
 
 
 @SYSTEM.hook(pure=True)
-def over(ctx: Any) -> bool:
+def over(ctx: Context) -> bool:
     """True once the module is solved or the bomb has exploded."""
     st = _get(ctx)
     return bool(st["solved"] or st["exploded"])
 
 
-def view(story: Any, state: Any, gm: bool) -> dict:
+def view(story: Any, state: Any, gm: bool) -> dict[str, Any]:
     """What the module shows; with ``gm`` also the hidden numbers behind it."""
     st = (getattr(state, "rules", None) or {}).get(KEY)
     if st is None:
         return {}
     edge = st["edgework"]
-    out: dict = {
+    out: dict[str, Any] = {
         "stage": st["stage"],
         "led": dungeon.led(st),
         "strikes": st["strikes"],
@@ -305,7 +307,7 @@ def view(story: Any, state: Any, gm: bool) -> dict:
     if st["time_left"] is not None:
         out["time_left"] = st["time_left"]
     if gm:
-        hidden: dict = {"level": st["level"], "s": st["s"], "b": st["b"], "m": st["m"],
+        hidden: dict[str, Any] = {"level": st["level"], "s": st["s"], "b": st["b"], "m": st["m"],
                         "x": None, "move": None, "enemy": None, "sequence": None,
                         "done": None, "expected": dungeon.expected(st)}
         fight = st["fight"]

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from typing import Any
 
 from runner.rules.ktane import edgework
 
 Face = Callable[[int], int]
-Msg = tuple[str, dict]
+Msg = tuple[str, dict[str, Any]]
 
 STAGES = 15
 """Stages to pass; entering stage 16 solves the module."""
@@ -161,7 +162,7 @@ def choose_enemy(level: int, fought: list[int]) -> int | None:
     return None
 
 
-def sequence(enemy: int, stage: int, zone: str, edge: dict,
+def sequence(enemy: int, stage: int, zone: str, edge: dict[str, Any],
              previous: list[int]) -> tuple[list[str], int | None]:
     """The buttons that beat ``enemy`` and the level it leaves behind (None: unchanged).
 
@@ -196,8 +197,8 @@ def sequence(enemy: int, stage: int, zone: str, edge: dict,
 
 # --- the module -------------------------------------------------------------------------
 
-def fresh(edge: dict, zones: list[str], fights: list[int], *, strike_limit: int = DEFAULT_STRIKES,
-          timer: int | None = None) -> dict:
+def fresh(edge: dict[str, Any], zones: list[str], fights: list[int], *, strike_limit: int = DEFAULT_STRIKES,
+          timer: int | None = None) -> dict[str, Any]:
     """A module at stage 1 with the given edgework, zones (stages 1-15) and fight schedule."""
     return {
         "module": "dungeon_2f",
@@ -220,7 +221,7 @@ def fresh(edge: dict, zones: list[str], fights: list[int], *, strike_limit: int 
     }
 
 
-def current_x(st: dict) -> int:
+def current_x(st: dict[str, Any]) -> int:
     """The current movement stage's normalised roll."""
     stage = st["stage"]
     return normalise(raw_x(st["zones"][stage - 1], stage, st["level"], st["rolls"], st["s"],
@@ -228,26 +229,28 @@ def current_x(st: dict) -> int:
                            edgework.first_digit(st["edgework"]["serial"])))
 
 
-def expected(st: dict) -> str | None:
+def expected(st: dict[str, Any]) -> str | None:
     """The one correct button now (None once the module is solved or exploded)."""
     if st["solved"] or st["exploded"]:
         return None
     fight = st["fight"]
     if fight is not None:
-        return fight["sequence"][fight["done"]]
+        result: str | None = fight["sequence"][fight["done"]]
+        return result
     return move_for(current_x(st))
 
 
-def led(st: dict) -> str:
+def led(st: dict[str, Any]) -> str:
     """What the LED shows: the zone colour, white in a fight, off when the module is over."""
     if st["solved"] or st["exploded"]:
         return "off"
     if st["fight"] is not None:
         return "white"
-    return st["zones"][st["stage"] - 1]
+    result: str = st["zones"][st["stage"] - 1]
+    return result
 
 
-def _enter(st: dict, stage: int, out: list[Msg]) -> None:
+def _enter(st: dict[str, Any], stage: int, out: list[Msg]) -> None:
     st["stage"] = stage
     if stage > STAGES:
         st["solved"] = True
@@ -258,7 +261,7 @@ def _enter(st: dict, stage: int, out: list[Msg]) -> None:
     out.append(("stage", {"stage": stage, "zone": st["zones"][stage - 1]}))
 
 
-def _start_fight(st: dict, out: list[Msg]) -> None:
+def _start_fight(st: dict[str, Any], out: list[Msg]) -> None:
     stage = st["stage"]
     enemy = choose_enemy(st["level"], st["fought"])
     if enemy is None:
@@ -272,7 +275,7 @@ def _start_fight(st: dict, out: list[Msg]) -> None:
     out.append(("fight", {"enemy": enemy, "sequence": list(seq)}))
 
 
-def strike(st: dict, out: list[Msg], button: str = "") -> None:
+def strike(st: dict[str, Any], out: list[Msg], button: str = "") -> None:
     """Records a strike; the bomb explodes when strikes reach the limit."""
     st["strikes"] += 1
     if st["strikes"] >= st["strike_limit"]:
@@ -283,7 +286,7 @@ def strike(st: dict, out: list[Msg], button: str = "") -> None:
                                "limit": st["strike_limit"]}))
 
 
-def press(st: dict, button: str) -> list[Msg]:
+def press(st: dict[str, Any], button: str) -> list[Msg]:
     """Presses one of the five buttons; changes ``st`` in place, returns what happened."""
     if button not in BUTTONS:
         raise ValueError(f"no button {button!r} on this module (one of {', '.join(BUTTONS)})")
@@ -314,6 +317,7 @@ def press(st: dict, button: str) -> list[Msg]:
         out.append(("beaten", {"button": button, "enemy": fight["enemy"]}))
         _end_fight(st, fight, out)
         return out
+    assert x is not None  # set above whenever no fight runs
     stage = st["stage"]
     st["rolls"].append(x)
     st["level"] = level_after_stage(st["zones"][stage - 1], x, st["level"], stage)
@@ -325,7 +329,7 @@ def press(st: dict, button: str) -> list[Msg]:
     return out
 
 
-def _end_fight(st: dict, fight: dict, out: list[Msg]) -> None:
+def _end_fight(st: dict[str, Any], fight: dict[str, Any], out: list[Msg]) -> None:
     """The enemy is beaten: its level (if it sets one), then the next stage."""
     if fight["level_after"] is not None:
         st["level"] = fight["level_after"]
@@ -333,7 +337,7 @@ def _end_fight(st: dict, fight: dict, out: list[Msg]) -> None:
     _enter(st, st["stage"] + 1, out)
 
 
-def tick(st: dict, seconds: int) -> list[Msg]:
+def tick(st: dict[str, Any], seconds: int) -> list[Msg]:
     """Runs the countdown down; at zero the bomb explodes. No timer: nothing happens."""
     out: list[Msg] = []
     if st["time_left"] is None or st["solved"] or st["exploded"]:
@@ -361,7 +365,7 @@ def fight_schedule(face: Face, gap: tuple[int, int] = DEFAULT_FIGHT_GAP) -> list
         out.append(at)
 
 
-def _necromancer_first(st: dict, stage: int, zone: str) -> bool:
+def _necromancer_first(st: dict[str, Any], stage: int, zone: str) -> bool:
     """True when ``zone`` at ``stage`` would make the necromancer the module's first fight:
     it copies the enemy fought before it, and there would be none. The default fight gap
     (first fight after stage 3 at the latest, level 3 at most) never gets there; a story's
@@ -373,7 +377,7 @@ def _necromancer_first(st: dict, stage: int, zone: str) -> bool:
     return choose_enemy(level_after_stage(zone, x, st["level"], stage), []) == NECROMANCER
 
 
-def draw_zones(face: Face, edge: dict, fights: list[int]) -> list[str]:
+def draw_zones(face: Face, edge: dict[str, Any], fights: list[int]) -> list[str]:
     """Draws each stage's zone in turn, playing the module through to know its level and
     rolls, so that magenta only appears where its formula names an earlier stage. Stage 1
     never shows magenta (it uses the serial, and its zone has no rule). No zone is drawn
@@ -407,7 +411,7 @@ def draw_zones(face: Face, edge: dict, fights: list[int]) -> list[str]:
 
 
 def generate(face: Face, *, strike_limit: int = DEFAULT_STRIKES, timer: int | None = None,
-             gap: tuple[int, int] = DEFAULT_FIGHT_GAP) -> dict:
+             gap: tuple[int, int] = DEFAULT_FIGHT_GAP) -> dict[str, Any]:
     """A new module: edgework, fight schedule, then zones, in that order of dice."""
     edge = edgework.generate(face)
     fights = fight_schedule(face, gap)
@@ -415,7 +419,7 @@ def generate(face: Face, *, strike_limit: int = DEFAULT_STRIKES, timer: int | No
     return fresh(edge, zones, fights, strike_limit=strike_limit, timer=timer)
 
 
-def solution(st: dict) -> list[str]:
+def solution(st: dict[str, Any]) -> list[str]:
     """Every correct button from this point to the end (for tests and the keeper)."""
     sim = copy.deepcopy(st)
     out: list[str] = []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Any
 
 Face = Callable[[int], int]
 
@@ -19,7 +20,7 @@ MAX_INDICATORS = 3
 MAX_HOLDERS = 2
 
 
-def _pick(face: Face, alphabet: str | tuple) -> str:
+def _pick(face: Face, alphabet: str | tuple[Any, ...]) -> str:
     return alphabet[face(len(alphabet)) - 1]
 
 
@@ -47,11 +48,11 @@ def first_digit(serial_number: str) -> int:
     raise ValueError(f"serial {serial_number!r} has no digit")
 
 
-def indicators(face: Face) -> list[dict]:
+def indicators(face: Face) -> list[dict[str, Any]]:
     """Draws 0..3 distinct indicators, each lit or unlit."""
     count = face(MAX_INDICATORS + 1) - 1
     left = list(INDICATORS)
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for _ in range(count):
         label = left.pop(face(len(left)) - 1)
         out.append({"label": label, "lit": face(2) == 2})
@@ -64,11 +65,11 @@ def batteries(face: Face) -> int:
     return sum(face(2) for _ in range(holders))
 
 
-def generate(face: Face) -> dict:
+def generate(face: Face) -> dict[str, Any]:
     """A whole edgework record: ``{serial, indicators, batteries}``."""
     return {"serial": serial(face), "indicators": indicators(face), "batteries": batteries(face)}
 
 
-def has_indicator(edge: dict, label: str) -> bool:
+def has_indicator(edge: dict[str, Any], label: str) -> bool:
     """True if an indicator with this label is present, lit or unlit."""
     return any(i["label"] == label for i in edge.get("indicators", ()))

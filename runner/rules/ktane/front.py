@@ -14,7 +14,7 @@ _BUTTONS = {
 }
 
 
-def _edgework_short(edge: dict, lang: str) -> str:
+def _edgework_short(edge: dict[str, Any], lang: str) -> str:
     """``ZG0PE3 点灯BOB 消灯FRQ,NSA 電池0`` (``lit BOB unlit FRQ,NSA batteries 0``)."""
     inds = [x for x in edge.get("indicators") or [] if isinstance(x, dict)]
     lit = ",".join(str(x.get("label", "")) for x in inds if x.get("lit"))

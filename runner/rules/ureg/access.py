@@ -17,7 +17,7 @@ KEY = "ureg"
 
 
 @functools.cache
-def _is_mapping(t: type) -> bool:
+def _is_mapping(t: Any) -> bool:
     # isinstance(obj, Mapping) asked once per class: the ABC check is slow, and get()
     # runs on every read of the story and the state.
     return issubclass(t, Mapping)
@@ -26,16 +26,16 @@ def _is_mapping(t: type) -> bool:
 def get(obj: Any, key: str, default: Any = None) -> Any:
     if obj is None:
         return default
-    if _is_mapping(type(obj)):
+    if _is_mapping(type(obj)):  # type: ignore[arg-type]  # mypy: type[Any] is not Hashable
         return obj.get(key, default)
     return getattr(obj, key, default)
 
 
-def as_dict(obj: Any) -> dict:
+def as_dict(obj: Any) -> dict[str, Any]:
     """Plain dict view of a mapping or a simple object (``props`` and the like)."""
     if obj is None:
         return {}
-    if _is_mapping(type(obj)):
+    if _is_mapping(type(obj)):  # type: ignore[arg-type]  # mypy: type[Any] is not Hashable
         return dict(obj)
     if hasattr(obj, "__dict__"):
         return dict(vars(obj))
@@ -50,7 +50,7 @@ def _meta(story: Any) -> Any:
     return story
 
 
-def options(story: Any) -> dict:
+def options(story: Any) -> dict[str, Any]:
     """The story's ``options`` (rule-system settings)."""
     o = get(story, "options")
     if o is None:
@@ -59,10 +59,11 @@ def options(story: Any) -> dict:
 
 
 def start_node(story: Any) -> str | None:
-    return get(story, "start") or get(_meta(story), "start")
+    result: str | None = get(story, "start") or get(_meta(story), "start")
+    return result
 
 
-def section(story: Any, name: str) -> dict:
+def section(story: Any, name: str) -> dict[str, Any]:
     return as_dict(get(story, name))
 
 
@@ -78,11 +79,11 @@ def node(story: Any, node_id: str | None) -> Any:
     return _entry(story, "nodes", node_id) if node_id else None
 
 
-def node_props(story: Any, node_id: str | None) -> dict:
+def node_props(story: Any, node_id: str | None) -> dict[str, Any]:
     return as_dict(get(node(story, node_id), "props"))
 
 
-def rules(state: Any) -> dict:
+def rules(state: Any) -> dict[str, Any]:
     """The UREG part of ``state.rules`` for writing, created on first use."""
     r = get(state, "rules")
     if r is None:
@@ -91,10 +92,11 @@ def rules(state: Any) -> dict:
             state.rules = r
         except AttributeError:
             pass
-    return r.setdefault(KEY, {})
+    result: dict[str, Any] = r.setdefault(KEY, {})
+    return result
 
 
-def peek_rules(state: Any) -> Mapping:
+def peek_rules(state: Any) -> Mapping[str, Any]:
     """The UREG part of ``state.rules`` for reading: never creates it (an empty mapping when
     the game has none yet). Pure hooks read through this, because the engine may run them on
     data still shared with the previous state."""
@@ -102,20 +104,22 @@ def peek_rules(state: Any) -> Mapping:
     return (r.get(KEY) if r else None) or {}
 
 
-def stats(state: Any) -> dict:
+def stats(state: Any) -> dict[str, Any]:
     s = get(state, "stats")
     if s is None:
         s = {}
         state.stats = s
-    return s
+    result: dict[str, Any] = s
+    return result
 
 
-def inventory(state: Any) -> dict:
+def inventory(state: Any) -> dict[str, Any]:
     inv = get(state, "inventory")
     if inv is None:
         inv = {}
         state.inventory = inv
-    return inv
+    result: dict[str, Any] = inv
+    return result
 
 
 def held(state: Any) -> list[str]:
@@ -128,7 +132,7 @@ def story_item(story: Any, item_id: str) -> Any:
     return _entry(story, "items", item_id)
 
 
-def memo(story: Any, kind: str) -> dict | None:
+def memo(story: Any, kind: str) -> dict[Any, Any] | None:
     """A table of what ureg works out from an engine ``Story`` (which never changes), kept in
     the story's own cache; None for a plain-dict story (tests and ``validate`` hand those,
     and may change them), which is worked out afresh each time."""
@@ -165,7 +169,8 @@ def catalogue_entry(story: Any, item_id: str) -> ItemInfo | None:
     hit = table.get(item_id, _MISSING)
     if hit is _MISSING:
         hit = table[item_id] = _catalogue_entry(story, item_id)
-    return hit
+    result: ItemInfo | None = hit
+    return result
 
 
 def _catalogue_entry(story: Any, item_id: str) -> ItemInfo | None:
@@ -182,7 +187,7 @@ def _catalogue_entry(story: Any, item_id: str) -> ItemInfo | None:
     return None
 
 
-def item_props(story: Any, item_id: str) -> dict:
+def item_props(story: Any, item_id: str) -> dict[str, Any]:
     """Catalogue properties overlaid with the story's own ``props``. For an engine story the
     same dict is handed to every caller: read it, never change it."""
     table = memo(story, "props")
@@ -194,7 +199,7 @@ def item_props(story: Any, item_id: str) -> dict:
     return hit
 
 
-def _item_props(story: Any, item_id: str) -> dict:
+def _item_props(story: Any, item_id: str) -> dict[str, Any]:
     cat = catalogue_entry(story, item_id)
     merged = dict(cat.props) if cat else {}
     merged.update(as_dict(get(story_item(story, item_id), "props")))
@@ -234,5 +239,5 @@ def item_words(story: Any, item_id: str) -> list[str]:
     return [w for w in dict.fromkeys(words) if isinstance(w, str) and w]
 
 
-def characters(story: Any) -> dict:
+def characters(story: Any) -> dict[str, Any]:
     return section(story, "characters")

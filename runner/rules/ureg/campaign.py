@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.ureg import access as A
 from runner.rules.ureg import core as C
 
 
-def campaign_carry(state: Any) -> dict:
+def campaign_carry(state: Any) -> dict[str, Any]:
     """What a campaign carries into its next scenario: the PCs' abilities only (no items;
     the 閃き hint is fresh again, UA-19). The front end sends it as ``@carry`` (see
     ``carry_command``), which calls ``apply_carry``."""
@@ -26,7 +26,7 @@ def escaped_pcs(state: Any) -> list[str]:
     return [c for c in r.get("pcs", []) if (stats.get(c) or {}).get("status") == C.ESCAPED]
 
 
-def carry_command(carry: dict) -> str:
+def carry_command(carry: dict[str, Any]) -> str:
     """``@carry {...}`` for a carry: compact JSON on one line; spaces inside names are
     written as \\u0020 because the engine splits a rule command's arguments on spaces."""
     import json
@@ -34,7 +34,7 @@ def carry_command(carry: dict) -> str:
     return "@carry " + json.dumps(carry, ensure_ascii=False, separators=(",", ":")).replace(" ", "\\u0020")
 
 
-def apply_carry(ctx, carry: dict) -> None:
+def apply_carry(ctx: Context, carry: dict[str, Any]) -> None:
     """Sets the carried PCs in a new campaign scenario (after ``init``) and locks the choice.
     The carried PCs are the party: a placeholder or story PC not carried leaves it."""
     stats = A.stats(ctx.state)
@@ -52,7 +52,7 @@ def apply_carry(ctx, carry: dict) -> None:
 _CARRY_KEYS = ("name", "archetype", "good", "bad")
 
 
-def _meta_carry(ctx, args: list) -> None:
+def _meta_carry(ctx: Context, args: list[Any]) -> None:
     """``@carry {"pc":{"name":..,"good":..,"bad":..}}``: the first command of a campaign
     scenario (``katari play STORY --campaign-from PREVIOUS`` sends it); its JSON comes
     read and bounded (runner/rules/meta.py)."""
@@ -69,7 +69,7 @@ def _meta_carry(ctx, args: list) -> None:
     if not isinstance(carry, dict) or not carry or not all(
             isinstance(k, str) and k and isinstance(v, dict) for k, v in carry.items()):
         raise RuleError("@carry takes a JSON object of PCs: {\"pc\":{\"good\":..,\"bad\":..}}")
-    clean: dict = {}
+    clean: dict[str, Any] = {}
     for cid, d in carry.items():
         good, bad = d.get("good"), d.get("bad")
         if good not in GOOD_ABILITIES or bad not in BAD_ABILITIES:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.ureg.abilities import Character
 from runner.rules.ureg.items import IMPROVISED_POWER
 
@@ -38,7 +39,7 @@ def pc_power(pc: Character, armed: bool) -> Fraction:
     return p
 
 
-def item_power(props: dict | None) -> Fraction:
+def item_power(props: dict[str, Any] | None) -> Fraction:
     """The table's bonus, +0.5 for an improvised weapon, 0 for bare hands or a non-weapon."""
     if props is None:
         return Fraction(0)
@@ -91,12 +92,12 @@ class Fight:
             return f"数的戦闘 {fmt(self.pc_total)} 対 敵の戦力 {fmt(self.enemy_total)}（差が1未満なら対等）"
         return f"numeric combat {fmt(self.pc_total)} vs enemy power {fmt(self.enemy_total)} (under 1 apart: even)"
 
-    def say(self, ctx, lang: str = "ja") -> None:
+    def say(self, ctx: Context, lang: str = "ja") -> None:
         ctx.say(self.explain(lang), id="ureg.fight")
         ctx.say(self.keeper(lang), keeper=True, id="ureg.fight.keeper")
 
 
-def fight(fighters: list[tuple[Character, str, str, dict | None]], enemy_total: Fraction,
+def fight(fighters: list[tuple[Character, str, str, dict[str, Any] | None]], enemy_total: Fraction,
           plan: object = 0) -> Fight:
     """``fighters``: (character, item label ja, item label en, item props or None)."""
     from runner.rules.ureg.physics import fmt

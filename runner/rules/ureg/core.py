@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.ureg import access as A
 from runner.rules.ureg.abilities import ARCHETYPES, Character, ability_name, parse_choice
 from runner.rules.ureg.items import FLOWER_COLOURS
@@ -23,13 +23,13 @@ DEFAULT_ENDINGS = {"full_victory": "full_victory", "partial_victory": "partial_v
                    "failure": "failure"}
 
 
-def lang(ctx: Any) -> str:
+def lang(ctx: Context) -> str:
     story = ctx.story
     meta_lang = A.get(story, "language") or A.get(A.get(story, "meta"), "language")
     return "en" if str(meta_lang or "ja").startswith("en") else "ja"
 
 
-def t(ctx: Any, ja: str, en: str) -> str:
+def t(ctx: Context, ja: str, en: str) -> str:
     return en if lang(ctx) == "en" else ja
 
 
@@ -41,12 +41,12 @@ def option(story: Any, name: str) -> Any:
     return o.get(name, False)
 
 
-def require(ctx: Any, name: str) -> None:
+def require(ctx: Context, name: str) -> None:
     if not option(ctx.story, name):
         raise RuleError(f"the UREG rule {name!r} is not switched on in this story's options")
 
 
-_DEFAULTS = (("pcs", []), ("hint_used", False), ("solved", []), ("revealed", []),
+_DEFAULTS: tuple[tuple[str, Any], ...] = (("pcs", []), ("hint_used", False), ("solved", []), ("revealed", []),
              ("mods", {}), ("joined", []), ("flower_colour", None), ("time_spent", 0),
              ("continues", 0), ("chosen", False), ("lit", []), ("found", []))
 _DEFAULT_KEYS = frozenset(k for k, _ in _DEFAULTS)
@@ -56,7 +56,7 @@ def _default(v: Any) -> Any:
     return v if not isinstance(v, (list, dict)) else type(v)()
 
 
-def R(ctx: Any) -> dict:
+def R(ctx: Context) -> dict[str, Any]:
     """The UREG rule data for writing, with its defaults (``init`` sets them all up)."""
     r = A.rules(ctx.state)
     if not r.keys() >= _DEFAULT_KEYS:
@@ -69,7 +69,7 @@ def R(ctx: Any) -> dict:
 _DEFAULT = dict(_DEFAULTS)
 
 
-def value(ctx: Any, key: str) -> Any:
+def value(ctx: Context, key: str) -> Any:
     """One UREG rule value for reading (``pcs``, ``mods``, ...); never writes the state. A
     game has them all from ``init`` on; a state without this one (an older save, a test
     double that skipped ``init``) reads a fresh default. Read what it returns, never change it."""
@@ -81,7 +81,7 @@ def value(ctx: Any, key: str) -> Any:
 
 # ---- characters ----
 
-def init(ctx: Any) -> None:
+def init(ctx: Context) -> None:
     """Sets up PCs and NPCs from the story's characters (kind pc / ally / npc / enemy)."""
     r = R(ctx)
     stats = A.stats(ctx.state)
@@ -117,24 +117,25 @@ def init(ctx: Any) -> None:
     r["pcs"] = pcs
 
 
-def _sheet(ctx: Any, cid: str) -> dict:
+def _sheet(ctx: Context, cid: str) -> dict[str, Any]:
     st = A.stats(ctx.state).get(cid)
     if st is None:
         raise RuleError(f"no character {cid!r}")
-    return st
+    result: dict[str, Any] = st
+    return result
 
 
-def character(ctx: Any, cid: str) -> Character:
+def character(ctx: Context, cid: str) -> Character:
     st = _sheet(ctx, cid)
     return Character(cid, st.get("good", ""), st.get("bad", ""), st.get("name", cid))
 
 
-def pc_ids(ctx: Any) -> list[str]:
+def pc_ids(ctx: Context) -> list[str]:
     """The party's ids: ``init`` always sets at least one, and reading never adds any."""
     return list(value(ctx, "pcs"))
 
 
-def active_pcs(ctx: Any) -> list[str]:
+def active_pcs(ctx: Context) -> list[str]:
     s = A.stats(ctx.state)
     return [p for p in pc_ids(ctx) if s.get(p, {}).get("status", IN) == IN]
 
@@ -150,7 +151,7 @@ def split(arg: Any) -> list[str]:
     return [p for p in re.split(r"[\s,+、・]+", str(arg)) if p]
 
 
-def who_list(ctx: Any, who: Any) -> list[str]:
+def who_list(ctx: Context, who: Any) -> list[str]:
     """Character ids named by ``who``; empty or "all" means every PC still in the space."""
     ids = split(who)
     if not ids or ids == ["all"]:
@@ -162,7 +163,7 @@ def who_list(ctx: Any, who: Any) -> list[str]:
     return ids
 
 
-def choose(ctx: Any, spec: str, who: str = "", name: str = "") -> str:
+def choose(ctx: Context, spec: str, who: str = "", name: str = "") -> str:
     """Sets a PC's abilities from an archetype or a ○/× pair; returns the archetype id.
 
     ``name`` names the PC (a second PC of a party gets its id as a name otherwise)."""
@@ -187,7 +188,7 @@ def choose(ctx: Any, spec: str, who: str = "", name: str = "") -> str:
     return arch
 
 
-def has_ability(ctx: Any, ability: str, who: str = "") -> bool:
+def has_ability(ctx: Context, ability: str, who: str = "") -> bool:
     a = ability_name(ability)
     for c in who_list(ctx, who):
         st = _sheet(ctx, c)  # (a Character costs more to build than this reads)
@@ -198,7 +199,7 @@ def has_ability(ctx: Any, ability: str, who: str = "") -> bool:
 
 # ---- life, flowers, vanish ----
 
-def flowers_held(ctx: Any) -> dict[str, int]:
+def flowers_held(ctx: Context) -> dict[str, int]:
     """colour -> count of flowers in the inventory."""
     out: dict[str, int] = {}
     for item, n in A.inventory(ctx.state).items():
@@ -208,7 +209,7 @@ def flowers_held(ctx: Any) -> dict[str, int]:
     return out
 
 
-def enforce_flowers(ctx: Any) -> None:
+def enforce_flowers(ctx: Context) -> None:
     """UA-08: a flower of another colour than those held falls from the hand."""
     r = R(ctx)
     inv = A.inventory(ctx.state)
@@ -232,7 +233,7 @@ def enforce_flowers(ctx: Any) -> None:
     r["flower_colour"] = colour if flowers_held(ctx) else None
 
 
-def damage(ctx: Any, who: str = "", amount: int = 1) -> list[str]:
+def damage(ctx: Context, who: str = "", amount: int = 1) -> list[str]:
     """Each PC named loses ``amount`` life; a held flower takes each point first (UA-08).
 
     Returns the ids who vanished."""
@@ -267,7 +268,7 @@ def damage(ctx: Any, who: str = "", amount: int = 1) -> list[str]:
     return gone
 
 
-def vanish(ctx: Any, who: str = "") -> None:
+def vanish(ctx: Context, who: str = "") -> None:
     """消滅: the character leaves the space; when every PC is gone the game ends, or a
     held pocket watch starts it again (continue)."""
     require(ctx, "vanish")
@@ -287,7 +288,7 @@ def vanish(ctx: Any, who: str = "") -> None:
 
 # ---- combat results ----
 
-def enemy_total(ctx: Any, enemies: Any) -> Any:
+def enemy_total(ctx: Context, enemies: Any) -> Any:
     """The enemy NPCs' total power (UA-02: every enemy fought needs one)."""
     from fractions import Fraction
 
@@ -301,7 +302,7 @@ def enemy_total(ctx: Any, enemies: Any) -> Any:
     return total
 
 
-def apply_result(ctx: Any, result: str, fighter_ids: list[str], enemies: Any) -> None:
+def apply_result(ctx: Context, result: str, fighter_ids: list[str], enemies: Any) -> None:
     """Advantage or even neutralises the enemies; even or disadvantage costs every PC who
     fought 1 life (UA-01)."""
     stats = A.stats(ctx.state)
@@ -314,14 +315,14 @@ def apply_result(ctx: Any, result: str, fighter_ids: list[str], enemies: Any) ->
 
 # ---- continue, restart ----
 
-def watch_item(ctx: Any) -> str | None:
+def watch_item(ctx: Context) -> str | None:
     for item, n in A.inventory(ctx.state).items():
         if n and A.item_props(ctx.story, item).get("watch"):
             return item
     return None
 
 
-def wind_watch(ctx: Any, who: str = "") -> None:
+def wind_watch(ctx: Context, who: str = "") -> None:
     """The holder winds the pocket watch within the time limit: continue from the start."""
     require(ctx, "continue")
     if not watch_item(ctx):
@@ -331,7 +332,7 @@ def wind_watch(ctx: Any, who: str = "") -> None:
     do_continue(ctx, reason="wind")
 
 
-def _initial_vars(story: Any) -> dict:
+def _initial_vars(story: Any) -> dict[str, Any]:
     out = {}
     for k, v in A.section(story, "variables").items():
         val = A.get(v, "value", v) if not isinstance(v, (int, float, str, bool, type(None))) else v
@@ -339,7 +340,7 @@ def _initial_vars(story: Any) -> dict:
     return out
 
 
-def do_continue(ctx: Any, reason: str = "wind", *, keep_time: bool = True) -> None:
+def do_continue(ctx: Context, reason: str = "wind", *, keep_time: bool = True) -> None:
     """UA-09: everyone back at the start with 1 life, items other than the watch undiscovered,
     the time left unchanged, a used 閃き hint still used."""
     r = R(ctx)
@@ -391,7 +392,7 @@ def do_continue(ctx: Any, reason: str = "wind", *, keep_time: bool = True) -> No
         ctx.run_effects([{"goto": start}])
 
 
-def restart(ctx: Any) -> None:
+def restart(ctx: Context) -> None:
     """リスタート: a failed scenario again with the same PCs (the time limit starts over)."""
     require(ctx, "restart")
     try:
@@ -413,7 +414,7 @@ def cards(story: Any) -> list[str]:
     return [str(c) for c in (A.options(story).get("cards") or [])]
 
 
-def find(ctx: Any, items: Any) -> list[str]:
+def find(ctx: Context, items: Any) -> list[str]:
     """探索: the players find these items; their cards turn face up. Returns the newly found."""
     r = R(ctx)
     new = [i for i in split(items) if i not in r["found"]]
@@ -431,7 +432,7 @@ def find(ctx: Any, items: Any) -> list[str]:
     return new
 
 
-def note_found(ctx: Any) -> None:
+def note_found(ctx: Context) -> None:
     """Whatever the players hold, they have found (after every command)."""
     found = value(ctx, "found")
     new = [i for i in A.held(ctx.state) if i not in found]
@@ -439,7 +440,7 @@ def note_found(ctx: Any) -> None:
         R(ctx)["found"].extend(new)
 
 
-def found(ctx: Any, item: str) -> bool:
+def found(ctx: Context, item: str) -> bool:
     """Whether the players know the item: found (its card face up) or held."""
     return item in value(ctx, "found") or item in A.held(ctx.state)
 
@@ -451,7 +452,7 @@ def time_limit(story: Any) -> int | None:
     return int(round(float(m) * 60)) if m else None
 
 
-def time_left(ctx: Any) -> int | None:
+def time_left(ctx: Context) -> int | None:
     lim = time_limit(ctx.story)
     if lim is None:
         return None
@@ -470,7 +471,7 @@ def clock_started(story: Any, state: Any) -> bool:
     return bool((A.get(state, "visits") or {}).get(node) or r.get("time_spent") or r.get("continues"))
 
 
-def time_passed(ctx: Any, seconds: Any) -> None:
+def time_passed(ctx: Context, seconds: Any) -> None:
     """The front end reports real seconds played since its last report (none count before
     the opening: see :func:`clock_started`)."""
     s = float(seconds)
@@ -481,12 +482,12 @@ def time_passed(ctx: Any, seconds: Any) -> None:
     _set_spent(ctx, R(ctx)["time_spent"] + s)
 
 
-def time_sync(ctx: Any, total: Any) -> None:
+def time_sync(ctx: Context, total: Any) -> None:
     """The front end's own running total (kept outside the state); undo never lowers it."""
     _set_spent(ctx, max(float(R(ctx)["time_spent"]), float(total)))
 
 
-def _set_spent(ctx: Any, spent: float) -> None:
+def _set_spent(ctx: Context, spent: float) -> None:
     r = R(ctx)
     r["time_spent"] = int(spent) if float(spent).is_integer() else round(spent, 3)
     if time_left(ctx) == 0 and not A.get(ctx.state, "ending") and not r.get("timed_out"):
@@ -500,11 +501,11 @@ def _set_spent(ctx: Any, spent: float) -> None:
 
 # ---- victory (UA-07, UA-21) ----
 
-def endings(story: Any) -> dict:
+def endings(story: Any) -> dict[str, Any]:
     return {**DEFAULT_ENDINGS, **A.as_dict(A.options(story).get("endings"))}
 
 
-def escape(ctx: Any, who: str = "") -> None:
+def escape(ctx: Context, who: str = "") -> None:
     """Marks characters (default: every PC still in the space) as escaped."""
     stats = A.stats(ctx.state)
     for cid in split(who) or active_pcs(ctx):
@@ -514,7 +515,7 @@ def escape(ctx: Any, who: str = "") -> None:
             stats[cid]["status"] = ESCAPED
 
 
-def outcome(ctx: Any) -> str:
+def outcome(ctx: Context) -> str:
     stats = A.stats(ctx.state)
     pcs = pc_ids(ctx)
     out = [p for p in pcs if stats[p].get("status") == ESCAPED]
@@ -526,7 +527,7 @@ def outcome(ctx: Any) -> str:
     return "partial_victory"
 
 
-def finish(ctx: Any) -> str:
+def finish(ctx: Context) -> str:
     """Ends the game with the story's ending for the outcome (options.endings)."""
     o = outcome(ctx)
     R(ctx)["outcome"] = o
@@ -536,14 +537,14 @@ def finish(ctx: Any) -> str:
 
 # ---- floors (フロア) ----
 
-def change_floor(ctx: Any, name: str) -> None:
+def change_floor(ctx: Context, name: str) -> None:
     """フロア: items are carried only within a floor. An item whose ``floor`` prop names
     another floor stays behind where the PCs leave it (kept in ``left``) and is picked up
     again when they come back; items with no ``floor`` (the watch, flowers) go everywhere."""
     require(ctx, "floors")
     r = R(ctx)
     new = str(name)
-    left: dict = r.setdefault("left", {})
+    left: dict[str, Any] = r.setdefault("left", {})
     inv = A.inventory(ctx.state)
     dropped = []
     for item in list(inv):
@@ -568,7 +569,7 @@ def change_floor(ctx: Any, name: str) -> None:
 
 # ---- light and sight (〈×鳥目〉, 〈○夜目〉) ----
 
-def darkness(ctx: Any) -> str:
+def darkness(ctx: Context) -> str:
     """"dark", "dim" or "" for the current node (node props ``dark``/``dim``/``light``)."""
     node = A.get(ctx.state, "node")
     if node in value(ctx, "lit"):
@@ -578,7 +579,7 @@ def darkness(ctx: Any) -> str:
     return level if level in ("dark", "dim") else ""
 
 
-def has_light(ctx: Any) -> bool:
+def has_light(ctx: Context) -> bool:
     mods = value(ctx, "mods")
     for item in A.held(ctx.state):
         p = A.item_props(ctx.story, item)
@@ -587,7 +588,7 @@ def has_light(ctx: Any) -> bool:
     return False
 
 
-def can_see(ctx: Any, who: str = "") -> bool:
+def can_see(ctx: Context, who: str = "") -> bool:
     level = darkness(ctx)
     if not level or has_light(ctx):
         return True
@@ -604,7 +605,7 @@ def can_see(ctx: Any, who: str = "") -> bool:
     return all(ok)
 
 
-def movement(ctx: Any, who: str = "") -> str:
+def movement(ctx: Context, who: str = "") -> str:
     """"walk", "led" (someone who sees takes the hand) or "crawl" (〈×鳥目〉 in the dim)."""
     ids = who_list(ctx, who)
     if can_see(ctx, ",".join(ids)):
@@ -615,12 +616,12 @@ def movement(ctx: Any, who: str = "") -> str:
 
 # ---- 閃き hint (UA-19) ----
 
-def hint_available(ctx: Any) -> bool:
+def hint_available(ctx: Context) -> bool:
     return not value(ctx, "hint_used") and any(_sheet(ctx, c).get("good", "") == "閃き"
                                                 for c in active_pcs(ctx))
 
 
-def flower_colour_name(ctx: Any, colour: str | None) -> str | None:
+def flower_colour_name(ctx: Context, colour: str | None) -> str | None:
     if not colour:
         return None
     ja, en = FLOWER_COLOURS.get(colour, (colour, colour))

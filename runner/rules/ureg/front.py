@@ -53,7 +53,7 @@ _NOBODY = {
 }
 
 
-def _carry(state: dict, prev: str, lang: str) -> str:
+def _carry(state: dict[str, Any], prev: str, lang: str) -> str:
     """``@carry {...}``: the escaped PCs' names and abilities, only as short text."""
     out = [c for c in escaped_pcs(state) if isinstance(c, str)]
     carry = {k: {f: v for f, v in d.items() if isinstance(v, str) and len(v) <= 200}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.ureg import access as A
 from runner.rules.ureg import breakthrough as B
 from runner.rules.ureg import combat as K
@@ -13,25 +13,25 @@ from runner.rules.ureg.system import hook
 
 
 @hook()
-def damage(ctx, who: str = "", amount: int = 1) -> None:
+def damage(ctx: Context, who: str = "", amount: int = 1) -> None:
     """Damage: each named PC loses life (a flower takes it first); life 0 → vanish."""
     C.damage(ctx, who, int(amount))
 
 
 @hook(pure=True)
-def life(ctx, who: str = "") -> int:
+def life(ctx: Context, who: str = "") -> int:
     """A PC's life."""
     return int(A.stats(ctx.state)[who or C.pc_ids(ctx)[0]].get("life", 1))
 
 
 @hook()
-def vanish(ctx, who: str = "") -> None:
+def vanish(ctx: Context, who: str = "") -> None:
     """消滅 (default: every PC still in the space)."""
     C.vanish(ctx, who)
 
 
 @hook(pure=True)
-def vanished(ctx, who: str = "") -> bool:
+def vanished(ctx: Context, who: str = "") -> bool:
     """Whether the character has vanished (no ``who``: every PC has)."""
     stats = A.stats(ctx.state)
     ids = C.split(who) or C.pc_ids(ctx)
@@ -39,18 +39,18 @@ def vanished(ctx, who: str = "") -> bool:
 
 
 @hook(pure=True)
-def flower_colour(ctx) -> str:
+def flower_colour(ctx: Context) -> str:
     """The colour of the flowers held ("red", ...) or ""."""
     return C.value(ctx, "flower_colour") or ""
 
 
 @hook(pure=True)
-def flowers(ctx) -> int:
+def flowers(ctx: Context) -> int:
     """How many flowers are held."""
     return sum(C.flowers_held(ctx).values())
 
 
-def _fighters(ctx, fighters: Any, weapons: Any) -> list[tuple]:
+def _fighters(ctx: Context, fighters: Any, weapons: Any) -> list[tuple[Any, ...]]:
     ids = C.who_list(ctx, fighters)
     wmap: dict[str, str] = {}
     wl = C.split(weapons)
@@ -61,7 +61,7 @@ def _fighters(ctx, fighters: Any, weapons: Any) -> list[tuple]:
         elif n < len(ids):
             wmap[ids[n]] = w
     used: set[str] = set()
-    out = []
+    out: list[tuple[Any, ...]] = []
     for c in ids:
         w = wmap.get(c, "")
         if w in ("", "-", "none", "素手"):
@@ -78,14 +78,14 @@ def _fighters(ctx, fighters: Any, weapons: Any) -> list[tuple]:
 
 
 @hook(pure=True)
-def power(ctx, who: str = "", item: str = "") -> float:
+def power(ctx: Context, who: str = "", item: str = "") -> float:
     """A PC's numeric combat power with one item (or bare-handed)."""
     f = _fighters(ctx, who or C.active_pcs(ctx)[0], item)[0]
     return float(K.pc_power(f[0], f[3] is not None) + K.item_power(f[3]))
 
 
 @hook()
-def fight(ctx, enemies: Any, fighters: Any = "", weapons: Any = "", plan: Any = 0) -> list[str]:
+def fight(ctx: Context, enemies: Any, fighters: Any = "", weapons: Any = "", plan: Any = 0) -> list[str]:
     """Numeric combat: fighters (default all PCs) with weapons ("crowbar" or "pc:crowbar,b:knife")
     and a plan modifier −5..+5 against the enemies' total power. Applies the result and returns
     outcome keys: advantage/win/success, even/trade/success or disadvantage/retreat/failure."""
@@ -97,7 +97,7 @@ def fight(ctx, enemies: Any, fighters: Any = "", weapons: Any = "", plan: Any = 
 
 
 @hook()
-def combat_result(ctx, result: str, fighters: Any = "", enemies: Any = "") -> list[str]:
+def combat_result(ctx: Context, result: str, fighters: Any = "", enemies: Any = "") -> list[str]:
     """About combat (UA-23): the story maps the chosen plan to advantage, even or
     disadvantage; this applies it the same way as ``fight``."""
     if result not in K.RESULT_KEYS:
@@ -109,6 +109,7 @@ def combat_result(ctx, result: str, fighters: Any = "", enemies: Any = "") -> li
 
 
 @hook(pure=True)
-def neutralised(ctx, enemy: str) -> bool:
+def neutralised(ctx: Context, enemy: str) -> bool:
     """Whether an enemy NPC has been neutralised."""
-    return A.stats(ctx.state).get(enemy, {}).get("status") == C.NEUTRALISED
+    result: bool = A.stats(ctx.state).get(enemy, {}).get("status") == C.NEUTRALISED
+    return result

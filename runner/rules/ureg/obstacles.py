@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.ureg import breakthrough as B
 from runner.rules.ureg import core as C
 from runner.rules.ureg.system import hook
 
 
 @hook(pure=True)
-def solved(ctx, obstacle: str) -> bool:
+def solved(ctx: Context, obstacle: str) -> bool:
     """Whether the obstacle has been broken through."""
     return obstacle in C.value(ctx, "solved")
 
 
 @hook()
-def solve(ctx, obstacle: str) -> None:
+def solve(ctx: Context, obstacle: str) -> None:
     """Marks an obstacle as broken through (for story actions that solve it their own way)."""
     if obstacle not in B.obstacles(ctx.story):
         raise RuleError(f"no UREG obstacle {obstacle!r}")
@@ -26,7 +26,7 @@ def solve(ctx, obstacle: str) -> None:
 
 
 @hook()
-def reveal(ctx, obstacle: str) -> None:
+def reveal(ctx: Context, obstacle: str) -> None:
     """Makes a ``hidden`` obstacle active."""
     if obstacle not in B.obstacles(ctx.story):
         raise RuleError(f"no UREG obstacle {obstacle!r}")
@@ -35,38 +35,39 @@ def reveal(ctx, obstacle: str) -> None:
 
 
 @hook()
-def propose(ctx, text: str) -> bool:
+def propose(ctx: Context, text: str) -> bool:
     """Runs a free proposal as if typed (「梯子を窓に立て掛けて登る」)."""
     return bool(B.propose(ctx, text))
 
 
 @hook()
-def find(ctx, items: Any) -> None:
+def find(ctx: Context, items: Any) -> None:
     """探索: the players find the items (``"box+ladder"``); their item cards turn face up and
     proposals may name them from now on (before, a word for them is not understood)."""
     C.find(ctx, items)
 
 
 @hook(pure=True)
-def found(ctx, item: str) -> bool:
+def found(ctx: Context, item: str) -> bool:
     """Whether the players have found the item (its card is face up, or it is held)."""
     return C.found(ctx, item)
 
 
 @hook(pure=True)
-def modified(ctx, item: str) -> str:
+def modified(ctx: Context, item: str) -> str:
     """How an item has been changed: "bent", "lit", "ladder"/"step" (stepladder) or ""."""
-    return C.value(ctx, "mods").get(item, "")
+    result: str = C.value(ctx, "mods").get(item, "")
+    return result
 
 
 @hook()
-def hint(ctx, about: str = "") -> bool:
+def hint(ctx: Context, about: str = "") -> bool:
     """〈○閃き〉's one special hint (once per scenario, UA-19), about the obstacle ``about``
     (the player's question) or the first one here."""
     return B.give_hint(ctx, about or None)
 
 
 @hook(pure=True)
-def hint_available(ctx) -> bool:
+def hint_available(ctx: Context) -> bool:
     """Whether the special hint can still be given."""
     return C.hint_available(ctx)

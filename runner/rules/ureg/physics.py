@@ -14,8 +14,10 @@ source only knows the presets.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from runner.rules.ureg.abilities import Character
 
@@ -202,8 +204,8 @@ def solve(target: Fraction, pcs: list[Character], forms_by_item: dict[str, list[
     the party climbs up there, so a shoulder ride counts only when the one on top can then
     pull the one below up.
     """
-    best_ok: tuple[tuple, Attempt] | None = None
-    best_fail: tuple[tuple, Attempt] | None = None
+    best_ok: tuple[tuple[Any, ...], Attempt] | None = None
+    best_fail: tuple[tuple[Any, ...], Attempt] | None = None
     for stack in _stacks(forms_by_item, exact_items):
         base = sum((f.height for f in stack), F(0))
         base_parts = [(f.label, f.label_en, f.height) for f in stack]
@@ -224,8 +226,10 @@ def solve(target: Fraction, pcs: list[Character], forms_by_item: dict[str, list[
     return (best_ok[1] if best_ok else None), (best_fail[1] if best_fail else None)
 
 
-def _attempts(target, pcs, stack, base, base_parts, unstable, support, stances, run_up_room,
-              pull_up=False):
+def _attempts(target: Fraction, pcs: list[Character], stack: tuple[Form, ...],
+              base: Fraction, base_parts: list[tuple[str, str, Fraction]], unstable: bool,
+              support: bool, stances: tuple[str, ...], run_up_room: bool,
+              pull_up: bool = False) -> Iterator[Attempt]:
     items = tuple(f.item for f in stack)
     others = len(pcs) > 1
     for pc in pcs:

@@ -5,25 +5,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from runner.rules.base import Context
 from runner.rules.ureg import access as A
 from runner.rules.ureg import breakthrough as B
 from runner.rules.ureg import core as C
 
 
-def _init(ctx) -> None:
+def _init(ctx: Context) -> None:
     C.init(ctx)
 
 
-def _on_unmatched(ctx, text: str) -> bool | str:
+def _on_unmatched(ctx: Context, text: str) -> bool | str:
     return B.propose(ctx, text)
 
 
-def _after_command(ctx, text: str) -> None:
+def _after_command(ctx: Context, text: str) -> None:
     C.enforce_flowers(ctx)
     C.note_found(ctx)
 
 
-def view(story: Any, state: Any, gm: bool) -> dict:
+def view(story: Any, state: Any, gm: bool) -> dict[str, Any]:
     """Status-bar data: characters, life, flowers, time left, hint, floor (and, for a GM,
     the NPCs, the obstacles solved and the items changed)."""
     r = A.get(A.get(state, "rules") or {}, "ureg") or {}
@@ -67,15 +68,15 @@ def view(story: Any, state: Any, gm: bool) -> dict:
     return {"ureg": out}
 
 
-def _meta_time(ctx, args: list) -> None:
+def _meta_time(ctx: Context, args: list[Any]) -> None:
     C.time_passed(ctx, args[0])
 
 
-def _meta_sync(ctx, args: list) -> None:
+def _meta_sync(ctx: Context, args: list[Any]) -> None:
     C.time_sync(ctx, args[0])
 
 
-def _meta_choose(ctx, args: list) -> None:
+def _meta_choose(ctx: Context, args: list[Any]) -> None:
     words = args[0]
     C.choose(ctx, " ".join(a for a in words if not a.startswith("@")),
              next((a[1:] for a in words if a.startswith("@")), ""))

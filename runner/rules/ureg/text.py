@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from runner.rules.ureg.abilities import ARCHETYPES, BAD_ABILITIES, GOOD_ABILITIES
 from runner.rules.ureg.items import ITEMS
 
@@ -117,7 +119,7 @@ def summary(lang: str = "ja") -> str:
     return body + "\n" + CREDIT + "\n"
 
 
-def _prop_text(props: dict, en: bool) -> str:
+def _prop_text(props: dict[str, Any], en: bool) -> str:
     bits = []
     for f in props.get("platform") or []:
         h = f["height"]

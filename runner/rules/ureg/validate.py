@@ -21,7 +21,7 @@ WAY_KEYS = {"id", "items", "words", "intents", "abilities", "mods", "vars", "say
             "fail_en", "effects"}
 
 
-def _d(x: Any) -> dict:
+def _d(x: Any) -> dict[str, Any]:
     return x if isinstance(x, dict) else {}
 
 
@@ -33,17 +33,17 @@ def _num(x: Any) -> bool:
         return False
 
 
-def _props(item: dict) -> dict:
+def _props(item: dict[str, Any]) -> dict[str, Any]:
     """The loader hands items with their props flattened in; raw YAML keeps them nested."""
     return {**item, **_d(item.get("props"))}
 
 
-def _node_props(node: Any) -> dict:
+def _node_props(node: Any) -> dict[str, Any]:
     node = _d(node)
     return _d(node.get("props")) if "props" in node and "obstacles" not in node else node
 
 
-def _is_watch(item_id: str, item: dict) -> bool:
+def _is_watch(item_id: str, item: dict[str, Any]) -> bool:
     props = _props(item)
     return (item_id == "pocket_watch" or props.get("ureg") == "pocket_watch"
             or bool(props.get("watch")) or item.get("name") == "懐中時計")
@@ -99,9 +99,9 @@ def validate(raw: Any) -> list[tuple[str, str]]:
         if not isinstance(deck, list):
             out.append((f"{base}.cards", "cards lists the scenario's placed items: [box, ladder, '?']"))
         else:
-            for n, c in enumerate(deck):
+            for i, c in enumerate(deck):
                 if c != "?" and str(c) not in items:
-                    out.append((f"{base}.cards.{n}", f"card {c!r} is no item of this story ('?' for a card never turned up)"))
+                    out.append((f"{base}.cards.{i}", f"card {c!r} is no item of this story ('?' for a card never turned up)"))
     op = opts.get("opening")
     if op is not None and (not isinstance(op, str) or (_d(raw.get("nodes")) and op not in _d(raw.get("nodes")))):
         out.append((f"{base}.opening", f"opening names the node of the opening scene, and {op!r} is no node"))
@@ -113,7 +113,7 @@ def validate(raw: Any) -> list[tuple[str, str]]:
         if emap.get(key) not in endings:
             out.append((f"{base}.endings.{key}", f"no ending {emap.get(key)!r} for {key} (time-out or everyone vanished)"))
     nodes = _d(raw.get("nodes"))
-    obs: list[tuple[str, str, dict]] = [(f"{base}.obstacles.{o}", o, _d(d)) for o, d in _d(opts.get("obstacles")).items()]
+    obs: list[tuple[str, str, dict[str, Any]]] = [(f"{base}.obstacles.{o}", o, _d(d)) for o, d in _d(opts.get("obstacles")).items()]
     for nid, node in nodes.items():
         for o, d in _d(_node_props(node).get("obstacles")).items():
             obs.append((f"nodes.{nid}.props.obstacles.{o}", o, _d(d)))
@@ -129,9 +129,9 @@ def validate(raw: Any) -> list[tuple[str, str]]:
                 out.append((f"{path}.{k}", f"{k} is metres, not {ob[k]!r}"))
         if "fight" in ob:
             out += _check_fight(f"{path}.fight", _d(ob["fight"]), chars, items, "combat" in on)
-        for n, way in enumerate(ob.get("ways") or []):
+        for i, way in enumerate(ob.get("ways") or []):
             way = _d(way)
-            wp = f"{path}.ways[{n}]"
+            wp = f"{path}.ways[{i}]"
             for k in way:
                 if k not in WAY_KEYS:
                     out.append((f"{wp}.{k}", f"unknown way field {k!r}"))
@@ -143,7 +143,7 @@ def validate(raw: Any) -> list[tuple[str, str]]:
     return out
 
 
-def _check_fight(path: str, fight: dict, chars: dict, items: dict, combat_on: bool) -> list[tuple[str, str]]:
+def _check_fight(path: str, fight: dict[str, Any], chars: dict[str, Any], items: dict[str, Any], combat_on: bool) -> list[tuple[str, str]]:
     """An obstacle fought in words: its enemies, and the plans the story judges."""
     out: list[tuple[str, str]] = []
     if not combat_on:

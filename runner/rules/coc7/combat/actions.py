@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import condition as cd
 from runner.rules.coc7 import sheet as sh
@@ -23,7 +23,7 @@ from runner.rules.coc7.combat.rounds import _actor, _after, _turn_done
 from runner.rules.coc7.combat.state import _enemies, _enemy_id, able, combat, need
 
 
-def _treat(ctx: Any, target: str, who: str, skill: str, cannot: str, apply: Any) -> list[str]:
+def _treat(ctx: Context, target: str, who: str, skill: str, cannot: str, apply: Any) -> list[str]:
     """A healing skill roll by ``who`` on ``target`` (default: themself), then ``apply``."""
     healer = ck.pc_id(ctx, who)
     tid = ck.pc_id(ctx, target) if target else healer
@@ -38,12 +38,12 @@ def _treat(ctx: Any, target: str, who: str, skill: str, cannot: str, apply: Any)
     return _turn_done(ctx, healer, keys)
 
 
-def first_aid(ctx: Any, target: str = "", who: str = "") -> list[str]:
+def first_aid(ctx: Context, target: str = "", who: str = "") -> list[str]:
     """First Aid: stabilises the dying, wakes the unconscious, or +1 HP once per injury."""
     return _treat(ctx, target, who, "応急手当", "cannot give first aid now", _first_aid)
 
 
-def _first_aid(ctx: Any, ts: dict, tid: str, r: list[str]) -> list[str]:
+def _first_aid(ctx: Context, ts: dict[str, Any], tid: str, r: list[str]) -> list[str]:
     cond = ts["cond"]
     if "success" not in r:
         return r
@@ -64,12 +64,12 @@ def _first_aid(ctx: Any, ts: dict, tid: str, r: list[str]) -> list[str]:
     return ["healed", *r]
 
 
-def medicine(ctx: Any, target: str = "", who: str = "") -> list[str]:
+def medicine(ctx: Context, target: str = "", who: str = "") -> list[str]:
     """Medicine: +1D3 HP once per injury; ends a stabilised investigator's danger."""
     return _treat(ctx, target, who, "医学", "cannot treat anyone now", _medicine)
 
 
-def _medicine(ctx: Any, ts: dict, tid: str, r: list[str]) -> list[str]:
+def _medicine(ctx: Context, ts: dict[str, Any], tid: str, r: list[str]) -> list[str]:
     cond = ts["cond"]
     if "success" not in r:
         return r
@@ -83,7 +83,7 @@ def _medicine(ctx: Any, ts: dict, tid: str, r: list[str]) -> list[str]:
     return ["healed", *r]
 
 
-def attack(ctx: Any, target: str = "", weapon: str = "") -> list[str]:
+def attack(ctx: Context, target: str = "", weapon: str = "") -> list[str]:
     """The acting investigator's melee attack; the enemy fights back or dodges, whichever
     is better for it (nothing while dazed)."""
     pid = _actor(ctx)
@@ -100,7 +100,7 @@ def attack(ctx: Any, target: str = "", weapon: str = "") -> list[str]:
     return _after(ctx, keys)
 
 
-def maneuver(ctx: Any, target: str = "", kind: str = "escape") -> list[str]:
+def maneuver(ctx: Context, target: str = "", kind: str = "escape") -> list[str]:
     """A combat maneuver by build (7e): ``escape`` from a hold, or ``hold``/``knockdown``/
     ``disarm`` an enemy. Smaller by 1 or 2 build → penalty dice; by 3 → impossible."""
     pid = _actor(ctx)
@@ -137,7 +137,7 @@ def maneuver(ctx: Any, target: str = "", kind: str = "escape") -> list[str]:
     return _after(ctx, keys)
 
 
-def shoot(ctx: Any, target: str = "", range_: str = "", shots: Any = 1,
+def shoot(ctx: Context, target: str = "", range_: str = "", shots: Any = 1,
           weapon: str = "") -> list[str]:
     """Fires a firearm: not opposed; range ``normal``/``long`` (Hard)/``very_long`` (Extreme)/
     ``point_blank`` (+1 bonus die); 2-3 shots each take a penalty die; aiming gives a bonus
@@ -201,7 +201,7 @@ def shoot(ctx: Any, target: str = "", range_: str = "", shots: Any = 1,
     return _after(ctx, best)
 
 
-def shoot_at(ctx: Any, thing: str = "", weapon: str = "") -> list[str]:
+def shoot_at(ctx: Context, thing: str = "", weapon: str = "") -> list[str]:
     """Fires one round at an object (a lamp, a lock), not at an enemy: a Firearms roll that
     spends the round and may jam, and no damage roll. Returns check keys (``success``... or
     ``failure``; ``jam``/``empty``/``jammed`` first when the gun did not fire). The turn goes
@@ -231,15 +231,15 @@ def shoot_at(ctx: Any, thing: str = "", weapon: str = "") -> list[str]:
     return ck.outcome_keys(r["level"], bool(r["success"]))
 
 
-def aim(ctx: Any) -> list[str]:
+def aim(ctx: Context) -> list[str]:
     """Spends the turn aiming: the next shot gets a bonus die."""
     pid = _actor(ctx)
-    combat(ctx)["c"][pid]["aim"] = True
+    need(ctx)["c"][pid]["aim"] = True
     ctx.say(ck.t(ctx, "狙いを定めた。", "You take aim."))
     return _after(ctx, ["aimed"])
 
 
-def reload(ctx: Any, weapon: str = "") -> list[str]:
+def reload(ctx: Context, weapon: str = "") -> list[str]:
     """Loads up to two spare rounds into the gun (takes the turn in a fight)."""
     c = combat(ctx)
     pid = _actor(ctx) if c else ck.pc_id(ctx)
@@ -256,7 +256,7 @@ def reload(ctx: Any, weapon: str = "") -> list[str]:
     return _after(ctx, ["reloaded"]) if c else ["reloaded"]
 
 
-def fix_jam(ctx: Any, weapon: str = "") -> list[str]:
+def fix_jam(ctx: Context, weapon: str = "") -> list[str]:
     """Clears a jam with a Mechanical Repair roll (takes the turn in a fight)."""
     c = combat(ctx)
     pid = _actor(ctx) if c else ck.pc_id(ctx)
@@ -267,7 +267,7 @@ def fix_jam(ctx: Any, weapon: str = "") -> list[str]:
     return _after(ctx, r) if c else r
 
 
-def throw(ctx: Any, target: str = "", thing: str = "fire") -> list[str]:
+def throw(ctx: Context, target: str = "", thing: str = "fire") -> list[str]:
     """Throws something at an enemy with Throw: ``fire`` (a burning object) or ``food``
     (seafood) dazes it on a success with no damage and no dodge (rulings DA-08, DA-09);
     ``all`` as the target dazes every enemy. Dice notation throws a weapon (it may dodge)."""
@@ -290,13 +290,13 @@ def throw(ctx: Any, target: str = "", thing: str = "fire") -> list[str]:
     return _after(ctx, keys)
 
 
-def pass_turn(ctx: Any) -> list[str]:
+def pass_turn(ctx: Context) -> list[str]:
     """Ends the acting investigator's turn (after a story action such as reaching a switch)."""
     _actor(ctx)
     return _after(ctx, ["passed"])
 
 
-def flee(ctx: Any) -> list[str]:
+def flee(ctx: Context) -> list[str]:
     """Leaves the fight (not while held); a chase, if any, is the story's business."""
     pid = _actor(ctx)
     c = need(ctx)
@@ -309,7 +309,7 @@ def flee(ctx: Any) -> list[str]:
     return _after(ctx, ["fled"])
 
 
-def grope(ctx: Any, enemy: str, response: str = "隠密", who: str = "") -> list[str]:
+def grope(ctx: Context, enemy: str, response: str = "隠密", who: str = "") -> list[str]:
     """In the dark, an enemy gropes for an investigator (ruling DA-07): its Fighting against
     their ``response`` (Stealth or Dodge) like a dodge, a tie to the investigator. Found →
     the enemy's normal damage. Works with or without a running fight."""

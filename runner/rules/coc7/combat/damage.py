@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from runner.rules.base import Context
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import condition as cd
 from runner.rules.coc7.combat.state import _enemies, _enemy_id, _name, combat, need
@@ -32,7 +33,7 @@ _DMG_EXPR: dict[tuple[str, str], str] = {}
 """(weapon damage, damage bonus) → the damage roll's text, remembered (asked every hit)."""
 
 
-def roll_damage(ctx: Any, expr: str, db: str, *, extreme: bool, impale: bool, label: str,
+def roll_damage(ctx: Context, expr: str, db: str, *, extreme: bool, impale: bool, label: str,
                 halve: bool = False) -> int:
     """Normal, or extreme: impaling = max weapon + max DB + a weapon roll; else max of all.
     ``halve`` (an investigator's blow under water): the whole damage is rolled as BCDice
@@ -54,14 +55,14 @@ def _halved(expr: str) -> str:
     return f"({expr})/2"
 
 
-def apply_damage(ctx: Any, pid: str, amount: int) -> list[str]:
+def apply_damage(ctx: Context, pid: str, amount: int) -> list[str]:
     """Damages an investigator: major wound (≥ half max HP at once), unconscious, dying, dead."""
     keys = _apply_damage(ctx, pid, amount)
     cd.recheck(ctx)
     return keys
 
 
-def _apply_damage(ctx: Any, pid: str, amount: int) -> list[str]:
+def _apply_damage(ctx: Context, pid: str, amount: int) -> list[str]:
     s = ctx.state.stats[pid]
     cond = s["cond"]
     amount = max(0, int(amount))
@@ -113,7 +114,7 @@ def _apply_damage(ctx: Any, pid: str, amount: int) -> list[str]:
     return [*keys, "hurt"]
 
 
-def heal(ctx: Any, pid: str, amount: int) -> int:
+def heal(ctx: Context, pid: str, amount: int) -> int:
     s = ctx.state.stats[pid]
     before = s["hp"]
     s["hp"] = min(s["hp_max"], s["hp"] + max(0, int(amount)))
@@ -122,10 +123,11 @@ def heal(ctx: Any, pid: str, amount: int) -> int:
     if s["hp"] * 2 > s["hp_max"]:
         s["cond"]["major_wound"] = False
     cd.recheck(ctx)
-    return s["hp"] - before
+    result: int = s["hp"] - before
+    return result
 
 
-def dying_roll(ctx: Any, pid: str) -> bool:
+def dying_roll(ctx: Context, pid: str) -> bool:
     """The dying investigator's CON roll for this round; returns True if they still live."""
     s = ctx.state.stats[pid]
     r = ck.check(ctx, "CON", "regular", 0, pid)
@@ -139,7 +141,7 @@ def dying_roll(ctx: Any, pid: str) -> bool:
     return False
 
 
-def tick(ctx: Any) -> list[str]:
+def tick(ctx: Context) -> list[str]:
     """One round passes outside combat: every dying investigator makes a CON roll."""
     died = False
     for pid in ck.pc_ids(ctx):
@@ -149,7 +151,7 @@ def tick(ctx: Any) -> list[str]:
     return ["dead"] if died else ["alive"]
 
 
-def damage(ctx: Any, amount: Any, who: str = "", label: str = "") -> list[str]:
+def damage(ctx: Context, amount: Any, who: str = "", label: str = "") -> list[str]:
     """Story damage (a fall, 3d3 of deep water): a number or dice notation."""
     pid = ck.pc_id(ctx, who)
     if isinstance(amount, int):
@@ -159,11 +161,11 @@ def damage(ctx: Any, amount: Any, who: str = "", label: str = "") -> list[str]:
     return apply_damage(ctx, pid, n)
 
 
-def hurt(ctx: Any, tid: str, amount: int) -> list[str]:
+def hurt(ctx: Context, tid: str, amount: int) -> list[str]:
     """Damages a combatant or investigator; enemies may be crushed or dazed (ruling DA-09)."""
     c = combat(ctx)
     rec = c["c"].get(tid) if c else None
-    if rec is None or rec["side"] == "pc":
+    if c is None or rec is None or rec["side"] == "pc":
         return apply_damage(ctx, tid, amount)
     s = rec["sheet"]
     amount = max(0, amount - int(s.get("armour", 0)))
@@ -186,14 +188,14 @@ def hurt(ctx: Any, tid: str, amount: int) -> list[str]:
     return ["hurt"] if amount else ["unhurt"]
 
 
-def _halves(c: dict | None, target: dict | None) -> bool:
+def _halves(c: dict[str, Any] | None, target: dict[str, Any] | None) -> bool:
     """Under water the investigators' blows on an enemy are halved (the deep-sea scenario):
     rolled as ``(damage)/2``."""
     return bool(c is not None and c["opts"].get("underwater") and target is not None
                 and target["side"] == "enemy")
 
 
-def _release(c: dict, eid: str) -> None:
+def _release(c: dict[str, Any], eid: str) -> None:
     rec = c["c"][eid]
     held = rec.get("holding")
     if held and held in c["c"]:
@@ -201,7 +203,7 @@ def _release(c: dict, eid: str) -> None:
     rec["holding"] = None
 
 
-def daze_enemy(ctx: Any, eid: str, rounds: Any = "1d10") -> int:
+def daze_enemy(ctx: Context, eid: str, rounds: Any = "1d10") -> int:
     """Dazes (怯み) an enemy for 1D10 rounds: it makes no attacks and lets go of its hold."""
     c = need(ctx)
     rec = c["c"][eid]
@@ -210,10 +212,11 @@ def daze_enemy(ctx: Any, eid: str, rounds: Any = "1d10") -> int:
     _release(c, eid)
     ctx.say(ck.t(ctx, f"{_name(ctx, eid)}が怯んだ（{rec['dazed']}ラウンド）。",
                  f"{_name(ctx, eid)} flinches ({rec['dazed']} rounds)."))
-    return rec["dazed"]
+    result: int = rec["dazed"]
+    return result
 
 
-def daze(ctx: Any, target: str = "", rounds: Any = "1d10") -> list[str]:
+def daze(ctx: Context, target: str = "", rounds: Any = "1d10") -> list[str]:
     """Story hook: dazes an enemy (``all`` for every one)."""
     c = need(ctx)
     ids = _enemies(c) if str(target) in ("all", "全部") else [_enemy_id(ctx, c, target)]

@@ -4,38 +4,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import sheet as sh
 from runner.rules.coc7.combat.damage import _DAMAGE, _halves, hurt, roll_damage
 from runner.rules.coc7.combat.state import combat
 
 
-def _pc_attack_skill(ctx: Any, c: dict | None, s: dict, default: str) -> tuple[str, int]:
+def _pc_attack_skill(ctx: Context, c: dict[str, Any] | None, s: dict[str, Any], default: str) -> tuple[str, int]:
     if c is not None and c["opts"].get("underwater"):
         return sh.skill_value(s, "水泳")
     return sh.skill_value(s, default)
 
 
-def _default_weapon(s: dict) -> dict:
+def _default_weapon(s: dict[str, Any]) -> dict[str, Any]:
     for w in s.get("weapons", []):
         if not w.get("firearm"):
-            return w
+            result: dict[str, Any] = w
+            return result
     return sh.weapon("素手")
 
 
-def _find_weapon(s: dict, name: str, firearm: bool | None = None) -> dict:
+def _find_weapon(s: dict[str, Any], name: str, firearm: bool | None = None) -> dict[str, Any]:
     ws = s.setdefault("weapons", [])
     for w in ws:
         if (not name or w["name"] == name) and (firearm is None or bool(w.get("firearm")) == firearm):
-            return w
+            result: dict[str, Any] = w
+            return result
     if not name and firearm is False:
         return sh.weapon("素手")
     what = name or ("a firearm" if firearm else "a weapon")
     raise RuleError(f"{s['name']} has no {what}")
 
 
-def melee(ctx: Any, att: str, tid: str, attack: dict, response: str, *,
+def melee(ctx: Context, att: str, tid: str, attack: dict[str, Any], response: str, *,
           bonus: int = 0, skill_name: str = "", skill_override: int | None = None) -> list[str]:
     """Resolves one melee attack (or maneuver) by ``att`` on ``tid``; returns outcome keys."""
     c = combat(ctx)
@@ -106,7 +108,7 @@ def melee(ctx: Any, att: str, tid: str, attack: dict, response: str, *,
         hit = ra >= 1 and ra > rd
     if hit:
         if is_maneuver:
-            if t_rec is not None and a_rec is not None:
+            if c is not None and t_rec is not None and a_rec is not None:
                 old = t_rec.get("held_by")
                 if old and old in c["c"]:
                     c["c"][old]["holding"] = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import condition as cd
 from runner.rules.coc7 import sheet as sh
@@ -23,7 +23,7 @@ from runner.rules.coc7.combat.state import (
 )
 
 
-def start_combat(ctx: Any, enemy: str, count: Any = 1, opts: Any = "") -> list[str]:
+def start_combat(ctx: Context, enemy: str, count: Any = 1, opts: Any = "") -> list[str]:
     """Starts a fight with ``count`` copies of story character ``enemy``.
 
     ``opts``: comma-separated words — ``firearm`` (the investigators hold a readied gun:
@@ -43,7 +43,7 @@ def start_combat(ctx: Any, enemy: str, count: Any = 1, opts: Any = "") -> list[s
         raise RuleError("count must be at least 1")
     o = _opts(opts)
     short = str(props.get("short") or base.get("short") or name)
-    recs: dict[str, dict] = {}
+    recs: dict[str, dict[str, Any]] = {}
     names: dict[str, str] = {}
     # Each record lists its fields in one go, in the order the state has always had them.
     for i in range(1, n + 1):
@@ -76,7 +76,7 @@ def start_combat(ctx: Any, enemy: str, count: Any = 1, opts: Any = "") -> list[s
     return advance(ctx)
 
 
-def finish(ctx: Any, result: str) -> list[str]:
+def finish(ctx: Context, result: str) -> list[str]:
     """Ends the fight with ``result`` (victory, defeat, escaped, repelled...)."""
     d = ck.data(ctx)
     c = d.get("combat")
@@ -101,13 +101,13 @@ _FINISH_SAYS = {"victory": ("戦闘に勝利した。", "The fight is won."),
                 "escaped": ("戦いから逃れた。", "Got away from the fight.")}
 
 
-def end_combat(ctx: Any, result: str = "ended") -> list[str]:
+def end_combat(ctx: Context, result: str = "ended") -> list[str]:
     """Ends the running fight from the story (the door shut on dazed arms: ``repelled``)."""
     need(ctx)
     return finish(ctx, str(result or "ended"))
 
 
-def _end_state(ctx: Any, c: dict) -> str | None:
+def _end_state(ctx: Context, c: dict[str, Any]) -> str | None:
     # Asked before every turn of the fight: plain loops over the order, no id lists.
     cc, order = c["c"], c["order"]
     for k in order:
@@ -139,7 +139,7 @@ def _end_state(ctx: Any, c: dict) -> str | None:
     return None
 
 
-def _end_round(ctx: Any, c: dict) -> None:
+def _end_round(ctx: Context, c: dict[str, Any]) -> None:
     for k in c["order"]:
         r = c["c"][k]
         r["responded"] = 0
@@ -164,7 +164,7 @@ def _end_round(ctx: Any, c: dict) -> None:
     ctx.say(f"Round {c['round']}." if ck.lang(ctx) == "en" else f"第{c['round']}ラウンド。")
 
 
-def advance(ctx: Any) -> list[str]:
+def advance(ctx: Context) -> list[str]:
     """Runs the fight until an investigator must choose, or it ends; returns what waits."""
     c = combat(ctx)
     if c is None:
@@ -207,7 +207,7 @@ def advance(ctx: Any) -> list[str]:
         return ["action"]
 
 
-def _turn_done(ctx: Any, pid: str, keys: list[str]) -> list[str]:
+def _turn_done(ctx: Context, pid: str, keys: list[str]) -> list[str]:
     """In a fight, an action by the investigator whose turn it is uses that turn."""
     c = combat(ctx)
     if c is not None and c.get("actor") == pid and not c.get("pending"):
@@ -215,7 +215,7 @@ def _turn_done(ctx: Any, pid: str, keys: list[str]) -> list[str]:
     return keys
 
 
-def _after(ctx: Any, keys: list[str]) -> list[str]:
+def _after(ctx: Context, keys: list[str]) -> list[str]:
     """Ends the actor's turn, runs the fight on, and puts a combat result first."""
     c = combat(ctx)
     if c is not None:
@@ -226,19 +226,20 @@ def _after(ctx: Any, keys: list[str]) -> list[str]:
     return keys
 
 
-def _actor(ctx: Any) -> str:
+def _actor(ctx: Context) -> str:
     c = need(ctx)
     if c["pending"]:
         raise RuleError("an attack is coming: answer with coc7.dodge() or coc7.fight_back()")
     if not c.get("actor"):
         advance(ctx)
-        c = combat(ctx)
-        if c is None or not c.get("actor"):
+        now = combat(ctx)
+        if now is None or not now.get("actor"):
             raise RuleError("it is not an investigator's turn")
-    return c["actor"]
+        return str(now["actor"])
+    return str(c["actor"])
 
 
-def _enemy_declare(ctx: Any, c: dict, cid: str) -> None:
+def _enemy_declare(ctx: Context, c: dict[str, Any], cid: str) -> None:
     cc = c["c"]
     r = cc[cid]
     s = r["sheet"]
@@ -283,7 +284,7 @@ def _enemy_declare(ctx: Any, c: dict, cid: str) -> None:
 _BOUT_RESPONSE = {3: "fight", 6: "none", 8: "none"}
 
 
-_BOUT_TURN_SAYS = {
+_BOUT_TURN_SAYS: dict[Any, tuple[str, str]] = {
     3: ("{n}は狂ったように暴れ出した！", "{n} lashes out wildly!"),
     6: ("{n}はその場に崩れ落ち、動かない。", "{n} has fainted and does not move."),
     7: ("{n}は逃げ場を探してうろたえるばかりだ。", "{n} casts about for a way out, in panic."),
@@ -291,7 +292,7 @@ _BOUT_TURN_SAYS = {
 }
 
 
-def _bout_turn(ctx: Any, c: dict, pid: str, s: dict, b: dict) -> None:
+def _bout_turn(ctx: Context, c: dict[str, Any], pid: str, s: dict[str, Any], b: dict[str, Any]) -> None:
     """The investigator's turn while a bout of madness lasts: the bout acts."""
     roll = b.get("roll")
     ja, en = _BOUT_TURN_SAYS.get(roll, ("{n}は狂気の発作のさなかにあり、自分の意思では動けない。",
@@ -306,7 +307,7 @@ def _bout_turn(ctx: Any, c: dict, pid: str, s: dict, b: dict) -> None:
             melee(ctx, pid, live[0], _default_weapon(s), response)
 
 
-def resolve_pending(ctx: Any, response: str) -> list[str]:
+def resolve_pending(ctx: Context, response: str) -> list[str]:
     c = need(ctx)
     p = c["pending"]
     if not p:
@@ -317,23 +318,23 @@ def resolve_pending(ctx: Any, response: str) -> list[str]:
     return res
 
 
-def respond(ctx: Any, response: str) -> list[str]:
+def respond(ctx: Context, response: str) -> list[str]:
     """Answers the waiting attack (dodge / fight) and runs the fight on."""
     keys = resolve_pending(ctx, response)
     return _after(ctx, keys)
 
 
-def dodge(ctx: Any) -> list[str]:
+def dodge(ctx: Context) -> list[str]:
     """Dodges the waiting attack (a tie goes to the dodger)."""
     return respond(ctx, "dodge")
 
 
-def fight_back(ctx: Any) -> list[str]:
+def fight_back(ctx: Context) -> list[str]:
     """Fights back against the waiting attack (a tie goes to the attacker)."""
     return respond(ctx, "fight")
 
 
-def enemy_turn(ctx: Any, response: str = "") -> list[str]:
+def enemy_turn(ctx: Context, response: str = "") -> list[str]:
     """Resolves the waiting enemy attack with ``response`` (dodge, fight, none; default dodge)."""
     r = str(response or "dodge").lower()
     r = {"回避": "dodge", "反撃": "fight", "fight_back": "fight", "なし": "none"}.get(r, r)

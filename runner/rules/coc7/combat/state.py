@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.coc7 import checks as ck
 
-_NO_COND: dict = {}
+_NO_COND: dict[str, Any] = {}
 """What able() reads for a sheet without conditions (never written)."""
 
 
@@ -16,41 +16,44 @@ MAX_ROUNDS = 100
 """A fight the investigators can no longer influence is played out at most this long."""
 
 
-def combat(ctx: Any) -> dict | None:
+def combat(ctx: Context) -> dict[str, Any] | None:
     return ck.data(ctx).get("combat")
 
 
-def need(ctx: Any) -> dict:
+def need(ctx: Context) -> dict[str, Any]:
     c = combat(ctx)
     if c is None:
         raise RuleError("no combat is running: call coc7.start_combat(...) first")
     return c
 
 
-def sheet(ctx: Any, cid: str) -> dict:
+def sheet(ctx: Context, cid: str) -> dict[str, Any]:
     return _sheet_in(ctx, combat(ctx), cid)
 
 
-def _sheet_in(ctx: Any, c: dict | None, cid: str) -> dict:
+def _sheet_in(ctx: Context, c: dict[str, Any] | None, cid: str) -> dict[str, Any]:
     """The sheet of ``cid``: an enemy's own copy in fight ``c``, else ``state.stats``."""
     if c is not None:
         r = c["c"].get(cid)
         if r is not None and r["side"] == "enemy":
-            return r["sheet"]
-    return ctx.state.stats[cid]
+            result: dict[str, Any] = r["sheet"]
+            return result
+    result = ctx.state.stats[cid]
+    return result
 
 
-def _name(ctx: Any, cid: str) -> str:
-    return sheet(ctx, cid).get("name", cid)
+def _name(ctx: Context, cid: str) -> str:
+    result: str = sheet(ctx, cid).get("name", cid)
+    return result
 
 
-def able(s: dict) -> bool:
+def able(s: dict[str, Any]) -> bool:
     """Can act and defend: alive, conscious."""
     cond = s.get("cond", _NO_COND)
     return not (cond.get("dead") or cond.get("unconscious") or cond.get("dying"))
 
 
-def _opts(text: Any) -> dict:
+def _opts(text: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for tok in str(text or "").replace("、", ",").replace(" ", ",").split(","):
         tok = tok.strip()
@@ -61,7 +64,7 @@ def _opts(text: Any) -> dict:
     return out
 
 
-def _pick(ctx: Any, n: int, label: str) -> int:
+def _pick(ctx: Context, n: int, label: str) -> int:
     """A seeded choice among n things (0-based), rolled as a keeper-only 1dn."""
     if n <= 1:
         return 0
@@ -73,15 +76,15 @@ def _pick(ctx: Any, n: int, label: str) -> int:
     return f - 1
 
 
-def _present(c: dict) -> list[str]:
+def _present(c: dict[str, Any]) -> list[str]:
     return [k for k in c["order"] if c["c"][k]["side"] == "pc" and not c["c"][k]["fled"]]
 
 
-def _enemies(c: dict) -> list[str]:
+def _enemies(c: dict[str, Any]) -> list[str]:
     return [k for k in c["order"] if c["c"][k]["side"] == "enemy" and not c["c"][k]["down"]]
 
 
-def _enemy_id(ctx: Any, c: dict, target: Any) -> str:
+def _enemy_id(ctx: Context, c: dict[str, Any], target: Any) -> str:
     live = _enemies(c)
     if not live:
         raise RuleError("no enemy left")
@@ -92,7 +95,8 @@ def _enemy_id(ctx: Any, c: dict, target: Any) -> str:
         return t
     for k in c["order"]:
         if c["c"][k]["side"] == "enemy" and _name(ctx, k) == t:
-            return k
+            result: str = k
+            return result
     if t.isdigit() and 1 <= int(t) <= len(live):
         return live[int(t) - 1]
     raise RuleError(f"no enemy {t!r}; fighting: {', '.join(_name(ctx, k) for k in live)}")

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from runner.rules.base import Context
 from runner.rules.ureg import access as A
 from runner.rules.ureg import core as C
 
 
-def obstacles(story: Any) -> dict[str, dict]:
+def obstacles(story: Any) -> dict[str, dict[str, Any]]:
     """Every obstacle of the story: id -> definition (with ``node`` a list). Worked out once
     for an engine story: read it, never change it."""
-    return A.once(story, "obstacles", _obstacles)
+    result: dict[str, dict[str, Any]] = A.once(story, "obstacles", _obstacles)
+    return result
 
 
-def _obstacles(story: Any) -> dict[str, dict]:
-    out: dict[str, dict] = {}
+def _obstacles(story: Any) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
     for oid, ob in A.as_dict(A.options(story).get("obstacles")).items():
         d = A.as_dict(ob)
         d["node"] = C.split(d.get("node"))
@@ -28,7 +30,7 @@ def _obstacles(story: Any) -> dict[str, dict]:
     return out
 
 
-def active(ctx: Any) -> dict[str, dict]:
+def active(ctx: Context) -> dict[str, dict[str, Any]]:
     """Obstacles at the current node, not yet solved, not hidden (or revealed)."""
     solved, revealed = C.value(ctx, "solved"), C.value(ctx, "revealed")
     node = A.get(ctx.state, "node")
@@ -37,13 +39,13 @@ def active(ctx: Any) -> dict[str, dict]:
             and (not ob.get("hidden") or oid in revealed)}
 
 
-def ob_name(ctx: Any, ob: dict, oid: str) -> str:
+def ob_name(ctx: Context, ob: dict[str, Any], oid: str) -> str:
     if C.lang(ctx) == "en":
         return ob.get("name_en") or ob.get("name") or oid
     return ob.get("name") or oid
 
 
-def fixtures(ctx: Any, ob: dict | None = None) -> list[str]:
+def fixtures(ctx: Context, ob: dict[str, Any] | None = None) -> list[str]:
     """Story items usable where they stand (a desk, a statue): node props and the obstacle.
     An entry ``{item: box, vars: [looked]}`` is there only once those story variables are
     true (the player has seen it): a proposal cannot use, and so reveal, what was never shown."""
@@ -54,7 +56,7 @@ def fixtures(ctx: Any, ob: dict | None = None) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _seen(ctx: Any, raw: Any) -> list[str]:
+def _seen(ctx: Context, raw: Any) -> list[str]:
     if not isinstance(raw, (list, tuple)):
         return C.split(raw)
     story_vars = A.get(ctx.state, "vars") or {}

@@ -6,13 +6,14 @@ import functools
 from fractions import Fraction
 from typing import Any
 
-from runner.rules.base import RuleError
+from runner.rules.base import Context, RuleError
 from runner.rules.ureg import access as A
 from runner.rules.ureg import core as C
 from runner.rules.ureg import physics as P
+from runner.rules.ureg.abilities import Character
 
 
-def forms(ctx: Any, item: str) -> list[P.Form]:
+def forms(ctx: Context, item: str) -> list[P.Form]:
     props = A.item_props(ctx.story, item)
     mods = C.value(ctx, "mods")
     if mods.get(item) == "bent":
@@ -37,7 +38,7 @@ def forms(ctx: Any, item: str) -> list[P.Form]:
     return out
 
 
-def reach_attempt(ctx: Any, height: Any, items: Any = None, pcs: Any = None, how: str = "",
+def reach_attempt(ctx: Context, height: Any, items: Any = None, pcs: Any = None, how: str = "",
                   *, run_up_room: bool = True, pull_up: bool = False) -> tuple[bool, P.Attempt | None]:
     """Decides whether the PCs reach ``height`` m; ``items`` None = any held platform."""
     target = P.metres(height)
@@ -57,7 +58,7 @@ def reach_attempt(ctx: Any, height: Any, items: Any = None, pcs: Any = None, how
 
 
 @functools.lru_cache(maxsize=1024)
-def _solve(target: Fraction, people: tuple[P.Character, ...], forms_by_item: tuple,
+def _solve(target: Fraction, people: tuple[Character, ...], forms_by_item: tuple[Any, ...],
            stances: tuple[str, ...], exact: bool, run_up_room: bool,
            pull_up: bool = False) -> tuple[P.Attempt | None, P.Attempt | None]:
     """``P.solve``, remembered: it is a pure function of these (frozen) values, and a story

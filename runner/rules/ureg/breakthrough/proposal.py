@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from runner.rules.base import Context
 from runner.rules.ureg import access as A
 from runner.rules.ureg import core as C
 from runner.rules.ureg.breakthrough.obstacles import active, fixtures
@@ -28,7 +29,7 @@ class Proposal:
     pcs: list[str] = field(default_factory=list)
     intents: set[str] = field(default_factory=set)
 
-    def understood(self, ctx: Any) -> str:
+    def understood(self, ctx: Context) -> str:
         names = [f"「{A.item_name(ctx.story, i, C.lang(ctx))}」" for i in self.items]
         return "".join(names)
 
@@ -60,7 +61,7 @@ def _item_words(story: Any, item: str) -> tuple[str, ...]:
     return hit
 
 
-def parse(ctx: Any, text: str) -> Proposal:
+def parse(ctx: Context, text: str) -> Proposal:
     prop = Proposal(text)
     folded = fold(text)
     acts = active(ctx)

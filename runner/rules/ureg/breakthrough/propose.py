@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from runner.rules.base import Context
 from runner.rules.ureg import access as A
 from runner.rules.ureg import core as C
 from runner.rules.ureg import physics as P
@@ -15,7 +16,7 @@ from runner.rules.ureg.breakthrough.words import LOOK_ONLY, STRONG_INTENTS, TAKE
 from runner.rules.ureg.items import CATALOGUE
 
 
-def solve_obstacle(ctx: Any, oid: str, ob: dict, v: Verdict) -> None:
+def solve_obstacle(ctx: Context, oid: str, ob: dict[str, Any], v: Verdict) -> None:
     r = C.R(ctx)
     if oid not in r["solved"]:
         r["solved"].append(oid)
@@ -45,20 +46,20 @@ _FITS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _fitting(acts: dict[str, dict], intents: set[str]) -> list[str]:
+def _fitting(acts: dict[str, dict[str, Any]], intents: set[str]) -> list[str]:
     keys = {k for i in intents for k in _FITS.get(i, ())}
     if not keys:
         return []
     return [oid for oid, ob in acts.items() if any(ob.get(k) not in (None, False, "") for k in keys)]
 
 
-def _missing_names(ctx: Any, missing: list[str]) -> tuple[str, str]:
+def _missing_names(ctx: Context, missing: list[str]) -> tuple[str, str]:
     names = "、".join(f"「{A.item_name(ctx.story, i) if i not in CATALOGUE or A.story_item(ctx.story, i) else CATALOGUE[i].name}」" for i in missing)
     names_en = ", ".join(A.item_name(ctx.story, i, "en") if A.story_item(ctx.story, i) or i not in CATALOGUE else CATALOGUE[i].name_en for i in missing)
     return names, names_en
 
 
-def _look(ctx: Any, prop: Proposal, acts: dict[str, dict]) -> bool | str:
+def _look(ctx: Context, prop: Proposal, acts: dict[str, dict[str, Any]]) -> bool | str:
     """A look at what the proposal names (「窓を調べる」): what can be seen of it, and no
     turn. Nothing named: not understood (False)."""
     en = C.lang(ctx) == "en"
@@ -100,7 +101,7 @@ def _look(ctx: Any, prop: Proposal, acts: dict[str, dict]) -> bool | str:
     return SAID if said else False  # a thing not at hand: the engine's "not understood"
 
 
-def propose(ctx: Any, text: str) -> bool | str:
+def propose(ctx: Context, text: str) -> bool | str:
     """Handles a free proposal; False when nothing in it was recognised, :data:`SAID` when it
     was only looked at (no turn)."""
     prop = parse(ctx, text)
@@ -170,7 +171,7 @@ def propose(ctx: Any, text: str) -> bool | str:
     return True
 
 
-def _plan_matches(ctx: Any, plan: dict, prop: Proposal, usable: set[str]) -> bool:
+def _plan_matches(ctx: Context, plan: dict[str, Any], prop: Proposal, usable: set[str]) -> bool:
     items = C.split(plan.get("items"))
     words = [fold(str(w)) for w in (plan.get("words") or [])]
     if not (items or words):
@@ -180,7 +181,7 @@ def _plan_matches(ctx: Any, plan: dict, prop: Proposal, usable: set[str]) -> boo
     return not words or any(w in fold(prop.text) for w in words)
 
 
-def fight_obstacle(ctx: Any, oid: str, ob: dict, prop: Proposal) -> None:
+def fight_obstacle(ctx: Context, oid: str, ob: dict[str, Any], prop: Proposal) -> None:
     """A fight proposed in words (戦闘): the PCs named fight (all of them if none is named),
     the swingable or throwable items named are their weapons, one each, in the order named
     (UA-04), and the obstacle's ``fight.plans`` give the plan's modifier (numeric combat) or
@@ -225,7 +226,7 @@ def fight_obstacle(ctx: Any, oid: str, ob: dict, prop: Proposal) -> None:
     solve_obstacle(ctx, oid, ob, Verdict(True, "", "", {"effects": list(cfg.get(result) or [])}))
 
 
-def give_hint(ctx: Any, about: str | None = None) -> bool:
+def give_hint(ctx: Context, about: str | None = None) -> bool:
     """〈○閃き〉's special hint, once per scenario play (UA-19), about the obstacle ``about``
     (the player's question) or else the first one here."""
     r = C.R(ctx)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from runner.rules.base import Context
 from runner.rules.ureg import access as A
 from runner.rules.ureg import core as C
 from runner.rules.ureg import physics as P
@@ -21,18 +22,18 @@ class Verdict:
     ok: bool
     text: str
     text_en: str
-    way: dict | None = None
+    way: dict[str, Any] | None = None
 
 
-def _t(ctx: Any, v: Verdict) -> str:
+def _t(ctx: Context, v: Verdict) -> str:
     return v.text_en if C.lang(ctx) == "en" else v.text
 
 
-def _tools(ctx: Any, items: list[str], kind: str) -> list[str]:
+def _tools(ctx: Context, items: list[str], kind: str) -> list[str]:
     return [i for i in items if kind in (A.item_props(ctx.story, i).get("tools") or [])]
 
 
-def _needs_ok(ctx: Any, item: str) -> tuple[bool, str, str]:
+def _needs_ok(ctx: Context, item: str) -> tuple[bool, str, str]:
     need = A.item_props(ctx.story, item).get("needs")
     if not need:
         return True, "", ""
@@ -48,7 +49,7 @@ def _needs_ok(ctx: Any, item: str) -> tuple[bool, str, str]:
         f"the {A.item_name(ctx.story, item, 'en')} needs expert knowledge to use safely"
 
 
-def _way_matches(ctx: Any, way: dict, prop: Proposal, usable: set[str]) -> bool | None:
+def _way_matches(ctx: Context, way: dict[str, Any], prop: Proposal, usable: set[str]) -> bool | None:
     """True: the proposal names this way and it works; False: named but not met; None: not named."""
     items = C.split(way.get("items"))
     words = [fold(str(w)) for w in (way.get("words") or [])]
@@ -79,7 +80,7 @@ def _way_matches(ctx: Any, way: dict, prop: Proposal, usable: set[str]) -> bool 
     return True
 
 
-def resolve(ctx: Any, oid: str, ob: dict, prop: Proposal) -> Verdict | None:
+def resolve(ctx: Context, oid: str, ob: dict[str, Any], prop: Proposal) -> Verdict | None:
     """Tries the story's ways, then the generic rules; None when nothing applies."""
     usable = set(A.held(ctx.state)) | set(fixtures(ctx, ob))
     best_fail: Verdict | None = None
@@ -100,12 +101,12 @@ def resolve(ctx: Any, oid: str, ob: dict, prop: Proposal) -> Verdict | None:
     return best_fail
 
 
-def _people(ctx: Any, prop: Proposal) -> list[str]:
+def _people(ctx: Context, prop: Proposal) -> list[str]:
     named = [p for p in prop.pcs if p in C.active_pcs(ctx)]
     return named if named else C.active_pcs(ctx)
 
 
-def _reach(ctx, ob, prop, usable):
+def _reach(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> Verdict | None:
     if ob.get("height") is None:
         return None
     plats = [i for i in prop.items if i in usable and forms(ctx, i)]
@@ -137,7 +138,7 @@ def _reach(ctx, ob, prop, usable):
     return Verdict(False, f"{ja}。届かない。", f"{en}. Out of reach.")
 
 
-def _poke(ctx, ob, prop, usable):
+def _poke(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> Verdict | None:
     if not ob.get("poke") or ob.get("height") is None:
         return None
     longs = [i for i in prop.items if i in usable and A.item_props(ctx.story, i).get("length")]
@@ -159,7 +160,7 @@ def _poke(ctx, ob, prop, usable):
                    en + (". It reaches!" if total >= target else ". Out of reach."))
 
 
-def _break(ctx, ob, prop, usable):
+def _break(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> Verdict | None:
     if "break" not in prop.intents:
         return None
     name = ob_name(ctx, ob, "")
@@ -180,14 +181,14 @@ def _break(ctx, ob, prop, usable):
     return Verdict(False, f"素手では{name}を壊せない。", f"Bare hands cannot break the {name}.")
 
 
-def _lock(ob: dict) -> dict:
+def _lock(ob: dict[str, Any]) -> dict[str, Any]:
     lk = ob.get("lock")
     if isinstance(lk, str):
         return {"key": lk}
     return A.as_dict(lk)
 
 
-def _unlock(ctx, ob, prop, usable):
+def _unlock(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> Verdict | None:
     lk = _lock(ob)
     if not lk or not prop.intents & {"unlock", "open"} and not prop.items:
         return None
@@ -214,7 +215,7 @@ def _unlock(ctx, ob, prop, usable):
     return None
 
 
-def _light(ctx, ob, prop, usable):
+def _light(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> Verdict | None:
     if not ob.get("dark"):
         return None
     lights = [i for i in prop.items if i in usable and (
@@ -230,7 +231,7 @@ def _light(ctx, ob, prop, usable):
     return None
 
 
-def _gap(ctx, ob, prop, usable):
+def _gap(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> Verdict | None:
     if ob.get("gap") is None or not prop.intents & {"jump", "cross"} and not prop.items:
         return None
     gap = P.metres(ob["gap"])
@@ -260,7 +261,7 @@ def _gap(ctx, ob, prop, usable):
                    en + (". Across!" if ok else ". Too short."))
 
 
-def _narrow(ctx, ob, prop, usable):
+def _narrow(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> Verdict | None:
     if not ob.get("narrow") or not prop.intents & {"squeeze", "climb", "move"} and not prop.pcs:
         return None
     # The party moves as one: everyone in the space has to fit, not just the one named.
@@ -275,7 +276,7 @@ def _narrow(ctx, ob, prop, usable):
                    f"{', '.join(names)} not 〈○Small〉: too narrow to come through together.")
 
 
-def _heavy(ctx, ob, prop, usable):
+def _heavy(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> Verdict | None:
     if not ob.get("heavy") or "move" not in prop.intents:
         return None
     tools = [i for i in prop.items if i in usable and set(A.item_props(ctx.story, i).get("tools") or [])
@@ -288,7 +289,7 @@ def _heavy(ctx, ob, prop, usable):
     return Verdict(False, "重すぎて、素手では動かない。", "Too heavy to move bare-handed.")
 
 
-def modify(ctx: Any, prop: Proposal) -> Verdict | None:
+def modify(ctx: Context, prop: Proposal) -> Verdict | None:
     r = C.R(ctx)
     items = [i for i in prop.items if i in A.held(ctx.state) or i in fixtures(ctx)]
     it = prop.intents
