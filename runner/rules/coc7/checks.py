@@ -153,9 +153,6 @@ def t(ctx: Context, ja: str, en: str) -> str:
     return en if lang(ctx) == "en" else ja
 
 
-_NO_OPTION: Any = object()
-
-
 class _HasStory(Protocol):
     """What :func:`option` reads: a Context, or anything else that holds a story."""
 
@@ -165,19 +162,12 @@ class _HasStory(Protocol):
 def option(ctx: _HasStory, key: str, default: Any = None) -> Any:
     """A story setting: ``coc7:`` section, then ``story.options`` (flat or under coc7)."""
     story = getattr(ctx, "story", None)
-    cache = getattr(story, "cache", None)
-    found = cache.get(("coc7", "option", key), None) if cache is not None else None
-    if found is None:  # looked up once per story (the settings do not change)
-        found = _NO_OPTION
-        for src in ((getattr(story, "extra", None) or {}).get("coc7"),
-                    (getattr(story, "options", None) or {}).get("coc7"),
-                    getattr(story, "options", None)):
-            if isinstance(src, dict) and key in src:
-                found = src[key]
-                break
-        if cache is not None:
-            cache[("coc7", "option", key)] = found
-    return default if found is _NO_OPTION else found
+    for src in ((getattr(story, "extra", None) or {}).get("coc7"),
+                (getattr(story, "options", None) or {}).get("coc7"),
+                getattr(story, "options", None)):
+        if isinstance(src, dict) and key in src:
+            return src[key]
+    return default
 
 
 def data(ctx: Context) -> dict[str, Any]:

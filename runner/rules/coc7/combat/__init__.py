@@ -32,7 +32,6 @@ from runner.rules.coc7.combat.actions import (
 )
 from runner.rules.coc7.combat.damage import (
     _DAMAGE,
-    _DMG_EXPR,
     _apply_damage,
     _halved,
     _halves,
@@ -106,7 +105,6 @@ __all__ = [
     "need",
     "sheet",
     "_DAMAGE",
-    "_DMG_EXPR",
     "_apply_damage",
     "_halved",
     "_halves",

@@ -16,21 +16,12 @@ _DAMAGE = {"ja": "ダメージ", "en": "damage"}
 
 
 def dmg_expr(base: str, db: str = "") -> str:
-    if type(base) is str and type(db) is str:
-        hit = _DMG_EXPR.get((base, db))
-        if hit is not None:
-            return hit
+    """The damage roll's text: the weapon's damage plus the damage bonus (none for 0)."""
     out = base
     d = str(db or "").strip().replace(" ", "")
     if d and d not in ("0", "+0", "-0", "なし"):
         out = base + (d if d[0] in "+-" else "+" + d)
-    if type(base) is str and type(db) is str and len(_DMG_EXPR) < 1024:
-        _DMG_EXPR[base, db] = out
     return out
-
-
-_DMG_EXPR: dict[tuple[str, str], str] = {}
-"""(weapon damage, damage bonus) → the damage roll's text, remembered (asked every hit)."""
 
 
 def roll_damage(ctx: Context, expr: str, db: str, *, extreme: bool, impale: bool, label: str,

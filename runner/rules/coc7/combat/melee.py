@@ -8,7 +8,7 @@ from runner.rules.base import Context, RuleError
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import sheet as sh
 from runner.rules.coc7.combat.damage import _DAMAGE, _halves, hurt, roll_damage
-from runner.rules.coc7.combat.state import combat
+from runner.rules.coc7.combat.state import _sheet_in, combat
 
 
 def _pc_attack_skill(ctx: Context, c: dict[str, Any] | None, s: dict[str, Any], default: str) -> tuple[str, int]:
@@ -43,10 +43,8 @@ def melee(ctx: Context, att: str, tid: str, attack: dict[str, Any], response: st
     c = combat(ctx)
     a_rec = c["c"].get(att) if c else None
     t_rec = c["c"].get(tid) if c else None
-    # _sheet_in() written out: an enemy's own copy in the fight, else state.stats.
-    stats = ctx.state.stats
-    a_s = a_rec["sheet"] if a_rec is not None and a_rec["side"] == "enemy" else stats[att]
-    t_s = t_rec["sheet"] if t_rec is not None and t_rec["side"] == "enemy" else stats[tid]
+    a_s = _sheet_in(ctx, c, att)
+    t_s = _sheet_in(ctx, c, tid)
     enemy_attacks = a_s.get("kind") == "creature"
     if enemy_attacks:
         aname = attack.get("name", "攻撃")

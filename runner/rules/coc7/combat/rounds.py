@@ -17,6 +17,7 @@ from runner.rules.coc7.combat.state import (
     _name,
     _opts,
     _pick,
+    _present,
     able,
     combat,
     need,
@@ -108,24 +109,12 @@ def end_combat(ctx: Context, result: str = "ended") -> list[str]:
 
 
 def _end_state(ctx: Context, c: dict[str, Any]) -> str | None:
-    # Asked before every turn of the fight: plain loops over the order, no id lists.
-    cc, order = c["c"], c["order"]
-    for k in order:
-        r = cc[k]
-        if r["side"] == "enemy" and not r["down"]:
-            break
-    else:
+    if not _enemies(c):
         return "victory"
-    stats = ctx.state.stats
-    fled = alive = False
-    for k in order:
-        r = cc[k]
-        if r["side"] != "pc":
-            continue
-        if r["fled"]:
-            fled = True
-            continue
-        s = stats[k]
+    fled = any(c["c"][k]["fled"] for k in c["order"] if c["c"][k]["side"] == "pc")
+    alive = False
+    for k in _present(c):
+        s = ctx.state.stats[k]
         if not s["cond"].get("dead"):
             if able(s):
                 return None  # an investigator present can still act
@@ -244,18 +233,8 @@ def _enemy_declare(ctx: Context, c: dict[str, Any], cid: str) -> None:
     r = cc[cid]
     s = r["sheet"]
     stats = ctx.state.stats
-    # The investigators present and alive, and those of them able to act, in one pass
-    # (this runs before every enemy attack).
-    present: list[str] = []
-    active: list[str] = []
-    for k in c["order"]:
-        x = cc[k]
-        if x["side"] == "pc" and not x["fled"]:
-            cond = stats[k]["cond"]
-            if not cond.get("dead"):
-                present.append(k)
-                if not (cond.get("unconscious") or cond.get("dying")):  # able(), less dead
-                    active.append(k)
+    present = [k for k in _present(c) if not stats[k]["cond"].get("dead")]
+    active = [k for k in present if able(stats[k])]
     if r["holding"] and r["holding"] not in present:
         _release(c, cid)  # its prey is dead or gone
     en = ck.lang(ctx) == "en"  # asked once
