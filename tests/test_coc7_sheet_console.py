@@ -26,12 +26,6 @@ DEEP = ROOT / "stories" / "deep_sea_atelier"
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07|\r")
 
 
-@pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 def _console(story, lines: list[str]) -> str:
     buf = io.StringIO()
     out = Vt100_Output(buf, lambda: Size(rows=40, columns=100), term="xterm", enable_cpr=False)

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import said, states
 
 from runner.story import load
 from runner.ui.jsonl import turns
@@ -39,20 +40,12 @@ def play(story, *lines: str, seed: int = 0, gm: bool = True) -> list[dict]:
     return evs
 
 
-def states(evs):
-    return [e for e in evs if e["type"] == "state"]
-
-
 def last(evs) -> dict:
     return states(evs)[-1]
 
 
 def offered(evs) -> list[str]:
     return [a["id"] for a in evs[-1].get("actions", [])]
-
-
-def said(evs) -> str:
-    return "\n".join(e["text"] for e in evs if e["type"] == "narration")
 
 
 def rolls(evs, label: str = "") -> list[dict]:

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import play, said
 
 from runner.story import load
-from runner.ui.jsonl import turns
 
 ROOT = Path(__file__).resolve().parents[1]
 STORY_DIR = ROOT / "stories" / "deep_sea_atelier"
@@ -34,13 +34,6 @@ def story():
     return load(STORY_DIR)
 
 
-def play(story, *lines: str, seed: int = 0, gm: bool = False) -> list[dict]:
-    evs = list(turns(story, list(lines), seed=seed, gm=gm))
-    errors = [e for e in evs if e["type"] == "error"]
-    assert not errors, errors
-    return evs
-
-
 def states(evs: list[dict]) -> list[dict]:
     """The state after each command (a `:dice` line's answer, after its `dice` event, is not one)."""
     return [e for i, e in enumerate(evs) if e["type"] == "state" and not (i and evs[i - 1]["type"] == "dice")]
@@ -52,10 +45,6 @@ def last_state(evs: list[dict]) -> dict:
 
 def offered(evs: list[dict]) -> list[str]:
     return [a["id"] for a in evs[-1].get("actions", [])]
-
-
-def said(evs: list[dict]) -> str:
-    return "\n".join(e["text"] for e in evs if e["type"] == "narration")
 
 
 def rolls(evs: list[dict], label: str = "") -> list[dict]:

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import play, said, states
 
 from runner.story import load
-from runner.ui.jsonl import turns
 
 ROOT = Path(__file__).resolve().parents[1]
 STORY = ROOT / "stories" / "deep_sea_atelier"
@@ -21,20 +21,6 @@ LIT = ["pregen1", "take_lighter", "wake", "use_lighter", "switch_on"]
 @pytest.fixture(scope="module")
 def story():
     return load(STORY)
-
-
-def play(story, *lines: str, seed: int = 0, gm: bool = False) -> list[dict]:
-    evs = list(turns(story, list(lines), seed=seed, gm=gm))
-    assert not [e for e in evs if e["type"] == "error"]
-    return evs
-
-
-def states(evs: list[dict]) -> list[dict]:
-    return [e for e in evs if e["type"] == "state"]
-
-
-def said(evs: list[dict]) -> str:
-    return "\n".join(e["text"] for e in evs if e["type"] == "narration")
 
 
 def jsonl(stdin: str, *args: str) -> list[dict]:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import katari
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -127,10 +126,6 @@ def test_keep_and_drop(expr: str, faces: list[int], total: int, low: int, high: 
 @pytest.mark.parametrize("expr,faces,total", [("1d6/2F", [5], 2), ("1d6/2C", [5], 3), ("-1d6/2C", [5], -2)])
 def test_floor_and_ceiling_letters(expr: str, faces: list[int], total: int) -> None:
     assert roll(expr, ManualDice(faces)).total == total
-
-
-def katari(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "runner", *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
 
 
 def test_katari_roll_shows_every_die() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 import sys
@@ -197,28 +196,6 @@ def test_the_short_pc_needs_the_box() -> None:
     assert no_box[-1]["type"] == "prompt"
     with_box = run(str(ROOM), ["littleness", "look_around", "push_box", "take_ladder", "ladder_on_box", "climb"])
     assert with_box[-1]["type"] == "ending" and with_box[-1]["id"] == "escaped"
-
-
-STDLIB_ONLY = ("runner/engine", "runner/rules")
-
-
-def test_engine_and_rules_use_the_standard_library_only_and_never_print_or_open() -> None:
-    allowed_roots = set(sys.stdlib_module_names) | {"runner"}
-    for folder in STDLIB_ONLY:
-        for f in (ROOT / folder).rglob("*.py"):
-            tree = ast.parse(f.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Import):
-                    for a in node.names:
-                        assert a.name.split(".")[0] in allowed_roots, f"{f}: import {a.name}"
-                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                    assert node.module.split(".")[0] in allowed_roots, f"{f}: from {node.module}"
-                    assert not node.module.startswith("runner.ui"), f"{f}: {node.module}"
-                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                    assert node.func.id not in ("print", "open", "input", "eval", "exec"), f"{f}:{node.lineno}: {node.func.id}()"
-                elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                    assert (node.value.id, node.attr) not in (("time", "time"), ("random", "random"), ("datetime", "now")), \
-                        f"{f}:{node.lineno}: {node.value.id}.{node.attr}"
 
 
 def test_gm_overrides_are_commands_a_replay_keeps(clocked) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from conftest import states
 
 ROOT = Path(__file__).resolve().parents[1]
 STORY = ROOT / "stories" / "dungeon_2f"
@@ -250,10 +251,6 @@ def play_subprocess(seed: int, decide: Callable[[dict], str]) -> list[dict]:
         proc.stdin.close()
         proc.wait(timeout=30)
     return seen
-
-
-def states(events: list[dict]) -> list[dict]:
-    return [e for e in events if e["type"] == "state"]
 
 
 def ending(events: list[dict]) -> str:

@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import katari
 
 from runner.ui.narrator.audio import read_wav, rms
 from runner.ui.narrator.engines import engine_problem
@@ -18,11 +19,6 @@ IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 needs_all = pytest.mark.skipif(
     engine_problem("pyttsx3", needs_kana=True) is not None or engine_problem("openjtalk") is not None,
     reason="speech engines not installed")
-
-
-def katari(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "runner", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
 
 
 @needs_all
@@ -104,8 +100,6 @@ def test_voices_lists_engines_credit_and_profiles():
 def test_a_long_first_line_renders(tmp_path) -> None:
     """The deep-sea opening (hundreds of characters) is the first utterance of the process:
     pyttsx3's espeak driver once returned an empty file for it."""
-    import subprocess
-    import sys
     import wave
     from pathlib import Path
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 import random
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from conftest import katari
 
 from runner.engine import available, new_game, step
 from runner.engine.engine import Ctx, _holds
@@ -23,11 +22,6 @@ from runner.ui.render import status_items
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<msg>.+)$")
-
-
-def katari(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "runner", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
 
 
 def states(out: str) -> list[dict]:

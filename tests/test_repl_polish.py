@@ -23,12 +23,6 @@ ROOT = Path(__file__).resolve().parent.parent
 STORIES = ROOT / "stories"
 
 
-@pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 @pytest.fixture(scope="module")
 def deep_sea():
     return load(STORIES / "deep_sea_atelier")

@@ -50,12 +50,6 @@ class ClockedInput:
         return line + "\n"
 
 
-@pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 @pytest.fixture(scope="module")
 def greenhouse():
     return load(GREENHOUSE)

@@ -28,12 +28,6 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b
 TO_CARPET = ["pregen2", "take_lighter", "wake", "use_lighter", "switch_on", "go_carpet", "search"]
 
 
-@pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 @pytest.fixture(scope="module")
 def deep_sea():
     return load(ROOT / "stories" / "deep_sea_atelier")
