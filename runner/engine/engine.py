@@ -149,16 +149,14 @@ def _compiled(story: Story, node: tuple) -> Any:
 
 def _compile_raw(story: Story, effects: Any) -> tuple:
     """Compiles effect data that a rule system took from the story (obstacles and such)."""
-    from runner.story.loader import _Checker
+    from runner.story.checker import Checker, speakers_of
 
     key = ("raw", id(effects))
     hit = story.cache.get(key)
     if hit is not None and hit[0] is effects:
         return hit[1]
-    from runner.story.loader import _speakers
-
-    chk = _Checker(None)
-    chk.speakers = _speakers(story.characters)
+    chk = Checker(None)
+    chk.speakers = speakers_of(story.characters)
     chk.variables = set(story.variables)
     chk.items = set(story.items)
     compiled = chk.effects(effects, None, "rule")

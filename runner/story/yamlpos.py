@@ -8,33 +8,13 @@ from typing import Any
 import yaml
 
 from runner.story.bounds import MAX_ALIAS_NODES, MAX_YAML_DEPTH
+from runner.story.located import Map, Seq
 from runner.story.text import CONTROL, control_problem
 
 try:  # the C parser is several times faster on large stories
     _Base = yaml.CSafeLoader  # type: ignore[attr-defined]
 except AttributeError:  # pragma: no cover
     _Base = yaml.SafeLoader
-
-
-class Map(dict):
-    """A dict that knows the position of itself, its keys and its values (1-based)."""
-
-    __slots__ = ("pos", "kpos", "vpos")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.pos: tuple[int, int] = (1, 1)
-        self.kpos: dict[Any, tuple[int, int]] = {}
-        self.vpos: dict[Any, tuple[int, int]] = {}
-
-
-class Seq(list):
-    __slots__ = ("pos", "ipos")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.pos: tuple[int, int] = (1, 1)
-        self.ipos: list[tuple[int, int]] = []
 
 
 class DuplicateKey(Exception):
