@@ -117,7 +117,8 @@ def test_every_diagnostic_the_check_makes_has_a_code() -> None:
     """The kind, not the case: every place that makes a diagnostic names its code K…"""
     import ast
 
-    sources = [ROOT / "runner" / "story" / n for n in ("loader.py", "migrations.py")]
+    story = ROOT / "runner" / "story"
+    sources = sorted([*story.glob("*.py"), *story.glob("sections/*.py")])
     sources += [ROOT / "runner" / "authoring" / "lint.py", ROOT / "runner" / "commands" / "check.py"]
     missing = []
     for src in sources:
@@ -135,11 +136,11 @@ def test_every_diagnostic_the_check_makes_has_a_code() -> None:
             consts = [a.value for a in [*node.args, *(k.value for k in node.keywords)]
                       if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             if not any(re.fullmatch(r"K\d{3}", c) for c in consts):
-                missing.append(f"{src.name}:{node.lineno}")
+                missing.append(f"{src.relative_to(story).as_posix() if src.is_relative_to(story) else src.name}:{node.lineno}")
     # The checker's own `err` passes its `code` argument through, and so does the linter for a
     # rule system's own findings (RuleSystem.lint; a finding without a K3xx code becomes K300):
     # the only calls without a literal.
-    assert missing == ["loader.py:" + str(_err_def_line()), "lint.py:" + str(_rules_lint_line())], missing
+    assert missing == ["checker.py:" + str(_err_def_line()), "lint.py:" + str(_rules_lint_line())], missing
 
 
 def _rules_lint_line() -> int:
@@ -149,7 +150,7 @@ def _rules_lint_line() -> int:
 
 
 def _err_def_line() -> int:
-    text = (ROOT / "runner" / "story" / "loader.py").read_text(encoding="utf-8")
+    text = (ROOT / "runner" / "story" / "checker.py").read_text(encoding="utf-8")
     lines = text.splitlines()
     start = next(i for i, x in enumerate(lines) if x.strip().startswith("def err("))
     return next(i for i in range(start, len(lines)) if "Diagnostic(" in lines[i]) + 1
