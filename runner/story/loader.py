@@ -194,7 +194,7 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
                 "no story here: the file is empty (a story needs a 'story' section and nodes)"
             chk.err((1, 1), what, "K003")
         return None, chk.diags
-    head = read_story(chk, meta, meta_file, path)
+    head = read_story(chk, meta, meta_file, Path(path).stem)
     if head is None:
         return None, chk.diags
     options = read_options(chk, meta)

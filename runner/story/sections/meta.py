@@ -3,8 +3,6 @@ top-level sections a rule system reads (a section named after the system)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from runner.story.bounds import short
@@ -20,7 +18,7 @@ class Head(NamedTuple):
     credits: tuple[str, ...]
 
 
-def read_story(chk: Checker, meta: Any, meta_file: str, path: str | os.PathLike[str]) -> Head | None:
+def read_story(chk: Checker, meta: Any, meta_file: str, default_id: str) -> Head | None:
     """The ``story`` section (None if it is not a mapping); sets the checker's rule system."""
     chk.file = meta_file
     if not chk.want_map(meta, None, "'story'"):
@@ -29,7 +27,7 @@ def read_story(chk: Checker, meta: Any, meta_file: str, path: str | os.PathLike[
     for req in ("id", "title", "start"):
         if req not in meta:
             chk.err(meta.pos if isinstance(meta, Map) else None, f"'story' needs {req!r}", "K003")
-    sid = chk.want_str(meta.get("id", ""), chk.vpos(meta, "id"), "story id") if "id" in meta else Path(path).stem
+    sid = chk.want_str(meta.get("id", ""), chk.vpos(meta, "id"), "story id") if "id" in meta else default_id
     if "id" in meta and sid and (not ID_RE.match(sid) or len(sid) > 100):
         # The id names save folders and is written into transcripts: a word, like a node id.
         chk.err(chk.vpos(meta, "id"), f"{short(sid, 40)} cannot be a story id (letters, digits, _ and -, "

@@ -7,7 +7,6 @@ further down; :func:`read_nodes` then reads each node, and :func:`read_actions` 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from runner.story.checker import Checker, has_exit, kind_of, no_pos, props_edges, props_speakers
@@ -62,7 +61,7 @@ def read_nodes(chk: Checker, node_srcs: Sources, *, scenes_by_file: bool) -> dic
             if not has_exit(on_enter) and not spec.get("props"):
                 chk.err(npos, f"node {nid!r} is a dead end: it has no actions and is not an ending "
                               "(add an action, a goto or an end)", "K030")
-        scene = str(spec.get("scene", "")) or (Path(name).stem if scenes_by_file else "")
+        scene = str(spec.get("scene", "")) or (_stem(name) if scenes_by_file else "")
         props_speakers(chk, spec.get("props"))
         props = chk.plain(spec.get("props") or {}, chk.vpos(spec, "props"))
         props_edges(chk, props, nid)
@@ -130,3 +129,10 @@ def read_actions(chk: Checker, v: Any, pos: tuple[int, int] | None, nid: str) ->
                           cost, check, outcomes or (), effects, after, bool(a.get("hidden", False)), base))
     return tuple(out)
 
+
+def _stem(name: str) -> str:
+    """A file's name without its folder and its last suffix (``scenes/cave.yaml`` -> ``cave``),
+    as pathlib's ``stem``; text only, so that the readers stay pure."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    dot = base.rfind(".")
+    return base[:dot] if dot > 0 else base
