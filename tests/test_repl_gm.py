@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -109,7 +110,17 @@ def _shown(story, **kw) -> str:
     out = Vt100_Output(buf, lambda: Size(rows=40, columns=90), term="xterm", enable_cpr=True)
     with create_pipe_input() as inp:
         inp.send_text("\x1b[1;1R")
-        timer = threading.Timer(0.6, lambda: inp.send_text("\x04"))
+
+        def end_when_drawn() -> None:
+            # Ctrl-D once the bottom toolbar has been drawn (its 手番 field), however slow the
+            # machine: a fixed wait lost the screen under load.
+            deadline = time.monotonic() + 60
+            while "手番" not in _ANSI.sub("", buf.getvalue()) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(0.2)  # (the rest of the same redraw)
+            inp.send_text("\x04")
+
+        timer = threading.Thread(target=end_when_drawn, daemon=True)
         timer.start()
         with create_app_session(input=inp, output=out):
             Repl(story, use_prompt_toolkit=True, color=False, history=False, new=True, **kw).run()
