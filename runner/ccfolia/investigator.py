@@ -20,6 +20,7 @@ from typing import Any
 from runner.ccfolia.messages import Note, SheetError
 from runner.ccfolia.palette import MAX_PALETTE_LINES, read_palette
 from runner.ccfolia.skills import SIXTH_ONLY, known, reading
+from runner.rules.coc7 import portable as pt
 from runner.rules.coc7 import sheet as sh
 
 MAX_ITEMS = 200
@@ -196,9 +197,9 @@ def from_ccfolia(doc: dict, where: str = "input") -> Imported:
     palette = data.get("commands") or ""
     if not isinstance(palette, str):
         raise SheetError("bad_field", where=f"{where}: data.commands", what="not text")
-    if palette.count("\n") > MAX_PALETTE_LINES * 5:
-        raise SheetError("too_many", where=f"{where}: data.commands", n=palette.count("\n"),
-                         max=MAX_PALETTE_LINES)
+    n_lines = len(palette.rstrip("\r\n").replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    if n_lines > MAX_PALETTE_LINES:
+        raise SheetError("too_many_lines", where=f"{where}: data.commands", n=n_lines, max=MAX_PALETTE_LINES)
     rolls, other = read_palette(palette)
     sixth_lines = sum(1 for r in rolls if r.command == "CCB")
     seventh_lines = sum(1 for r in rolls if r.command == "CC")
@@ -511,16 +512,29 @@ def _norm_db(text: str) -> str:
 
 
 def investigator(doc: Any, where: str = "input") -> Imported:
-    """An investigator from CCFOLIA or キャラクター保管所 JSON; :class:`SheetError` otherwise."""
+    """An investigator from CCFOLIA or キャラクター保管所 JSON; :class:`SheetError` otherwise.
+
+    What is accepted here is accepted by the rule command that plays it in: the sheet is
+    checked against the rule command's own bounds (:func:`runner.rules.coc7.portable.check`,
+    the one place that states them) before it is said to be imported."""
     if not isinstance(doc, dict):
         raise SheetError("foreign", where=where)
     if "kind" in doc and "data" in doc:
-        return from_ccfolia(doc, where)
-    if "pc_name" in doc or str(doc.get("game", "")).startswith("coc"):
-        return from_charasheet(doc, where)
-    if "name" in doc and ("params" in doc or "status" in doc or "commands" in doc):
-        return from_ccfolia({"kind": "character", "data": doc}, where)  # the data part alone
-    raise SheetError("foreign", where=where)
+        imp = from_ccfolia(doc, where)
+    elif "pc_name" in doc or str(doc.get("game", "")).startswith("coc"):
+        imp = from_charasheet(doc, where)
+    elif "name" in doc and ("params" in doc or "status" in doc or "commands" in doc):
+        imp = from_ccfolia({"kind": "character", "data": doc}, where)  # the data part alone
+    else:
+        raise SheetError("foreign", where=where)
+    n = len(imp.sheet.get("skills", {}))
+    if n > pt.MAX_SKILLS:
+        raise SheetError("too_many_skills", where=where, n=n, max=pt.MAX_SKILLS)
+    try:
+        pt.check(imp.sheet)
+    except pt.PortableError as e:
+        raise SheetError("refused", where=where, why=(e.message("ja"), e.message("en"))) from None
+    return imp
 
 
 def load(source: str, stdin: Any = None) -> Imported:

@@ -83,10 +83,14 @@ def run(args: argparse.Namespace) -> int:
             print("katari roll: --investigator: no installed rule system has investigators", file=sys.stderr)
             return 2
         ad = investigators.adapter(inv)
+        from runner.ui.i18n import default_lang
+
+        lang = default_lang()
         try:
             sheet = inv.sheet(ad.load(args.investigator).sheet)
         except (ad.SheetError, RuleError) as e:
-            print(f"katari roll: {e.message('en') if isinstance(e, ad.SheetError) else e}", file=sys.stderr)
+            why = e.message(lang) if hasattr(e, "message") else str(e)
+            print(f"katari roll: {why}", file=sys.stderr)
             return 2
     # `katari roll 1d6 1d8` is two rolls (every word is dice); `katari roll CC<=50 目星` one
     # command and its comment, as BCDice reads a line.
@@ -117,10 +121,12 @@ def _roll_one(text: str, source, as_json: bool, sheet: dict | None = None) -> in
     """Rolls and prints one command; returns how many dice it used (None: it said why not)."""
     from runner.ccfolia.table import table_roll
     from runner.ccfolia.table import text as say
+    from runner.ui.i18n import default_lang
 
     res, (why, label) = table_roll(text, source, sheet)
     if res is None:
-        print(f"katari roll: {say(why, 'en', label=label, expr=text[:40])}", file=sys.stderr)
+        lang = default_lang() if sheet is not None else "en"
+        print(f"katari roll: {say(why, lang, label=label, expr=text[:40])}", file=sys.stderr)
         return None
     print(json.dumps(res.to_json(), ensure_ascii=False) if as_json else res.line())
     return len(res.dice)

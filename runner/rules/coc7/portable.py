@@ -17,6 +17,7 @@ is followed. Pure: standard library only.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from runner.rules.base import Context, RuleError
@@ -39,45 +40,72 @@ _WEAPON_NUM = ("ammo", "capacity", "shots", "malfunction", "range")
 _WEAPON_BOOL = ("db", "impale", "firearm")
 
 
+MAX_SKILL_NAME = 60
+"""Characters of a skill's or a weapon's name (and of a weapon's skill and damage)."""
+MAX_DB = 20
+MAX_NATIVE = 40
+MAX_NOTE = 300
+"""Characters of the reading, the URL, where it came from and the era."""
+
+
+class PortableError(RuleError):
+    """What the rule command refuses, said in Japanese and English (its ``str`` is English);
+    the importer says it in the user's language before anything enters a game."""
+
+    def __init__(self, ja: str, en: str) -> None:
+        super().__init__(en)
+        self.ja, self.en = ja, en
+
+    def message(self, lang: str = "ja") -> str:
+        return self.ja if lang == "ja" else self.en
+
+
+def _fail(ja: str, en: str) -> PortableError:
+    return PortableError(f"@investigator：{ja}", f"@investigator: {en}")
+
+
 def _text(v: Any, what: str, n: int = MAX_NAME) -> str:
     if not isinstance(v, str) or len(v) > n:
-        raise RuleError(f"@investigator: {what} must be text of at most {n} characters")
+        raise _fail(f"{what} は {n} 文字までのテキストです", f"{what} must be text of at most {n} characters")
     return v
 
 
 def _number(v: Any, what: str, lo: int = -MAX_VALUE, hi: int = MAX_VALUE) -> int:
     if type(v) is not int or not lo <= v <= hi:
-        raise RuleError(f"@investigator: {what} must be a whole number from {lo} to {hi}")
+        raise _fail(f"{what} は {lo}〜{hi} の整数です", f"{what} must be a whole number from {lo} to {hi}")
     return v
 
 
 def from_portable(data: Any) -> dict[str, Any]:
-    """The full coc7 sheet of a portable investigator; RuleError (one line) for anything
-    that is not one."""
+    """The full coc7 sheet of a portable investigator; :class:`PortableError` (one line, a
+    :class:`RuleError`) for anything that is not one. These are the bounds of an imported
+    investigator; the importer applies them too (:func:`check`), so nothing it accepts is
+    refused here."""
     if not isinstance(data, dict) or data.get("v") != VERSION:
-        raise RuleError(f"@investigator takes the JSON of an imported investigator (v: {VERSION})")
+        raise PortableError(f"@investigator には取り込んだ探索者の JSON（v: {VERSION}）を渡します",
+                            f"@investigator takes the JSON of an imported investigator (v: {VERSION})")
     name = _text(data.get("name"), "name").strip()
     if not name:
-        raise RuleError("@investigator: the investigator has no name")
+        raise _fail("探索者の名前がありません", "the investigator has no name")
     chars = data.get("chars")
     if not isinstance(chars, dict) or sorted(chars) != sorted(sh.CHARS):
-        raise RuleError(f"@investigator: chars must give {' '.join(sh.CHARS)}")
+        raise _fail(f"chars には {' '.join(sh.CHARS)} が要ります", f"chars must give {' '.join(sh.CHARS)}")
     c = {k: _number(chars[k], k, 0) for k in sh.CHARS}
     skills = data.get("skills") or {}
     if not isinstance(skills, dict) or len(skills) > MAX_SKILLS:
-        raise RuleError(f"@investigator: skills must be a mapping of at most {MAX_SKILLS}")
-    sk = {_text(k, "a skill's name", 60): _number(v, f"skill {k}", 0) for k, v in skills.items()}
+        raise _fail(f"技能は {MAX_SKILLS} 個までです", f"skills must be a mapping of at most {MAX_SKILLS}")
+    sk = {_text(k, "skill", MAX_SKILL_NAME): _number(v, f"skill {k}", 0) for k, v in skills.items()}
     weapons = data.get("weapons") or []
     if not isinstance(weapons, list) or len(weapons) > MAX_WEAPONS:
-        raise RuleError(f"@investigator: weapons must be a list of at most {MAX_WEAPONS}")
+        raise _fail(f"武器は {MAX_WEAPONS} 個までです", f"weapons must be a list of at most {MAX_WEAPONS}")
     ws = []
     for w in weapons:
         if not isinstance(w, dict):
-            raise RuleError("@investigator: each weapon is a mapping")
+            raise _fail("武器はそれぞれマッピングです", "each weapon is a mapping")
         out: dict[str, Any] = {}
         for k in _WEAPON_TEXT:
             if k in w:
-                out[k] = _text(w[k], f"weapon {k}", 60)
+                out[k] = _text(w[k], f"weapon {k}", MAX_SKILL_NAME)
         for k in _WEAPON_NUM:
             if k in w:
                 out[k] = _number(w[k], f"weapon {k}", 0)
@@ -85,23 +113,23 @@ def from_portable(data: Any) -> dict[str, Any]:
             if k in w:
                 out[k] = bool(w[k])
         if "name" not in out:
-            raise RuleError("@investigator: a weapon has no name")
+            raise _fail("名前のない武器があります", "a weapon has no name")
         ws.append(out)
     age = data.get("age")
     s = sh.make_investigator(name, c, {}, luck=_number(data.get("luck", c["POW"]), "luck", 0),
                              age=_number(age, "age", 0) if age is not None else None,
                              occupation=_text(data.get("occupation", ""), "occupation"),
-                             native=_text(data.get("native", "日本語"), "native", 40))
+                             native=_text(data.get("native", "日本語"), "native", MAX_NATIVE))
     s["skills"] = sk  # the sheet's own names and values (already canonical)
     for k in _NUMBERS:
         if k in data:
             s[k] = _number(data[k], k)
     if "db" in data:
-        s["db"] = _text(data["db"], "db", 20)
+        s["db"] = _text(data["db"], "db", MAX_DB)
     s["weapons"] = ws or [sh.weapon("素手")]
     for k in ("reading", "url", "from", "era"):
         if data.get(k):
-            s[k] = _text(data[k], k, 300)
+            s[k] = _text(data[k], k, MAX_NOTE)
     s["imported"] = True
     return s
 
@@ -123,10 +151,32 @@ def to_portable(s: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+_SPACE = re.compile(r"\s")
+
+
 def command(data: dict[str, Any]) -> str:
-    """``@investigator {...}``: compact JSON on one line; spaces inside names are written as
-    \\u0020 because the engine splits a rule command's arguments on spaces."""
-    return "@investigator " + json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace(" ", "\\u0020")
+    """``@investigator {...}``: compact JSON on one line; white space inside names (a space,
+    an ideographic space) is written as ``\\u0020``, ``\\u3000``… because the engine splits
+    a rule command's arguments on white space."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return "@investigator " + _SPACE.sub(lambda m: f"\\u{ord(m.group()):04x}", body)
+
+
+def check(data: dict[str, Any]) -> dict[str, Any]:
+    """The sheet the rule command ``command(data)`` would play, checked as the engine checks
+    it (the rule command's line: runner/rules/meta.py; then :func:`from_portable`), or
+    :class:`PortableError` saying why it would be refused. The importer calls this, so that
+    a sheet it accepts is never refused when the game starts."""
+    rest = command(data).partition(" ")[2]
+    try:
+        values = META.parse("investigator", rest, "en")
+    except RuleError as en:
+        try:
+            META.parse("investigator", rest, "ja")
+        except RuleError as ja:
+            raise PortableError(f"@investigator：{ja}", f"@investigator: {en}") from None
+        raise  # pragma: no cover - both languages refuse alike
+    return from_portable(values[0])
 
 
 def _creates(effect: tuple[Any, ...]) -> bool:

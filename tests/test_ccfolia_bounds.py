@@ -1,0 +1,129 @@
+"""The sheet's bounds are applied where it enters (#16, cc2): every bound the rule command
+``@investigator`` applies is applied when the document is read, so a sheet that is accepted
+(取り込みました) is never refused when the game starts, and an over-limit one is one line in the
+user's language, exit 2, before any game starts. Also: what a sheet carries (names, memos,
+skills) reaches no output with control characters in it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from runner.ccfolia.investigator import investigator
+from runner.ccfolia.messages import SheetError
+from runner.engine import new_game, step
+from runner.rules.coc7 import portable
+from runner.story import load as load_story
+
+ROOT = Path(__file__).resolve().parent.parent
+DEEP = ROOT / "stories" / "deep_sea_atelier"
+CHARS = ("STR", "CON", "POW", "DEX", "APP", "SIZ", "INT", "EDU")
+
+
+def katari(*args: str, stdin: str = "", home: Path, lang: str = "ja") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "KATARI_HOME": str(home), "KATARI_LANG": lang}
+    return subprocess.run([sys.executable, "-m", "runner", *args], input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, env=env)
+
+
+def piece(name: str = "多技能 太郎", palette: str = "CC<=60 【目星】", **data: object) -> dict:
+    return {"kind": "character", "data": {
+        "name": name, "params": [{"label": c, "value": "50"} for c in CHARS],
+        "status": [{"label": "HP", "value": 10, "max": 10}, {"label": "MP", "value": 10, "max": 10},
+                   {"label": "SAN", "value": 50, "max": 99}, {"label": "幸運", "value": 50, "max": 99}],
+        "commands": palette, **data}}
+
+
+MANY_SKILLS = piece(palette="\n".join(f"CC<={i % 90 + 5} 【技能{i}】" for i in range(150)))
+MANY_LINES = piece(palette="\n".join(["CC<=60 【目星】"] + ["1d6 【ダメージ】"] * 3000))
+LONG_SKILL = piece(palette="CC<=60 " + "長" * 80)
+WIDE = piece(palette="\n".join(f"CC<=50 【{'技' * 55}{i:03d}】" for i in range(110)))  # > 4,096 characters
+
+
+@pytest.mark.parametrize(("doc", "says_ja", "says_en"), [
+    (MANY_SKILLS, "技能が多すぎます（150 個、120 個まで）", "too many skills (150; at most 120)"),
+    (MANY_LINES, "チャットパレットの行が多すぎます（3001 行、2000 行まで）", "too many chat palette lines (3001; at most 2000)"),
+    (LONG_SKILL, "このシートでは遊べません", "this sheet cannot be played"),
+    (WIDE, "このシートでは遊べません", "this sheet cannot be played"),
+], ids=["150-skills", "3000-lines", "long-skill-name", "over-4096"])
+def test_an_over_limit_sheet_is_refused_where_it_is_read(tmp_path: Path, doc: dict, says_ja: str,
+                                                         says_en: str) -> None:
+    f = tmp_path / "piece.json"
+    f.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(SheetError):
+        investigator(doc, "piece.json")
+    for args in (("play", "deep_sea_atelier", "--investigator", str(f), "--jsonl"),
+                 ("play", "deep_sea_atelier", "--investigator", str(f))):
+        r = katari(*args, stdin="1\n", home=tmp_path)
+        assert r.returncode == 2, r.stderr
+        assert "取り込みました" not in r.stderr and r.stdout == ""  # no game started, nothing played
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and says_ja in lines[0] and "piece.json" in lines[0], r.stderr
+    for lang, says in (("ja", says_ja), ("en", says_en)):
+        r = katari("roll", "--investigator", str(f), "目星", home=tmp_path, lang=lang)
+        assert r.returncode == 2 and r.stdout == ""
+        assert "Traceback" not in r.stderr and r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
+
+
+_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=70)
+_LABEL = st.one_of(_TEXT, st.sampled_from(["目星", "聞き耳", "こぶし(パンチ)", "言語(英語)", "SAN", "STR", "近接戦闘"]))
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> dict:
+    """CCFOLIA pieces and キャラクター保管所 sheets near and over every bound."""
+    n = draw(st.sampled_from([0, 3, 119, 120, 121]))
+    labels = draw(st.lists(_LABEL, min_size=min(n, 3), max_size=max(n, 3)))
+    if n > 3:
+        tails = st.sampled_from(["", "\u3000", " ", "\t", "x" * 50])
+        labels += ["技能" + str(i) + draw(tails) for i in range(n)]
+    brackets = draw(st.sampled_from(["【{}】", "{}", "〈{}〉", "「{}」"]))
+    values = st.integers(-50, 2000)
+    if draw(st.booleans()):
+        lines = [f"CC<={draw(values)} {brackets.format(lb)}" for lb in labels]
+        return piece(name=draw(_TEXT) or "名", palette="\n".join(lines),
+                     memo=draw(_TEXT), externalUrl=draw(_TEXT))
+    return {"game": "coc7", "pc_name": draw(_TEXT) or "名", "shuzoku": draw(_TEXT),
+            **{f"NA{i}": draw(st.integers(0, 120)) for i in range(1, 9)},
+            "NA9": draw(st.integers(-5, 40)), "Luck_Left": draw(st.integers(-20, 120)),
+            "dmg_bonus": draw(st.sampled_from(["+1D4", "０", "㍿㍿㍿㍿㍿㍿㍿㍿㍿㍿", ""])),
+            "SKAN": labels, "SKAP": [draw(values) for _ in labels], "SKAM": [draw(_TEXT) for _ in labels],
+            "arms_name": [draw(_TEXT) for _ in range(draw(st.integers(0, 15)))]}
+
+
+_STORY = None
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+def test_any_sheet_the_reader_accepts_the_rule_command_accepts(doc: dict) -> None:
+    global _STORY
+    _STORY = _STORY or load_story(DEEP)
+    try:
+        imp = investigator(doc, "doc.json")
+    except SheetError as e:
+        assert e.message("ja") and e.message("en")
+        return
+    state, _ = new_game(_STORY, seed=1)
+    _, events = step(_STORY, state, portable.command(imp.sheet))
+    errors = [e for e in events if e.get("type") == "error"]
+    assert not errors, (errors, imp.sheet)
+    assert any(e.get("id") == "coc7.imported" for e in events)
+
+
+def test_white_space_in_names_goes_through_the_rule_command_unchanged() -> None:
+    story = load_story(DEEP)
+    doc = piece(name="早瀬\u3000悠真", palette="\n".join(f"CC<=50 【技能\u3000{i}】" for i in range(40)))
+    imp = investigator(doc, "x")
+    state, _ = new_game(story, seed=1)
+    state, events = step(story, state, portable.command(imp.sheet))
+    assert not [e for e in events if e.get("type") == "error"]
+    pcs = [s for s in state.stats.values() if isinstance(s, dict) and s.get("kind") == "investigator"]
+    assert pcs[0]["name"] == "早瀬\u3000悠真" and len(pcs[0]["skills"]) == 40
