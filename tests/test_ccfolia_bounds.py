@@ -127,3 +127,56 @@ def test_white_space_in_names_goes_through_the_rule_command_unchanged() -> None:
     assert not [e for e in events if e.get("type") == "error"]
     pcs = [s for s in state.stats.values() if isinstance(s, dict) and s.get("kind") == "investigator"]
     assert pcs[0]["name"] == "早瀬\u3000悠真" and len(pcs[0]["skills"]) == 40
+
+
+# ---------------------------------------------------------------- {…} in Katari's own palette
+
+def _sheets() -> list[tuple[str, dict]]:
+    from runner.ccfolia.investigator import load
+    from runner.rules.coc7 import sheet as sh
+
+    out = [(f"pregen {i}", s) for i, s in enumerate(sh.pregens(), 1)]
+    for f in sorted((ROOT / "tests" / "data" / "ccfolia").glob("*.json")):
+        try:
+            imp = load(str(f))
+        except SheetError:
+            continue  # (the samples of bad input)
+        out.append((f.name, portable.from_portable(imp.sheet)))
+    return out
+
+
+def test_the_samples_hold_a_damage_line_with_db() -> None:
+    from runner.ccfolia.export import palette
+
+    assert sum("+{DB} 【" in palette(s) for _, s in _sheets()) >= 3
+
+
+@pytest.mark.parametrize(("name", "s"), _sheets(), ids=[n for n, _ in _sheets()])
+def test_every_reference_in_our_exported_palette_resolves_against_its_sheet(name: str, s: dict) -> None:
+    """Katari's own export (``katari export --format ccfolia``) read back by ``katari roll
+    --investigator``: every ``{…}`` of its palette is a value of the sheet, and every line rolls."""
+    from runner.ccfolia.export import piece as to_piece
+    from runner.ccfolia.palette import expand, sheet_lookup
+    from runner.ccfolia.table import table_roll
+    from runner.rules.dice import SeededDice, seed_state
+
+    for sheet in (s, portable.from_portable(investigator(to_piece(s), "out.json").sheet)):
+        lines = to_piece(sheet)["data"]["commands"].split("\n")
+        if any(w.get("db", True) and not w.get("firearm") for w in sheet.get("weapons", [])):
+            assert any("+{DB} 【" in ln for ln in lines)
+        for line in lines:
+            cmd, missing = expand(line, sheet_lookup(sheet))
+            assert not missing, (name, line)
+            res, why = table_roll(line, SeededDice(seed_state(7)), sheet)
+            assert res is not None, (name, line, cmd, why)
+
+
+@pytest.mark.parametrize(("db", "rolled"), [("+1D4", "(1D3+1D4) ＞ 2[2]+3[3] ＞ 5"), ("-1", "(1D3-1) ＞ 2[2]-1 ＞ 1"),
+                                            ("0", "(1D3+0) ＞ 2[2]+0 ＞ 2"), ("なし", "(1D3+0) ＞ 2[2]+0 ＞ 2")])
+def test_db_in_a_palette_line_at_katari_roll(tmp_path: Path, db: str, rolled: str) -> None:
+    doc = json.loads((ROOT / "tests" / "data" / "ccfolia" / "charasheet_coc7.json").read_text(encoding="utf-8"))
+    doc["dmg_bonus"] = db
+    f = tmp_path / "sheet.json"
+    f.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    r = katari("roll", "--investigator", str(f), "--dice", "2,3", "1D3+{DB}", home=tmp_path)
+    assert r.stdout.strip() == rolled and r.returncode == 0, r.stderr

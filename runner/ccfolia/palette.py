@@ -83,39 +83,57 @@ def read_palette(text: str) -> tuple[list[PaletteLine], list[tuple[int, str]]]:
     return rolls, other
 
 
-def expand(text: str, lookup: Callable[[str], int | None]) -> tuple[str, str]:
+_REF_SIGNED = re.compile(r"(\+?)\{([^{}]{1,60})\}")
+
+
+def expand(text: str, lookup: Callable[[str], int | str | None]) -> tuple[str, str]:
     """A palette line typed at ``roll`` against an investigator: ``{ラベル}`` replaced by its
     value, and a bare skill name (``目星``, ``アイデア``) made ``CC<=60 【目星】``. Returns
-    (the command to roll, "" or the label it could not find)."""
+    (the command to roll, "" or the label it could not find).
+
+    A value may be dice with its sign (DB ``+1D4``, ``-1``, ``0``): ``1D3+{DB}`` is
+    ``1D3+1D4``, ``1D3-1`` or ``1D3+0``, as CCFOLIA's palettes mean it."""
     missing = ""
 
     def sub(m: re.Match) -> str:
         nonlocal missing
-        v = lookup(m.group(1).strip())
+        plus, label = m.group(1), m.group(2).strip()
+        v = lookup(label)
         if v is None:
-            missing = missing or m.group(1).strip()
+            missing = missing or label
             return m.group(0)
-        return str(v)
+        value = str(v)
+        if plus and value[:1] in "+-":
+            return value  # the value's own sign takes the place of the palette's +
+        return plus + value
 
-    out = _REF.sub(sub, text)
+    out = _REF_SIGNED.sub(sub, text)
     if missing:
         return out, missing
     word, _, rest = out.strip().partition(" ")
     name = word.strip(_BRACKETS)
     v = lookup(name) if name else None
-    if v is not None:  # a name on the sheet (no BCDice command is one)
+    if isinstance(v, int):  # a name on the sheet (no BCDice command is one)
         return f"CC<={v} 【{name}】" + (f" {rest.strip()}" if rest.strip() else ""), ""
     return out, ""
 
 
-def sheet_lookup(s: dict) -> Callable[[str], int | None]:
+_DB_LABELS = ("DB", "ダメージボーナス", "ダメージ・ボーナス")
+
+
+def sheet_lookup(s: dict) -> Callable[[str], int | str | None]:
     """What ``{ラベル}`` and a bare name mean on a coc7 sheet: characteristics, HP/MP/SAN/幸運
-    (current values), MOV, ビルド, アイデア (INT), 知識 (EDU), and skills by any of their names."""
+    (current values), MOV, ビルド, アイデア (INT), 知識 (EDU), and skills by any of their names;
+    DB (ダメージボーナス) is its dice as text (``+1D4``, ``-1``, ``0``)."""
     from runner.ccfolia.skills import reading
 
-    def lookup(label: str) -> int | None:
+    def lookup(label: str) -> int | str | None:
         key = unicodedata.normalize("NFKC", label).strip()
         up = key.upper()
+        if up in _DB_LABELS or key in _DB_LABELS:
+            db = unicodedata.normalize("NFKC", str(s.get("db", "0"))).strip().upper().replace(" ", "")
+            db = "0" if db in ("", "±0", "なし", "NONE") else db
+            return db if re.fullmatch(r"[+-]?(\d{1,3}(D\d{1,3})?)", db) else None
         simple: dict[str, Any] = {
             "HP": s.get("hp"), "耐久力": s.get("hp"), "MP": s.get("mp"), "マジック・ポイント": s.get("mp"),
             "SAN": s.get("san"), "正気度": s.get("san"), "SAN値": s.get("san"),
