@@ -180,3 +180,73 @@ def test_db_in_a_palette_line_at_katari_roll(tmp_path: Path, db: str, rolled: st
     f.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     r = katari("roll", "--investigator", str(f), "--dice", "2,3", "1D3+{DB}", home=tmp_path)
     assert r.stdout.strip() == rolled and r.returncode == 0, r.stderr
+
+
+# ---------------------------------------------------------------- control characters
+
+EVIL = "\x1b]0;pwned\x07\x1b[2J\x9b31m\x00\r\x7f"
+_BAD = __import__("re").compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]|\\u00(?:1b|07|9b|00)|\\x1b|pwned")
+
+
+def _evil_documents() -> list[tuple[str, dict]]:
+    e = EVIL
+    ccfolia = {"kind": "character", "data": {
+        "name": f"悪{e}名（あく{e}な）", "initiative": 50, "externalUrl": f"https://x.invalid/{e}",
+        "memo": f"職業：探{e}偵\n年齢：30\nメモ{e}",
+        "params": [{"label": c + ("" if c != "STR" else ""), "value": "50"} for c in CHARS]
+        + [{"label": "DB", "value": f"0{e}"}],
+        "status": [{"label": "HP", "value": 10, "max": 10}, {"label": "MP", "value": 10, "max": 10},
+                   {"label": f"SAN{e}", "value": 50, "max": 99}, {"label": "SAN", "value": 50, "max": 99}],
+        "commands": f"CC<=60 【目{e}星】\nCC<=40 【自作{e}技能】\n1d6+{{DB}} {e}ダメージ\nCC<=30 {e}"}}
+    sheet = {"game": "coc7", "pc_name": f"悪{e}名", "shuzoku": f"探{e}偵", "age": 30,
+             **{f"NA{i}": v for i, v in enumerate((60, 70, 65, 55, 50, 60, 45, 70), 1)},
+             "dmg_bonus": f"+1D4{e}", "build_bonus": "1",
+             "SKAN": [f"目{e}星", f"言{e}語", f"自作{e}"], "SKAM": ["", f"英{e}語", ""], "SKAP": ["50", "40", "30"],
+             "arms_name": [f"警{e}棒"], "arms_hit": ["45"], "arms_damage": [f"1D6{e}+DB"], "url": f"u{e}"}
+    return [("ccfolia", ccfolia), ("charasheet", sheet)]
+
+
+@pytest.mark.parametrize(("kind", "doc"), _evil_documents(), ids=[k for k, _ in _evil_documents()])
+def test_no_control_character_from_a_sheet_reaches_any_output(tmp_path: Path, kind: str, doc: dict) -> None:
+    """A sheet with control characters in every text field, through import, play and every
+    export: none reaches stderr, the --jsonl events, the console, or the exported files."""
+    f = tmp_path / "evil.json"
+    f.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    imp = investigator(doc, "evil.json")
+    assert not _BAD.search(json.dumps(imp.sheet, ensure_ascii=False)), imp.sheet
+    assert not _BAD.search(" ".join(n.message("ja") + n.message("en") for n in imp.notes))
+    outs = []
+    home = tmp_path / "home"
+    r = katari("play", str(DEEP), "--seed", "5", "--new", "--jsonl", "--investigator", str(f),
+               stdin="1\n目を覚ます\n1\n", home=home)
+    assert r.returncode == 0, r.stderr
+    assert "悪名" in r.stderr and "悪名" in r.stdout  # the name, without what was in it
+    outs += [r.stdout, r.stderr]
+    r = katari("play", str(DEEP), "--seed", "5", "--new", "--investigator", str(f),
+               stdin="1\n目を覚ます\nroll 目星\nroll 1D3+{DB}\n", home=tmp_path / "home2")
+    outs += [r.stdout, r.stderr]
+    home = tmp_path / "home2"
+    save = home / "stories" / "deep_sea_atelier" / "saves" / "autosave.json"
+    for fmt in ("replay", "ccfolia-log", "ccfolia"):
+        for gm in ((), ("--gm",)):
+            r = katari("export", str(save), "--format", fmt, *gm, home=home)
+            assert r.returncode == 0 and "悪名" in r.stdout, (fmt, r.stderr)
+            outs += [r.stdout, r.stderr]
+    r = katari("roll", "--investigator", str(f), "目星", "--seed", "1", home=home)
+    outs += [r.stdout, r.stderr]
+    for out in outs:
+        assert not _BAD.search(out), _BAD.search(out)
+
+
+def test_the_logs_write_no_control_character_whatever_they_are_given() -> None:
+    """A save or transcript is a file from elsewhere: the logs strip what they write."""
+    from runner.ccfolia.export import Message, log_html, piece, replay_text
+    from runner.rules.coc7 import sheet as sh
+
+    msgs = [Message(f"悪{EVIL}名", f"行{EVIL}\n次", kind="pc"), Message("KP", f"語り{EVIL}", kind="kp")]
+    for out in (log_html(f"題{EVIL}", msgs), replay_text(f"題{EVIL}", msgs)):
+        assert not _BAD.search(out) and "悪名" in out
+    s = sh.pregens()[0]
+    s.update(name=f"悪{EVIL}名", occupation=f"職{EVIL}", url=f"u{EVIL}")
+    s["skills"][f"技{EVIL}"] = 40
+    assert not _BAD.search(json.dumps(piece(s), ensure_ascii=False))

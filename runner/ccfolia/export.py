@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from runner.rules.coc7 import sheet as sh
+from runner.story.text import printable
 
 MAIN, INFO, OTHER = "main", "info", "other"
 COLORS = {"KP": "#888888", "system": "#888888"}
@@ -86,7 +87,7 @@ def piece(s: dict, *, note: str = "") -> dict:
     if note:
         memo.append(note)
     params = [{"label": c, "value": str(s["chars"][c])} for c in sh.CHARS]
-    params += [{"label": "DB", "value": str(s.get("db", "0"))},
+    params += [{"label": "DB", "value": printable(str(s.get("db", "0")))},
                {"label": "ビルド", "value": str(s.get("build", 0))},
                {"label": "MOV", "value": str(s.get("mov", 0))}]
     status = [{"label": "HP", "value": s["hp"], "max": s["hp_max"]},
@@ -94,8 +95,8 @@ def piece(s: dict, *, note: str = "") -> dict:
               {"label": "SAN", "value": s["san"], "max": s.get("san_max", 99)},
               {"label": "幸運", "value": s["luck"], "max": 99}]
     return {"kind": "character", "data": {
-        "name": display_name(s), "initiative": s["chars"]["DEX"], "externalUrl": s.get("url", ""),
-        "iconUrl": "", "memo": "\n".join(memo), "commands": palette(s), "status": status,
+        "name": printable(display_name(s)), "initiative": s["chars"]["DEX"], "externalUrl": printable(str(s.get("url", ""))),
+        "iconUrl": "", "memo": printable("\n".join(memo)), "commands": printable(palette(s)), "status": status,
         "params": params, "faces": [], "x": 0, "y": 0, "angle": 0, "width": 4, "height": 4,
         "active": True, "secret": False, "invisible": False, "hideStatus": False,
         "color": PC_COLOR}}
@@ -250,9 +251,17 @@ def _color(m: Message) -> str:
     return COLORS.get(m.name, "#888888")
 
 
+def _printable(title: str, msgs: list[Message]) -> tuple[str, list[Message]]:
+    """What a log writes, without control characters (a save or a transcript is a file from
+    elsewhere: its names and lines reach a terminal, a browser, a blog)."""
+    return printable(title), [Message(printable(m.name), printable(m.text), m.tab, m.color, m.kind)
+                              for m in msgs]
+
+
 def log_html(title: str, msgs: list[Message]) -> str:
     """CCFOLIA's ログ出力: one ``<p>`` a message (tab, name, text), HTML-escaped, ``<br>`` for
     new lines."""
+    title, msgs = _printable(title, msgs)
     head = ["<!DOCTYPE html>", '<html lang="ja">', "  <head>", '    <meta charset="UTF-8" />',
             '    <meta name="viewport" content="width=device-width, initial-scale=1.0" />',
             '    <meta http-equiv="X-UA-Compatible" content="ie=edge" />',
@@ -274,6 +283,7 @@ def log_html(title: str, msgs: list[Message]) -> str:
 def replay_text(title: str, msgs: list[Message]) -> str:
     """リプレイ text: ``名前：発言`` a line, the keeper as KP, rolls and status lines as the
     log has them; a GM log's notes marked （KPメモ）."""
+    title, msgs = _printable(title, msgs)
     out = [f"『{title}』リプレイ", ""]
     for m in msgs:
         text = m.text.replace("\n", "\n　")

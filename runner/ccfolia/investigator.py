@@ -22,6 +22,7 @@ from runner.ccfolia.palette import MAX_PALETTE_LINES, read_palette
 from runner.ccfolia.skills import SIXTH_ONLY, known, reading
 from runner.rules.coc7 import portable as pt
 from runner.rules.coc7 import sheet as sh
+from runner.story.text import printable
 
 MAX_ITEMS = 200
 """Entries of a list (params, status, skills, weapons) read from a sheet."""
@@ -79,7 +80,17 @@ def _str(v: Any, where: str, n: int = 200) -> str:
         raise SheetError("bad_field", where=where, what="not text")
     if len(v) > MAX_TEXT:
         raise SheetError("too_big", where=where, n=len(v), max=MAX_TEXT)
-    return v.strip()[:n]
+    return clean(v, multiline=n >= MAX_TEXT)[:n]
+
+
+def clean(text: str, *, multiline: bool = False) -> str:
+    """A sheet's text as Katari keeps it: no terminal escape sequences or other control
+    characters (``runner.story.text.printable``); a one-line field (a name, a label) has no
+    newline or tab either."""
+    out = printable(text)
+    if not multiline:
+        out = re.sub(r"[\t\n]+", " ", out)
+    return out.strip()
 
 
 def _list(v: Any, where: str) -> list:
@@ -163,7 +174,7 @@ _PARAM_EXTRA = {"DB": "db", "ダメージボーナス": "db", "ダメージ・�
 def from_ccfolia(doc: dict, where: str = "input") -> Imported:
     kind = doc.get("kind")
     if kind != "character":
-        raise SheetError("other_kind", where=where, kind=str(kind)[:40])
+        raise SheetError("other_kind", where=where, kind=clean(str(kind))[:40])
     data = doc.get("data")
     if not isinstance(data, dict):
         raise SheetError("bad_field", where=f"{where}: data", what="not an object")

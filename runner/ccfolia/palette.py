@@ -14,6 +14,8 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from runner.story.text import printable
+
 MAX_PALETTE_LINES = 2000
 MAX_LINE = 500
 
@@ -57,7 +59,7 @@ def read_palette(text: str) -> tuple[list[PaletteLine], list[tuple[int, str]]]:
     other: list[tuple[int, str]] = []
     lines = str(text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for n, raw in enumerate(lines[:MAX_PALETTE_LINES], 1):
-        line = unicodedata.normalize("NFKC", raw[:MAX_LINE]).strip()
+        line = unicodedata.normalize("NFKC", printable(raw[:MAX_LINE]).replace("\t", " ")).strip()
         if not line or line.startswith("//") or line.startswith("#"):
             continue
         m = _LINE.match(line)

@@ -64,9 +64,15 @@ def _fail(ja: str, en: str) -> PortableError:
     return PortableError(f"@investigator：{ja}", f"@investigator: {en}")
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""Control characters (escape sequences start with one): no text of a sheet holds them."""
+
+
 def _text(v: Any, what: str, n: int = MAX_NAME) -> str:
     if not isinstance(v, str) or len(v) > n:
         raise _fail(f"{what} は {n} 文字までのテキストです", f"{what} must be text of at most {n} characters")
+    if _CONTROL.search(v):
+        raise _fail(f"{what} に制御文字があります", f"{what} holds a control character")
     return v
 
 
