@@ -250,3 +250,43 @@ def test_the_logs_write_no_control_character_whatever_they_are_given() -> None:
     s.update(name=f"悪{EVIL}名", occupation=f"職{EVIL}", url=f"u{EVIL}")
     s["skills"][f"技{EVIL}"] = 40
     assert not _BAD.search(json.dumps(piece(s), ensure_ascii=False))
+
+
+# ---------------------------------------------------------------- the user's language
+
+_ENGLISH = __import__("re").compile(r"\b(?:the|is|not|save|damaged|recomputed|nested|number|list|object|text)\b")
+
+
+@pytest.mark.parametrize("content", [
+    "[" * 40 + "]" * 40, '{"kind":"character","data":{"name":"a","initiative":Infinity}}',
+    '{"kind":"character","data":{"name":"a","initiative":1e999}}', '{"kind":"character","data":{"name":"a",NaN:1}}',
+    '{"kind":"character","data":{"name":"a","initiative":' + "9" * 50 + "}}", '{"kind": x}', "[[[[]]",
+    '{"kind":"character","data":{"name":"x","params":{}}}', '{"kind":"character","data":[]}',
+    '{"kind":"character","data":{"name":"x","params":[{"label":"STR","value":"abc"}]}}',
+    '{"kind":"character","data":{"name":"x","commands":5}}', '{"pc_name":"x","game":"coc7","NA1":true}',
+    "https://charasheet.vampire-blood.net/1", json.dumps(MANY_SKILLS), json.dumps(LONG_SKILL),
+], ids=lambda c: c[:24])
+def test_a_bad_sheet_is_one_line_in_the_users_language_naming_the_sheet(tmp_path: Path, content: str) -> None:
+    f = tmp_path / "sheet.json"
+    f.write_text(content, encoding="utf-8")
+    for lang in ("ja", "en"):
+        for args in (("play", "deep_sea_atelier", "--investigator", str(f)), ("roll", "--investigator", str(f), "1d6")):
+            r = katari(*args, home=tmp_path, lang=lang)
+            err = r.stderr.strip()
+            assert r.returncode == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+            assert str(f) in err and "the save" not in err, err
+            said = err.split(str(f), 1)[1]
+            if lang == "ja":
+                assert not _ENGLISH.search(said), err
+            else:
+                assert not __import__("re").search(r"[ぁ-んァ-ヶ]", said), err
+
+
+def test_the_sixth_edition_note_is_in_the_users_language() -> None:
+    from runner.ccfolia.investigator import load
+
+    imp = load(str(ROOT / "tests" / "data" / "ccfolia" / "charasheet_coc6.json"))
+    note = next(n for n in imp.notes if n.code == "sixth")
+    assert note.message("ja").endswith("HP、MP、DB、ビルド、MOV は計算し直しました")
+    assert not _ENGLISH.search(note.message("ja"))
+    assert note.message("en").endswith("HP, MP, DB, Build and MOV recomputed")

@@ -141,7 +141,7 @@ def test_a_sixth_edition_piece_is_converted_and_every_change_listed() -> None:
     assert sk["近接戦闘(格闘)"] == 75 and sk["射撃(拳銃)"] == 45 and sk["隠密"] == 60 and sk["芸術/製作(写真術)"] == 35
     note = next(n for n in imp.notes if n.code == "sixth").message("ja")
     assert note.startswith("第6版のシートを第7版に換算しました：STR 13→65, CON 12→60")
-    assert "こぶし(パンチ)→近接戦闘(格闘)" in note and "忍び歩き→隠密" in note and "HP, MP, DB" in note
+    assert "こぶし(パンチ)→近接戦闘(格闘)" in note and "忍び歩き→隠密" in note and "HP、MP、DB" in note
     assert any(n.code == "unknown_skill" and "値切り" in n.kw["names"] for n in imp.notes)
 
 
@@ -206,20 +206,20 @@ def test_the_console_plays_the_investigator(tmp_path: Path) -> None:
 @pytest.mark.parametrize("content,says", [
     ("", "空です"),
     ("{\"kind\":\"character\",\"data\":{\"name\":\"切れ", "JSON として読めません"),
-    ("[" * 5000 + "]" * 5000, "JSON として読めません"),
+    ("[" * 5000 + "]" * 5000, "JSON の入れ子が深すぎます"),
     ("[1, 2, 3]", "探索者のデータではありません"),
     ("{\"kind\":\"room\",\"data\":{}}", "「room」のデータです"),
     ("{\"game\":\"sw25\",\"pc_name\":\"x\"}", "「sw25」のシートです"),
     ("{\"kind\":\"character\",\"data\":{\"name\":\"\"}}", "data.name：探索者の名前がありません"),
-    ("{\"kind\":\"character\",\"data\":{\"name\":\"x\",\"params\":{}}}", "data.params：not a list"),
+    ("{\"kind\":\"character\",\"data\":{\"name\":\"x\",\"params\":{}}}", "data.params：リストではありません"),
     ("{\"kind\":\"character\",\"data\":{\"name\":\"x\",\"params\":[{\"label\":\"STR\",\"value\":\"abc\"}]}}",
-     "data.params[0].value：'abc' is not a number"),
+     "data.params[0].value：'abc' は数ではありません"),
     ("{\"kind\":\"character\",\"data\":{\"name\":\"x\",\"params\":[{\"label\":\"STR\",\"value\":\"50\"}]}}",
      "能力値が足りません（CON SIZ DEX APP INT POW EDU）"),
     ("{\"kind\":\"character\",\"data\":{\"name\":\"x\",\"params\":[" + ",".join(["{}"] * 300) + "]}}",
      "多すぎます（300 個、200 個まで）"),
     ("{\"pc_name\":\"x\",\"game\":\"coc7\",\"NA1\":\"50\"}", "NA2：能力値が足りません"),
-    ("https://charasheet.vampire-blood.net/1234567", "Katari fetches nothing"),
+    ("https://charasheet.vampire-blood.net/1234567", "Katari はネットから何も取ってきません"),
     ("not json at all", "JSON として読めません"),
 ])
 def test_bad_or_foreign_input_is_one_clear_line(tmp_path: Path, content: str, says: str) -> None:

@@ -56,10 +56,10 @@ def _num(v: Any, where: str) -> int | None:
     if v is None or v == "":
         return None
     if type(v) is bool:
-        raise SheetError("bad_field", where=where, what=f"{v!r} is not a number")
+        raise SheetError("bad_field", where=where, what=(f"{v!r} は数ではありません", f"{v!r} is not a number"))
     if isinstance(v, (int, float)):
         if v != v or abs(v) > 10**6:
-            raise SheetError("bad_field", where=where, what=f"{v!r} is not a number a sheet holds")
+            raise SheetError("bad_field", where=where, what=(f"{v!r} はシートに書ける数ではありません", f"{v!r} is not a number a sheet holds"))
         return int(v)
     if isinstance(v, str):
         s = unicodedata.normalize("NFKC", v).strip()
@@ -68,7 +68,7 @@ def _num(v: Any, where: str) -> int | None:
             return int(m.group(1))
         if not s:
             return None
-    raise SheetError("bad_field", where=where, what=f"{str(v)[:40]!r} is not a number")
+    raise SheetError("bad_field", where=where, what=(f"{clean(str(v))[:40]!r} は数ではありません", f"{clean(str(v))[:40]!r} is not a number"))
 
 
 def _str(v: Any, where: str, n: int = 200) -> str:
@@ -77,7 +77,7 @@ def _str(v: Any, where: str, n: int = 200) -> str:
     if isinstance(v, (int, float)) and type(v) is not bool:
         return str(v)
     if not isinstance(v, str):
-        raise SheetError("bad_field", where=where, what="not text")
+        raise SheetError("bad_field", where=where, what=("テキストではありません", "not text"))
     if len(v) > MAX_TEXT:
         raise SheetError("too_big", where=where, n=len(v), max=MAX_TEXT)
     return clean(v, multiline=n >= MAX_TEXT)[:n]
@@ -97,7 +97,7 @@ def _list(v: Any, where: str) -> list:
     if v is None:
         return []
     if not isinstance(v, list):
-        raise SheetError("bad_field", where=where, what="not a list")
+        raise SheetError("bad_field", where=where, what=("リストではありません", "not a list"))
     if len(v) > MAX_ITEMS:
         raise SheetError("too_many", where=where, n=len(v), max=MAX_ITEMS)
     return v
@@ -177,7 +177,7 @@ def from_ccfolia(doc: dict, where: str = "input") -> Imported:
         raise SheetError("other_kind", where=where, kind=clean(str(kind))[:40])
     data = doc.get("data")
     if not isinstance(data, dict):
-        raise SheetError("bad_field", where=f"{where}: data", what="not an object")
+        raise SheetError("bad_field", where=f"{where}: data", what=("オブジェクトではありません", "not an object"))
     name, rd = split_name(_str(data.get("name"), f"{where}: data.name"))
     if not name:
         raise SheetError("no_name", where=f"{where}: data.name")
@@ -186,7 +186,7 @@ def from_ccfolia(doc: dict, where: str = "input") -> Imported:
     for i, p in enumerate(_list(data.get("params"), f"{where}: data.params")):
         at = f"{where}: data.params[{i}]"
         if not isinstance(p, dict):
-            raise SheetError("bad_field", where=at, what="not an object")
+            raise SheetError("bad_field", where=at, what=("オブジェクトではありません", "not an object"))
         label = unicodedata.normalize("NFKC", _str(p.get("label"), at + ".label")).strip()
         if label in _PARAM_EXTRA:
             extra[_PARAM_EXTRA[label]] = _str(p.get("value"), at + ".value", 20)
@@ -200,14 +200,14 @@ def from_ccfolia(doc: dict, where: str = "input") -> Imported:
     for i, st in enumerate(_list(data.get("status"), f"{where}: data.status")):
         at = f"{where}: data.status[{i}]"
         if not isinstance(st, dict):
-            raise SheetError("bad_field", where=at, what="not an object")
+            raise SheetError("bad_field", where=at, what=("オブジェクトではありません", "not an object"))
         label = unicodedata.normalize("NFKC", _str(st.get("label"), at + ".label")).strip()
         key = _STATUS.get(label) or _STATUS.get(label.upper())
         if key:
             status[key] = (_num(st.get("value"), at + ".value"), _num(st.get("max"), at + ".max"))
     palette = data.get("commands") or ""
     if not isinstance(palette, str):
-        raise SheetError("bad_field", where=f"{where}: data.commands", what="not text")
+        raise SheetError("bad_field", where=f"{where}: data.commands", what=("テキストではありません", "not text"))
     n_lines = len(palette.rstrip("\r\n").replace("\r\n", "\n").replace("\r", "\n").split("\n"))
     if n_lines > MAX_PALETTE_LINES:
         raise SheetError("too_many_lines", where=f"{where}: data.commands", n=n_lines, max=MAX_PALETTE_LINES)
@@ -267,7 +267,7 @@ def from_ccfolia(doc: dict, where: str = "input") -> Imported:
                   sixth, notes, where)
     dex = imp.sheet["chars"]["DEX"]
     if init is not None and not sixth and init != dex:
-        notes.append(Note("mismatch", what="initiative", have=init, formula="DEX", want=dex))
+        notes.append(Note("mismatch", what=("イニシアティブ", "initiative"), have=init, formula="DEX", want=dex))
     return imp
 
 
@@ -428,7 +428,7 @@ def _sixth_to_seventh(chars: dict[str, int], sk: _Skills, notes: list[Note]) -> 
     if sk.renamed:
         parts.append("; ".join(f"{a}→{b}" for a, b in list(sk.renamed.items())[:12]))
         sk.renamed = {}
-    notes.append(Note("sixth", changes=", ".join(parts) + "; HP, MP, DB, ビルド, MOV recomputed"))
+    notes.append(Note("sixth", changes=", ".join(parts)))
     return seven
 
 

@@ -34,8 +34,10 @@ def parse(text: str, where: str = "input") -> Any:
         raise SheetError("empty", where=where)
     if re.match(r"^https?://", body):
         raise SheetError("bad_field", where=where,
-                         what="a URL: Katari fetches nothing; save the sheet's JSON to a file "
-                              "(or copy it) and give that")
+                         what=("URL です。Katari はネットから何も取ってきません。シートの JSON を"
+                               "ファイルに保存するか、コピーして渡してください",
+                               "a URL: Katari fetches nothing; save the sheet's JSON to a file "
+                               "(or copy it) and give that"))
     candidates = [body]
     m = re.match(r"^[A-Za-z_$][\w$.]*\s*\((.*)\)\s*;?\s*$", body, re.S)  # callback({...});
     if m:
@@ -43,16 +45,31 @@ def parse(text: str, where: str = "input") -> Any:
     first, last = body.find("{"), body.rfind("}")
     if 0 <= first < last and (first, last) != (0, len(body) - 1):
         candidates.append(body[first:last + 1])
-    why = ""
+    first: SaveError | None = None
     for c in candidates:
         try:
             return parse_json(c, max_depth=MAX_DEPTH)
         except SaveError as e:
-            why = why or str(e)
-    m = re.match(r"^not JSON \((.*)\)$", why)
+            first = first or e
+    raise _json_error(first, where)
+
+
+def _json_error(e: Exception | None, where: str) -> SheetError:
+    """Why the text is not JSON Katari reads, said of the sheet in the user's language (the
+    JSON reader's own words speak of a save)."""
+    from runner.engine.state import SchemaError
+
+    if isinstance(e, SchemaError):
+        if e.kind == "depth":
+            return SheetError("json_depth", where=where, max=MAX_DEPTH)
+        if e.kind == "digits":
+            return SheetError("json_digits", where=where, number=str(e.field))
+        return SheetError("json_number", where=where, number=str(e.field)[:20])
+    m = re.search(r"line (\d+), column (\d+)", str(e))
     if m:
-        why = m.group(1)
-    raise SheetError("not_json", where=where, why=why)
+        return SheetError("not_json", where=where, why=(f"{m.group(1)} 行 {m.group(2)} 文字目",
+                                                        f"line {m.group(1)}, column {m.group(2)}"))
+    return SheetError("not_json", where=where, why=("括弧が対応していません", "brackets do not match"))
 
 
 def read_file(path: str | Path) -> tuple[Any, str]:
