@@ -158,7 +158,7 @@ def test_console_roll_reads_every_command_and_the_investigators_skills(tmp_path:
 
 
 def test_a_secret_roll_is_hidden_until_revealed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    screen = _console(tmp_path, monkeypatch, ["1", "roll SCC<=50 目星", "roll Sx2 1d6", "reveal", "公開"])
+    screen = _console(tmp_path, monkeypatch, ["1", "roll SCC<=50 目星", "roll Sx2 1d6", "roll S2d6", "reveal", "公開"])
     first = screen.split("▶ reveal")[0]
     assert "SCC<=50 目星：シークレットダイス（「公開」で結果を出します）" in first
     assert "Sx2 1d6：シークレットダイス" in first
@@ -166,7 +166,8 @@ def test_a_secret_roll_is_hidden_until_revealed(tmp_path: Path, monkeypatch: pyt
     after = screen.split("▶ reveal")[1]
     assert "シークレットダイスを公開します：" in after
     assert re.search(r"SCC<=50 目星 \(1D100<=50\) ボーナス・ペナルティダイス\[0\] ＞ \d+", after)
-    assert "#1\n(1D6) ＞" in after
+    assert re.search(r"Sx2 1d6\n#1\n\(1D6\) ＞ \d\n\n#2\n\(1D6\) ＞ \d", after)  # with its command
+    assert re.search(r"S2d6 \(2D6\) ＞ \d+\[\d,\d\] ＞ \d+", after)
     assert "公開するシークレットダイスはありません" in screen.split("▶ 公開")[1]
 
 

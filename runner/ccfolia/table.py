@@ -113,3 +113,11 @@ class Secrets:
     def reveal(self) -> list[str]:
         out, self.hidden = self.hidden, []
         return out
+
+
+def shown_with_command(res: BCResult) -> str:
+    """A secret roll's line when it is revealed: always after the command typed (``Sx3 1d6``
+    then ``#1`` …), since several revealed together are told apart only by it."""
+    if res.comment or not res.command:
+        return res.line()
+    return f"{res.command}{chr(10) if chr(10) in res.text else ' '}{res.text}"

@@ -2032,9 +2032,9 @@ class Repl(AuthorLoop):
             self._say_exact(res.line())
             self._table_to_view(expr, res.line())
             return
-        self.table_secrets.keep(res.line())
+        self.table_secrets.keep(table.shown_with_command(res))
         if self.gm:  # the GM's own screen: the result; the players see only that a roll was made
-            self._say_exact(table.text("secret_gm", self.lang, line=res.line()))
+            self._say_exact(table.text("secret_gm", self.lang, line=table.shown_with_command(res)))
         else:
             self.say(table.text("secret", self.lang, command=clip(expr, 40)), "class:roll")
         self._table_to_view(expr, table.text("secret_view", self.lang))
