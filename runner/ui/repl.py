@@ -543,6 +543,13 @@ def _clean(line: str) -> str:
     return out.strip()
 
 
+def is_quit(answer: str) -> bool:
+    """Whether an answer is a word the main prompt takes for leaving (``q``, ``quit``, ``exit``,
+    ``終了``, ``やめる``, ``/quit``, full-width too): every question the console asks takes them."""
+    word, _ = _split(_clean(answer).lstrip("".join(_PREFIXES)))
+    return _META.get(word.casefold()) == "quit"
+
+
 def _fit(text: str, cols: int) -> str:
     """``text`` cut to ``cols`` terminal columns, with … where it was cut."""
     if width(text) <= cols:
@@ -1093,6 +1100,9 @@ class Repl(AuthorLoop):
         except Quit:
             lock.release()
             raise
+        if is_quit(answer):  # leaves without touching anything, as at the main prompt
+            lock.release()
+            raise Quit
         if answer in ("n", "no", "いいえ", "ｎ", "いや"):
             self.say(t("new_game", self.lang), "class:hint")
             try:
@@ -1130,7 +1140,7 @@ class Repl(AuthorLoop):
                 return False
             if answer in ("r", "read", "read-only", "読み取り", "よみとり", "読む"):
                 break
-            if answer in ("q", "quit", "やめる", "終了"):
+            if is_quit(answer):
                 raise Quit
             self.say(t("busy_again", self.lang), "class:hint")
         try:
@@ -1584,6 +1594,8 @@ class Repl(AuthorLoop):
                             expr=need.expr, dice=" ".join(groups) + hint, n=len(sides)))
             except (KeyboardInterrupt, EOFError):
                 return None
+            if is_quit(raw):
+                raise Quit
             raw = unicodedata.normalize("NFKC", raw).replace(",", " ").strip()
             if not raw:
                 continue
