@@ -19,6 +19,7 @@ from runner.rules.base import RuleError
 from runner.rules.dice import DiceSource, ManualDice, NeedDice, Roll, SeededDice, seed_state
 from runner.rules.dice import roll as roll_dice
 from runner.rules.meta import as_command
+from runner.story.effects import EffectError, compile_effects
 from runner.story.model import Action, Narration, Story
 
 MAX_EFFECTS = 100_000
@@ -149,19 +150,14 @@ def _compiled(story: Story, node: tuple) -> Any:
 
 def _compile_raw(story: Story, effects: Any) -> tuple:
     """Compiles effect data that a rule system took from the story (obstacles and such)."""
-    from runner.story.checker import Checker, speakers_of
-
     key = ("raw", id(effects))
     hit = story.cache.get(key)
     if hit is not None and hit[0] is effects:
         return hit[1]
-    chk = Checker(None)
-    chk.speakers = speakers_of(story.characters)
-    chk.variables = set(story.variables)
-    chk.items = set(story.items)
-    compiled = chk.effects(effects, None, "rule")
-    if chk.diags:
-        raise StoryRuntimeError(f"bad effects in rule data: {chk.diags[0].message}")
+    try:
+        compiled = compile_effects(story, effects, "rule")
+    except EffectError as e:
+        raise StoryRuntimeError(f"bad effects in rule data: {e}") from None
     story.cache[key] = (effects, compiled)
     return compiled
 

@@ -13,10 +13,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from runner.story.checker import Checker, kind_of
 from runner.story.diagnostics import Diagnostic, StoryError
+from runner.story.fastyaml import load_fast
 from runner.story.keys import (  # noqa: F401 - the story format's words, as they always were here
     ACTION_KEYS,
     EFFECT_COMPANIONS,
@@ -50,8 +49,6 @@ from runner.story.source import (
     story_files,
     story_root,
 )
-from runner.story.yamlpos import Refused, load_fast
-from runner.story.yamlpos import load as yaml_load
 
 
 class _Retry(Exception):
@@ -84,6 +81,11 @@ def _read_files(files: list[Path], chk: Checker, fast: bool = False,
             if data is not None:
                 docs.append((name, data))
             continue
+        import yaml  # the careful pass alone needs PyYAML: a correct story never imports it
+
+        from runner.story.yamlpos import Refused
+        from runner.story.yamlpos import load as yaml_load
+
         chk.texts[name] = text.splitlines()
         try:
             data, dups = yaml_load(text)
