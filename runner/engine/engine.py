@@ -19,8 +19,9 @@ from runner.rules.base import RuleError
 from runner.rules.dice import DiceSource, ManualDice, NeedDice, Roll, SeededDice, seed_state
 from runner.rules.dice import roll as roll_dice
 from runner.rules.meta import as_command
+from runner.story import model as m
 from runner.story.effects import EffectError, compile_effects
-from runner.story.model import Action, Narration, Story
+from runner.story.model import Action, Effect, Narration, Story
 
 MAX_EFFECTS = 100_000
 """Effects one command may run; a story that loops forever is stopped with an error."""
@@ -707,60 +708,60 @@ def _end(ctx: Ctx, ending_id: str) -> None:
     raise _Ending
 
 
-def _run(ctx: Ctx, effects: tuple) -> None:
+def _run(ctx: Ctx, effects: tuple[Effect, ...]) -> None:
     for e in effects:
         ctx.budget -= 1
         if ctx.budget < 0:
             raise StoryRuntimeError("more than 100,000 effects in one command (an endless loop?)")
-        k = e[0]
         st = ctx.state
-        if k == "goto":
-            if e[1] in ctx.story.endings:
-                _end(ctx, e[1])
-            ctx.goto = e[1]
-        elif k == "say":
-            _narrate(ctx, e[1])
-        elif k == "set":
-            for name, ex in e[1]:
-                st.vars[name] = _num(ctx.eval(ex))
-        elif k == "add":
-            for name, ex in e[1]:
+        match e:
+            case m.Goto(target=t):
+                if t in ctx.story.endings:
+                    _end(ctx, t)
+                ctx.goto = t
+            case m.Say(lines=lines):
+                _narrate(ctx, lines)
+            case m.Set(pairs=pairs):
+                for name, ex in pairs:
+                    st.vars[name] = _num(ctx.eval(ex))
+            case m.Add(pairs=pairs):
+                for name, ex in pairs:
+                    v = ctx.eval(ex)
+                    old = st.vars.get(name, 0)
+                    try:
+                        st.vars[name] = _num(old + v)
+                    except TypeError:
+                        raise EvalError(f"cannot add {v!r} to {name} ({old!r})") from None
+            case m.Give(counts=counts):
+                for item, n in counts:
+                    st.inventory[item] = min(st.inventory.get(item, 0) + n, MAX_ABS)
+            case m.Take(counts=counts):
+                for item, n in counts:
+                    left = st.inventory.get(item, 0) - n
+                    if left > 0:
+                        st.inventory[item] = left
+                    else:
+                        st.inventory.pop(item, None)
+            case m.End(ending=ending):
+                _end(ctx, ending)
+            case m.Do(calls=calls):
+                for ex in calls:
+                    ctx.eval(ex)
+            case m.If(cond=cond, then=then, other=other):
+                _run(ctx, then if (cond is None or ctx.eval(cond)) else other)
+            case m.Roll(dice=dice, into=into, label=label):
+                r = ctx.roll(dice, label=label)
+                if into:
+                    st.vars[into] = r.total
+            case m.Check(expr=ex, outcomes=outcomes):
+                _outcome(ctx, ctx.eval(ex), outcomes)
+            case m.Advance(minutes=ex):
                 v = ctx.eval(ex)
-                old = st.vars.get(name, 0)
-                try:
-                    st.vars[name] = _num(old + v)
-                except TypeError:
-                    raise EvalError(f"cannot add {v!r} to {name} ({old!r})") from None
-        elif k == "give":
-            for item, n in e[1]:
-                st.inventory[item] = min(st.inventory.get(item, 0) + n, MAX_ABS)
-        elif k == "take":
-            for item, n in e[1]:
-                left = st.inventory.get(item, 0) - n
-                if left > 0:
-                    st.inventory[item] = left
-                else:
-                    st.inventory.pop(item, None)
-        elif k == "end":
-            _end(ctx, e[1])
-        elif k == "do":
-            for ex in e[1]:
-                ctx.eval(ex)
-        elif k == "if":
-            _run(ctx, e[2] if (e[1] is None or ctx.eval(e[1])) else e[3])
-        elif k == "roll":
-            r = ctx.roll(e[1], label=e[3])
-            if e[2]:
-                st.vars[e[2]] = r.total
-        elif k == "check":
-            _outcome(ctx, ctx.eval(e[1]), e[2])
-        elif k == "advance":
-            v = ctx.eval(e[1])
-            if type(v) not in (int, float):
-                raise EvalError(f"advance needs minutes, not {v!r}"[:200])
-            advance(ctx, int(v))
-        else:  # pragma: no cover
-            raise StoryRuntimeError(f"unknown effect {k!r}")
+                if type(v) not in (int, float):
+                    raise EvalError(f"advance needs minutes, not {v!r}"[:200])
+                advance(ctx, int(v))
+            case _:  # pragma: no cover
+                raise StoryRuntimeError(f"unknown effect {e!r}"[:200])
 
 
 def clock_text(story: Story, minutes: int) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 from runner.engine.evaluate import EvalError
 from runner.engine.match import normalise
 from runner.rules.base import RuleError
+from runner.story.model import Give, Take
 
 GM_COMMANDS = ("set", "clock", "damage", "stat", "force", "give", "take", "goto")
 GM_KEY = "_gm"
@@ -361,7 +362,7 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict:
                 raise missing from None
         if verb == "take" and not st.inventory.get(item):
             raise Refused("gm_not_carried", f"{item} is not carried", item=item, name=story.items[item].name)
-        E._run(ctx, ((verb, ((item, 1),)),))
+        E._run(ctx, ((Give if verb == "give" else Take)(verb, ((item, 1),)),))
         note["args"] = [item]
         note["data"] = {"item": item, "name": story.items[item].name, "count": st.inventory.get(item, 0)}
         note["message"] = f"GM: {verb} {item}"

@@ -3,23 +3,17 @@
 The many small records (lines, actions, nodes) are NamedTuples: as immutable as frozen
 dataclasses and several times cheaper to build, which counts on stories of 100,000 nodes.
 
-Expressions are kept as ASTs from :mod:`runner.story.expr`; effects as tuples
-``(kind, *args)``. The engine compiles and caches what it runs in ``Story.cache``.
+Expressions are kept as ASTs from :mod:`runner.story.expr`; effects as one NamedTuple per
+kind (:class:`Goto`, :class:`Set`, ... below). The engine compiles and caches what it runs in ``Story.cache``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 Expr = tuple
 """An expression AST (see :mod:`runner.story.expr`)."""
-
-Effect = tuple
-"""``("set", var, expr)``, ``("add", var, expr)``, ``("give", item, n)``, ``("take", item, n)``,
-``("goto", node)``, ``("end", ending)``, ``("say", Narration)``, ``("do", expr)``,
-``("if", expr, then, else)``, ``("roll", dice, var|None, label)``,
-``("check", expr, {key: Outcome})``, ``("advance", expr)``."""
 
 
 class Narration(NamedTuple):
@@ -35,6 +29,89 @@ class Narration(NamedTuple):
 class Outcome(NamedTuple):
     key: str
     effects: tuple[Effect, ...] = ()
+
+
+# Effects: one NamedTuple per kind, its first field the kind's word, so that code matches them
+# by class (``match e: case Goto(target=t): ...``) and an old ``e[0] == "goto"`` still reads them.
+
+
+class Set(NamedTuple):
+    """``set: {var: expr}``: each variable takes its expression's value."""
+    kind: Literal["set"]
+    pairs: tuple[tuple[str, Expr], ...]
+
+
+class Add(NamedTuple):
+    """``add: {var: expr}``: each variable grows by its expression's value."""
+    kind: Literal["add"]
+    pairs: tuple[tuple[str, Expr], ...]
+
+
+class Give(NamedTuple):
+    kind: Literal["give"]
+    counts: tuple[tuple[str, int], ...]
+
+
+class Take(NamedTuple):
+    kind: Literal["take"]
+    counts: tuple[tuple[str, int], ...]
+
+
+class Goto(NamedTuple):
+    """To a node, or to an ending when the target is one."""
+    kind: Literal["goto"]
+    target: str
+
+
+class End(NamedTuple):
+    kind: Literal["end"]
+    ending: str
+
+
+class Say(NamedTuple):
+    kind: Literal["say"]
+    lines: tuple[Narration, ...]
+
+
+class Do(NamedTuple):
+    """Calls for their effects on the rules (``do: lose_san(1)``)."""
+    kind: Literal["do"]
+    calls: tuple[Expr, ...]
+
+
+class If(NamedTuple):
+    """``then`` when ``cond`` holds (or is None), else ``other``."""
+    kind: Literal["if"]
+    cond: Expr | None
+    then: tuple[Effect, ...]
+    other: tuple[Effect, ...]
+
+
+class Roll(NamedTuple):
+    kind: Literal["roll"]
+    dice: str
+    into: str | None
+    label: str
+
+
+class Check(NamedTuple):
+    """A rule check's result picks one of ``outcomes`` by its key."""
+    kind: Literal["check"]
+    expr: Expr | None
+    outcomes: tuple[Outcome, ...]
+
+
+class Advance(NamedTuple):
+    """The clock moves on by ``minutes`` (an expression)."""
+    kind: Literal["advance"]
+    minutes: Expr
+
+
+Effect = Set | Add | Give | Take | Goto | End | Say | Do | If | Roll | Check | Advance
+"""One effect; a story's effects are a ``tuple[Effect, ...]``."""
+EFFECT_TYPES: dict[str, type] = {t.__name__.lower(): t for t in (Set, Add, Give, Take, Goto, End, Say, Do, If, Roll,
+                                                                 Check, Advance)}
+"""Each effect type by its kind's word."""
 
 
 class Action(NamedTuple):

@@ -28,7 +28,7 @@ from typing import Any
 from runner.rules.base import Context
 from runner.rules.coc7 import checks as ck
 from runner.story.expr import parse as _parse_expr
-from runner.story.model import Action
+from runner.story.model import Action, Advance, Do
 
 _EXPRS: dict[str, tuple[Any, ...]] = {}
 """Expression text → AST, kept for the life of the process: the engine caches compiled
@@ -49,8 +49,8 @@ def rule_action(aid: str, label: str, effects: tuple[Any, ...] = (), *, check: s
                   effects, (), False, f"coc7.{aid}")
 
 
-def _do(*calls: str) -> tuple[Any, ...]:
-    return ("do", tuple(expr(c) for c in calls))
+def _do(*calls: str) -> Do:
+    return Do("do", tuple(expr(c) for c in calls))
 
 
 # ---------------------------------------------------------------- conditions
@@ -141,9 +141,9 @@ def _rule_choice(kind: str, lang: str) -> Action:
         if kind == "con_roll":
             effects = (_do("coc7.tick()"),)
         elif kind == "come_round":
-            effects = (("advance", expr("coc7.out_cold_minutes()")), _do("coc7.come_round()"))
+            effects = (Advance("advance", expr("coc7.out_cold_minutes()")), _do("coc7.come_round()"))
         else:
-            effects = (("advance", expr("coc7.bout_minutes()")), _do("coc7.end_bout()"))
+            effects = (Advance("advance", expr("coc7.bout_minutes()")), _do("coc7.end_bout()"))
         hit = _ACTIONS[kind, lang] = rule_action(kind, label, effects)
     return hit
 

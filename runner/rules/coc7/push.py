@@ -22,7 +22,7 @@ from typing import Any
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import sheet as sh
 from runner.rules.coc7.condition import expr
-from runner.story.model import Action
+from runner.story.model import Action, Advance
 
 DEFAULT_FAILURE = {"minutes": 30, "damage": ""}
 _NARRATION_ONLY = frozenset({"say"})
@@ -149,7 +149,7 @@ def _luck_spending(story: Any) -> bool:
 def _pushed(a: Action, skill: str, warn: str, lang: str) -> Action:
     label = (f"Push the {skill} roll ({warn})" if lang == "en"
              else f"〈{skill}〉をプッシュする（覚悟を決めてもう一度。{warn}）")
-    after = (("advance", expr("coc7.push_consequence()")),)
+    after = (Advance("advance", expr("coc7.push_consequence()")),)
     return Action("push", label, ("push", "プッシュ"), None, False, a.cost, expr("coc7.push()"),
                   a.outcomes, (), after, False, "coc7.push")
 
