@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from runner.story import expr as X
+from runner.story import model as M
 from runner.story.bounds import MAX_NUMBER, MAX_YAML_DEPTH, number_problem, short
 from runner.story.diagnostics import Diagnostic
 from runner.story.durations import BIG, duration_problem, minutes
@@ -84,6 +85,25 @@ class Checker:
             self.err(pos, f"{what} must be text, not {kind_of(v)}", "K001")
             return ""
         return str(v)
+
+    def flag(self, m: Any, key: str, default: bool, where: str) -> bool:
+        """A true/false field (``once``, ``hidden``, ``repeat``, ``show``, ``visible``): only
+        YAML's ``true`` and ``false``. Anything else is an error where it stands, with the fix:
+        YAML 1.2 reads ``no``, ``yes``, ``on`` and ``off`` as text, which Python would take as
+        true, so a story never gets a yes/no it did not mean."""
+        v = m.get(key, default)
+        if v is True or v is False:
+            return v
+        word = str(v).strip().lower() if isinstance(v, (str, int, float)) else ""
+        fix = ("true" if word in _TRUE_WORDS else "false" if word in _FALSE_WORDS else None)
+        hint = f"; write '{key}: {fix}'" if fix else f"; write '{key}: true' or '{key}: false'"
+        if isinstance(v, str):
+            hint += " (without quotes)" if word in ("true", "false") else \
+                f" (YAML 1.2 reads {short(v)} as text, not as yes or no)"
+        self.err(self.vpos(m, key) or self.kpos(m, key), f"{where}: '{key}' must be true or false, not "
+                                                          f"{short(v) if isinstance(v, (str, int, float)) else kind_of(v)}{hint}",
+                 "K001")
+        return default
 
     # -- free-form data ----------------------------------------------------
     def plain(self, v: Any, pos: tuple[int, int] | None, depth: int = 0) -> Any:
@@ -295,7 +315,7 @@ class Checker:
                 out.append(e)
         return tuple(out)
 
-    def effect(self, key: str, val: Any, vp: tuple[int, int] | None, eff: Map, base: str) -> tuple | None:
+    def effect(self, key: str, val: Any, vp: tuple[int, int] | None, eff: Map, base: str) -> M.Effect | None:
         if key in ("set", "add"):
             if not isinstance(val, dict):
                 self.want_map(val, vp, f"{key!r}")
@@ -311,7 +331,7 @@ class Checker:
                 ex = self.expr(value, vpos(val, name))
                 if ex is not None:
                     pairs.append((str(name), ex))
-            return (key, tuple(pairs))
+            return (M.Set if key == "set" else M.Add)(key, tuple(pairs))
         if key in ("give", "take"):
             counts: list[tuple[str, int]] = []
             if isinstance(val, str):
@@ -329,18 +349,18 @@ class Checker:
                 self.err(vp, f"{key!r} takes an item id, a list or {{item: count}}", "K001")
             for item, _n in counts:
                 self.refs.append(("item", item, self.file, vp or (1, 1), self.cur_node))
-            return (key, tuple(counts))
+            return (M.Give if key == "give" else M.Take)(key, tuple(counts))
         if key == "goto":
             t = val if type(val) is str else self.want_str(val, vp, "goto")
             self.refs.append(("goto", t, self.file, vp or (1, 1), self.cur_node))
-            return ("goto", t)
+            return M.Goto("goto", t)
         if key == "end":
             t = val if type(val) is str else self.want_str(val, vp, "end")
             self.refs.append(("end", t, self.file, vp or (1, 1), self.cur_node))
-            return ("end", t)
+            return M.End("end", t)
         if key in ("say", "keeper"):
             lines = self.narration(val, vp, base, keeper=key == "keeper")
-            return ("say", lines)
+            return M.Say("say", lines)
         if key == "do":
             calls = val if isinstance(val, list) else [val]
             exs = []
@@ -348,14 +368,14 @@ class Checker:
                 ex = self.expr(c, self.ipos(val, j) if isinstance(val, list) else vp)
                 if ex is not None:
                     exs.append(ex)
-            return ("do", tuple(exs))
+            return M.Do("do", tuple(exs))
         if key == "if":
             cond = self.expr(val, vp, condition=False)
             then = self.effects(eff.get("then"), self.vpos(eff, "then"), base + ".then")
             other = self.effects(eff.get("else"), self.vpos(eff, "else"), base + ".else")
             if "then" not in eff and "else" not in eff:
                 self.err(vp, "'if' needs 'then' or 'else'", "K021")
-            return ("if", cond, then, other)
+            return M.If("if", cond, then, other)
         if key == "roll":
             if isinstance(val, str):
                 val = {"dice": val}
@@ -372,24 +392,24 @@ class Checker:
             into = val.get("into")
             if into is not None and into not in self.variables:
                 self.err(self.vpos(val, "into"), f"unknown variable {into!r}", "K011")
-            return ("roll", dice, into, str(val.get("label", "")))
+            return M.Roll("roll", dice, into, str(val.get("label", "")))
         if key == "check":
             ex = self.expr(val, vp)
             outs = self.outcomes(eff.get("outcomes"), self.vpos(eff, "outcomes") or vp, base)
             if "outcomes" not in eff:
                 self.err(vp, "'check' needs 'outcomes'", "K021")
-            return ("check", ex, outs)
+            return M.Check("check", ex, outs)
         if key == "advance":
             n = minutes(val)
             if n is None:
                 if isinstance(val, str) and not BIG.search(val) or isinstance(val, float) and abs(val) <= MAX_NUMBER:
                     ex = self.expr(val, vp)
                     if ex is None or ex[0] != "lit" or type(ex[1]) in (int, float):
-                        return ("advance", ex)
+                        return M.Advance("advance", ex)
                 self.err(vp, duration_problem("advance", val, 'minutes ("30", "1h30m") or an expression that '
                                                                "gives minutes"), "K007")
                 return None
-            return ("advance", ("lit", n))
+            return M.Advance("advance", ("lit", n))
         return None  # pragma: no cover
 
     def outcomes(self, v: Any, pos: tuple[int, int] | None, base: str) -> tuple[Outcome, ...]:
@@ -408,7 +428,7 @@ class Checker:
                 effs = self.effects(body.get("effects"), self.vpos(body, "effects"), ob)
                 effs = self.folded(body, ob) + effs + self.tail(body)
             elif isinstance(body, str):
-                effs = (("say", self.narration(body, bpos, ob)),)
+                effs = (M.Say("say", self.narration(body, bpos, ob)),)
             else:
                 self.err(bpos, f"outcome {key!r} must be a mapping or a list of effects", "K001")
                 continue
@@ -419,9 +439,9 @@ class Checker:
         """``say``/``keeper`` written directly on an action or outcome."""
         out: list[tuple] = []
         if "say" in m:
-            out.append(("say", self.narration(m["say"], self.vpos(m, "say"), base + ".say")))
+            out.append(M.Say("say", self.narration(m["say"], self.vpos(m, "say"), base + ".say")))
         if "keeper" in m:
-            out.append(("say", self.narration(m["keeper"], self.vpos(m, "keeper"), base + ".keeper", keeper=True)))
+            out.append(M.Say("say", self.narration(m["keeper"], self.vpos(m, "keeper"), base + ".keeper", keeper=True)))
         return tuple(out)
 
     def tail(self, m: Map) -> tuple[tuple, ...]:
@@ -434,6 +454,9 @@ class Checker:
         return tuple(out)
 
 
+
+_TRUE_WORDS = frozenset(("true", "yes", "y", "on", "1", "はい"))
+_FALSE_WORDS = frozenset(("false", "no", "n", "off", "0", "いいえ"))
 
 _CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff60"
 _FOLD_SPACE = re.compile(f"(?<=[{_CJK}]) (?=[{_CJK}])")

@@ -26,12 +26,77 @@ _DEEP = re.compile(r"\n(?:[ \t?:-]|[&!][^ \t\n]*){64,}")
 indicators): yaml-rs has no limit on block nesting and overflows its stack at ~20,000."""
 
 
+_LAX_NUMBER = re.compile(r"(?<![^\s\[{,:])(?:[-+0-9._eE]*_[-+0-9._eE]*|[-+]?0[XObB][0-9a-fA-F_]*|[-+]0[xo][0-9a-fA-F]*)"
+                         r"(?![^\s\]},:])")
+"""A plain scalar that yaml-rs reads as a number and YAML 1.2's core schema as text: digits
+with underscores (``1_000``, ``_9``), ``0X1F``, ``0O17``, ``0b11``, a signed ``-0x1``
+(looked for only where :func:`_lax_hint`, a cheaper search, finds a hint of one)."""
+
+
+def _lax_hint(text: str) -> bool:
+    if any(w in text for w in ("0X", "0O", "0b", "0B", "-0x", "+0x", "-0o", "+0o")):
+        return True
+    i = text.find("_")
+    while i >= 0:
+        if (i and text[i - 1].isdigit()) or text[i + 1:i + 2].isdigit():
+            return True
+        i = text.find("_", i + 1)
+    return False
+
+_ODD_COLON = re.compile(r":(?:(?<=[\s\[{,\]}]:)|[,\]}])")
+_START_COLON = re.compile(r"[ \t?-]*:")
+_ANCHOR_KEY = re.compile(r"&[^\s,\[\]{}]+[ \t]*:(?:[ \t\r\n]|$)")
+"""A colon after a space, a line break or a bracket, or before a flow item's end: where the two
+parsers read differently a mapping entry with no key (``: x``, ``- : x``, ``[:x]``), text that
+begins with a colon (``:0``), a key with no space before the next flow item (``[0:, x]``), a
+list or mapping as a key (``[1, 2]: x``). A colon inside a word (``10:00``) or ending a key
+(``id: x``) is neither. ``_ANCHOR_KEY``: an anchor on no key (``&a: x``)."""
+_FLOW_INDICATOR = re.compile(r"[|>@`%](?:(?<=[\[{,].)|(?<=[\[{,] .)|(?<=[\[{,]  .))")
+"""A block-scalar or reserved indicator where a flow value begins (``[|, x]``, up to two spaces
+after the bracket or comma): yaml-rs reads it as text, YAML forbids it."""
+_BLOCK = re.compile(r"[|>][-+0-9]*[ \t]*(?:#[^\n]*)?\n")
+"""The end of a line that may open a block scalar (``|``, ``>``)."""
+_ANCHOR = re.compile(r"(?:^|[\s\[{,])&([^\s,\[\]{}]+)")
+"""An anchor's name: YAML 1.2 lets a later anchor of the same name replace the first, PyYAML
+refuses it (so a story may not do it)."""
+
+
+def _empty_block(text: str) -> bool:
+    """A block scalar with no lines under it: yaml-rs reads a line break, YAML 1.2 the empty
+    text. True if some ``|``/``>`` at a line's end has no more-indented line after it."""
+    for mt in _BLOCK.finditer(text):
+        i = mt.start()
+        if i == 0 or text[i - 1] not in " \t:-":
+            continue
+        line = text.rfind("\n", 0, i) + 1
+        head = text[line:i]
+        indent = len(head) - len(head.lstrip(" "))  # the header line's indentation
+        j = mt.end()
+        while True:  # the next line that is not blank
+            k = text.find("\n", j)
+            row = text[j:] if k < 0 else text[j:k]
+            if row.strip() or k < 0:
+                break
+            j = k + 1
+        if not row.strip() or len(row) - len(row.lstrip(" ")) <= indent:
+            return True
+    return False
+
+
 def needs_care(text: str) -> bool:
     """True if the fast loader cannot be trusted with ``text``: a control character, an
-    escape that may make one, a tag, or deep nesting. The careful loader then refuses it
-    where it stands (or finds it harmless)."""
+    escape that may make one, a tag, deep nesting, or a scalar the two parsers would read
+    differently. The careful loader then refuses it where it stands (or reads it)."""
     if CONTROL.search(text) and CONTROL.search(text.replace("\r\n", "\n")):
         return True
+    if ("\t" in text or (_lax_hint(text) and _LAX_NUMBER.search(text)) or _ODD_COLON.search(text) or _START_COLON.match(text)
+            or _FLOW_INDICATOR.search(text) or (("|" in text or ">" in text) and _empty_block(text))):
+        # A tab: the two parsers differ on where one may separate (``- \tx``).
+        return True
+    if "&" in text:
+        names = _ANCHOR.findall(text)
+        if len(names) != len(set(names)) or _ANCHOR_KEY.search(text):
+            return True
     if "\\" in text and _ESCAPE.search(text):
         return True
     i = text.find("!")

@@ -32,5 +32,5 @@ def read_clock(chk: Checker, entries: Entries) -> Clock | None:
                 limit = None
         left_when = (chk.expr(val["left_visible_when"], chk.vpos(val, "left_visible_when"), condition=True)
                      if "left_visible_when" in val else None)
-        clock = Clock(start, limit, bool(val.get("show", True)), left_when)
+        clock = Clock(start, limit, chk.flag(val, "show", True, "clock"), left_when)
     return clock

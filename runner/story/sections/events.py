@@ -48,6 +48,6 @@ def read_events(chk: Checker, entries: Entries, clock: Clock | None) -> tuple[Ti
             for e in walk_effects(effs):
                 if e[0] in ("goto", "end"):
                     chk.global_edges.add(e[1])
-            events.append(TimedEvent(evid, at, when, effs, bool(ev.get("repeat", False))))
+            events.append(TimedEvent(evid, at, when, effs, chk.flag(ev, "repeat", False, f"event {evid!r}")))
     events.sort(key=lambda e: (e.at is None, e.at or 0))
     return tuple(events)

@@ -125,8 +125,8 @@ def read_actions(chk: Checker, v: Any, pos: tuple[int, int] | None, nid: str) ->
         if "say" in a or "keeper" in a:
             effects = chk.folded(a, base) + effects
         after = chk.tail(a) if "goto" in a or "end" in a else ()
-        out.append(Action(aid, label, tuple(map(str, aliases)), when, bool(a.get("once", False)),
-                          cost, check, outcomes or (), effects, after, bool(a.get("hidden", False)), base))
+        out.append(Action(aid, label, tuple(map(str, aliases)), when, chk.flag(a, "once", False, f"action {aid!r}"),
+                          cost, check, outcomes or (), effects, after, chk.flag(a, "hidden", False, f"action {aid!r}"), base))
     return tuple(out)
 
 

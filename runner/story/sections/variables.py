@@ -32,7 +32,7 @@ def read_variables(chk: Checker, entries: Entries) -> dict[str, Variable]:
                                 "while the condition holds; drop 'visible: false'", "K001")
                 value = chk.plain(spec.get("value", 0), chk.vpos(spec, "value") or chk.vpos(val, vname))
                 variables[vname] = Variable(vname, value,
-                                            bool(spec.get("visible", False)) or "visible_when" in spec,
+                                            chk.flag(spec, "visible", "visible_when" in spec, f"variable {vname!r}") or "visible_when" in spec,
                                             str(spec.get("label", "")), shown_when)
             elif isinstance(spec, list):
                 chk.err(chk.vpos(val, vname), f"variable {vname!r}: a list is not a value; use a number, text or true/false", "K001")
