@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from runner.story.fastyaml import load_fast
@@ -137,6 +137,7 @@ flag = st.one_of(st.sampled_from(["true", "false"]), scalar)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(scalar, flag, flag), min_size=1, max_size=3), scalar, scalar)
+@example(actions=[("no", "true", "|")], var="no", text="no")  # a block indicator as a flow value
 def test_both_passes_give_the_same_story_or_the_same_problems(tmp_path: Path, actions: list[tuple[str, str, str]],
                                                               var: str, text: str) -> None:
     p = tmp_path / "s.yaml"

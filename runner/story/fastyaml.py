@@ -54,6 +54,10 @@ list or mapping as a key (``[1, 2]: x``). A colon inside a word (``10:00``) or e
 _FLOW_INDICATOR = re.compile(r"[|>@`%](?:(?<=[\[{,].)|(?<=[\[{,] .)|(?<=[\[{,]  .))")
 """A block-scalar or reserved indicator where a flow value begins (``[|, x]``, up to two spaces
 after the bracket or comma): yaml-rs reads it as text, YAML forbids it."""
+_VALUE_INDICATOR = re.compile(r"(?:(?<=:)|(?<=\s-))[ \t]+(?:[@`%]|[|>](?![-+0-9]*[ \t]*(?:#[^\n]*)?(?:\r?\n|$)))")
+"""A value after ``key:`` or ``-`` that begins with a reserved indicator (``@``, `````, ``%``),
+or with ``|``/``>`` not ending its line (``{hidden: |, goto: b}``): PyYAML refuses these where
+yaml-rs reads text (found by the dialect's property test)."""
 _BLOCK = re.compile(r"[|>][-+0-9]*[ \t]*(?:#[^\n]*)?\n")
 """The end of a line that may open a block scalar (``|``, ``>``)."""
 _ANCHOR = re.compile(r"(?:^|[\s\[{,])&([^\s,\[\]{}]+)")
@@ -90,7 +94,7 @@ def needs_care(text: str) -> bool:
     if CONTROL.search(text) and CONTROL.search(text.replace("\r\n", "\n")):
         return True
     if ("\t" in text or (_lax_hint(text) and _LAX_NUMBER.search(text)) or _ODD_COLON.search(text) or _START_COLON.match(text)
-            or _FLOW_INDICATOR.search(text) or (("|" in text or ">" in text) and _empty_block(text))):
+            or _FLOW_INDICATOR.search(text) or _VALUE_INDICATOR.search(text) or (("|" in text or ">" in text) and _empty_block(text))):
         # A tab: the two parsers differ on where one may separate (``- \tx``).
         return True
     if "&" in text:
