@@ -1,0 +1,35 @@
+"""The linter and the type checker, as tests: `.ci/run` is exactly the README's test command
+(`bash .ci/install dev && .venv/bin/python -m pytest`), so what CI checks is what a
+contributor runs. ruff over the whole tree; mypy --strict over the rule systems (#14 item 4:
+the engine and the story follow as their types are finished, see pyproject.toml)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def _tool(name: str) -> str:
+    path = BIN / name
+    found = str(path) if path.exists() else shutil.which(name)
+    if found is None:
+        pytest.fail(f"{name} is not installed: `bash .ci/install dev` installs it (the dev extra)")
+    return found
+
+
+def test_ruff_finds_nothing() -> None:
+    r = subprocess.run([_tool("ruff"), "check", "."], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+
+
+def test_mypy_strict_passes_on_the_rule_systems() -> None:
+    r = subprocess.run([_tool("mypy"), "--strict", "runner/rules"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=1200)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
