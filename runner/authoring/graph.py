@@ -110,7 +110,10 @@ def unparse(n: Any, parent: int = 0) -> str:
     if k == "var":
         return n[1]
     if k == "call":
-        return f"{n[1]}({', '.join(unparse(a) for a in n[2])})"
+        args = [unparse(a) for a in n[2]] + [f"{kw[0]}={unparse(kw[1])}" for kw in n[4]]
+        return f"{n[1]}({', '.join(args)})"
+    if k == "attr":
+        return f"{n[1]}.{n[2]}"
     if k == "neg":
         s, p = "-" + unparse(n[1], _PREC["neg"]), _PREC["neg"]
     elif k == "not":

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 from runner.engine.evaluate import MAX_ABS, EvalError, _num, compile_expr, shares_state
 from runner.engine.gm import GM_COMMANDS, GM_KEY, forced_keys, set_force, take_force
+from runner.engine.inline import render as render_inline
 from runner.engine.match import MAX_COMMAND, Found, find, forms, normalise, suggestions
 from runner.engine.state import State, _copy
 from runner.rules import system
@@ -21,6 +22,7 @@ from runner.rules.dice import roll as roll_dice
 from runner.rules.meta import as_command
 from runner.story import model as m
 from runner.story.effects import EffectError, compile_effects
+from runner.story.inline import parse as parse_inline
 from runner.story.model import Action, Effect, Narration, Story
 
 MAX_EFFECTS = 100_000
@@ -145,7 +147,7 @@ def _compiled(story: Story, node: tuple) -> Any:
     """The compiled form of an expression of the (frozen) story, kept in its cache."""
     fn = story.cache.get(id(node))
     if fn is None:
-        fn = story.cache[id(node)] = compile_expr(node, story.rules)
+        fn = story.cache[id(node)] = compile_expr(node, story.rules, story.conditions)
     return fn
 
 
@@ -211,6 +213,8 @@ class _NodeActions(NamedTuple):
     ``when`` (or None). Actions that are always open have no test."""
     lists: dict[int, list[Choice]]
     """The choice list for each set of closed actions (a bit mask) seen so far."""
+    spoken: bool = False
+    """Whether a label holds ``{…}`` (worked out for each list)."""
 
 
 def _node_actions(story: Story, node_id: str) -> _NodeActions | None:
@@ -229,7 +233,8 @@ def _node_actions(story: Story, node_id: str) -> _NodeActions | None:
         by_id = {a.id: (a, w) for a, w in acts if ids.count(a.id) == 1}
         tests = tuple((1 << i, a.key if a.once else None, w) for i, (a, w) in enumerate(acts)
                       if a.once or w is not None)
-        hit = table[node_id] = _NodeActions(acts, by_id, tests, {})
+        spoken = any("{" in a.label or "}" in a.label for a in node.actions)
+        hit = table[node_id] = _NodeActions(acts, by_id, tests, {}, spoken)
     return hit
 
 
@@ -300,8 +305,29 @@ def available(story: Story, state: State) -> list[Choice]:
             hit = hit.copy()
     else:
         hit = hit.copy()
+    if na.spoken:
+        hit = _labels(story, state, hit, ctx)
     offer = system(story.rules).offer
     return hit if offer is None else offer(story, state, hit)
+
+
+def _labels(story: Story, state: State, choices: list[Choice], ctx: Ctx | None) -> list[Choice]:
+    """Labels with ``{…}`` worked out for this state. A label's variations count the times
+    its action was taken (``{Knock|Knock again}``); a label that cannot be worked out now
+    shows as written."""
+    ctx = ctx or Ctx(story, state, False, SeededDice(0))
+    out = []
+    for c in choices:
+        label = c.label
+        if "{" in label or "}" in label:
+            key = c.action.key or f"{state.node}.{c.id}"
+            try:
+                label = _spoken(ctx, label, key, fixed=state.done.get(key, 0))
+            except (EvalError, RuleError, ValueError):
+                label = c.label
+            c = c._replace(label=label)
+        out.append(c)
+    return out
 
 
 def _by_id(story: Story, state: State, command: str) -> Choice | None:
@@ -675,13 +701,26 @@ def _enter(ctx: Ctx, node_id: str) -> None:
     _run(ctx, node.on_enter)
 
 
-def _narrate(ctx: Ctx, lines: Iterable[Narration]) -> None:
+def _spoken(ctx: Ctx, text: str, key: str, advance: bool = True, fixed: int | None = None) -> str:
+    """A story's line as shown now: its ``{…}`` worked out (runner.engine.inline)."""
+    if "{" not in text and "}" not in text:
+        return text
+    story = ctx.story
+    if ("inline", text) not in story.cache:  # keeps the parsed parts (and their ASTs) alive
+        story.cache[("inline", text)] = parse_inline(text)
+    return render_inline(ctx, text, key, advance=advance, fixed=fixed)
+
+
+def _narrate(ctx: Ctx, lines: Iterable[Narration], advance: bool = True) -> None:
     for line in lines:
         if line.keeper and not ctx.gm:
             continue
         if line.when is not None and not ctx.eval(line.when):
             continue
-        ev = {"type": "narration", "text": line.text, "speaker": line.speaker or "narrator", "id": line.id}
+        text = line.text
+        if "{" in text or "}" in text:
+            text = _spoken(ctx, text, line.id, advance)
+        ev = {"type": "narration", "text": text, "speaker": line.speaker or "narrator", "id": line.id}
         if line.speaker is not None and line.speaker != "narrator":
             ev["name"] = speaker_name(ctx, line.speaker)
         if line.keeper:
@@ -840,7 +879,7 @@ def describe(story: Story, state: State, *, gm: bool = False) -> list[dict]:
     if node is None:
         return []
     ctx = Ctx(story, state, gm, SeededDice(0))
-    _narrate(ctx, node.narration)
+    _narrate(ctx, node.narration, advance=False)
     if gm:
-        _narrate(ctx, node.keeper)
+        _narrate(ctx, node.keeper, advance=False)
     return ctx.events

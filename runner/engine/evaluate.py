@@ -73,9 +73,9 @@ def shares_state(hook: Any) -> bool:
 
 
 def _owning(fn: Callable[..., Any]) -> Callable[..., Any]:
-    def call(ctx: Any, *args: Any) -> Any:
+    def call(ctx: Any, *args: Any, **kwargs: Any) -> Any:
         ctx.own()
-        return fn(ctx, *args)
+        return fn(ctx, *args, **kwargs)
     return call
 
 
@@ -84,12 +84,19 @@ def _hook_error(name: str, e: Exception) -> EvalError:
     return e if isinstance(e, EvalError) else EvalError(f"{name}(): {e}")
 
 
-def compile_expr(node: tuple, rules: str) -> Fn:
-    """Returns ``fn(ctx) -> value`` for an AST."""
+def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = None) -> Fn:
+    """Returns ``fn(ctx) -> value`` for an AST. ``conditions`` are the story's named
+    conditions (``conditions: {rich: "coins >= 3"}``): a name among them stands for its
+    expression, compiled in place."""
     k = node[0]
     if k == "lit":
         v = node[1]
         return lambda ctx: v
+    if k == "var" and conditions and node[1] in conditions:
+        return compile_expr(conditions[node[1]], rules, conditions)
+    if k == "attr":
+        who, field = node[1], node[2]
+        return lambda ctx: character_value(ctx, who, field)
     if k == "var":
         name = node[1]
 
@@ -100,7 +107,7 @@ def compile_expr(node: tuple, rules: str) -> Fn:
                 raise EvalError(f"unknown variable {name!r}") from None
         return var
     if k == "neg":
-        a = compile_expr(node[1], rules)
+        a = compile_expr(node[1], rules, conditions)
 
         def neg(ctx: Any) -> Any:
             v = a(ctx)
@@ -109,7 +116,8 @@ def compile_expr(node: tuple, rules: str) -> Fn:
             return -v
         return neg
     if k == "not":
-        if node[1][0] == "var":  # `not flag`: the commonest condition there is
+        if node[1][0] == "var" and not (conditions and node[1][1] in conditions):
+            # `not flag`: the commonest condition there is
             vname = node[1][1]
 
             def not_var(ctx: Any) -> bool:
@@ -118,7 +126,7 @@ def compile_expr(node: tuple, rules: str) -> Fn:
                 except KeyError:
                     raise EvalError(f"unknown variable {vname!r}") from None
             return not_var
-        a = compile_expr(node[1], rules)
+        a = compile_expr(node[1], rules, conditions)
         return lambda ctx: not a(ctx)
     if k in ("and", "or"):
         # Chains (a and b and c ...) become one loop rather than nested closures.
@@ -131,7 +139,7 @@ def compile_expr(node: tuple, rules: str) -> Fn:
             else:
                 parts.append(n)
         flatten(node)
-        fs = tuple(compile_expr(x, rules) for x in parts)
+        fs = tuple(compile_expr(x, rules, conditions) for x in parts)
         if len(fs) == 2:
             a, b = fs
             return (lambda ctx: a(ctx) and b(ctx)) if k == "and" else (lambda ctx: a(ctx) or b(ctx))
@@ -156,7 +164,7 @@ def compile_expr(node: tuple, rules: str) -> Fn:
     if k == "bin":
         op = _BIN[node[1]]
         sym = node[1]
-        a, b = compile_expr(node[2], rules), compile_expr(node[3], rules)
+        a, b = compile_expr(node[2], rules, conditions), compile_expr(node[3], rules, conditions)
 
         def binop(ctx: Any) -> Any:
             x, y = a(ctx), b(ctx)
@@ -169,8 +177,9 @@ def compile_expr(node: tuple, rules: str) -> Fn:
         return binop
     if k == "cmp":
         ops = [_CMP[o] for o in node[1]]
-        parts = [compile_expr(x, rules) for x in node[2]]
-        if len(ops) == 1 and node[2][0][0] == "var" and node[2][1][0] == "lit":
+        parts = [compile_expr(x, rules, conditions) for x in node[2]]
+        if len(ops) == 1 and node[2][0][0] == "var" and node[2][1][0] == "lit" \
+                and not (conditions and node[2][0][1] in conditions):
             # `hp > 0`, `fight_at == 'door'`: a variable against a constant.
             op0, vname, lit = ops[0], node[2][0][1], node[2][1][1]
 
@@ -210,7 +219,15 @@ def compile_expr(node: tuple, rules: str) -> Fn:
         if hook is None:
             raise EvalError(f"unknown function {name!r}")
         fn = hook.fn if shares_state(hook) else _owning(hook.fn)
-        args = [compile_expr(x, rules) for x in argn]
+        args = [compile_expr(x, rules, conditions) for x in argn]
+        kwargs = tuple((kw[0], compile_expr(kw[1], rules, conditions)) for kw in node[4])
+        if kwargs:
+            def call_kw(ctx: Any) -> Any:
+                try:
+                    return fn(ctx, *[a(ctx) for a in args], **{n: f(ctx) for n, f in kwargs})
+                except (RuleError, TypeError, ValueError, KeyError) as e:
+                    raise _hook_error(name, e) from None
+            return call_kw
         if not args:
             def call0(ctx: Any) -> Any:
                 try:
@@ -235,3 +252,49 @@ def compile_expr(node: tuple, rules: str) -> Fn:
                 raise _hook_error(name, e) from None
         return call
     raise EvalError(f"bad expression node {k!r}")  # pragma: no cover
+
+
+def character_value(ctx: Any, who: str, field: str) -> Any:
+    """``pc.name``, ``guard.HP``: a field of a character's sheet in the game (or of the
+    story's character). ``pc`` is the rule system's active player character (its
+    ``active_pc``), else the story's ``kind: pc`` character. Only data is looked up, never
+    a Python attribute."""
+    from runner.rules import system
+
+    story = getattr(ctx, "story", None)
+    if story is None:
+        raise EvalError(f"{who}.{field}: no story to look it up in")
+    cid = who
+    if who == "pc":
+        rs = system(story.rules)
+        pick = getattr(rs, "active_pc", None)
+        cid = ""
+        if pick is not None:
+            try:
+                cid = pick(ctx) or ""
+            except (RuleError, KeyError, ValueError) as e:
+                raise EvalError(f"pc.{field}: {e}") from None
+        if not cid:
+            cid = next((c.id for c in story.characters.values() if c.kind == "pc"), "")
+        if not cid:
+            raise EvalError(f"pc.{field}: there is no player character yet")
+    sheet = ctx.state.stats.get(cid)
+    char = story.characters.get(cid)
+    if isinstance(sheet, dict):
+        if story.language != "ja" and isinstance(sheet.get(f"{field}_en"), str):
+            return sheet[f"{field}_en"]  # a ready-made investigator's name in an English story
+        v = sheet.get(field)
+        if v is not None and not isinstance(v, (dict, list)):
+            return v
+        for sub in sheet.values():
+            if isinstance(sub, dict) and field in sub and not isinstance(sub[field], (dict, list)):
+                return sub[field]
+    if char is not None:
+        if field == "name":
+            known = char.known_when is None or bool(ctx.eval(char.known_when))
+            return char.name if known else (char.unknown_name or "???")
+        if field in char.stats:
+            return char.stats[field]
+    if sheet is None and char is None:
+        raise EvalError(f"{who}.{field}: no character {cid!r}")
+    raise EvalError(f"{who}.{field}: {cid!r} has no {field!r}")

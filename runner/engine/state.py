@@ -169,6 +169,8 @@ def check_state(d: Any, where: str = "") -> None:
     _table(d, "inventory", where)
     _table(d, "visits", where, 0)
     _table(d, "done", where, 0)
+    if "shown" in d:
+        _table(d, "shown", where, 0)
     check_int(d.get("clock"), f"{where}clock")
     check_int(d.get("turn", 0), f"{where}turn", 0)
     check_int(d.get("rng"), f"{where}rng", 0, _SEED_MAX - 1)
@@ -238,6 +240,8 @@ class State:
     seed: int = 0
     turn: int = 0
     ending: str | None = None
+    shown: dict[str, int] = field(default_factory=dict)
+    """Times each inline variation was shown (``{~a|b}``), keyed ``"<line id>#<n>"``."""
 
     def copy(self) -> State:
         """A fully independent copy (undo history, saves)."""
@@ -252,7 +256,8 @@ class State:
         Character sheets are the bulk of a state, and most commands only read them."""
         return State(self.story, self.node, dict(self.vars), dict(self.inventory),
                      dict(self.visits), dict(self.done), self.clock, list(self.fired),
-                     self.stats, self.rules, self.rng, self.seed, self.turn, self.ending)
+                     self.stats, self.rules, self.rng, self.seed, self.turn, self.ending,
+                     dict(self.shown) if self.shown else {})
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -261,6 +266,7 @@ class State:
             "visits": dict(self.visits), "done": dict(self.done), "clock": self.clock,
             "fired": list(self.fired), "stats": _copy(self.stats), "rules": _copy(self.rules),
             "rng": self.rng, "seed": self.seed, "turn": self.turn, "ending": self.ending,
+            **({"shown": dict(self.shown)} if self.shown else {}),
         }
 
     @classmethod
@@ -273,7 +279,7 @@ class State:
             story=d["story"], node=d["node"], vars=_copy(d["vars"]), inventory=dict(d["inventory"]),
             visits=dict(d["visits"]), done=dict(d["done"]), clock=d["clock"], fired=list(d["fired"]),
             stats=_copy(d["stats"]), rules=_copy(d["rules"]), rng=d["rng"], seed=d.get("seed", 0),
-            turn=d.get("turn", 0), ending=d.get("ending"),
+            turn=d.get("turn", 0), ending=d.get("ending"), shown=dict(d.get("shown") or {}),
         )
         if story is not None:
             if st.story != story.id:

@@ -46,6 +46,9 @@ _Dumper.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-
 
 
 def _str(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
+    # A document's braces ({SAN} in a CCFOLIA palette) are text, not the story's {…}.
+    if "{" in data or "}" in data:
+        data = data.replace("{", "{{").replace("}", "}}")
     style = "|" if "\n" in data else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 

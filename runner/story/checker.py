@@ -48,6 +48,12 @@ class Checker:
         """Each file's lines (careful pass only), to place columns inside values."""
         self.speakers: dict[str, str] | None = None
         """Who may speak: each character's id and name -> its id (None: not checked)."""
+        self.conditions: set[str] = set()
+        """The story's named conditions (``conditions:``): names an expression may use."""
+        self.has_pc = False
+        """Whether ``pc.name`` has someone to name (a ``kind: pc`` character or a rule system's)."""
+        self.inline_exprs: list[tuple[X.Node, str, tuple[int, int]]] = []
+        """Expressions inside ``{…}`` in text, with the place of their first character."""
 
     # -- diagnostics -------------------------------------------------------
     def err(self, pos: tuple[int, int] | None, msg: str, code: str = "K000",
@@ -178,18 +184,56 @@ class Checker:
         return col
 
     def check_expr_names(self) -> None:
-        for node, file, pos, condition in self.exprs:
-            vs, cs = X.names(node)
-            start = self.expr_col(pos, file)
-            for name, col in sorted(vs):
-                if name not in self.variables:
-                    near = closest(name, self.variables)
+        todo = [(node, file, pos[0], self.expr_col(pos, file), condition)
+                for node, file, pos, condition in self.exprs]
+        todo += [(node, file, pos[0], pos[1], True) for node, file, pos in self.inline_exprs]
+        known = self.variables | self.conditions
+        for node, file, line, start, condition in todo:
+            for n in X.nodes(node):
+                k = n[0]
+                if k == "var" and n[1] not in known:
+                    near = closest(n[1], known)
                     hint = f" (did you mean {near!r}?)" if near else ""
-                    self.err((pos[0], start + col), f"unknown variable {name!r}{hint}", "K011", file)
-            for name, argc, col in sorted(cs):
-                self.check_call(name, argc, (pos[0], start + col), file, condition)
+                    self.err((line, start + n[2]), f"unknown variable {n[1]!r}{hint}", "K011", file)
+                elif k == "attr":
+                    self.check_attr(n, (line, start + n[3]), file)
+                elif k == "call":
+                    self.check_call(n[1], len(n[2]), (line, start + n[3]), file, condition,
+                                    tuple(kw[0] for kw in n[4]))
 
-    def check_call(self, name: str, argc: int, pos: tuple[int, int], file: str, condition: bool) -> None:
+    def check_attr(self, n: X.Node, pos: tuple[int, int], file: str) -> None:
+        """``pc.name``, ``guard.HP``: a character's field (the sheet's, looked up in play)."""
+        who = n[1]
+        if who == "pc":
+            if not self.has_pc:
+                self.err(pos, f"'pc.{n[2]}': this story has no player character (add a character "
+                              "with kind: pc)", "K011", file)
+            return
+        if self.speakers is not None and who not in self.speakers:
+            near = closest(who, [*self.speakers, "pc"])
+            hint = f" (did you mean {near!r}?)" if near else ""
+            self.err(pos, f"{who}.{n[2]}: {who!r} is not a character of this story{hint} (write "
+                          "pc.name or a character's id)", "K011", file)
+
+    def inline(self, text: str, pos: tuple[int, int] | None) -> None:
+        """Checks the ``{…}`` in a line of text (narration, a label, a say): its form here, its
+        names once every section is read (:meth:`check_expr_names`)."""
+        if "{" not in text and "}" not in text:
+            return
+        from runner.story import inline as I
+
+        line, col = pos or (1, 1)
+        start = self.expr_col(pos) if "\n" not in text else None
+        try:
+            parts = I.parse(text)
+        except I.InlineError as e:
+            self.err((line, col if start is None else start + e.col), f"{e} (in {clip(text)})", "K016")
+            return
+        for node, off in I.expressions(parts):
+            self.inline_exprs.append((node, self.file, (line, col if start is None else start + off)))
+
+    def check_call(self, name: str, argc: int, pos: tuple[int, int], file: str, condition: bool,
+                   kwargs: tuple[str, ...] = ()) -> None:
         if self.find_hook is None:
             return
         prefix = name.split(".")[0] if "." in name else "core"
@@ -209,9 +253,19 @@ class Checker:
         try:
             sig = inspect.signature(hook.fn)
             params = list(sig.parameters.values())[1:]
+            named = [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+            for kw in kwargs:
+                if kw not in named:
+                    near = closest(kw, named)
+                    hint = f" (did you mean {near!r}?)" if near else ""
+                    self.err(pos, f"{name}() has no argument {kw!r}{hint}; it takes "
+                                  f"{', '.join(named) or 'none'}", "K014", file)
+                elif named.index(kw) < argc:
+                    self.err(pos, f"{name}(): argument {kw!r} is given twice", "K014", file)
             if not any(p.kind == p.VAR_POSITIONAL for p in params):
                 most = len(params)
-                least = sum(1 for p in params if p.default is p.empty and p.kind != p.KEYWORD_ONLY)
+                least = sum(1 for p in params if p.default is p.empty and p.kind != p.KEYWORD_ONLY
+                            and p.name not in kwargs)
                 if not least <= argc <= most:
                     want = f"{least}" if least == most else f"{least} to {most}"
                     self.err(pos, f"{name}() takes {want} argument(s), got {argc}", "K014", file)
@@ -228,7 +282,9 @@ class Checker:
             ipos = self.ipos(v, i) if isinstance(v, list) else pos
             nid = f"{base}.{i + 1}"
             if isinstance(it, str):
-                out.append(Narration(nid, tidy(it), None, None, keeper))
+                text = tidy(it)
+                self.inline(text, ipos)
+                out.append(Narration(nid, text, None, None, keeper))
             elif isinstance(it, dict):
                 self.unknown_keys(it, {"id", "text", "when", "speaker"}, "a narration line")
                 if "text" not in it:
@@ -239,7 +295,9 @@ class Checker:
                 if "id" in it:
                     nid = self.want_str(it["id"], self.vpos(it, "id"), "a narration id")
                 spk = self.speaker(it.get("speaker"), self.vpos(it, "speaker") or ipos) if "speaker" in it else None
-                out.append(Narration(nid, tidy(text), when, spk, keeper))
+                text = tidy(text)
+                self.inline(text, self.vpos(it, "text") or ipos)
+                out.append(Narration(nid, text, when, spk, keeper))
             else:
                 self.err(ipos, f"a narration line must be text or a mapping, not {kind_of(it)}", "K001")
         return tuple(out)

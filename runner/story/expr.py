@@ -11,7 +11,13 @@ Grammar (lowest precedence first)::
     prod    := unary (("*"|"/"|"//"|"%") unary)*
     unary   := "-" unary | atom
     atom    := NUMBER | STRING | "true" | "false" | "none" | NAME | call | "(" expr ")"
-    call    := NAME ("." NAME)? "(" [expr ("," expr)*] ")"
+    call    := NAME ("." NAME)? "(" [arg ("," arg)*] ")"
+    arg     := expr | NAME "=" expr                          # keyword arguments last
+    attr    := NAME "." NAME                                 # pc.name, a character's stat
+
+A call node is ``("call", name, args, col, kwargs)`` with ``kwargs`` a tuple of
+``(name, node, col)``; an attribute is ``("attr", who, field, col)``: a look-up in the
+game's character sheets (never Python's attributes).
 
 Words ``and or not true false none`` may also be written ``&& || ! True False None``.
 There is no power operator, no attribute access beyond a rule system's prefix, no
@@ -38,6 +44,7 @@ class ExprError(ValueError):
 
 # AST nodes are tuples: ("lit", v) ("var", name) ("call", name, args) ("neg", a)
 # ("not", a) ("and", a, b) ("or", a, b) ("bin", op, a, b) ("cmp", [ops], [operands])
+# ("attr", who, field, col)
 Node = tuple
 
 _TOKEN = re.compile(
@@ -85,6 +92,10 @@ def tokenize(src: str) -> list[Tok]:
             raise ExprError(f"unexpected character {val!r}", col)
         if kind == "op" and val == "**":
             raise ExprError("the power operator ** is not allowed", col)
+        if kind == "op" and val == "=" and len(toks) >= 2 and toks[-1].kind == "name" \
+                and toks[-2].kind == "op" and toks[-2].value in ("(", ","):
+            toks.append(Tok("kw", val, col))  # a keyword argument: check(..., bonus=1)
+            continue
         if kind == "op" and val in ("[", "]", "{", "}", "=", "^", "&", "|", "@", "~", ";", ":", "."):
             prev = toks[-1] if toks else None
             is_list = val == "[" and (prev is None or prev.kind == "op" and prev.value not in (")",))
@@ -121,6 +132,8 @@ class _Parser:
 
     def expect(self, value: str) -> Tok:
         t = self.next()
+        if t.kind == "kw":
+            raise ExprError("assignment (use == to compare) is not allowed", t.col)
         if t.value != value or t.kind not in ("op",):
             got = "the end" if t.kind == "end" else repr(t.value)
             raise ExprError(f"expected {value!r} but found {got}", t.col)
@@ -144,6 +157,8 @@ class _Parser:
     def parse(self) -> Node:
         node = self.or_()
         t = self.peek()
+        if t.kind == "kw":
+            raise ExprError("assignment (use == to compare) is not allowed", t.col)
         if t.kind != "end":
             raise ExprError(f"unexpected {t.value!r}", t.col)
         return node
@@ -216,6 +231,21 @@ class _Parser:
             return self.mk(("neg", n), t.col, n) if t.value == "-" else n
         return self.atom()
 
+    def arg(self, args: list[Node], kwargs: list[tuple[str, Node, int]]) -> None:
+        """One argument of a call: an expression, or ``name=expr`` (keyword arguments last)."""
+        t = self.peek()
+        if t.kind == "name" and self.toks[self.i + 1].kind == "kw":
+            self.i += 2
+            if "." in t.value or "__" in t.value:
+                raise ExprError(f"bad argument name {t.value!r}", t.col)
+            if any(k[0] == t.value for k in kwargs):
+                raise ExprError(f"argument {t.value!r} given twice", t.col)
+            kwargs.append((t.value, self.or_(), t.col))
+            return
+        if kwargs:
+            raise ExprError("a positional argument cannot follow a keyword argument", t.col)
+        args.append(self.or_())
+
     def atom(self) -> Node:
         t = self.next()
         if t.kind == "num":
@@ -242,16 +272,21 @@ class _Parser:
                 self.next()
                 self.enter(t.col)
                 args: list[Node] = []
+                kwargs: list[tuple[str, Node, int]] = []
                 if self.peek().value != ")":
-                    args.append(self.or_())
+                    self.arg(args, kwargs)
                     while self.peek().value == ",":
                         self.next()
-                        args.append(self.or_())
+                        self.arg(args, kwargs)
                 self.expect(")")
                 self.depth -= 1
-                return self.mk(("call", name, tuple(args), t.col), t.col, *args)
+                kids = [*args, *(k[1] for k in kwargs)]
+                return self.mk(("call", name, tuple(args), t.col, tuple(kwargs)), t.col, *kids)
             if "." in name:
-                raise ExprError(f"attribute access is not allowed: {name!r}", t.col)
+                who, _, fld = name.partition(".")
+                if "." in fld:
+                    raise ExprError(f"attribute access is not allowed: {name!r}", t.col)
+                return ("attr", who, fld, t.col)
             return ("var", name, t.col)
         if t.kind == "op" and t.value == "(":
             self.enter(t.col)
@@ -294,6 +329,8 @@ def names(node: Node) -> tuple[set[tuple[str, int]], set[tuple[str, int, int]]]:
             cs.add((n[1], len(n[2]), n[3]))
             for a in n[2]:
                 walk(a)
+            for kw in n[4]:
+                walk(kw[1])
         elif k in ("neg", "not"):
             walk(n[1])
         elif k in ("and", "or"):
@@ -308,3 +345,24 @@ def names(node: Node) -> tuple[set[tuple[str, int]], set[tuple[str, int, int]]]:
 
     walk(node)
     return vs, cs
+
+
+def nodes(node: Node) -> list[Node]:
+    """Every node of an AST, parents before children (calls, attributes, variables...)."""
+    out: list[Node] = []
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        out.append(n)
+        k = n[0]
+        if k == "call":
+            todo.extend(reversed([*n[2], *(kw[1] for kw in n[4])]))
+        elif k in ("neg", "not"):
+            todo.append(n[1])
+        elif k in ("and", "or"):
+            todo.extend((n[2], n[1]))
+        elif k == "bin":
+            todo.extend((n[3], n[2]))
+        elif k == "cmp":
+            todo.extend(reversed(n[2]))
+    return out

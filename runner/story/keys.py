@@ -11,7 +11,7 @@ NODE_KINDS = ("place", "check", "combat", "scene")
 CHARACTER_KINDS = ("pc", "npc", "ally", "neutral", "enemy", "monster")
 ENDING_KINDS = ("good", "normal", "bad", "death", "extra", "neutral", "partial", "failure")
 TOP_KEYS = {"story", "clock", "variables", "items", "characters", "nodes", "endings",
-            "events", "readings", "voices", "migrations"}
+            "events", "readings", "voices", "migrations", "conditions"}
 STORY_KEYS = {"id", "title", "language", "rules", "start", "credits", "licence", "license",
               "author", "description", "options", "version", "length"}
 NODE_KEYS = {"kind", "title", "scene", "narration", "keeper", "on_enter", "actions", "props"}

@@ -31,6 +31,7 @@ from runner.story.model import Story
 from runner.story.references import check_references, check_rule_data, option_references
 from runner.story.sections.characters import read_characters
 from runner.story.sections.clock import read_clock
+from runner.story.sections.conditions import read_conditions
 from runner.story.sections.endings import declare_endings, read_endings
 from runner.story.sections.events import read_events
 from runner.story.sections.gather import gather
@@ -206,6 +207,8 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
     variables = read_variables(chk, sections["variables"])
     items = read_items(chk, sections["items"])
     characters = read_characters(chk, sections["characters"])
+    conditions = read_conditions(chk, sections["conditions"])
+    chk.has_pc = head.rules in ("coc7", "ureg") or any(c.kind == "pc" for c in characters.values())
     node_srcs = declare_nodes(chk, sections["nodes"])
     ending_srcs = declare_endings(chk, sections["endings"])
     clock = read_clock(chk, sections["clock"])
@@ -238,5 +241,6 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
         description=str(meta.get("description", "")), length=str(meta.get("length", "")),
         options=options,
         readings=readings, voices=voices, extra=extra, version=version, migrations=migs,
+        conditions=conditions,
     )
     return story, chk.diags

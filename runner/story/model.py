@@ -235,6 +235,8 @@ class Story:
     """Top-level sections a rule system reads (a section named after the story's rule system), as plain data."""
     version: str = ""
     """``story.version`` as written ("3", "1.2"); "" when the story has none."""
+    conditions: dict[str, Expr] = field(default_factory=dict)
+    """Named conditions (``conditions: {can_swim: "…"}``): a name usable in any expression."""
     migrations: tuple = ()
     """Renames for saves of older versions (runner.story.migrations.Migration, oldest first)."""
     cache: dict = field(default_factory=dict, compare=False, repr=False)

@@ -123,6 +123,8 @@ TOP_PROPS: dict[str, dict] = {
                    "show": {"type": "boolean"},
                    "left_visible_when": _d(_ref("expr"), "Show the time left only while this holds.")}),
     "variables": {"type": "object", "additionalProperties": _ref("variable")},
+    "conditions": _d({"type": "object", "additionalProperties": _ref("expr")},
+                     "Named conditions: name -> expression, usable in any when/if/check and in {…}."),
     "items": {"type": "object", "additionalProperties": _ref("item")},
     "characters": {"type": "object", "additionalProperties": _ref("character")},
     "nodes": {"type": "object", "additionalProperties": _ref("node")},

@@ -94,6 +94,7 @@ def read_actions(chk: Checker, v: Any, pos: tuple[int, int] | None, nid: str) ->
         label = a["label"]
         if type(label) is not str:
             label = chk.want_str(label, vpos(a, "label"), "label")
+        chk.inline(label, vpos(a, "label") or apos)
         aid = str(a.get("id", "")) or (re.sub(r"\W+", "_", label.lower()).strip("_") if label.isascii() else f"a{i + 1}")
         if aid in ids:
             chk.err(vpos(a, "id") or apos, f"action id {aid!r} is used twice in node {nid!r}", "K004")

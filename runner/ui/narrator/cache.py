@@ -82,7 +82,8 @@ class StoryLine:
 def story_lines(story) -> Iterator[StoryLine]:
     """Every line a player can hear, with its id: the narration of nodes and endings and the
     ``say`` effects of actions, outcomes and events; never keeper notes. (Lines a rule hook
-    makes up as it plays, roll results, have no id: they are always spoken live.)"""
+    makes up as it plays, roll results, have no id: they are always spoken live; so are
+    lines with ``{…}``, whose text is only known in play.)"""
     seen: set[str] = set()
 
     def visit(lines) -> Iterator[StoryLine]:
@@ -91,6 +92,8 @@ def story_lines(story) -> Iterator[StoryLine]:
                 continue
             lid = getattr(n, "id", None)
             if not lid or lid in seen:
+                continue
+            if "{" in n.text or "}" in n.text:  # {coins}, {~a|b}: worked out in play, spoken live
                 continue
             seen.add(lid)
             yield StoryLine(lid, n.text, getattr(n, "speaker", None) or "narrator")
