@@ -57,7 +57,7 @@ def _calls(node: X.Node) -> Iterator[tuple[str, tuple, int]]:
     k = node[0]
     if k == "call":
         yield node[1], node[2], node[3]
-        for a in node[2]:
+        for a in (*node[2], *(kw[1] for kw in node[4])):
             yield from _calls(a)
     elif k in ("neg", "not"):
         yield from _calls(node[1])
@@ -70,6 +70,30 @@ def _calls(node: X.Node) -> Iterator[tuple[str, tuple, int]]:
     elif k == "cmp":
         for a in node[2]:
             yield from _calls(a)
+
+
+def domain_problems(node: X.Node, story: Story, src: str = "") -> list[tuple[int, str]]:
+    """(column in ``src``, message) for each literal argument of a hook call outside the
+    domain its rule system declares for it (``coc7.check('Spot Hiden')``)."""
+    from runner.rules import find_hook
+
+    out: list[tuple[int, str]] = []
+    for n in X.nodes(node):
+        if n[0] != "call":
+            continue
+        hook = find_hook(n[1], story.rules)
+        if hook is None or not hook.domains:
+            continue
+        given = [*zip(hook.args, n[2], strict=False), *((kw[0], kw[1]) for kw in n[4])]
+        for param, arg in given:
+            dom = hook.domains.get(param)
+            if dom is None or arg[0] != "lit":
+                continue
+            msg = dom.check(arg[1], story)
+            if msg:
+                at = src.find(str(arg[1]), n[3]) if src and isinstance(arg[1], str) else -1
+                out.append((at - 1 if at > 0 else n[3], f"{n[1]}(): {msg}"))
+    return out
 
 
 def _outcome_keys(node: X.Node, rules: str) -> set[str] | None:
@@ -116,6 +140,8 @@ def _suspect(story: Story, names: dict[str, set[str]], speakers: set[str]) -> bo
         if node is None or id(node) in seen:
             return False
         seen.add(id(node))
+        if domain_problems(node, story):
+            return True
         for name, args, _col in _calls(node):
             kind = _NAME_ARGS.get(name)
             if kind and args and args[0][0] == "lit" and isinstance(args[0][1], str) \
@@ -197,7 +223,7 @@ def lint(story: Story) -> list[Diagnostic]:
             for nid in nodes:
                 node_pos[str(nid)] = (file, *nodes.kpos.get(nid, nodes.pos))
         for m in _walk(data):
-            out += _names_in(m, file, names, lines)
+            out += _names_in(m, file, names, lines, story)
             out += _speaker(m, file, speakers)
             out += _outcomes(m, file, story.rules)
     out += _enter_loops(story, node_pos)
@@ -205,7 +231,8 @@ def lint(story: Story) -> list[Diagnostic]:
     return out
 
 
-def _names_in(m: Map, file: str, names: dict[str, set[str]], lines: list[str]) -> list[Diagnostic]:
+def _names_in(m: Map, file: str, names: dict[str, set[str]], lines: list[str],
+              story: Story | None = None) -> list[Diagnostic]:
     out = []
     targets: list[tuple[Map, Any]] = [(m, k) for k in _EXPR_KEYS if k in m]
     for k in ("set", "add"):
@@ -216,6 +243,9 @@ def _names_in(m: Map, file: str, names: dict[str, set[str]], lines: list[str]) -
         node = _parse(text)
         if node is None:
             continue
+        for col, msg in domain_problems(node, story, text) if story is not None else ():
+            line, c = _expr_col(text, where, key, col, lines)
+            out.append(Diagnostic(file, line, c, msg, "K306"))
         for name, args, col in _calls(node):
             kind = _NAME_ARGS.get(name)
             if not kind or not args or args[0][0] != "lit" or not isinstance(args[0][1], str):

@@ -60,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
     out.write(f"{rs.name}: {rs.title}\n")
     for h in rs.hooks.values():
         first = h.doc.splitlines()[0] if h.doc else ""
-        out.write(f"  {h.name}({', '.join(h.args)})  {first}\n")
+        # An argument with a declared domain shows it (checked by katari check): skill: skill
+        shown = [f"{a}: {h.domains[a].name}" if a in h.domains else a for a in h.args]
+        out.write(f"  {h.name}({', '.join(shown)})  {first}\n")
     for text in topics.values():  # a rule system's other topics (its ready-made characters)
         out.write(text(args.lang))
     return 0

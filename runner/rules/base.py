@@ -85,6 +85,9 @@ class Hook:
     other key under its ``outcomes:``); None when they cannot be known."""
     skill_arg: bool = False
     """Its quoted arguments name skills (editors complete them from ``RuleSystem.skills``)."""
+    domains: dict[str, Domain] = field(default_factory=dict)
+    """What some arguments may be (a skill, dice, a character): ``katari check`` tests the
+    literal arguments of every call against them (RuleSystem.declare)."""
 
 
 Labels = Mapping[str, Mapping[str, str]]
@@ -205,6 +208,17 @@ Finding = tuple[str, str, str]
 """``(message, code, severity)`` of a rule system's lint, about the story as a whole."""
 
 
+@dataclass(frozen=True, slots=True)
+class Domain:
+    """The values an argument may take: ``check(value, story)`` gives the problem with a
+    literal value (``"unknown skill 'Spot Hiden' (did you mean 'Spot Hidden'?)"``) or None.
+    ``story`` is the loaded Story. Declared by the rule system, never by the engine."""
+
+    name: str
+    """For docs and hovers: ``skill``, ``dice``, ``difficulty``, ``character``..."""
+    check: Callable[[Any, Any], str | None]
+
+
 @dataclass
 class RuleSystem:
     """A rule system: named hooks plus optional life-cycle functions, and what front ends
@@ -233,6 +247,9 @@ class RuleSystem:
     when the rule system keeps no sheets. Pure: it reads the state, never changes it."""
     validate: Callable[[Any], list[tuple[str, str]]] | None = None
     """``validate(raw_story_dict) -> [(yaml_path, message)]`` rule-specific story checks."""
+    active_pc: Callable[[Context], str] | None = None
+    """The id of the player character whose sheet ``pc.name`` reads (None: the story's
+    ``kind: pc`` character)."""
     meta_commands: dict[str, Any] = field(default_factory=dict)
     """``@name args`` commands: a :class:`runner.rules.meta.MetaCommand` each (its arguments
     declared, read and bounded at the door; ``player=True`` for the ones a player may type,
@@ -267,6 +284,16 @@ class RuleSystem:
     """``dice(text, source) -> result | None``: a roll in this system's own dice syntax
     (``katari roll``, the console's ``roll``), or None when ``text`` is not one. The result
     has ``text`` and ``to_json()``."""
+
+    def declare(self, hook: str, **domains: Domain) -> None:
+        """Declares the domains of some arguments of a hook already registered."""
+        from dataclasses import replace
+
+        h = self.hooks[hook]
+        unknown = set(domains) - set(h.args)
+        if unknown:
+            raise TypeError(f"{self.name}.{hook} has no argument {sorted(unknown)}")
+        self.hooks[hook] = replace(h, domains={**h.domains, **domains})
 
     def hook(self, name: str | None = None, *, pure: bool = False,
              outcomes: Iterable[str] | None = None, skill_arg: bool = False) -> Callable[[HookFn], HookFn]:

@@ -61,13 +61,55 @@ def check_references(chk: Checker, meta: Any, meta_file: str, node_srcs: Sources
                 if t not in seen:
                     seen.add(t)
                     todo.append(t)
+        # Work in progress is not a mistake: an unlinked node or ending is a warning, and the
+        # story plays, graphs, tests and simulates.
         for name, nid, _spec, parent in node_srcs:
             if nid not in seen:
-                chk.err(chk.kpos(parent, nid), f"node {nid!r} cannot be reached from the start {start!r}", "K034", name)
+                chk.err(chk.kpos(parent, nid), f"node {nid!r} cannot be reached from the start {start!r}",
+                        "K034", name, severity="warning")
         for name, eid, _spec, parent in ending_srcs:
             if eid not in seen:
-                chk.err(chk.kpos(parent, eid), f"ending {eid!r} cannot be reached from the start {start!r}", "K035", name)
+                chk.err(chk.kpos(parent, eid), f"ending {eid!r} cannot be reached from the start {start!r}",
+                        "K035", name, severity="warning")
+        # On a sound graph only: a node defined twice or a goto to nowhere is the mistake.
+        if not any(d.code in ("K004", "K031", "K032") for d in chk.diags):
+            trapped(chk, seen, node_srcs)
     return start
+
+
+def trapped(chk: Checker, seen: set[str], node_srcs: Sources) -> None:
+    """Places the player can reach but never leave for an ending: a set of nodes whose ways
+    out all lead back among themselves (only simulate's turn limit found them before). A
+    timed event or a rule system's ending that can fire anywhere is a way out of every node."""
+    if not chk.endings or chk.endings & chk.global_edges:
+        return  # a story without endings (a sandbox, a fixture) walks for ever on purpose
+    back: dict[str, set[str]] = {}
+    for src, targets in chk.edges.items():
+        for t in targets:
+            back.setdefault(t, set()).add(src)
+    # A node with no way on of its own is reported as a dead end (K030) or is moved on by
+    # its rule system (a bomb module's one node): either way not a trap of this kind.
+    # A goto to nowhere is reported as such (K031), so it counts as a way out here.
+    out = set(chk.endings) | {nid for _n, nid, _s, _p in node_srcs if not chk.edges.get(nid)}
+    out |= {t for ts in chk.edges.values() for t in ts if t not in chk.nodes}
+    todo = list(out)
+    while todo:
+        n = todo.pop()
+        for src in back.get(n, ()):
+            if src not in out:
+                out.add(src)
+                todo.append(src)
+    # A node whose on_enter always moves the player on shares its target's fate; one that
+    # bounces for ever is the linter's (K304, said more precisely there).
+    stuck = [(name, nid, parent) for name, nid, spec, parent in node_srcs
+             if nid in seen and nid not in out and chk.edges.get(nid) and not _passes_through(spec)]
+    if not stuck:
+        return
+    ids = [nid for _n, nid, _p in stuck]
+    shown = ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
+    name, nid, parent = stuck[0]
+    chk.err(chk.kpos(parent, nid), f"no way out: from {shown} no action or goto ever leads to an "
+                                   "ending (a player who goes there can never finish)", "K036", name)
 
 
 def check_rule_data(chk: Checker, rules: str, meta: Any, options: dict, variables: dict[str, Variable],
@@ -87,3 +129,14 @@ def check_rule_data(chk: Checker, rules: str, meta: Any, options: dict, variable
                "endings": {k: {"kind": e.kind, "title": e.title} for k, e in endings.items()}, **extra}
         for where, msg in rs.validate(raw):
             chk.err(locate(docs, where), msg, "K040", file_of(docs, where) or meta_file)
+
+
+def _passes_through(spec: Any) -> bool:
+    """Whether a node's ``on_enter`` always sends the player on (a goto before any end or if)."""
+    effs = spec.get("on_enter") if isinstance(spec, dict) else None
+    for e in effs if isinstance(effs, list) else [effs] if isinstance(effs, dict) else []:
+        if not isinstance(e, dict) or "end" in e or "if" in e or "check" in e:
+            return False
+        if "goto" in e:
+            return True
+    return False

@@ -101,3 +101,9 @@ from runner.rules.coc7.views import (  # noqa: E402,F401,I001
 # runner/rules/coc7/front.py.
 from runner.rules.coc7 import front as _front  # noqa: E402,F401
 from runner.rules.coc7 import scenario as _scenario  # noqa: E402,F401  (scenario hooks register on SYSTEM)
+# What the hooks' arguments may be (katari check), and whose sheet `pc.name` reads.
+from runner.rules.coc7 import checks as _ck  # noqa: E402
+from runner.rules.coc7 import domains as _domains  # noqa: E402
+
+_domains.declare(SYSTEM)
+SYSTEM.active_pc = _ck.pc_id

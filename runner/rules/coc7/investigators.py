@@ -149,7 +149,10 @@ def _validate(raw: Any) -> list[tuple[str, str]]:
             if c.get("kind") == "pc":
                 sh.normalise_chars(stats)
             else:
-                sh.make_enemy(str(c.get("name", cid)), stats, c.get("props") or {})
+                from runner.rules.coc7.domains import attack_damage
+
+                enemy = sh.make_enemy(str(c.get("name", cid)), stats, c.get("props") or {})
+                out += attack_damage(cid, stats, enemy)  # damage: 1d is found here, not in a fight
         except (RuleError, ValueError, TypeError) as e:
             out.append((f"characters.{cid}.stats", str(e)))
     return out

@@ -34,6 +34,9 @@ def read_endings(chk: Checker, ending_srcs: Sources) -> dict[str, Ending]:
         if not chk.want_map(spec, chk.vpos(parent, eid), f"ending {eid!r}"):
             continue
         chk.unknown_keys(spec, {"kind", "title", "narration"}, f"ending {eid!r}")
+        if "kind" not in spec:
+            chk.err(chk.kpos(parent, eid), f"ending {eid!r} needs a kind: one of {', '.join(ENDING_KINDS)} "
+                                           "(how the game ended, for the player and for simulate)", "K005")
         kind = str(spec.get("kind", "normal"))
         if kind not in ENDING_KINDS:
             chk.err(chk.vpos(spec, "kind"), f"ending kind {kind!r}: one of {', '.join(ENDING_KINDS)}", "K005")

@@ -3,12 +3,20 @@ top-level sections a rule system reads (a section named after the system)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from runner.story.bounds import short
 from runner.story.checker import Checker, closest
 from runner.story.keys import ID_RE, STORY_KEYS
 from runner.story.located import Map, file_of, locate
+
+LANGUAGE_RE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")
+"""A language code (BCP 47's simple form): ``ja``, ``en``, ``pt-BR``."""
+LANGUAGE_NAMES = {"english": "en", "japanese": "ja", "日本語": "ja", "英語": "en", "nihongo": "ja",
+                  "korean": "ko", "한국어": "ko", "chinese": "zh", "中文": "zh", "french": "fr",
+                  "german": "de", "spanish": "es", "italian": "it", "portuguese": "pt", "eng": "en",
+                  "jp": "ja", "jpn": "ja", "en_us": "en-US", "en_gb": "en-GB"}
 
 
 class Head(NamedTuple):
@@ -41,6 +49,11 @@ def read_story(chk: Checker, meta: Any, meta_file: str, default_id: str) -> Head
         chk.find_hook = None  # every hook call would be reported again: the one mistake is enough
     chk.rules = rules
     language = str(meta.get("language", "ja"))
+    if not LANGUAGE_RE.match(language):
+        near = LANGUAGE_NAMES.get(language.strip().lower())
+        hint = f" (did you mean {near!r}?)" if near else ""
+        chk.err(chk.vpos(meta, "language"), f"language {language!r} is not a language code{hint}: write "
+                                            "a code such as ja or en", "K005")
     credits = meta.get("credits", ())
     credits_t = tuple(str(c) for c in credits) if isinstance(credits, list) else ((str(credits),) if credits else ())
     return Head(sid, rules, language, credits_t)
