@@ -136,6 +136,8 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
             if n[0] == k:
                 flatten(n[1])
                 flatten(n[2])
+            elif n[0] == "var" and conditions and n[1] in conditions and conditions[n[1]][0] == k:
+                flatten(conditions[n[1]])  # `my_turn and light`: one loop over all the parts
             else:
                 parts.append(n)
         flatten(node)
