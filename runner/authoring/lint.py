@@ -74,7 +74,7 @@ def _calls(node: X.Node) -> Iterator[tuple[str, tuple, int]]:
 
 def domain_problems(node: X.Node, story: Story, src: str = "") -> list[tuple[int, str]]:
     """(column in ``src``, message) for each literal argument of a hook call outside the
-    domain its rule system declares for it (``coc7.check('Spot Hiden')``)."""
+    domain its rule system declares for it (a misspelt skill, dice that cannot be read)."""
     from runner.rules import find_hook
 
     out: list[tuple[int, str]] = []

@@ -3,7 +3,7 @@
 
 Inside a line of text::
 
-    {coins}  {pc.name}  {coc7.skill('目星')}    the value of an expression (a condition:
+    {coins}  {pc.name}  {sys.skill('Spot')}     the value of an expression (a condition:
                                                  no hook that changes the game)
     {rich: You are rich.|You are not.}           an inline condition (ink's form; the second
                                                  branch may be left out: {rich: and rich})

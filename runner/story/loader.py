@@ -164,6 +164,16 @@ def _load(path: str | os.PathLike[str], *, check_hooks: bool) -> tuple[Story | N
             gc.enable()
 
 
+def _keeps_pcs(rules: str) -> bool:
+    """Whether the rule system names its own player characters (``pc.name``): ``active_pc``."""
+    from runner.rules import system
+
+    try:
+        return system(rules).active_pc is not None
+    except KeyError:
+        return False
+
+
 FREEZE_NODES = 1000
 """Nodes from which a loaded story is moved out of the garbage collector's sight."""
 
@@ -208,7 +218,7 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
     items = read_items(chk, sections["items"])
     characters = read_characters(chk, sections["characters"])
     conditions = read_conditions(chk, sections["conditions"])
-    chk.has_pc = head.rules in ("coc7", "ureg") or any(c.kind == "pc" for c in characters.values())
+    chk.has_pc = any(c.kind == "pc" for c in characters.values()) or _keeps_pcs(head.rules)
     node_srcs = declare_nodes(chk, sections["nodes"])
     ending_srcs = declare_endings(chk, sections["endings"])
     clock = read_clock(chk, sections["clock"])

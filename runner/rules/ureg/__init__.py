@@ -125,3 +125,11 @@ from runner.rules.ureg.campaign import (  # noqa: E402,F401,I001
 # What front ends need from this system (labels, the real-time limit, the campaign, the
 # rules text): runner/rules/ureg/front.py.
 from runner.rules.ureg import front as _front  # noqa: E402,F401
+
+
+def _active_pc(ctx):  # noqa: ANN001, ANN202 - whose sheet `{pc.name}` reads in story text
+    pcs = C.active_pcs(ctx)
+    return pcs[0] if pcs else ""
+
+
+SYSTEM.active_pc = _active_pc
