@@ -90,7 +90,7 @@ def character(value: Any, story: Any) -> str | None:
     return f"no character {value!r} in this story{_near(value, chars)}"
 
 
-def attack_damage(cid: str, stats: dict, enemy: dict) -> list[tuple[str, str]]:
+def attack_damage(cid: str, stats: dict[str, Any], enemy: dict[str, Any]) -> list[tuple[str, str]]:
     """(yaml path, message) for each attack of an enemy whose damage is not dice notation
     (``damage: 1d``): found by the check, not by the first hit in play."""
     out = []

@@ -126,9 +126,12 @@ from runner.rules.ureg.campaign import (  # noqa: E402,F401,I001
 # rules text): runner/rules/ureg/front.py.
 from runner.rules.ureg import front as _front  # noqa: E402,F401
 
+from runner.rules.base import Context  # noqa: E402
 
-def _active_pc(ctx):  # noqa: ANN001, ANN202 - whose sheet `{pc.name}` reads in story text
-    pcs = C.active_pcs(ctx)
+
+def _active_pc(ctx: Context) -> str:
+    """Whose sheet ``{pc.name}`` reads in story text: the first active PC."""
+    pcs: list[str] = C.active_pcs(ctx)
     return pcs[0] if pcs else ""
 
 
