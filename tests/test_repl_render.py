@@ -106,3 +106,17 @@ def test_status_bar_shows_rule_system_keys_generically() -> None:
     assert plain_items["strikes"] == "1" and "AB12" in plain_items["edgework"]
     bar = "".join(x for _, x in toolbar(ktane, ktane_story, "en", cols=40))
     assert get_cwidth(bar) <= 40 and bar.strip().startswith("Place ダンジョン")
+
+
+def test_a_speakers_name_is_set_off_as_each_language_does() -> None:
+    """Japanese brackets a speaker's name (「三浦」…); an English console writes ``Miura: …``
+    (「The girl」 in an English game read as a stray Japanese mark)."""
+    from runner.ui.render import markdown_turn, speaker_head
+
+    assert speaker_head("三浦", "ja") == "「三浦」"
+    assert speaker_head("The girl", "en") == "The girl: "
+    story = SimpleNamespace(characters={"g": SimpleNamespace(name="The girl")}, language="en")
+    ev = {"type": "narration", "text": "Where is this?", "speaker": "g", "name": "The girl"}
+    en = Renderer(story=story, cols=60, lang="en").events([ev])
+    assert plain(en) == "The girl: Where is this?"
+    assert "「" not in "".join(markdown_turn([ev], story, lang="en"))

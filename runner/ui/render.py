@@ -56,6 +56,11 @@ def width(text: str) -> int:
     return get_cwidth(text)
 
 
+def speaker_head(name: str, lang: str) -> str:
+    """A speaker's name before their line: 「三浦」 in Japanese, ``Miura: `` in English."""
+    return f"「{name}」" if lang == "ja" else f"{name}: "
+
+
 def tidy(text: str) -> str:
     """Drops the spaces YAML folding leaves between Japanese sentences ("。 次")."""
     if " " not in text:
@@ -243,7 +248,7 @@ class Renderer:
             text = str(ev.get("text", ""))
             if name is None:
                 return [[("class:narration", line)] for line in wrap(text, self.cols)]
-            head = f"「{name}」"
+            head = speaker_head(name, lang)
             lines = wrap(text, self.cols, first=head, indent="  ")
             first = lines[0]
             return [[("class:speaker", head), ("class:narration", first[len(head):])]] + \
@@ -880,7 +885,7 @@ def markdown_turn(events: Iterable[dict], story: Any = None, *, lang: str = "ja"
                 continue
             name = _speaker_name(story, ev.get("speaker"), ev.get("name"))
             text = _md(tidy(str(ev.get("text", ""))))
-            out.append(f"**「{_md(name)}」** {text}" if name else text)
+            out.append(f"**{speaker_head(_md(name), lang).strip()}** {text}" if name else text)
             out.append("")
         elif kind == "roll":
             line, level = roll_text(ev, lang)
