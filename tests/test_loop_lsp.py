@@ -178,6 +178,8 @@ def test_the_language_server_over_stdio(tmp_path: Path) -> None:
         r = c.request("textDocument/hover", {"textDocument": {"uri": main_uri}, "position": pos})
         value = r["result"]["contents"]["value"]
         assert "coc7.check(" in value and "skill" in value
+        # the argument domains the rule system declares, as `katari rules coc7` shows them
+        assert "difficulty: difficulty" in value, value
 
         # 7. Shutdown and exit.
         r = c.request("shutdown", None)

@@ -356,9 +356,11 @@ def _skill_call(rules: str) -> re.Pattern[str]:
 
 
 def hook_doc(name: str, h: Any) -> str:
-    """Markdown for a hook: its call with argument names, whether it may sit in a condition,
-    and its docstring."""
-    sig = f"{name}({', '.join(h.args)})"
+    """Markdown for a hook: its call with argument names (and the domain each declared one
+    takes: ``skill``, ``difficulty``, ``dice``...), whether it may sit in a condition, and its
+    docstring."""
+    domains = getattr(h, "domains", None) or {}
+    sig = f"{name}({', '.join(f'{a}: {domains[a].name}' if a in domains else a for a in h.args)})"
     kind = "condition or effect (reads the game)" if h.pure else "effect or check only (changes the game)"
     doc = (h.doc or "").strip()
     return f"```\n{sig}\n```\n{kind}\n\n{doc}".rstrip()
