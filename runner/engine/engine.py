@@ -573,7 +573,7 @@ def _no_match(story: Story, state: State, command: str, choices: list[Choice]) -
         if not c.n:
             continue
         cands[normalise(c.label)] = c.label
-        for form in (*forms(story, c.action).plain, normalise(c.id), *(normalise(al) for al in c.aliases)):
+        for form in (*forms(story, c.action, c.label).plain, normalise(c.id), *(normalise(al) for al in c.aliases)):
             cands.setdefault(form, c.label)
     near = suggestions(text, cands)
     ev = {"type": "error", "code": "unknown_command", "message": f"did not understand {text[:80]!r}"}

@@ -135,16 +135,23 @@ class Forms(NamedTuple):
     """Tier 5: the whole label, annotation included."""
 
 
-def forms(story: Any, action: Any) -> Forms:
-    """An action's forms, built once per story."""
+def forms(story: Any, action: Any, shown: str | None = None) -> Forms:
+    """An action's forms, built once per story. ``shown``: the label as listed now, when it
+    differs from the written one (a label with ``{…}`` text: 「コインを{coins}枚払う」 is typed
+    as the player saw it, 「コインを3枚払う」); those forms are kept per shown text."""
     table = story.cache.get("_forms")
     if table is None:
         table = story.cache["_forms"] = {}
-    hit = table.get(id(action))
+    label = str(action.label)
+    key: Any = id(action)
+    if shown is not None and shown != label:
+        label, key = shown, (id(action), shown)
+        if len(table) > 20000:  # (shown labels vary with the game: keep the table bounded)
+            table.clear()
+    hit = table.get(key)
     if hit is not None and hit[0] is action:
         return hit[1]
     read = reader(story)
-    label = str(action.label)
     plain_label = strip_note(label)
     aliases = [str(a) for a in action.aliases]
     exact = tuple(dict.fromkeys(x for x in (normalise(label), normalise(str(action.id)),
@@ -161,7 +168,7 @@ def forms(story: Any, action: Any) -> Forms:
     plain = normalise(plain_label)
     parts = tuple(dict.fromkeys(x for x in (plain, *(normalise(a) for a in aliases), *kana) if x))
     f = Forms(exact, frozenset(x for x in (plain, *kana) if x), parts, normalise(label))
-    table[id(action)] = (action, f)
+    table[key] = (action, f)
     return f
 
 
@@ -291,7 +298,7 @@ def find(story: Any, choices: Iterable[Any], text: str, *, fuzzy: bool = True,
     key = normalise(text)
     if not key:
         return Found()
-    fs = [(c, forms(story, c.action)) for c in choices]
+    fs = [(c, forms(story, c.action, c.label)) for c in choices]
     for c, f in fs:
         if key in f.exact:
             if not c.n or key in (normalise(str(c.action.label)), normalise(str(c.action.id))):

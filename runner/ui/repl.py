@@ -519,7 +519,7 @@ class ActionCompleter(_completer_base()):  # type: ignore[misc]
                     prefix.append(comp)
                 continue
             # The forms typing matches (label without its annotation, aliases, kana readings).
-            f = forms(r.story, c.action)
+            f = forms(r.story, c.action, c.label)
             if any(n.startswith(key) for n in (*f.exact, *f.parts)):
                 prefix.append(comp)
             elif any(key in n for n in (*f.exact, *f.parts)) or key in f.full or \
