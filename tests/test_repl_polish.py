@@ -108,7 +108,8 @@ def test_gm_panel_lists_each_ureg_stat_once(window) -> None:
     player, gm = _state(window, "1", gm=True)
     _, _, panel = _screens(window, player, gm, "ja")
     row = next(line for line in panel.splitlines() if "ライフ" in line)
-    assert row.strip() == "あなた: ライフ 1"  # not "ライフ 1 life 1"
+    # not "ライフ 1 life 1": each once, the escaper's abilities included
+    assert row.strip() == "あなた: ライフ 1 長所 閃き 短所 平凡"
 
 
 # -- 2. the quit line names the story unless it is the default ----------------

@@ -117,7 +117,8 @@ def test_a_made_escaper_plays_the_sample_room_to_the_end() -> None:
     assert any("= 5.5 m ≥ 5 m" in t for t in texts), texts
     assert evs[-1]["type"] == "ending" and evs[-1]["id"] == "escaped"
     st = [e for e in evs if e["type"] == "state"][-1]
-    assert st["vars"]["ability_good"] == "夜目" and st["vars"]["ability_bad"] == "低身長"
+    # (the escaper's abilities are its sheet's: the story's own variables are not shown)
+    assert st["stats"]["pc"]["good"] == "夜目" and st["stats"]["pc"]["bad"] == "低身長"
 
 
 def test_made_escapers_fight_by_their_own_power_in_the_greenhouse() -> None:

@@ -31,7 +31,7 @@ from runner.story.source import SourceError, read_text, story_root
 from runner.story.yamlpos import Map, Refused, Seq
 from runner.story.yamlpos import load as yaml_load
 
-CASE_KEYS = {"name", "seed", "gm", "dice", "commands", "expect", "allow_errors", "skip"}
+CASE_KEYS = {"name", "seed", "gm", "dice", "commands", "expect", "allow_errors", "skip", "lang"}
 EXPECT_KEYS = {"after", "node", "var", "vars", "ending", "has", "lacks", "clock", "text",
                "no_text", "offers", "not_offers", "visited", "turn", "fired"}
 COMMAND_KEYS = {"command", "dice"}
@@ -75,6 +75,9 @@ class Case:
     expect: list[Expect] = field(default_factory=list)
     allow_errors: bool = False
     skip: str = ""
+    lang: str = ""
+    """The language the case is written in, when it is not the story's own (its commands and
+    texts are a translation's): it runs only on the story played in that language."""
 
     @property
     def nodeid(self) -> str:
@@ -159,7 +162,8 @@ def load_cases(path: str | Path, *, display: str | None = None, root: Path | Non
             raise PlaytestError(where, f"two cases are named {name!r}")
         names.add(name)
         case = Case(name, shown, line, seed=int(raw.get("seed", 0) or 0), gm=bool(raw.get("gm", False)),
-                    allow_errors=bool(raw.get("allow_errors", False)), skip=str(raw.get("skip") or ""))
+                    allow_errors=bool(raw.get("allow_errors", False)), skip=str(raw.get("skip") or ""),
+                    lang=str(raw.get("lang") or ""))
         case.dice = _faces(raw.get("dice"), f"{shown}:{_line(raw, 'dice')}")
         case.dice_line = _line(raw, "dice")
         cmds = raw.get("commands") or []
@@ -344,13 +348,28 @@ def _step_counting(story: Story, state: Any, text: str, queue: list[int], gm: bo
     return new, events, len(queue)
 
 
+TEXT_CHECKS = ("text", "no_text")
+
+
 def run_case(story: Story, case: Case) -> Result:
-    """Plays a case and checks its expectations."""
+    """Plays a case and checks its expectations.
+
+    On a translated story (``katari test STORY --lang en``) a case written in the story's own
+    language is played twice in step: each command is read by the story as written, and the
+    action it names is played by its id in the translation. Both games must stay the same
+    (node, ending, variables, inventory) after every command; the expectations are checked
+    but for ``text``/``no_text``, which are in the other language. A case with ``lang:`` runs
+    only in that language, as written."""
     t0 = time.perf_counter()
     res = Result(case, "passed")
-    if case.skip:
+    played = story.language
+    source = story.cache.get("_source") if story.translation is not None else None
+    written = case.lang or (source.language if source is not None else played)
+    if case.skip or written != played and not (source is not None and written == source.language):
         res.outcome = "skipped"
         return res
+    if source is not None and written == source.language:
+        return _run_translated(story, source, case, t0)
     fails = res.failures
     at: dict[int | None, list[Expect]] = {}
     for x in case.expect:
@@ -405,6 +424,71 @@ def run_case(story: Story, case: Case) -> Result:
         if queue:
             fails.append(f"{case.file}:{case.dice_line or case.line}: {len(queue)} dice face(s) "
                          f"were never rolled: {queue}")
+        verify(None)
+    res.outcome = "failed" if fails else "passed"
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _run_translated(story: Story, source: Story, case: Case, t0: float) -> Result:
+    """A case of the source language played on the source and the translation in step."""
+    from runner.engine import resolve
+
+    res = Result(case, "passed")
+    fails = res.failures
+    at: dict[int | None, list[Expect]] = {}
+    for x in case.expect:
+        at.setdefault(x.after, []).append(x)
+    lang = story.language
+    state, events = new_game(story, case.seed, gm=case.gm)
+    mirror, _ = new_game(source, case.seed, gm=case.gm)
+    queue = list(case.dice)
+    for ev in events:
+        if ev["type"] == "error":
+            fails.append(f"{case.file}:{case.line}: the {lang} story fails at the start: {ev.get('message', '')}")
+
+    def verify(k: int | None) -> None:
+        for x in at.get(k, ()):
+            checks = {key: v for key, v in x.checks.items() if key not in TEXT_CHECKS}
+            for msg in check_expectation(source, state, [], checks):
+                where = f" (after command {k})" if k else (" (at the start)" if k == 0 else "")
+                fails.append(f"{case.file}:{x.line}: {msg}{where} [{lang}]")
+
+    def differs(a: Any, b: Any) -> str:
+        for what in ("node", "ending", "vars", "inventory", "clock"):
+            if getattr(a, what) != getattr(b, what):
+                return f"{what}: {getattr(b, what)!r} in {lang}, {getattr(a, what)!r} in {source.language}"
+        return ""
+
+    verify(0)
+    for i, cmd in enumerate(case.commands, 1):
+        if state.ending is not None:
+            fails.append(f"{case.file}:{cmd.line}: the {lang} game already ended ({state.ending}) "
+                         f"before command {i} {cmd.text!r}")
+            break
+        found = None if cmd.text.startswith(("!", "@")) else resolve(source, mirror, cmd.text).choice
+        text = found.id if found is not None else cmd.text
+        queue = cmd.dice + queue
+        try:
+            new_m, _, used = _step_counting(source, mirror, cmd.text, list(queue), case.gm)
+            new, events, used2 = _step_counting(story, state, text, queue, case.gm)
+        except DiceError as e:
+            fails.append(f"{case.file}:{cmd.line}: bad dice for {cmd.text!r}: {e}")
+            break
+        queue = queue[used2:]
+        errs = [str(ev.get("message", "")) for ev in events if ev["type"] == "error"]
+        if new is state and errs and not case.allow_errors and new_m is not mirror:
+            fails.append(f"{case.file}:{cmd.line}: command {i} {text!r} failed in {lang} at node "
+                         f"{state.node!r}: {errs[0]}")
+            break
+        state, mirror = new, new_m
+        why = differs(mirror, state) or ("" if used == used2 else f"dice: {used2} used in {lang}, {used}")
+        if why:
+            fails.append(f"{case.file}:{cmd.line}: after command {i} {cmd.text!r} the {lang} game differs "
+                         f"from the {source.language} one: {why}")
+            break
+        verify(i)
+    else:
         verify(None)
     res.outcome = "failed" if fails else "passed"
     res.seconds = time.perf_counter() - t0

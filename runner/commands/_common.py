@@ -5,9 +5,12 @@ from __future__ import annotations
 from runner.stories import resolve, shipped
 
 
-def open_story(name: str | None, command: str):  # noqa: ANN201 - Story | None
+def open_story(name: str | None, command: str, lang: str | None = None):  # noqa: ANN201 - Story | None
     """Loads a story for a command, or prints why not (one line when there is no such
-    story; its first diagnostics when it has errors) to stderr and returns None."""
+    story; its first diagnostics when it has errors) to stderr and returns None.
+
+    With ``lang``, the story in that language: its translation laid over it (see
+    :func:`translated`)."""
     import sys
 
     from runner.story import StoryError, load
@@ -20,7 +23,7 @@ def open_story(name: str | None, command: str):  # noqa: ANN201 - Story | None
               f"({ids or 'none installed'})", file=sys.stderr)
         return None
     try:
-        return load(path)
+        story = load(path)
     except StoryError as e:
         for d in e.diagnostics[:20]:
             print(printable(str(d)), file=sys.stderr)
@@ -28,3 +31,20 @@ def open_story(name: str | None, command: str):  # noqa: ANN201 - Story | None
         tail = f" (and {more} more)" if more > 0 else ""
         print(f"katari {command}: {path} has errors{tail}; see `katari check {path}`", file=sys.stderr)
         return None
+    return translated(story, lang, command) if lang else story
+
+
+def translated(story, lang: str, command: str = "play"):  # noqa: ANN001, ANN201 - Story | None
+    """``story`` played in ``lang``: its translation into ``lang`` laid over it; the story as
+    written when it has none (`katari check STORY --lang LANG` says so); None (and why, on
+    stderr) when the translation file cannot be read."""
+    import sys
+
+    from runner.story import translate as T
+
+    try:
+        out = T.apply(story, lang)
+    except T.TranslationError as e:
+        print(f"katari {command}: {e}", file=sys.stderr)
+        return None
+    return out

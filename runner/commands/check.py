@@ -20,6 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="vosk model to check spoken words against (default: the installed model "
                         "for the story's language, if any)")
     p.add_argument("--no-voice", action="store_true", help="skip the spoken-words check")
+    p.add_argument("--lang", default=None, metavar="LANG",
+                   help="also check the story's translation into LANG: each string not translated "
+                        "(K400) or stale since its source changed (K401), as warnings (docs/translating.md)")
     p.set_defaults(func=run)
 
 
@@ -43,6 +46,10 @@ def run(args: argparse.Namespace) -> int:
             diags = diags + lint(story)
         if story is not None and not args.no_voice:
             diags = diags + voice_warnings(story, args.model)
+        if story is not None and getattr(args, "lang", None):
+            from runner.story.translate import check as check_translation
+
+            diags = diags + check_translation(story, args.lang)
         if args.json:
             results.append((str(path), story, diags))
             if any(d.severity == "error" for d in diags):

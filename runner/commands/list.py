@@ -10,12 +10,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="list the shipped stories",
                        description="List the stories that come with Katari: id, title, rule system, length, language.")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--lang", choices=["ja", "en"], default=None,
+                   help="show each story's title in this language when it has a translation "
+                        "(default $KATARI_LANG, else each story's own)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from runner.stories import DEFAULT_STORY, shipped
     from runner.story import StoryError, load
+    from runner.story import translate as T
+    from runner.ui.i18n import played_lang
 
     rows = []
     for path in shipped():
@@ -25,9 +30,16 @@ def run(args: argparse.Namespace) -> int:
             rows.append({"id": path.stem, "title": f"(broken: {e})", "rules": "?", "nodes": 0,
                          "language": "?", "length": ""})
             continue
+        langs = T.languages(s)
+        lang = played_lang(getattr(args, "lang", None), s.language)
+        if lang != s.language and lang in langs:
+            try:
+                s = T.apply(s, lang)
+            except T.TranslationError:
+                pass
         rows.append({"id": s.id, "title": s.title, "rules": s.rules, "nodes": len(s.nodes),
-                     "endings": len(s.endings), "language": s.language,
-                     "length": s.length, "default": s.id == DEFAULT_STORY})
+                     "endings": len(s.endings), "language": (s.translation.source_lang if s.translation else s.language),
+                     "translations": langs, "length": s.length, "default": s.id == DEFAULT_STORY})
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0
@@ -35,9 +47,12 @@ def run(args: argparse.Namespace) -> int:
         star = "*" if r.get("default") else " "
         nodes = f"{r['nodes']:>4} node" + ("" if r["nodes"] == 1 else "s")
         # pad by display cells, not characters: 「60〜120分」 is nine cells wide
-        print(f"{star} {r['id']:<22} {r['rules']:<6} {r['language']:<3} {nodes:<10} "
+        langs = "+".join([r["language"], *r.get("translations", [])])
+        print(f"{star} {r['id']:<22} {r['rules']:<6} {langs:<6} {nodes:<10} "
               f"{_pad(str(r['length']), 11)}{r['title']}")
-    print("(* = the default story: `katari play` with no STORY)")
+    en = played_lang(getattr(args, "lang", None)) == "en"
+    print("(* = the default story: `katari play` with no STORY; ja+en: written in ja, translated into en)" if en else
+          "（* = 既定の物語：STORY なしの `katari play`。ja+en：日本語で書かれ、英語の翻訳がある）")
     return 0
 
 

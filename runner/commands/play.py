@@ -16,7 +16,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--gm", action="store_true", help="game master mode: keeper notes and hidden state")
     p.add_argument("--dice", default=None, metavar="manual",
                    help="'manual': every roll asks for the faces the table rolled")
-    p.add_argument("--lang", choices=["ja", "en"], default=None, help="interface language (default ja)")
+    p.add_argument("--lang", choices=["ja", "en"], default=None,
+                   help="the language played: the console, the rules' words and the story (when it "
+                        "has a translation, docs/translating.md); default $KATARI_LANG, else the "
+                        "story's own language")
     p.add_argument("--transcript", metavar="FILE", help="write the session as Markdown to FILE")
     p.add_argument("--new", action="store_true", help="start a new game even if one can be resumed")
     p.add_argument("--player-view", metavar="FILE", default=None,
@@ -151,11 +154,18 @@ def run(args: argparse.Namespace) -> int:
     story = open_story(args.story, 'play')
     if story is None:
         return 1
+    from runner.commands._common import translated
+    from runner.ui.i18n import played_lang
+
+    args.lang = played_lang(args.lang, story.language)
+    story = translated(story, args.lang)
+    if story is None:
+        return 1
     first = None
     if getattr(args, "campaign_from", None):
         from runner.ui.i18n import default_lang
 
-        first, problem = campaign_command(story, args.campaign_from, args.lang or default_lang())
+        first, problem = campaign_command(story, args.campaign_from, args.lang or default_lang(story.language))
         if first is None:
             print(f"katari play: {problem}", file=sys.stderr)
             return 1

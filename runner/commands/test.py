@@ -15,6 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-k", dest="select", default="", metavar="TEXT",
                    help="only cases whose id (file::name) contains TEXT")
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    p.add_argument("--lang", default=None, metavar="LANG",
+                   help="play the tests on the story's translation into LANG: the same seeds and "
+                        "action ids must reach the same endings (docs/playtests.md)")
     p.set_defaults(func=run)
 
 
@@ -29,6 +32,19 @@ def run(args: argparse.Namespace) -> int:
     story = open_story(args.story, 'test')
     if story is None:
         return 1
+    lang = getattr(args, "lang", None) or story.language
+    if lang != story.language:
+        from runner.story import translate as T
+
+        try:
+            played = T.apply(story, lang)
+        except T.TranslationError as e:
+            print(f"katari test: {e}")
+            return 1
+        if played is story:
+            print(f"katari test: {story.id} has no {lang} translation ({T.translation_path(story.path, lang)})")
+            return 1
+        story = played
     from pathlib import Path as _P
 
     path = _P(story.path)

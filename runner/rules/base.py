@@ -284,6 +284,14 @@ class RuleSystem:
     """``dice(text, source) -> result | None``: a roll in this system's own dice syntax
     (``katari roll``, the console's ``roll``), or None when ``text`` is not one. The result
     has ``text`` and ``to_json()``."""
+    text_keys: frozenset[str] = frozenset()
+    """Keys of the rule data a story writes (node ``props``, ``story.options``, the rule
+    section) whose text values (or lists of text) players read or type: an obstacle's
+    ``name``, ``hint``, ``say``, ``aliases``... ``katari strings`` exports them for translation."""
+    texts: Callable[[str], dict[str, str]] | None = None
+    """``texts(lang) -> {key: text}``: the rule system's own words in ``lang`` ("" when it
+    has none), by stable key, for translators. A story's translation may reword them
+    (``rules.<system>.<key>``: ``Story.translation.rule_texts``)."""
 
     def declare(self, hook: str, **domains: Domain) -> None:
         """Declares the domains of some arguments of a hook already registered."""

@@ -239,6 +239,9 @@ class Story:
     """Named conditions (``conditions: {can_swim: "…"}``): a name usable in any expression."""
     migrations: tuple = ()
     """Renames for saves of older versions (runner.story.migrations.Migration, oldest first)."""
+    translation: Any = None
+    """The translation this Story was overlaid with (runner.story.translate.Applied), or None
+    for the story as written; ``language`` is then the translation's (the language played)."""
     cache: dict = field(default_factory=dict, compare=False, repr=False)
     """Derived data computed once per loaded story: the engine's compiled closures and
     per-node action tables, and rule systems' own tables under keys that start with their

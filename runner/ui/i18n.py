@@ -99,6 +99,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "kind_failure": "失敗", "kind_true": "トゥルー", "kind_death": "死亡", "kind_extra": "エクストラ",
         "kind_neutral": "ニュートラル", "kind_partial": "部分的な成功",
         "keeper": "［GM］",
+        "untranslated": "〔未訳〕",
         "roll_line": "🎲 {label}{expr}：{dice} → {total}",
         "roll_target": "（目標 {target}）",
         "roll_needed": " ＞ 失敗（{level}が必要）",
@@ -263,6 +264,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "kind_failure": "failure", "kind_true": "true", "kind_death": "death", "kind_extra": "extra",
         "kind_neutral": "neutral", "kind_partial": "partial success",
         "keeper": "[GM]",
+        "untranslated": "[untranslated] ",
         "roll_line": "🎲 {label}{expr}: {dice} → {total}",
         "roll_target": " (target {target})",
         "roll_needed": " > failure ({level} needed)",
@@ -595,10 +597,25 @@ def meta_words() -> dict[str, str]:
     return out
 
 
-def default_lang() -> str:
-    """``KATARI_LANG`` if set to a known language, else Japanese."""
+def default_lang(story_lang: str | None = None) -> str:
+    """The interface language when no ``--lang`` is given: ``KATARI_LANG`` if set to a known
+    language, else the story's own ``language:`` (when there is a story and the console
+    speaks it), else Japanese."""
     env = os.environ.get("KATARI_LANG", "")
-    return env if env in LANGS else "ja"
+    if env in LANGS:
+        return env
+    if story_lang:
+        base = str(story_lang).replace("_", "-").split("-")[0].lower()
+        if base in LANGS:
+            return base
+    return "ja"
+
+
+def played_lang(arg: str | None, story_lang: str | None = None) -> str:
+    """The language a game is played in: ``--lang``, else ``KATARI_LANG``, else the story's
+    ``language:``, else Japanese. The console, the rules' own words and (when the story has a
+    translation into it) the story itself all follow it."""
+    return arg if arg else default_lang(story_lang)
 
 
 # Names of state keys any story may have. A rule system names its own view and sheet keys

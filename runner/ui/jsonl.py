@@ -154,8 +154,12 @@ def play(story: Story, inp: IO[bytes] | Iterable[str | BadLine], out: IO[bytes] 
         lines = _chain(first, lines)
     text = isinstance(out, io.TextIOBase)
     write = out.write
+    # A game master's view of a translated story marks the lines still in the source language.
+    fallback = story.translation.fallback if gm and story.translation is not None else ()
     try:
         for ev in turns(story, lines, seed=seed, gm=gm):
+            if fallback and ev["type"] == "narration" and ev.get("id") in fallback:
+                ev = {**ev, "untranslated": True}
             line = encode(ev)
             write(line.decode("utf-8") if text else line)
             if ev["type"] in ("prompt", "ending"):

@@ -246,6 +246,8 @@ class Renderer:
                     [[("class:keeper", line)] for line in lines[1:]]
             name = _speaker_name(self.story, ev.get("speaker"), ev.get("name"))
             text = str(ev.get("text", ""))
+            if self.gm and ev.get("id") in getattr(getattr(self.story, "translation", None), "fallback", ()):
+                text = t("untranslated", lang) + text  # still in the source language (docs/translating.md)
             if name is None:
                 return [[("class:narration", line)] for line in wrap(text, self.cols)]
             head = speaker_head(name, lang)

@@ -61,19 +61,19 @@ TEXT: dict[str, dict[str, str]] = {
         "move.forward": "You go forward.",
         "move.left": "You turn left.",
         "move.right": "You turn right.",
-        "stage": "Stage {stage}. The light is {zone}.",
-        "fight": "The light turns white. An enemy!",
-        "hit.sword": "A sword hit.",
-        "hit.shield": "A shield block.",
+        "stage": "Stage {stage}. The LED is {zone}.",
+        "fight": "The LED is white: you have met an enemy!",
+        "hit.sword": "Sword: a hit.",
+        "hit.shield": "Shield: a block.",
         "hit.forward": "You step forward.",
         "hit.left": "You dodge left.",
         "hit.right": "You dodge right.",
-        "beaten": "The enemy is beaten. The light goes out.",
-        "auto_win": "The light flashes white, but no enemy is left. The fight is won at once.",
+        "beaten": "The enemy is beaten and the LED goes out.",
+        "auto_win": "The LED is white, but every list of enemies is used up: the fight is won at once.",
         "strike": "Strike. That makes {strikes}.",
         "exploded": "Strike. The bomb explodes.",
         "timeout": "Time is up. The bomb explodes.",
-        "solved": "On to stage 16. The module is solved!",
+        "solved": "On to stage 16: the module is solved!",
         "over": "The module has already stopped.",
         "serial": "The serial number is {serial}.",
         "indicators": "Indicators: {list}.",
@@ -91,6 +91,38 @@ TEXT: dict[str, dict[str, str]] = {
 def _lang(ctx: Context) -> str:
     lang = str(getattr(ctx.story, "language", "ja") or "ja")
     return "en" if lang.startswith("en") else "ja"
+
+
+def texts(lang: str) -> dict[str, str]:
+    """Every word the module says in ``lang``, by key (for translators: katari strings); the
+    English ones are the manual's (katari manual dungeon_2f --lang en), word for word."""
+    lang = "en" if lang.startswith("en") else "ja"
+    out = dict(TEXT[lang])
+    for z, ja in ZONE_JA.items():
+        out[f"zone.{z}"] = ja if lang == "ja" else z
+    for b, ja in BUTTON_JA.items():
+        out[f"button.{b}"] = ja if lang == "ja" else b
+    for n, name in (dungeon.NAMES_JA if lang == "ja" else dungeon.NAMES_EN).items():
+        out[f"enemy.{n}"] = name
+    return out
+
+
+SYSTEM.texts = texts
+_TEXTS = {"ja": texts("ja"), "en": texts("en")}
+
+
+def _t(ctx: Context, lang: str) -> dict[str, str]:
+    """The module's words for this game: ``texts(lang)``, reworded where the story's
+    translation says so (``rules.ktane.KEY``); worked out once per story."""
+    tr = getattr(ctx.story, "translation", None)
+    if tr is None or not tr.rule_texts:
+        return _TEXTS[lang]
+    key = ("ktane", "texts", lang)
+    hit = ctx.story.cache.get(key)
+    if hit is None:
+        hit = ctx.story.cache[key] = {**_TEXTS[lang], **{k[len("rules.ktane."):]: v for k, v in tr.rule_texts.items()
+                                                          if k.startswith("rules.ktane.")}}
+    return hit
 
 
 def _options(story: Any) -> dict[str, Any]:
@@ -117,32 +149,29 @@ def _put(ctx: Context, st: dict[str, Any]) -> None:
     ctx.state.rules[KEY] = st
 
 
-def _zone_word(zone: str, lang: str) -> str:
-    return ZONE_JA[zone] if lang == "ja" else zone
+def _zone_word(zone: str, t: dict[str, str]) -> str:
+    return t.get(f"zone.{zone}", zone)
 
 
-def _seq_words(seq: list[str], lang: str) -> str:
-    if lang == "ja":
-        return "・".join(BUTTON_JA[b] for b in seq)
-    return " ".join(seq)
+def _seq_words(seq: list[str], lang: str, t: dict[str, str]) -> str:
+    return ("・" if lang == "ja" else " ").join(t.get(f"button.{b}", b) for b in seq)
 
 
 def _narrate(ctx: Context, msgs: list[tuple[str, dict[str, Any]]], st: dict[str, Any]) -> None:
     lang = _lang(ctx)
-    t = TEXT[lang]
+    t = _t(ctx, lang)
     for key, p in msgs:
         if key == "move":
             ctx.say(t[f"move.{p['button']}"], id=f"ktane.move.{p['button']}")
         elif key == "stage":
-            ctx.say(t["stage"].format(stage=p["stage"], zone=_zone_word(p["zone"], lang)),
+            ctx.say(t["stage"].format(stage=p["stage"], zone=_zone_word(p["zone"], t)),
                     id="ktane.stage")
             if ctx.gm and not st["solved"]:
                 _keeper_move(ctx, st, lang)
         elif key == "fight":
             ctx.say(t["fight"], id="ktane.fight")
-            names = dungeon.NAMES_JA if lang == "ja" else dungeon.NAMES_EN
-            ctx.say(t["keeper.fight"].format(name=names[p["enemy"]], number=p["enemy"],
-                                              seq=_seq_words(p["sequence"], lang)),
+            ctx.say(t["keeper.fight"].format(name=t.get(f"enemy.{p['enemy']}", p["enemy"]), number=p["enemy"],
+                                              seq=_seq_words(p["sequence"], lang, t)),
                     keeper=True, id="ktane.keeper.fight")
         elif key == "hit":
             ctx.say(t[f"hit.{p['button']}"], id=f"ktane.hit.{p['button']}")
@@ -158,8 +187,8 @@ def _narrate(ctx: Context, msgs: list[tuple[str, dict[str, Any]]], st: dict[str,
 def _keeper_move(ctx: Context, st: dict[str, Any], lang: str) -> None:
     x = dungeon.current_x(st)
     button = dungeon.move_for(x)
-    ctx.say(TEXT[lang]["keeper.move"].format(
-        button=BUTTON_JA[button] if lang == "ja" else button, x=x, level=st["level"]),
+    t = _t(ctx, lang)
+    ctx.say(t["keeper.move"].format(button=t.get(f"button.{button}", button), x=x, level=st["level"]),
         keeper=True, id="ktane.keeper.move")
 
 
@@ -215,7 +244,7 @@ def describe(ctx: Context) -> None:
     """Narrates the edgework and what the module shows now."""
     st = _get(ctx)
     lang = _lang(ctx)
-    t = TEXT[lang]
+    t = _t(ctx, lang)
     edge = st["edgework"]
     serial = " ".join(edge["serial"]) if lang == "ja" else edge["serial"]
     ctx.say(t["serial"].format(serial=serial), id="ktane.serial")
@@ -234,7 +263,7 @@ def describe(ctx: Context) -> None:
     if st["fight"] is not None:
         ctx.say(t["fight"], id="ktane.fight")
     else:
-        ctx.say(t["stage"].format(stage=st["stage"], zone=_zone_word(led_of(st), lang)),
+        ctx.say(t["stage"].format(stage=st["stage"], zone=_zone_word(led_of(st), t)),
                 id="ktane.stage")
         if ctx.gm:
             _keeper_move(ctx, st, lang)

@@ -33,6 +33,9 @@ SYSTEM.view = view
 SYSTEM.on_unmatched = _on_unmatched
 SYSTEM.after_command = _after_command
 SYSTEM.validate = validate
+# Rule data a story writes that players read or type (katari strings exports it): an
+# obstacle's or a way's words. The ``*_en`` spellings are the story's own English.
+SYSTEM.text_keys = frozenset({"name", "aliases", "hint", "say", "fail", "words", "description", "label"})
 # Rule commands, their arguments read and bounded by runner/rules/meta.py. The real-time
 # reports and the carry are sent by front ends (the console refuses them from the keyboard);
 # @choose, @wind and @restart stand for story actions (bots and tests); @hint a player may type.

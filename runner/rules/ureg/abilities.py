@@ -125,14 +125,23 @@ class Character:
     def label(self) -> str:
         return self.name or self.id
 
-    def tags(self) -> str:
-        """〈○閃き〉〈×平凡〉."""
+    def tags(self, lang: str = "ja") -> str:
+        """〈○閃き〉〈×平凡〉 (in English 〈○Inspiration〉〈×Ordinary〉)."""
         parts = []
         if self.good:
-            parts.append(f"〈{GOOD}{self.good}〉")
+            parts.append(f"〈{GOOD}{shown(self.good, lang)}〉")
         if self.bad:
-            parts.append(f"〈{BAD}{self.bad}〉")
+            parts.append(f"〈{BAD}{shown(self.bad, lang)}〉")
         return "".join(parts)
+
+
+def shown(name: str, lang: str = "ja") -> str:
+    """An ability's name as a player of ``lang`` reads it (閃き → Inspiration in English);
+    anything that is no ability name is given back as it is."""
+    if lang != "en":
+        return name
+    hit = GOOD_ABILITIES.get(name) or BAD_ABILITIES.get(name)
+    return hit[0] if hit else name
 
 
 def parse_choice(spec: str) -> tuple[str, str, str]:

@@ -174,6 +174,9 @@ def catalogue_entry(story: Any, item_id: str) -> ItemInfo | None:
 
 
 def _catalogue_entry(story: Any, item_id: str) -> ItemInfo | None:
+    source = (getattr(story, "cache", None) or {}).get("_source")
+    if source is not None:  # a translation: the story as written names the entry
+        return _catalogue_entry(source, item_id)
     it = story_item(story, item_id)
     props = as_dict(get(it, "props"))
     ref = props.get("ureg")
@@ -220,9 +223,10 @@ def _item_name(story: Any, item_id: str, lang: str) -> str:
     it = story_item(story, item_id)
     name = get(it, "name")
     cat = catalogue_entry(story, item_id)
-    if lang == "en":
+    if lang == "en" and not str(get(story, "language") or "").startswith("en"):
         return get(it, "name_en") or as_dict(get(it, "props")).get("name_en") or (cat.name_en if cat else None) or name or item_id
-    return name or (cat.name if cat else item_id)
+    # The story's own language (a translation's too): its own name first.
+    return name or ((cat.name_en if lang == "en" else cat.name) if cat else item_id)
 
 
 def item_words(story: Any, item_id: str) -> list[str]:

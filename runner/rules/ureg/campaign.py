@@ -79,7 +79,7 @@ def _meta_carry(ctx: Context, args: list[Any]) -> None:
     for cid in clean:
         c = C.character(ctx, cid)
         ctx.say(C.t(ctx, f"前のシナリオから脱出者を引き継ぎます（持ち物は持ち越せません）。{c.label}：{c.tags()}",
-                    f"Your escapee carries on from the last scenario (items stay behind). {c.label}: {c.tags()}"),
+                    f"Your escapee carries on from the last scenario (items stay behind). {c.label}: {c.tags('en')}"),
                 id="ureg.carry")
     # The scenario begins again from its start, so a character selection that skips when
     # ``ureg.chosen()`` is true takes the carried PC straight in.

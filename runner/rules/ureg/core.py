@@ -184,7 +184,7 @@ def choose(ctx: Context, spec: str, who: str = "", name: str = "") -> str:
     c = character(ctx, cid)
     # the archetype's id is English (Inspiration): Japanese players see only the ○/× pair
     ctx.say(t(ctx, f"{c.label}：{c.tags()}",
-              f"{c.label}: {c.tags()}" + (f" ({arch})" if arch else "")), id="ureg.choose")
+              f"{c.label}: {c.tags('en')}" + (f" ({arch})" if arch else "")), id="ureg.choose")
     return arch
 
 

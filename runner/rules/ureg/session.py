@@ -9,6 +9,7 @@ from runner.rules.base import Context
 from runner.rules.ureg import access as A
 from runner.rules.ureg import breakthrough as B
 from runner.rules.ureg import core as C
+from runner.rules.ureg.abilities import shown
 
 
 def _init(ctx: Context) -> None:
@@ -29,12 +30,13 @@ def view(story: Any, state: Any, gm: bool) -> dict[str, Any]:
     the NPCs, the obstacles solved and the items changed)."""
     r = A.get(A.get(state, "rules") or {}, "ureg") or {}
     stats = A.get(state, "stats") or {}
+    lang = "en" if A.get(story, "language") == "en" else "ja"
     chars = []
     for cid in r.get("pcs", []):
         st = stats.get(cid, {})
         chars.append({"id": cid, "name": st.get("name", cid),
-                      "abilities": [f"○{st['good']}" if st.get("good") else "",
-                                    f"×{st['bad']}" if st.get("bad") else ""],
+                      "abilities": [f"○{shown(st['good'], lang)}" if st.get("good") else "",
+                                    f"×{shown(st['bad'], lang)}" if st.get("bad") else ""],
                       "archetype": st.get("archetype", ""), "life": st.get("life", 1),
                       "status": st.get("status", C.IN)})
     npcs = [{"id": c, "name": s.get("name", c), "kind": s.get("kind"), "status": s.get("status")}
@@ -56,7 +58,6 @@ def view(story: Any, state: Any, gm: bool) -> dict[str, Any]:
         found = set(r.get("found", [])) | {i for i, n in (A.get(state, "inventory") or {}).items() if n}
         up = [c for c in deck if c in found]
         down = [c for c in deck if c not in found]
-        lang = "en" if A.get(story, "language") == "en" else "ja"
         out["cards"] = {"face_up": [A.item_name(story, c, lang) for c in up], "face_down": len(down)}
         if gm:
             out["cards"]["hidden"] = [A.item_name(story, c, lang) if c != C.UNKNOWN_CARD else "?" for c in down]
@@ -65,6 +66,16 @@ def view(story: Any, state: Any, gm: bool) -> dict[str, Any]:
         out["npcs"] = npcs
         out["solved"] = list(r.get("solved", []))
         out["mods"] = dict(r.get("mods", {}))
+    if lang == "en" and stats:
+        # The sheets keep the rules' own (Japanese) ability names; an English game shows the
+        # English ones (this replaces the state event's copy of the sheets), only the sheets
+        # the engine shows (a player sees the PCs', a game master every one).
+        chars_of = A.characters(story)
+        return {"ureg": out, "stats": {
+            cid: {k: shown(v, lang) if k in ("good", "bad") and isinstance(v, str) else v for k, v in s.items()}
+            if isinstance(s, dict) else s
+            for cid, s in stats.items()
+            if gm or cid not in chars_of or A.get(chars_of[cid], "kind") == "pc"}}
     return {"ureg": out}
 
 
