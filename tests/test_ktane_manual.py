@@ -53,3 +53,27 @@ def test_manuals_say_where_a_copied_necromancer_looks(capsys) -> None:
 @pytest.mark.parametrize("alias", ["dungeon", "ダンジョン"])
 def test_aliases(capsys, alias: str) -> None:
     assert manual(capsys, alias).startswith("# モジュール：ダンジョン・2F")
+
+
+def test_the_english_module_speaks_the_english_manual_s_words(capsys) -> None:
+    """#18: the module played in English (katari play dungeon_2f --lang en) and the English
+    manual agree word for word: the buttons, the LED's colours, the enemies, the fight."""
+    from runner.rules.ktane import texts
+    from runner.stories import resolve
+    from runner.story import load
+    from runner.story import translate as T
+
+    text = manual(capsys, "dungeon_2f", "--lang", "en")
+    said = texts("en")
+    for number in d.NAMES_EN:
+        assert f"| {said[f'enemy.{number}']} | {number} |" in text, number
+    for zone in ("red", "yellow", "green", "blue", "magenta", "white"):
+        assert said[f"zone.{zone}"] in text
+    assert "**forward, left, right** (moves) and **sword, shield** (combat)" in text
+    for key, phrase in {"fight": "you have met an enemy", "beaten": "the LED goes out",
+                        "auto_win": "won at once", "stage": "The LED"}.items():
+        assert phrase in said[key] and phrase in text, key
+    story = T.apply(load(resolve("dungeon_2f")), "en")
+    labels = [a.label for a in story.nodes["module"].actions]
+    assert labels == ["forward", "left", "right", "sword", "shield"]
+    assert story.title in text.splitlines()[0]  # "# Module: Dungeon, 2nd Floor (ダンジョン・2F)"

@@ -603,6 +603,9 @@ def import_file(story: Story, src: str | os.PathLike[str], lang: str = "") -> Im
     file has and the story no longer has are dropped (and listed in the report)."""
     story = source_story(story)
     file_lang, units = read_units(src)
+    if not units:
+        raise TranslationError(f"{src}: no strings with an id in it (a file made by `katari strings "
+                               f"export {story.id} --lang LANG` has one per string)")
     lang = lang or file_lang
     if not lang:
         stem = Path(src).stem
