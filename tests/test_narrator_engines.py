@@ -113,7 +113,8 @@ def test_kokoro_missing_is_one_line_and_the_game_goes_on_in_text(tmp_path):
     assert lines == ["Narration is off: kokoro is not installed (pip install 'katari[neural]'). "
                      "The game goes on in text."] or lines == [
         "音声読み上げはオフです: kokoro is not installed (pip install 'katari[neural]')。テキストで続けます。"]
-    assert "六メートル四方" in r.stdout and "木箱" in r.stdout  # the game went on, in text
+    # the game went on, in text (in English: the window room has an English edition, #18)
+    assert "six metres square" in r.stdout and "wooden box" in r.stdout
 
 
 # -- VOICEVOX -------------------------------------------------------------------------------
