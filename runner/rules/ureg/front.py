@@ -28,7 +28,7 @@ SYSTEM.display = Display(
     },
     values={"ja": {"hint_used": {True: "済み", False: "まだ"}},
             "en": {"hint_used": {True: "yes", False: "no"}}},
-    stats=("life", "ライフ"),
+    stats=("life", "ライフ", "good", "bad"),  # the escaper's 〈○〉〈×〉: the sheet's, in the language played
     status_skip=frozenset({"time_limit", "time_spent", "npcs"}),
     same_as_stats=frozenset({"characters"}),
 )
