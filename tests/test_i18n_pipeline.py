@@ -103,7 +103,8 @@ def test_export_csv_has_the_same_ids_for_a_spreadsheet(capsys, story_dir, tmp_pa
     rows = list(csv.DictReader((tmp_path / "en.csv").open(encoding="utf-8", newline="")))
     assert list(rows[0]) == list(T.CSV_FIELDS)
     assert rows[0]["id"] == "#language" and rows[0]["translation"] == "en"
-    assert [r["id"] for r in rows[1:]] == [e.msgctxt for e in polib.pofile(str(tmp_path / "en.po"))]
+    assert rows[1]["id"] == "#proper_names"
+    assert [r["id"] for r in rows[2:]] == [e.msgctxt for e in polib.pofile(str(tmp_path / "en.po"))]
 
 
 def test_export_refuses_a_bad_language_in_one_line(capsys, story_dir) -> None:
@@ -255,3 +256,18 @@ def test_an_english_story_gets_an_english_console_without_lang(capsys, tmp_path,
     assert played_lang("ja", "en") == "ja"
     monkeypatch.setenv("KATARI_LANG", "en")
     assert default_lang("ja") == "en"
+
+
+def test_proper_names_a_translation_keeps_survive_import_and_export(capsys, story_dir, tmp_path) -> None:
+    src = translate_room(capsys, story_dir, tmp_path)
+    po = polib.pofile(str(src))
+    po.metadata["X-Katari-Proper-Names"] = "深海, アトリエ"
+    po.save(str(src))
+    assert run(capsys, "strings", "import", str(story_dir), str(src))[0] == 0
+    en = T.apply(load(story_dir), "en")
+    assert en.translation.proper_names == {"深海", "アトリエ"}
+    assert run(capsys, "strings", "export", str(story_dir), "--lang", "en", "-o", str(tmp_path / "x.csv"))[0] == 0
+    rows = list(csv.DictReader((tmp_path / "x.csv").open(encoding="utf-8", newline="")))
+    assert rows[1]["id"] == "#proper_names" and rows[1]["translation"] == "深海, アトリエ"
+    assert run(capsys, "strings", "import", str(story_dir), str(tmp_path / "x.csv"))[0] == 0
+    assert T.apply(load(story_dir), "en").translation.proper_names == {"深海", "アトリエ"}

@@ -47,6 +47,10 @@ ALIAS_SEP = " | "
 """Between the words of an ``aliases`` entry (a player may type any of them)."""
 
 HASH_NOTE = "source-hash: "
+NAMES_KEY = "#proper_names"
+"""The names a translation keeps in the source script (「深海」 in an English game), as the
+unit of this key: the PO header ``X-Katari-Proper-Names``, the CSV row ``#proper_names``;
+comma-separated."""
 MAX_TRANSLATION_BYTES = 16 * 1024 * 1024
 """A translation file larger than this is refused (a story's own limit is of this order)."""
 
@@ -81,6 +85,8 @@ class Applied:
     stale: frozenset[str] = frozenset()
     rule_texts: dict[str, str] = field(default_factory=dict)
     """``rules.SYSTEM.KEY`` → the translation's wording of a rule system's own text."""
+    proper_names: frozenset[str] = frozenset()
+    """Names the translation keeps as written in the source script (:data:`NAMES_KEY`)."""
 
     @property
     def fallback(self) -> frozenset[str]:
@@ -299,6 +305,9 @@ def _read_po(p: Path, text: str) -> tuple[str, list[Unit]]:
         raise TranslationError(f"{p}: not a PO file ({str(e).splitlines()[0][:200]})") from None
     lang = str(po.metadata.get("Language", "") or "").strip()
     units = []
+    names = str(po.metadata.get("X-Katari-Proper-Names", "") or "").strip()
+    if names:
+        units.append(Unit(NAMES_KEY, "", names))
     for e in po:
         if e.obsolete or not e.msgctxt:
             continue
@@ -324,6 +333,9 @@ def _read_csv(p: Path, text: str) -> tuple[str, list[Unit]]:
         key = (r.get("id") or "").strip()
         if key == "#language":
             lang = (r.get("translation") or "").strip()
+            continue
+        if key == NAMES_KEY:
+            units.append(Unit(key, "", (r.get("translation") or "").strip()))
             continue
         if not key:
             continue
@@ -366,6 +378,8 @@ def render_po(story: Story, lang: str, old: dict[str, Unit] | None = None) -> st
         "X-Katari-Source-Language": story.language,
     }
     old = old or {}
+    if old.get(NAMES_KEY) is not None and old[NAMES_KEY].text:
+        po.metadata["X-Katari-Proper-Names"] = ", ".join(proper_names(old))
     for e in _export_entries(story, lang):
         h = source_hash(e.text)
         notes = [_context(e)]
@@ -394,6 +408,8 @@ def render_csv(story: Story, lang: str, old: dict[str, Unit] | None = None) -> s
     w.writerow(CSV_FIELDS)
     w.writerow(["#language", "", lang, "", f"story {story.id}, written in {story.language}", ""])
     old = old or {}
+    w.writerow([NAMES_KEY, "", ", ".join(proper_names(old)), "",
+                "names kept in the source script in this language, separated by commas", ""])
     for e in _export_entries(story, lang):
         u = old.get(e.key)
         text, review = "", ""
@@ -417,6 +433,12 @@ def _builtin(story: Story, lang: str, key: str) -> str | None:
         return None
     prefix = f"rules.{story.rules}."
     return rs.texts(lang).get(key[len(prefix):]) if key.startswith(prefix) else None
+
+
+def proper_names(units: dict[str, Unit]) -> list[str]:
+    """The names the translation keeps in the source script (:data:`NAMES_KEY`)."""
+    u = units.get(NAMES_KEY)
+    return [] if u is None else [n.strip() for n in re.split(r"[,、，]", u.text) if n.strip()]
 
 
 def _fresh(u: Unit, source: str) -> bool:
@@ -496,7 +518,8 @@ def overlay(story: Story, lang: str, units: dict[str, Unit], path: str = "") -> 
     events = tuple(dataclasses.replace(ev, effects=tr.effects(ev.effects)) for ev in story.events)
     options = tr.data(story.options, "story.options")
     extra = {k: tr.data(v, f"section.{k}") for k, v in story.extra.items()}
-    applied = Applied(lang, story.language, path, frozenset(missing), frozenset(stale), rule_texts)
+    applied = Applied(lang, story.language, path, frozenset(missing), frozenset(stale), rule_texts,
+                      frozenset(proper_names(units)))
     new = dataclasses.replace(
         story, language=lang, title=tr.get("story.title", story.title),
         description=tr.get("story.description", story.description),
@@ -603,7 +626,7 @@ def import_file(story: Story, src: str | os.PathLike[str], lang: str = "") -> Im
     file has and the story no longer has are dropped (and listed in the report)."""
     story = source_story(story)
     file_lang, units = read_units(src)
-    if not units:
+    if not [u for u in units if u.key != NAMES_KEY]:
         raise TranslationError(f"{src}: no strings with an id in it (a file made by `katari strings "
                                f"export {story.id} --lang LANG` has one per string)")
     lang = lang or file_lang
@@ -619,7 +642,7 @@ def import_file(story: Story, src: str | os.PathLike[str], lang: str = "") -> Im
     known = {e.key for e in ents}
     out = translation_path(story.path, lang)
     rep = ImportReport(out)
-    rep.unknown = [u.key for u in units if u.key not in known]
+    rep.unknown = [u.key for u in units if u.key not in known and u.key != NAMES_KEY]
     for e in ents:
         u = by_key.get(e.key)
         if u is None or not u.text.strip():
