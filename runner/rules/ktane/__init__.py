@@ -118,10 +118,11 @@ def _t(ctx: Context, lang: str) -> dict[str, str]:
     if tr is None or not tr.rule_texts:
         return _TEXTS[lang]
     key = ("ktane", "texts", lang)
-    hit = ctx.story.cache.get(key)
+    hit: dict[str, str] | None = ctx.story.cache.get(key)
     if hit is None:
-        hit = ctx.story.cache[key] = {**_TEXTS[lang], **{k[len("rules.ktane."):]: v for k, v in tr.rule_texts.items()
-                                                          if k.startswith("rules.ktane.")}}
+        hit = {**_TEXTS[lang], **{k[len("rules.ktane."):]: str(v) for k, v in tr.rule_texts.items()
+                                  if k.startswith("rules.ktane.")}}
+        ctx.story.cache[key] = hit
     return hit
 
 
