@@ -145,6 +145,8 @@ def test_import_writes_beside_the_story_and_the_story_plays_in_english(capsys, s
     assert en.language == "en" and en.translation.fallback == frozenset()
     evs = play(en, ["inspiration", "look around", "take the ladder"])
     assert "EN<room.opening>" in texts(evs)
+    # an action's said lines too (say effects are overlaid, not only a node's narration)
+    assert "EN<room.look_around.say.1>" in texts(evs) and "EN<room.take_ladder.say.1>" in texts(evs)
     prompt = [e for e in evs if e["type"] == "prompt"][-1]
     assert "EN<room.lean_ladder.label>" in [a["label"] for a in prompt["actions"]]
     state = [e for e in evs if e["type"] == "state"][-1]

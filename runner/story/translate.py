@@ -550,11 +550,11 @@ class _Overlay:
         for e in effects:
             k = e[0]
             if k == "say":
-                e = ("say", self.lines(e[1]))
+                e = e._replace(lines=self.lines(e.lines))
             elif k == "if":
-                e = ("if", e[1], self.effects(e[2]), self.effects(e[3]))
+                e = e._replace(then=self.effects(e.then), other=self.effects(e.other))
             elif k == "check":
-                e = ("check", e[1], tuple(self.outcome(o) for o in e[2]))
+                e = e._replace(outcomes=tuple(self.outcome(o) for o in e.outcomes))
             out.append(e)
         return tuple(out)
 
