@@ -217,6 +217,8 @@ def _text_value(v: Any, path: str, key: str) -> Iterator[tuple[str, str, str]]:
             yield from _text_value(x, f"{path}.{i}", key)
     elif isinstance(v, dict) and isinstance(v.get("text"), str):
         yield f"{path}.text", v["text"], key
+    elif isinstance(v, dict) and isinstance(v.get("name"), str):
+        yield f"{path}.name", v["name"], key  # a named thing under a text key: its name
 
 
 # ---- where translations live ----------------------------------------------------------
@@ -595,6 +597,8 @@ class _Overlay:
                 return [self._data(x, f"{path}.{i}", True, key, depth + 1) for i, x in enumerate(v)]
             if isinstance(v, dict) and isinstance(v.get("text"), str):
                 return {**v, "text": self.texts.get(f"{path}.text", v["text"])}
+            if isinstance(v, dict) and isinstance(v.get("name"), str):
+                return {**v, "name": self.texts.get(f"{path}.name", v["name"])}
             return v
         if isinstance(v, dict):
             return {k: self._data(x, f"{path}.{k}", k in self.text_keys, str(k), depth + 1)

@@ -32,7 +32,8 @@ SYSTEM.sheet = _sheet
 SYSTEM.offer = _offer
 SYSTEM.validate = _validate
 # Rule data a story writes that players read (katari strings exports it): a monster's short name.
-SYSTEM.text_keys = frozenset({"short"})
+SYSTEM.text_keys = frozenset({"short", "attacks"})
+"""A monster's short name and its attacks' names (``attacks: [{name: 叩く}]``) are words players read."""
 SYSTEM.meta_commands["sheet"] = MetaCommand(_meta_sheet, (Arg("who", "word", ""),), player=True)
 
 # An investigator imported from CCFOLIA or キャラクター保管所 (runner/ccfolia): sent by the front

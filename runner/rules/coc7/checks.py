@@ -277,6 +277,8 @@ def roll_d100(ctx: Context, value: int | None, *, bonus: int = 0, diff: str = "r
     Returns {total, dice, level, success, candidates, text}; level and success are None
     when ``value`` is None (a bare d100). ``who`` and ``extra`` are added to the event.
     """
+    if label and lang(ctx) == "en":
+        label = sh.english_label(label)  # the skill's English name: Tentacle1:Fighting
     n = (bonus if bonus >= 0 else -bonus) + 1 if type(bonus) is int else abs(int(bonus)) + 1
     sides = _D100_SIDES.get(n + 1) or [10] * (n + 1)
     faces = list(ctx.faces(sides, expr="1d100", label=label, target=value))

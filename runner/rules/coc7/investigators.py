@@ -168,9 +168,9 @@ def choose_pregen(ctx: Context, n: Any, who: str = "") -> list[str]:
         raise RuleError(f"pregen {n!r}: give a number 1-{count}") from None
     if not 1 <= i <= count:
         raise RuleError(f"pregen {n!r}: give a number 1-{count}")
-    s = sh.pregen(i)
+    s = sh.pregen(i, ck.lang(ctx) == "en")
     install(ctx, s, who)
-    ctx.say(ck.t(ctx, f"探索者：{s['name']}（{s['occupation']}）", f"Investigator: {s['name_en']}"))
+    ctx.say(ck.t(ctx, f"探索者：{s['name']}（{s['occupation']}）", f"Investigator: {s['name_en']} ({s['occupation']})"))
     return ["chosen"]
 
 

@@ -171,16 +171,59 @@ def canonical(name: str) -> str:
     return unicodedata.normalize("NFKC", str(name)).strip()
 
 
+_EN_SPEC: dict[str, str] = {
+    "日本語": "Japanese", "英語": "English", "ラテン語": "Latin", "フランス語": "French",
+    "ドイツ語": "German", "中国語": "Chinese", "拳銃": "Handgun", "格闘": "Brawl",
+    "ライフル/ショットガン": "Rifle/Shotgun", "薬学": "Pharmacy", "料理": "Cooking",
+    "大工": "Carpentry", "自動車": "Automobile", "剣": "Sword", "槍": "Spear",
+    "生物学": "Biology", "化学": "Chemistry", "物理学": "Physics", "天文学": "Astronomy",
+    "スケッチ": "Sketching", "写真": "Photography", "演技": "Acting", "文学": "Literature",
+}
+"""Specialisations in English (a skill's words in brackets: 射撃(拳銃) → Firearms (Handgun))."""
+
+_EN_MORE = {"幸運": "Luck", "正気度": "Sanity", "近接戦闘": "Fighting", "射撃": "Firearms"}
+_EN_TAILS = (("（回避）", " (dodge)"), ("（攻撃）", " (attack)"))
+
+
+@functools.lru_cache(maxsize=1024)
 def english(name: str) -> str:
-    """Returns the English name of a canonical skill, or the name itself."""
+    """Returns the English name of a canonical skill, or the name itself
+    (ほかの言語(ラテン語) → Language (Latin), as the English sheet writes it)."""
     if name in _EN:
         return _EN[name]
+    if name in _EN_MORE:
+        return _EN_MORE[name]
     m = _SPEC.match(name)
     if m and m.group(1) in GROUPS:
+        spec = _EN_SPEC.get(m.group(2), m.group(2))
+        if m.group(1) in ("ほかの言語", "母国語"):
+            return f"Language ({spec})"
         for ja, en, _b, _m in SKILLS:
             if ja == m.group(1):
-                return f"{en} ({m.group(2)})"
+                return f"{en} ({spec})"
     return name
+
+
+_EN_WEAPONS = {"素手": "Unarmed", "ナイフ": "Knife", "棍棒": "Club"}
+_EN_ERAS = {"現代": "Modern", "1920年代": "1920s"}
+
+
+def english_weapon(name: str) -> str:
+    """A known weapon's name as an English sheet shows it (the sheet keeps the rules' key)."""
+    return _EN_WEAPONS.get(name, name)
+
+
+@functools.lru_cache(maxsize=1024)
+def english_label(label: str) -> str:
+    """A roll's label in English: ``WHO:水泳（回避）`` → ``WHO:Swim (dodge)``; a label
+    that names no skill the rules know comes back as it is."""
+    who, sep, rest = label.rpartition(":")
+    tail = ""
+    for ja, en in _EN_TAILS:
+        if rest.endswith(ja):
+            rest, tail = rest[:-len(ja)], en
+            break
+    return f"{who}{sep}{english(rest)}{tail}"
 
 
 def _base_of(base: int | str, chars: dict[str, int]) -> int:
@@ -498,28 +541,29 @@ def weapon(name: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- pregens
 
 _PREGENS: tuple[dict[str, Any], ...] = (
-    {"name": "黒田 剛", "en": "Tsuyoshi Kuroda", "occupation": "警察官", "era": "現代", "age": 34,
+    {"name": "黒田 剛", "en": "Tsuyoshi Kuroda", "occupation": "警察官", "occupation_en": "Police Officer", "era": "現代", "age": 34,
      "native": "日本語",
      "chars": {"STR": 80, "CON": 60, "SIZ": 60, "DEX": 70, "APP": 50, "INT": 50, "POW": 50,
                "EDU": 40},
      "occ": ["射撃(拳銃)", "近接戦闘(格闘)", "目星", "聞き耳", "威圧", "法律", "心理学",
              "運転(自動車)", "応急手当"],
      "hobby": ["回避", "水泳", "登攀", "隠密"], "luck": 50},
-    {"name": "佐伯 遥", "en": "Haruka Saeki", "occupation": "大学院生（考古学）", "era": "現代",
+    {"name": "佐伯 遥", "en": "Haruka Saeki", "occupation": "大学院生（考古学）",
+     "occupation_en": "Graduate Student (Archaeology)", "era": "現代",
      "age": 26, "native": "日本語",
      "chars": {"STR": 40, "CON": 50, "SIZ": 50, "DEX": 60, "APP": 60, "INT": 80, "POW": 50,
                "EDU": 70},
      "occ": ["図書館", "考古学", "オカルト", "ほかの言語(ラテン語)", "歴史", "人類学", "鑑定",
              "目星", "信用"],
      "hobby": ["心理学", "聞き耳", "芸術/製作(スケッチ)", "自然"], "luck": 60},
-    {"name": "三浦 美月", "en": "Mizuki Miura", "occupation": "看護師", "era": "現代", "age": 29,
+    {"name": "三浦 美月", "en": "Mizuki Miura", "occupation": "看護師", "occupation_en": "Nurse", "era": "現代", "age": 29,
      "native": "日本語",
      "chars": {"STR": 50, "CON": 60, "SIZ": 50, "DEX": 50, "APP": 60, "INT": 70, "POW": 80,
                "EDU": 40},
      "occ": ["応急手当", "医学", "心理学", "科学(薬学)", "聞き耳", "説得", "目星", "言いくるめ",
              "信用"],
      "hobby": ["芸術/製作(料理)", "水泳", "隠密", "投擲"], "luck": 55},
-    {"name": "エマ・ウィットフィールド", "en": "Emma Whitfield", "occupation": "新聞記者",
+    {"name": "エマ・ウィットフィールド", "en": "Emma Whitfield", "occupation": "新聞記者", "occupation_en": "Journalist",
      "era": "1920年代", "age": 31, "native": "英語",
      "chars": {"STR": 50, "CON": 50, "SIZ": 40, "DEX": 70, "APP": 60, "INT": 60, "POW": 50,
                "EDU": 80},
@@ -600,7 +644,13 @@ def pregens() -> list[dict[str, Any]]:
     return [plain_copy(s) for s in _pregen_built()]
 
 
-def pregen(n: int) -> dict[str, Any]:
-    """Ready-made investigator ``n`` (1-4), a fresh copy (only the one a game takes)."""
+def pregen(n: int, en: bool = False) -> dict[str, Any]:
+    """Ready-made investigator ``n`` (1-4), a fresh copy (only the one a game takes). ``en``:
+    the sheet of an English game, its name, occupation and era in English (skills, weapons
+    and the investigator's own language stay the rules' keys)."""
     _pregen_built()
-    return _pregen_copiers[n - 1]()
+    s = _pregen_copiers[n - 1]()
+    if en:
+        p = _PREGENS[n - 1]
+        s.update(name=p["en"], occupation=p["occupation_en"], era=_EN_ERAS.get(p["era"], p["era"]))
+    return s

@@ -55,7 +55,8 @@ def _view(story: Any, state: Any, gm: bool) -> dict[str, Any]:
 
 def _sheet_lines(s: dict[str, Any], en: bool) -> list[str]:
     ch = s["chars"]
-    lines = [f"{s['name']}（{s.get('occupation', '')}）",
+    occ = s.get("occupation", "")
+    lines = [(f"{s['name']} ({occ})" if occ else s["name"]) if en else f"{s['name']}（{occ}）",
              " ".join(f"{k}{ch[k]}" for k in sh.CHARS),
              f"HP {s['hp']}/{s['hp_max']}  MP {s['mp']}/{s['mp_max']}  SAN {s['san']}  "
              f"{'Luck' if en else '幸運'} {s['luck']}  MOV {s['mov']}  DB {s['db']}  "
@@ -71,7 +72,7 @@ def sheet_view(s: dict[str, Any], en: bool = False) -> list[str]:
     ch = s["chars"]
     head = str(s["name_en"]) if en and s.get("name_en") else str(s["name"])
     occ = s.get("occupation", "")
-    lines = [f"{head}（{occ}）" if occ else head]
+    lines = [(f"{head} ({occ})" if en else f"{head}（{occ}）") if occ else head]
     if en:
         lines.append("  " + "  ".join(f"{k} {ch[k]}" for k in sh.CHARS))
     else:
@@ -85,7 +86,7 @@ def sheet_view(s: dict[str, Any], en: bool = False) -> list[str]:
                  + ((", " if en else "、").join(words) if words else ("fine" if en else "異常なし")))
     ws = []
     for w in s.get("weapons", []):
-        text = f"{w['name']} {w.get('damage', '')}".strip()
+        text = f"{sh.english_weapon(w['name']) if en else w['name']} {w.get('damage', '')}".strip()
         if w.get("firearm"):
             text += (f" ({w.get('ammo', 0)} rounds)" if en else f"（残弾 {w.get('ammo', 0)}）")
         ws.append(text)
