@@ -40,8 +40,11 @@ ENGLISH_OK = {"UREG", "BCDice", "GM"}
 
 # Fields that carry ids, not text a player reads.
 ID_KEYS = {"type", "id", "node", "speaker", "ending", "code", "kind", "status", "archetype", "rules",
-           "story", "command", "hook", "led"}
-"""(``led``: the bomb module's zone, an id such as ``yellow`` in every language)"""
+           "story", "command", "hook", "led", "level", "difficulty", "who",
+           "awaiting", "conditions", "held_by", "insane", "side", "unit"}
+"""(``led``: the bomb module's zone, an id such as ``yellow`` in every language; ``level`` to
+``who``: a roll's verdict and roller; ``awaiting`` to ``unit``: coc7's state for front ends,
+its phases, condition ids and sides)"""
 
 
 def translated_stories() -> list[tuple[str, str]]:
@@ -57,24 +60,38 @@ def translated_stories() -> list[tuple[str, str]]:
 PAIRS = translated_stories()
 
 
-def _strings(v, key: str = ""):
+RULE_KEYS = {"skill", "native", "marks", "name_en"}
+"""Values in a rule system's sheets (a state event's ``stats``) that are the rules' own keys,
+not words: a coc7 sheet names its skills, its weapons' skills, its improvement marks and the
+investigator's own language by the Japanese rulebook's names, whatever the language played,
+and keeps a ready-made investigator's English name (``name_en``) for English views
+(the sheet a player reads is the rules' view of it, checked in tests/test_deep_sea_english.py)."""
+
+
+def _strings(v, key: str = "", parent: str = ""):
     if isinstance(v, str):
-        if key not in ID_KEYS:
+        if key not in ID_KEYS and not (parent == "stats" and (key in RULE_KEYS or key == "weapons.name")):
             yield key, v
     elif isinstance(v, dict):
         for k, x in v.items():
             if k == "gm":
                 continue  # a game master's part of a state event
-            yield from _strings(x, k)
+            # a weapon's name in a sheet is the key of the rules' weapon table (素手, M360J),
+            # its ammunition's name the table's too
+            yield from _strings(x, "weapons.name" if key == "weapons" and k in ("name", "ammo_name") else k,
+                                parent or ("stats" if k == "stats" else ""))
     elif isinstance(v, list):
         for x in v:
-            yield from _strings(x, key)
+            yield from _strings(x, key, parent)
 
 
 def foreign(ev: dict, lang: str, allowed: set[str]) -> list[str]:
     """The strings of a non-GM event written in a script other than ``lang``'s."""
     out = []
     for key, s in _strings(ev):
+        if ev.get("type") == "roll" and key == "text":
+            continue  # BCDice's own line, as BCDice writes it (#18); a player reads the roll
+            # from its numbers, in the language played (runner.ui.render.roll_text)
         if lang == "ja":
             hits = [w for w in ENGLISH.findall(s) if w not in ENGLISH_OK and w not in allowed]
         else:
