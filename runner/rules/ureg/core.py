@@ -88,8 +88,10 @@ def init(ctx: Context) -> None:
     pcs: list[str] = []
     for cid, ch in A.characters(ctx.story).items():
         kind = A.get(ch, "kind", "pc")
-        st = stats.setdefault(cid, {})
         src = {**A.as_dict(A.get(ch, "props")), **A.as_dict(A.get(ch, "stats"))}
+        if kind == "pc" and src.get("joins") == "chosen":
+            continue  # a party's second PC: in play once ureg.choose picks it (named as declared)
+        st = stats.setdefault(cid, {})
         st.setdefault("name", A.get(ch, "name") or cid)
         if kind == "pc":
             pcs.append(cid)
@@ -166,8 +168,10 @@ def who_list(ctx: Context, who: Any) -> list[str]:
 def choose(ctx: Context, spec: str, who: str = "", name: str = "") -> str:
     """Sets a PC's abilities from an archetype or a ○/× pair; returns the archetype id.
 
-    ``name`` names the PC (a second PC of a party gets its id as a name otherwise)."""
+    ``name`` names the PC; without one, the name the story declares for it (its
+    ``characters:`` entry, in the language played), else a new PC's id."""
     cid = who or pc_ids(ctx)[0]
+    name = name or str(A.get(A.characters(ctx.story).get(cid), "name") or "")
     r = R(ctx)
     # キャンペーン: a chosen (or carried) PC never changes; a party may still add its second
     # PC during the first scenario's selection, but not after a carry.
