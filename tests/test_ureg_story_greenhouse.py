@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from collections import deque
@@ -364,3 +365,73 @@ def test_the_special_hint_answers_the_obstacle_the_player_asks_about(story):
     assert st.rules["ureg"]["hint_used"] is True
     st, seen = play(story, "inspiration", "ヒント")
     assert "鍵がないなら、温室の植木鉢を探ってみよう。" in seen
+
+
+# ---- the English edition (#18) ----------------------------------------------------------
+
+def _proposals_by_node() -> list[tuple[str, str]]:
+    """Every ``ureg.propose('…')`` the story's own actions make, with the node it is made in."""
+    out, node, in_nodes = [], None, False
+    for line in (STORY / "story.yaml").read_text(encoding="utf-8").splitlines():
+        if line.startswith("nodes:"):
+            in_nodes = True
+        elif in_nodes and len(line) > 2 and line[:2] == "  " and line[2] not in " #-":
+            node = line.strip().rstrip(":")
+        for text in re.findall(r"ureg\.propose\('([^']*)'\)", line):
+            out.append((node, text))
+    return out
+
+
+def test_the_storys_own_proposals_read_the_same_in_every_language(story):
+    """The actions' proposals are the story's code, not text a translator sees: they name
+    things by id and say what they do with the rules' words for it, so a translation (whose
+    obstacles and items answer to its own words) reads each one as the source does."""
+    import importlib
+
+    from runner.engine.engine import Ctx
+    from runner.rules.dice import SeededDice
+    from runner.story import translate as T
+
+    parse = importlib.import_module("runner.rules.ureg.breakthrough.proposal").parse
+    en = T.apply(story, "en")
+    found = _proposals_by_node()
+    assert len(found) >= 19
+    for node, text in found:
+        read = []
+        for s in (story, en):
+            st, _ = play(s, "duo", "a_inspiration", "b_strength")
+            st.node = node
+            st.inventory = {i: 1 for i in s.items}
+            p = parse(Ctx(s, st, False, SeededDice(0)), text)
+            read.append((p.items, p.missing, p.obstacles, p.pcs, sorted(p.intents)))
+        assert read[0] == read[1], (node, text, read)
+        assert read[0][0] or read[0][2], (node, text, "names no item and no obstacle")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_english_edition_reaches_each_ending_in_english_names(story, seed):
+    from runner.story import translate as T
+
+    en = T.apply(story, "en")
+    ending, ev = bot(en, ["inspiration"], FULL, seed)
+    assert ending == "full_victory"
+    chars = [e for e in ev if e["type"] == "state"][-1]["ureg"]["characters"]
+    assert [c["name"] for c in chars] == ["You"]  # the partner joins only when chosen
+    assert "You take Tsugumi by the hand and pull her up into the light." in texts(ev)
+    ending, ev = bot(en, ["duo", "a_night_vision", "b_littleness"], FULL, seed)
+    assert ending == "full_victory"
+    chars = [e for e in ev if e["type"] == "state"][-1]["ureg"]["characters"]
+    assert [c["name"] for c in chars] == ["You", "Partner"]
+    ending, ev = bot(en, ["inspiration"], FAILURE, seed)
+    assert ending == "failure"
+
+
+def test_an_english_player_proposes_in_english_and_names_the_partner(story):
+    from runner.story import translate as T
+
+    en = T.apply(story, "en")
+    st, seen = play(en, "duo", "a_littleness", "b_strength", "go_greenhouse", "take_box",
+                    "back_hall", "stairs_box", "go_up", "go_library", "take_crowbar",
+                    "back_gallery", "Partner attacks the warden with the crowbar")
+    assert any("Partner 1.5 + crowbar 1 = 2.5 → even" in t for t in seen), seen[-4:]
+    assert st.vars["warden_gone"] is True
