@@ -11,7 +11,15 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from runner.engine.evaluate import MAX_ABS, EvalError, _num, compile_expr, shares_state
-from runner.engine.gm import GM_COMMANDS, GM_KEY, forced_keys, set_force, take_force
+from runner.engine.gm import (
+    FAILURE_LEVELS,
+    GM_COMMANDS,
+    GM_KEY,
+    SUCCESS_LEVELS,
+    forced_keys,
+    set_force,
+    take_force,
+)
 from runner.engine.inline import render as render_inline
 from runner.engine.match import MAX_COMMAND, Found, find, forms, normalise, suggestions
 from runner.engine.state import State, _copy
@@ -590,9 +598,10 @@ def _run_action(ctx: Ctx, a: Action) -> None:
     _run(ctx, a.effects)
     if a.check is not None:
         ctx.checking = a
+        since = len(ctx.events)
         result = ctx.eval(a.check)
         ctx.checking = None
-        _outcome(ctx, result, a.outcomes)
+        _outcome(ctx, result, a.outcomes, since)
     _run(ctx, a.after)
     if a.cost:
         advance(ctx, a.cost)
@@ -610,7 +619,10 @@ def _keys(result: Any) -> list[str]:
     return [str(result)]
 
 
-def _outcome(ctx: Ctx, result: Any, outcomes: Iterable[Any]) -> None:
+def _outcome(ctx: Ctx, result: Any, outcomes: Iterable[Any], since: int | None = None) -> None:
+    """Runs the outcome of a check that gave ``result``; a GM's forced outcome wins, and the
+    check's roll (the last one among ``ctx.events[since:]``) then carries ``forced`` so no
+    screen shows a verdict that did not run."""
     keys = _keys(result)
     table = {o.key: o for o in outcomes}
     if GM_KEY in ctx.state.rules:
@@ -625,6 +637,7 @@ def _outcome(ctx: Ctx, result: Any, outcomes: Iterable[Any]) -> None:
                                "message": f"GM: this check cannot be {forced}; kept for the next one"})
         elif forced is not None and fk is not None:
             keys = fk
+            _mark_forced(ctx, since, forced)
             ctx.events.append({"type": "override", "what": "force", "code": "forced", "value": forced,
                                "data": {"value": forced}, "message": f"GM: outcome forced to {forced}"})
     for k in keys:
@@ -635,6 +648,28 @@ def _outcome(ctx: Ctx, result: Any, outcomes: Iterable[Any]) -> None:
     o = table.get("otherwise")
     if o is not None:
         _run(ctx, o.effects)
+
+
+def _mark_forced(ctx: Ctx, since: int | None, forced: str) -> None:
+    """The check's roll, told that the GM ruled ``forced``: ``forced`` names the outcome that
+    runs and ``rolled`` keeps what the dice said (``level`` and ``success`` become the ruling's
+    where it is a rule level, so nothing reads the dice's verdict as the result)."""
+    evs = ctx.events
+    for i in range(len(evs) - 1, (since or 0) - 1, -1):
+        ev = evs[i]
+        if ev.get("type") != "roll":
+            continue
+        marked = {**ev, "forced": forced}
+        if "level" in ev:
+            marked["rolled"] = ev["level"]
+            if forced in FAILURE_LEVELS or forced in SUCCESS_LEVELS:
+                if forced != "success":
+                    marked["level"] = forced
+                elif not ev.get("success"):
+                    marked["level"] = "regular"
+                marked["success"] = forced not in FAILURE_LEVELS
+        evs[i] = marked
+        return
 
 
 def advance(ctx: Ctx, minutes: int) -> None:
@@ -793,7 +828,8 @@ def _run(ctx: Ctx, effects: tuple[Effect, ...]) -> None:
                 if into:
                     st.vars[into] = r.total
             case m.Check(expr=ex, outcomes=outcomes):
-                _outcome(ctx, ctx.eval(ex), outcomes)
+                since = len(ctx.events)
+                _outcome(ctx, ctx.eval(ex), outcomes, since)
             case m.Advance(minutes=ex):
                 v = ctx.eval(ex)
                 if type(v) not in (int, float):

@@ -190,8 +190,9 @@ def level_text(level: Any, lang: str) -> str:
     return str(level) if s == key else s
 
 
-def roll_text(ev: dict, lang: str) -> tuple[str, str]:
-    """(the roll line without its level, the level text) for a ``roll`` event."""
+def roll_text(ev: dict, lang: str, system: str | None = None) -> tuple[str, str]:
+    """(the roll line without its level, the level text) for a ``roll`` event; a roll whose
+    outcome the GM forced shows the ruling instead of the dice's level."""
     dice = [int(x) for x in ev.get("dice", [])]
     sides = [int(x) for x in ev.get("sides", [])]
     expr = unicodedata.normalize("NFKC", str(ev.get("expr", ""))).lower()
@@ -207,6 +208,8 @@ def roll_text(ev: dict, lang: str) -> tuple[str, str]:
              dice=faces or "-", total=ev.get("total", ""))
     if ev.get("target") is not None:
         line += t("roll_target", lang, target=ev["target"])
+    if ev.get("forced"):  # the GM ruled the outcome: the dice's own verdict is not the result
+        return line, t("roll_forced", lang, outcome=outcome_name(ev["forced"], lang, system))
     level = ev.get("level")
     text = level_text(level, lang) if level not in (None, "") else ""
     if text and ev.get("success") is False and level not in ("failure", "fumble"):
@@ -256,7 +259,7 @@ class Renderer:
             return [[("class:speaker", head), ("class:narration", first[len(head):])]] + \
                 [[("class:narration", line)] for line in lines[1:]]
         if kind == "roll":
-            line, level = roll_text(ev, lang)
+            line, level = roll_text(ev, lang, getattr(self.story, "rules", None))
             frags: Line = [("class:roll", line)]
             if level:
                 frags.append(("class:roll.level", " " + level))
@@ -606,8 +609,33 @@ def time_text(clock: Any, lang: str) -> str:
     return head + (t("next_day", lang) if n == 1 else t("nth_day", lang, n=n))
 
 
-def _outcome_name(key: Any, lang: str) -> str:
-    return level_text(key, lang)
+def outcome_name(key: Any, lang: str, system: str | None = None) -> str:
+    """A check's outcome as a GM reads it: a rule level's name, the rule system's name for
+    its own key (``Display.values[lang]["outcome"]``), else the key made readable."""
+    key = str(key)
+    if has_text(f"level_{key}", lang):
+        return level_text(key, lang)
+    hit = value_name("outcome", key, lang, system)
+    return hit if hit else key.replace("_", " ")
+
+
+def outcome_key(word: str, lang: str, system: str | None = None) -> str:
+    """The outcome key a GM's word names: the key itself, or any name :func:`outcome_name`
+    gives it in either language (``イクストリーム成功``, ``怯ませた``); else the word folded."""
+    from runner.engine.gm import STANDARD_OUTCOMES
+
+    folded = unicodedata.normalize("NFKC", word).casefold()
+    d = _display(system)
+    own = [k for lg in ("ja", "en") for k in ((d.values.get(lg) or {}).get("outcome") or {})]
+    for k in (*STANDARD_OUTCOMES, *own):
+        if folded == k or any(unicodedata.normalize("NFKC", outcome_name(k, lg, system)).casefold() == folded
+                              for lg in (lang, "ja", "en")):
+            return k
+    return folded
+
+
+def _outcome_name(key: Any, lang: str, system: str | None = None) -> str:
+    return outcome_name(key, lang, system)
 
 
 def _names(items: Any, lang: str) -> str:
@@ -636,7 +664,7 @@ def code_text(ev: dict, lang: str = "ja", story: Any = None) -> str | None:
         elif code in ("stat", "damage"):
             d["stat"] = key_label(str(d.get("stat", "")), lang, system)
         elif code in ("force", "forced", "force_kept"):
-            d["value"] = _outcome_name(d.get("value", ev.get("value", "")), lang)
+            d["value"] = _outcome_name(d.get("value", ev.get("value", "")), lang, system)
         try:
             return t(key, lang, **d)
         except (KeyError, IndexError, ValueError):
@@ -657,7 +685,7 @@ def code_text(ev: dict, lang: str = "ja", story: Any = None) -> str | None:
     if "candidates" in d:
         d["candidates"] = _names(d["candidates"], lang)
     if "allowed" in d:
-        d["allowed"] = _names([_outcome_name(k, lang) for k in d["allowed"]], lang)
+        d["allowed"] = _names([_outcome_name(k, lang, system) for k in d["allowed"]], lang)
     if "value" in d and code.startswith("gm_force"):
         d["value"] = str(d["value"])
     d.setdefault("allowed", "")
@@ -890,7 +918,7 @@ def markdown_turn(events: Iterable[dict], story: Any = None, *, lang: str = "ja"
             out.append(f"**{speaker_head(_md(name), lang).strip()}** {text}" if name else text)
             out.append("")
         elif kind == "roll":
-            line, level = roll_text(ev, lang)
+            line, level = roll_text(ev, lang, getattr(story, "rules", None))
             out.append(f"`{line}`" + (f" **{level}**" if level else ""))
             out.append("")
         elif kind == "ending":

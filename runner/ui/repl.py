@@ -63,6 +63,7 @@ from runner.ui.render import (
     gm_hidden,
     gm_lines,
     is_clock_command,
+    outcome_key,
     plain,
     status_lines,
     toolbar,
@@ -2287,7 +2288,8 @@ class Repl(AuthorLoop):
         if verb == "clock":
             return "!clock " + clock_words(" ".join(args), absolute=word in ("時刻",))
         if verb == "force":
-            return "!force " + FORCE_WORDS.get(args[0], args[0].casefold())
+            word = " ".join(args)
+            return "!force " + (FORCE_WORDS.get(word) or outcome_key(word, self.lang, self.story.rules))
         return f"!{verb} " + " ".join(args)
 
     # -- narration keys --------------------------------------------------------

@@ -83,7 +83,7 @@ class ScreenReaderIO(PlainIO):
             if kind == "roll":
                 if ev.get("keeper") and not repl.gm:
                     continue
-                out.append([("", roll_words(ev, lang, spoken=False))])
+                out.append([("", roll_words(ev, lang, spoken=False, system=getattr(repl.story, "rules", None)))])
             elif kind == "ending":
                 out.append([("", ending_words(ev, lang))])
             elif kind == "prompt":

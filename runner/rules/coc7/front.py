@@ -31,6 +31,24 @@ SYSTEM.display = Display(
     same_as_stats=frozenset({"investigators"}),
     conditions=("major_wound", "unconscious", "dying", "dead", "stable", "insane"),
     sheet_skip=frozenset({"hp", "mp", "san", "luck", "san_start", "luck_start", "age"}),
+    values={
+        # The outcome keys this system's hooks give, as a GM reads them (``強制``'s list).
+        "ja": {"outcome": {"impossible": "行えない", "dazed": "怯ませた", "hidden": "見つからなかった",
+                           "found": "見つかった", "held": "捕まえた／捕まっている", "spent": "消費した",
+                           "surfaced": "浮上した", "dead": "死亡", "unconscious": "気絶", "hit": "命中",
+                           "hurt": "負傷", "moved": "移動した", "given": "渡した", "not_enough": "足りない",
+                           "pushed_failure": "プッシュして失敗", "win": "勝ち", "lose": "負け",
+                           "draw": "引き分け", "permanent": "永久的狂気", "indefinite": "不定の狂気",
+                           "temporary": "一時的狂気", "insane": "狂気", "passed": "見送った"}},
+        "en": {"outcome": {"impossible": "impossible", "dazed": "dazed", "hidden": "stayed hidden",
+                           "found": "found", "held": "held", "spent": "spent", "surfaced": "surfaced",
+                           "dead": "dead", "unconscious": "unconscious", "hit": "hit", "hurt": "hurt",
+                           "moved": "moved", "given": "given", "not_enough": "not enough",
+                           "pushed_failure": "pushed and failed", "win": "win", "lose": "lose",
+                           "draw": "draw", "permanent": "permanent insanity",
+                           "indefinite": "indefinite insanity", "temporary": "temporary insanity",
+                           "insane": "insane", "passed": "passed"}},
+    },
 )
 
 # The keys each check can give (``katari check`` warns about an outcome no check gives).

@@ -433,7 +433,7 @@ def narrate_events(narrator: BaseNarrator, events: Iterable[dict], *, lang: str 
                 continue
             narrator.speak(str(text), speaker=ev.get("speaker") or "narrator", id=ev.get("id"))
         elif kind == "roll":
-            narrator.speak(roll_words(ev, lang), speaker="system")
+            narrator.speak(roll_words(ev, lang, system=getattr(story, "rules", None)), speaker="system")
         elif kind == "ending":
             narrator.speak(ending_words(ev, lang), speaker="system")
         elif kind == "error":

@@ -42,7 +42,7 @@ def _num(value: Any, lang: str, spoken: bool) -> str:
     return ja_number(value) if spoken and lang == "ja" else str(value)
 
 
-def roll_words(ev: dict, lang: str = "ja", *, spoken: bool = True) -> str:
+def roll_words(ev: dict, lang: str = "ja", *, spoken: bool = True, system: str | None = None) -> str:
     """A roll event in words: 「目星、四十に対して二十三、成功」 / "Spot Hidden, 23 against 40,
     success"; without a target 「ダメージ、七」. (``spoken``: numbers in kanji for Japanese.)"""
     from runner.ui.render import level_text
@@ -53,6 +53,12 @@ def roll_words(ev: dict, lang: str = "ja", *, spoken: bool = True) -> str:
     result = level_text(level, lang) if level not in (None, "") else ""
     if result and ev.get("success") is False and level not in ("failure", "fumble"):
         result = "失敗" if lang == "ja" else "failure"  # under the skill, not the difficulty asked
+    if ev.get("forced"):  # the GM ruled the outcome: say the ruling, never the dice's verdict
+        from runner.ui.render import outcome_name
+
+        result = outcome_name(ev["forced"], lang, system)
+        if not spoken:  # on a screen the ruling says whose it is; the narrator never speaks of the GM
+            result = f"GMの裁定で{result}" if lang == "ja" else f"the GM's ruling: {result}"
     if ev.get("target") is not None:
         target = _num(ev["target"], lang, spoken)
         text = f"{label}、{target}に対して{total}" if lang == "ja" else f"{label}, {total} against {target}"
