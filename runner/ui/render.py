@@ -184,6 +184,15 @@ def _speaker_name(story: Any, speaker: str | None, name: str | None = None) -> s
     return c.name if c is not None else None
 
 
+def narration_text(ev: dict, lang: str) -> str:
+    """A narration event's text in ``lang``: a rule's line carries both languages in
+    ``texts`` (runner/rules/coc7/checks.py ``say``); story text is as written."""
+    texts = ev.get("texts")
+    if isinstance(texts, dict) and isinstance(texts.get(lang), str):
+        return texts[lang]
+    return str(ev.get("text", ""))
+
+
 def level_text(level: Any, lang: str) -> str:
     key = f"level_{level}"
     s = t(key, lang)
@@ -203,6 +212,8 @@ def roll_text(ev: dict, lang: str, system: str | None = None) -> tuple[str, str]
         faces = " ".join(f"[{f}]" for f in dice)
     else:
         faces = " ".join(f"[{f}/d{s}]" for f, s in zip(dice, sides, strict=False))
+    if not dice and ev.get("maximum"):
+        faces = t("roll_maximum", lang)  # the rules' maximum: no die rolled
     label = ev.get("label") or ""
     line = t("roll_line", lang, label=f"{label} " if label else "", expr=ev.get("expr", ""),
              dice=faces or "-", total=ev.get("total", ""))
@@ -248,7 +259,7 @@ class Renderer:
                 return [[("class:keeper.mark", mark), ("class:keeper", lines[0][len(mark):])]] + \
                     [[("class:keeper", line)] for line in lines[1:]]
             name = _speaker_name(self.story, ev.get("speaker"), ev.get("name"))
-            text = str(ev.get("text", ""))
+            text = narration_text(ev, lang)
             if self.gm and ev.get("id") in getattr(getattr(self.story, "translation", None), "fallback", ()):
                 text = t("untranslated", lang) + text  # still in the source language (docs/translating.md)
             if name is None:
@@ -914,7 +925,7 @@ def markdown_turn(events: Iterable[dict], story: Any = None, *, lang: str = "ja"
                     out.append("")
                 continue
             name = _speaker_name(story, ev.get("speaker"), ev.get("name"))
-            text = _md(tidy(str(ev.get("text", ""))))
+            text = _md(tidy(narration_text(ev, lang)))
             out.append(f"**{speaker_head(_md(name), lang).strip()}** {text}" if name else text)
             out.append("")
         elif kind == "roll":

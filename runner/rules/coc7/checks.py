@@ -153,6 +153,13 @@ def t(ctx: Context, ja: str, en: str) -> str:
     return en if lang(ctx) == "en" else ja
 
 
+def say(ctx: Context, ja: str, en: str) -> None:
+    """A rule's line in both languages: ``text`` in the story's, ``texts`` in both, so a
+    console in the other language (``--lang en`` on a Japanese story) shows its own."""
+    ctx.emit({"type": "narration", "text": en if lang(ctx) == "en" else ja, "texts": {"ja": ja, "en": en},
+              "speaker": "narrator", "id": None})
+
+
 class _HasStory(Protocol):
     """What :func:`option` reads: a Context, or anything else that holds a story."""
 
@@ -416,8 +423,8 @@ def spend_luck(ctx: Context) -> list[str]:
     s["luck"] -= cost
     last.update(success=True, pushable=False)
     mark(s, last["skill"])
-    ctx.say(t(ctx, f"幸運を {cost} 消費して成功にした（残り {s['luck']}）。",
-              f"You spend {cost} Luck to succeed (Luck now {s['luck']})."))
+    say(ctx, f"幸運を {cost} 消費して成功にした（残り {s['luck']}）。",
+        f"You spend {cost} Luck to succeed (Luck now {s['luck']}).")
     return [last["difficulty"], "success"] if last["difficulty"] != "critical" else ["success"]
 
 

@@ -39,7 +39,12 @@ def roll_damage(ctx: Context, expr: str, db: str, *, extreme: bool, impale: bool
         more = _halved(f"{top}+{expr}") if halve else expr
         extra = ctx.roll(more, label=label + ck.t(ctx, "（貫通）", " (impale)")).total
         return max(0, extra if halve else top + extra)
-    return max(0, parse(full).maximum)
+    # No die is rolled, but the table sees the damage and why (the rules' maximum).
+    top = max(0, parse(full).maximum)
+    ja, en = "（イクストリーム成功：最大）", " (extreme success: maximum)"
+    ctx.emit({"type": "roll", "expr": full, "dice": [], "sides": [], "total": top, "maximum": True,
+              "label": label + ck.t(ctx, ja, en)})
+    return top
 
 
 def _halved(expr: str) -> str:
@@ -66,16 +71,20 @@ def _apply_damage(ctx: Context, pid: str, amount: int) -> list[str]:
     cond["aided"] = cond["treated"] = False
     en = ck.lang(ctx) == "en"  # only that language's lines are built
     if amount >= s["hp_max"]:
+        # The rule that kills is said with the damage: one blow of at least maximum HP.
         s["hp"] = 0
         cond.update(dead=True, dying=False, unconscious=True)
-        ctx.say(f"{name} takes a fatal blow and dies." if en
-                else f"{name}は致命的な一撃を受け、命を落とした。")
+        ck.say(ctx, f"{name}に {amount} ダメージ。一撃で最大耐久力（{s['hp_max']}）以上の傷は致命傷だ。"
+                    f"{name}は命を落とした。",
+               f"{name} takes {amount} damage in one blow, at least their maximum HP ({s['hp_max']}): "
+               "a fatal blow, and dies.")
         return ["dead"]
     if cond.get("dying"):
         # Our reading: more harm to someone already dying ends it.
         s["hp"] = 0
         cond.update(dead=True, dying=False)
-        ctx.say(f"{name} dies." if en else f"{name}は息絶えた。")
+        ck.say(ctx, f"{name}に {amount} ダメージ。瀕死の身にさらに傷を受け、{name}は息絶えた。",
+               f"{name} takes {amount} more damage while dying, and dies.")
         return ["dead"]
     major = amount * 2 >= s["hp_max"] or s["hp"] == 0
     before = s["hp"]

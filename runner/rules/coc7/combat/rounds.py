@@ -72,8 +72,8 @@ def start_combat(ctx: Context, enemy: str, count: Any = 1, opts: Any = "") -> li
                                         0 if recs[k]["side"] == "pc" else 1))
     d["combat"] = {"round": 1, "order": order, "idx": 0, "c": recs, "pending": None,
                    "actor": None, "opts": o, "enemy": enemy}
-    ctx.say(f"Combat! Order: {', '.join(names[k] for k in order)}" if ck.lang(ctx) == "en"
-            else f"戦闘開始。行動順：{'、'.join(names[k] for k in order)}")
+    ck.say(ctx, f"戦闘開始。行動順：{'、'.join(names[k] for k in order)}",
+           f"Combat! Order: {', '.join(names[k] for k in order)}")
     return advance(ctx)
 
 
