@@ -202,7 +202,8 @@ def lint(story: Story) -> list[Diagnostic]:
     # of a known speaker is reported: a typo, not a new voice.
     speakers = {"narrator", *story.characters, *(c.name for c in story.characters.values()),
                 *story.voices}
-    if not _suspect(story, names, speakers):
+    untitled = any(e.at is not None and not e.title for e in story.events)
+    if not untitled and not _suspect(story, names, speakers):
         return out
     node_pos: dict[str, tuple[str, int, int]] = {}
     texts: list[str] = []
@@ -222,6 +223,7 @@ def lint(story: Story) -> list[Diagnostic]:
         if isinstance(nodes, Map):
             for nid in nodes:
                 node_pos[str(nid)] = (file, *nodes.kpos.get(nid, nodes.pos))
+        out += _untitled(data.get("events"), file)
         for m in _walk(data):
             out += _names_in(m, file, names, lines, story)
             out += _speaker(m, file, speakers)
@@ -255,6 +257,18 @@ def _names_in(m: Map, file: str, names: dict[str, set[str]], lines: list[str],
                 what = {"items": "item", "nodes": "node or ending", "events": "timed event"}[kind]
                 out.append(Diagnostic(file, line, c, f"{name}({args[0][1]!r}): no such {what}"
                                       f"{_near(args[0][1], names[kind])}", "K301"))
+    return out
+
+
+def _untitled(events: Any, file: str) -> list[Diagnostic]:
+    """A timed event (``at:``) without a ``title:``: the GM panel would name it by its id."""
+    out = []
+    for ev in events if isinstance(events, list) else []:
+        if isinstance(ev, Map) and "at" in ev and not ev.get("title"):
+            line, col = ev.pos
+            out.append(Diagnostic(file, line, col, f"timed event {str(ev.get('id', ''))!r} has no title: "
+                                  "the GM panel and status name it by its id (add `title: 家主の帰宅`)",
+                                  "K306", "warning"))
     return out
 
 

@@ -878,7 +878,8 @@ def state_event(story: Story, state: State, *, gm: bool = False) -> dict:
         ev.update(rs.view(story, state, gm))
     if gm:
         ev["gm"] = {
-            "pending_events": [{"id": e.id, "at": e.at, "time": clock_text(story, e.at) if e.at is not None else None}
+            "pending_events": [{"id": e.id, "at": e.at, "time": clock_text(story, e.at) if e.at is not None else None,
+                                **({"title": e.title} if e.title else {})}
                                for e in story.events if e.id not in state.fired],
             "fired": list(state.fired),
             "all_vars": dict(state.vars),

@@ -163,6 +163,8 @@ class TimedEvent:
     when: Expr | None = None
     effects: tuple[Effect, ...] = ()
     repeat: bool = False
+    title: str = ""
+    """What the GM panel and status call it (player text: translated like the rest)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -734,14 +734,15 @@ def gm_timed(ev: dict, story: Any, lang: str) -> tuple[list[str], list[str]]:
     repeat = {e.id for e in (getattr(story, "events", None) or ()) if getattr(e, "repeat", False)}
     timed, waiting = [], []
     for p in g.get("pending_events", []):
+        name = str(p.get("title") or p.get("id"))  # the story's title for it, else its id
         if p.get("at") is None:
             if p.get("id") not in repeat:
-                waiting.append(str(p.get("id")))
+                waiting.append(name)
             continue
         d = duration(max(0, int(p["at"]) - int(ev.get("clock", 0))), lang)
         when = time_text(p.get("time"), lang) if p.get("time") else f"+{p['at']}"
-        timed.append(f"{when} {p.get('id')}（{t('gm_in', lang, d=d)}）" if lang == "ja"
-                     else f"{when} {p.get('id')} ({t('gm_in', lang, d=d)})")
+        timed.append(f"{when} {name}（{t('gm_in', lang, d=d)}）" if lang == "ja"
+                     else f"{when} {name} ({t('gm_in', lang, d=d)})")
     return timed, waiting
 
 
@@ -838,7 +839,7 @@ def gm_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int 
     rows: list[str] = [summary]
     rows.append(f"  {t('gm_pending', lang)}: " + (" / ".join(timed) if timed else t("gm_none", lang)))
     if waiting:
-        rows.append(f"  {t('gm_waiting', lang)}: " + " ".join(waiting))
+        rows.append(f"  {t('gm_waiting', lang)}: " + ("、" if lang == "ja" else ", ").join(waiting))
     if shown:
         rows.append(f"  {t('gm_vars', lang)}: " + sep.join(shown))
     rows.append(f"  {t('gm_changed', lang)}: " + (" ".join(changed) if changed else t("gm_none", lang)))

@@ -21,7 +21,7 @@ def read_events(chk: Checker, entries: Entries, clock: Clock | None) -> tuple[Ti
             epos = chk.ipos(val, i)
             if not chk.want_map(ev, epos, "an event"):
                 continue
-            chk.unknown_keys(ev, {"id", "at", "after", "when", "effects", "repeat"}, "an event")
+            chk.unknown_keys(ev, {"id", "at", "after", "when", "effects", "repeat", "title"}, "an event")
             evid = str(ev.get("id", f"event{i + 1}"))
             if evid in seen_events:
                 chk.err(chk.vpos(ev, "id") or epos, f"event id {evid!r} is used twice", "K004")
@@ -48,6 +48,10 @@ def read_events(chk: Checker, entries: Entries, clock: Clock | None) -> tuple[Ti
             for e in walk_effects(effs):
                 if e[0] in ("goto", "end"):
                     chk.global_edges.add(e[1])
-            events.append(TimedEvent(evid, at, when, effs, chk.flag(ev, "repeat", False, f"event {evid!r}")))
+            title = ev.get("title", "")
+            if not isinstance(title, str):
+                chk.err(chk.vpos(ev, "title") or epos, f"event {evid!r}: 'title' must be text", "K003")
+                title = ""
+            events.append(TimedEvent(evid, at, when, effs, chk.flag(ev, "repeat", False, f"event {evid!r}"), title))
     events.sort(key=lambda e: (e.at is None, e.at or 0))
     return tuple(events)
