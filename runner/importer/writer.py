@@ -601,7 +601,11 @@ def _events(st: _Story) -> None:
                 effects.append({"do": f"coc7.san_all({q(s.loss)})"})
         if e.goto_climax and "climax" in st.nodes:
             effects.append({"goto": "climax"})
-        st.events.append({"id": f"t{n}", "at": at, "effects": effects})
+        # The GM panel's name for it (katari check warns about a timed event without one).
+        head = (e.what or (e.lines[0].raw if e.lines else "") or f"t{n}").strip().splitlines()[0]
+        head = head.split("。")[0] or head  # its first sentence: 「鐘が鳴る」
+        title = head if len(head) <= 24 else head[:23] + "…"
+        st.events.append({"id": f"t{n}", "title": title, "at": at, "effects": effects})
     if st.fights:
         if not st.lost_ending:
             st.lost_ending = "lost"
