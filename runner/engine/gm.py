@@ -410,15 +410,21 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict) -> dict:
         if not m or not _amount(m.group(4).lstrip("+-") or "x"):
             raise Refused("gm_usage", "!stat [WHO] STAT-N | STAT+N | STAT=N", verb=verb)
         who_text, stat_text, op, amount_tok = m.group(1) or "", m.group(2), m.group(3), m.group(4)
+    ctx.own()
+    fight = _fighters(ctx)
     if who_text:
-        who = find(story, "character", who_text, people(story, st))
+        table = people(story, st)
+        for cid in fight.get("instead_of") or ():
+            table.pop(cid, None)  # while its copies fight, a name means one of them
+        table.update({cid: [str(s.get("name") or cid)] for cid, s in fight.get("sheets", {}).items()})
+        who = find(story, "character", who_text, table)
     else:
         pc = default_pc(story, st)
         if pc is None:
             raise Refused("gm_usage", "name whom: !damage WHO AMOUNT", verb=verb)
         who = pc
-    ctx.own()
-    sheet = st.stats[who]
+    fighting = who in fight.get("sheets", {})
+    sheet = fight["sheets"][who] if fighting else st.stats[who]
     if not isinstance(sheet, dict):
         raise Refused("gm_no_health", f"{who} has no sheet", known=[])
     name = str(sheet.get("name") or (story.characters[who].name if who in story.characters else who))
@@ -435,7 +441,7 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict) -> dict:
     health = path[0] in HEALTH
     if op == "-" and n < 0:
         op, n = "+", -n
-    if op == "-" and health and _is_pc(story, who, sheet) and _rule_damage(ctx, who, n):
+    if op == "-" and health and (fighting or _is_pc(story, who, sheet)) and _rule_damage(ctx, who, n):
         new = holder[key]
     else:
         new = old - n if op == "-" else old + n if op == "+" else n
@@ -450,6 +456,23 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict) -> dict:
     note["message"] = f"GM: {who} {key} {old} → {holder[key]}"
     ctx.events.insert(0, note)
     return note
+
+
+def _fighters(ctx: Any) -> dict:
+    """The rule system's own copies of characters in a running fight (its ``fighters()``
+    hook: ``{"sheets": {id: sheet}, "instead_of": [ids]}``), which an override must reach
+    instead of the story's sheet; {} when it has none."""
+    from runner.rules import find_hook
+
+    rules = ctx.story.rules
+    hook = find_hook(f"{rules}.fighters", rules) if rules not in ("none", "core") else None
+    if hook is None:
+        return {}
+    try:
+        got = hook.fn(ctx)
+    except RuleError:
+        return {}
+    return got if isinstance(got, dict) and isinstance(got.get("sheets", {}), dict) else {}
 
 
 def _rule_damage(ctx: Any, who: str, n: int) -> bool:

@@ -150,3 +150,15 @@ def heal(ctx: Context, amount: Any, who: str = "") -> list[str]:
     n = amount if isinstance(amount, int) else ctx.roll(str(amount), label="回復").total
     cb.heal(ctx, pid, n)
     return ["healed"]
+
+
+@hook()
+def fighters(ctx: Context) -> dict:
+    """The fight's own copies of the enemies, for a GM's override (``ダメージ 触腕1 2``):
+    ``{"sheets": {id: sheet}, "instead_of": [the story character they were copied from]}``;
+    empty outside a fight. A GM's damage to one goes through ``damage(amount, who)``."""
+    c = ck.data(ctx).get("combat")
+    if not c:
+        return {}
+    sheets = {k: r["sheet"] for k, r in c["c"].items() if r["side"] == "enemy"}
+    return {"sheets": sheets, "instead_of": [c["enemy"]] if c.get("enemy") else []}

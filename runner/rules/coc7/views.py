@@ -47,6 +47,9 @@ def _view(story: Any, state: Any, gm: bool) -> dict[str, Any]:
             else:
                 row["name"] = state.stats[k]["name"]
             rows.append(row)
+        if gm:  # the fight's own copies of the enemies: what a GM's damage reaches
+            out["fighters"] = {r["sheet"]["name"]: f"{r['sheet']['hp']}/{r['sheet'].get('hp_max', r['sheet']['hp'])}"
+                               for r in c["c"].values() if r["side"] == "enemy"}
         out["combat"] = {"round": c["round"], "order": rows,
                          "awaiting": "response" if c["pending"] else ("action" if c["actor"] else ""),
                          "actor": c["actor"]}

@@ -152,13 +152,16 @@ def tick(ctx: Context) -> list[str]:
 
 
 def damage(ctx: Context, amount: Any, who: str = "", label: str = "") -> list[str]:
-    """Story damage (a fall, 3d3 of deep water): a number or dice notation."""
-    pid = ck.pc_id(ctx, who)
+    """Story damage (a fall, 3d3 of deep water): a number or dice notation. ``who`` may be
+    an enemy in the current fight (a GM's ``ダメージ 触腕1 2``): the fight's copy takes it."""
+    c = combat(ctx)
+    foe = c["c"].get(str(who)) if c and who else None
+    pid = str(who) if foe is not None and foe["side"] == "enemy" else ck.pc_id(ctx, who)
     if isinstance(amount, int):
         n = amount
     else:
         n = ctx.roll(str(amount), label=label or ck.t(ctx, "ダメージ", "damage")).total
-    return apply_damage(ctx, pid, n)
+    return hurt(ctx, pid, n)  # (an investigator's harm is apply_damage's, in a fight or not)
 
 
 def hurt(ctx: Context, tid: str, amount: int) -> list[str]:
