@@ -95,8 +95,9 @@ def test_a_dying_investigator_cannot_walk_to_the_circle_and_cast() -> None:
     assert "瀕死" in st["coc7"]["conditions"]
     assert [a["id"] for a in evs[-1]["actions"]] == ["con_roll"]
     evs = list(turns(story, [*SPELL_KNOWN, "back", "cast_spell", "chant"], seed=0))
-    errors = [e for e in evs if e["type"] == "error"]
-    assert len(errors) == 3 and not [e for e in evs if e["type"] == "ending"]
+    # Each is answered with why and what can be done (the table tour's item 8), and nothing runs.
+    unable = [e for e in evs if e["type"] == "narration" and "瀕死で動けない" in e["text"]]
+    assert len(unable) == 3 and not [e for e in evs if e["type"] in ("error", "ending")]
     # The CON roll each round until it fails: then the death ending.
     evs = list(turns(story, [*SPELL_KNOWN, ":dice 1,10", "con_roll", ":dice 9,9", "con_roll"], seed=0))
     con = [e for e in evs if e["type"] == "roll" and e.get("label") == "CON"]

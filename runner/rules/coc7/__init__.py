@@ -17,7 +17,7 @@ from runner.rules.bcdice import BCResult
 from runner.rules.coc7 import portable as _portable
 from runner.rules.coc7.bcdice import bcdice
 from runner.rules.coc7.investigators import _init, _validate, install
-from runner.rules.coc7.offer import _offer
+from runner.rules.coc7.offer import _offer, _on_unmatched
 from runner.rules.coc7.sheet import make_enemy, make_investigator, pregens, quick_investigator
 from runner.rules.coc7.system import SYSTEM
 from runner.rules.coc7.views import _meta_sheet, _sheet, _view
@@ -30,6 +30,7 @@ SYSTEM.init = _init
 SYSTEM.view = _view
 SYSTEM.sheet = _sheet
 SYSTEM.offer = _offer
+SYSTEM.on_unmatched = _on_unmatched
 SYSTEM.validate = _validate
 # Rule data a story writes that players read (katari strings exports it): a monster's short name.
 SYSTEM.text_keys = frozenset({"short", "attacks"})

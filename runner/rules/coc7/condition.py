@@ -153,7 +153,41 @@ def investigators(state: Any) -> list[tuple[str, dict[str, Any]]]:
             if type(v) is dict and v.get("system") == "coc7" and v.get("kind") == "investigator"]
 
 
-def offers(story: Any, state: Any, choices: list[Any], choice_type: Any) -> list[Any]:
+_UNABLE = {
+    "dying": ("瀕死で動けない", "is dying and cannot act"),
+    "unconscious": ("意識を失っていて動けない", "is unconscious and cannot act"),
+    "bout": ("狂気の発作のさなかで、思うように動けない", "is in a bout of madness and cannot act as they wish"),
+    "dead": ("もう死んでいる", "is dead"),
+}
+
+
+def unable_lines(story: Any, state: Any) -> tuple[str, str] | None:
+    """Why the active investigator cannot do what was typed, and what the table can do, in
+    both languages (the answer to a command while dying, unconscious, in a bout or dead);
+    None when they can act."""
+    d = (state.rules or {}).get("coc7")
+    if not d or not d.get("down"):
+        return None
+    s = state.stats.get(d.get("pc") or "")
+    why = incapacity(s) if type(s) is dict else ""
+    if not why:
+        return None
+    out: list[str] = []
+    for i, lang in enumerate(("ja", "en")):
+        acts = [c[2] for c in offers(story, state, [], lambda *a: a, lang=lang)]
+        head = f"{s['name']}は{_UNABLE[why][0]}。" if i == 0 else f"{s['name']} {_UNABLE[why][1]}."
+        if acts:
+            tail = ("できるのは" + "、".join(f"「{a}」" for a in acts) + "。") if i == 0 else \
+                (" What can be done: " + "; ".join(acts) + ".")
+        elif d.get("combat"):
+            tail = "戦いはそのまま進む。" if i == 0 else " The fight goes on without them."
+        else:
+            tail = "できることはない。" if i == 0 else " Nothing can be done."
+        out.append(head + tail)
+    return out[0], out[1]
+
+
+def offers(story: Any, state: Any, choices: list[Any], choice_type: Any, lang: str | None = None) -> list[Any]:
     """What the rules allow the table now, given the story's open actions (``choices``, the
     engine's numbered Choices); ``choice_type`` builds a Choice ``(n, id, label, aliases,
     action)``. Unchanged when every investigator can act (the common case, asked a few times
@@ -168,7 +202,8 @@ def offers(story: Any, state: Any, choices: list[Any], choice_type: Any) -> list
     if d.get("combat"):
         # In a fight the rules play the fallen out (combat.advance) and never stop on one.
         return [] if incapacity(s) else choices
-    lang = "en" if str(getattr(story, "language", "ja")).startswith("en") else "ja"
+    if lang is None:
+        lang = "en" if str(getattr(story, "language", "ja")).startswith("en") else "ja"
     pcs = investigators(state)
     able = [(k, v) for k, v in pcs if not incapacity(v)]
     dying = [(k, v) for k, v in pcs if incapacity(v) == "dying"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import condition as cd
 from runner.rules.coc7 import push as ps
 
@@ -39,3 +40,13 @@ def _offer(story: Any, state: Any, choices: list[Any]) -> list[Any]:
     for a in extra:
         shown.append(Choice(len(shown) + 1, a.id, a.label, a.aliases, a))
     return shown + choices[len(shown) - len(extra):]  # the hidden ones stay last
+
+
+def _on_unmatched(ctx: Any, text: str) -> bool | str:
+    """A command no action matched while the active investigator cannot act: say why and
+    what can be done (not "not understood")."""
+    lines = cd.unable_lines(ctx.story, ctx.state)
+    if lines is None:
+        return False
+    ck.say(ctx, *lines)
+    return "said"
