@@ -59,7 +59,7 @@ def test_every_death_shows_the_roll_and_the_rule_that_killed() -> None:
 def test_the_extreme_blow_of_the_table_tour_shows_its_damage_and_the_rule_in_english(tmp_path: Path,
                                                                                        monkeypatch) -> None:
     monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
-    lines = "4 2 1 g g g g 3 1 back 5 3 7 3 3 7 1 3 1".split() + ["1"] * 8
+    lines = "4 2 1 g g g g 3 1 back 5 3 7 3 3 7 1 3 1".split() + ["1"] * 10
     out = io.StringIO()
     repl = Repl(load(DEEP), io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=200), new=True, seed=9,
                 lang="en")
@@ -71,3 +71,11 @@ def test_the_extreme_blow_of_the_table_tour_shows_its_damage_and_the_rule_in_eng
     assert "extreme success: maximum" in before.split("extreme success\n")[-1] or "最大" in before[-200:]
     assert "takes 10 damage in one blow, at least their maximum HP (9)" in text
     assert "Combat! Order:" in text and "戦闘開始" not in text
+    # The status, in English too (the console's pipe prints it after every turn).
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "runner", "play", str(DEEP), "--lang", "en", "--seed", "9", "--new"],
+                       input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=ROOT, timeout=120,
+                       env={**__import__("os").environ, "KATARI_HOME": str(tmp_path / "home2")})
+    assert "conditions dead" in p.stdout and "conditions 死亡" not in p.stdout

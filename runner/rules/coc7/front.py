@@ -11,9 +11,12 @@ from typing import Any
 from runner.rules.base import Display, Finding, Investigators
 from runner.rules.coc7 import SYSTEM
 from runner.rules.coc7.bcdice import bcdice
+from runner.rules.coc7.condition import _NAMES
 from runner.rules.coc7.portable import active_sheet, command, creation_action, from_portable
 from runner.rules.coc7.sheet import SKILLS, pregens
 from runner.rules.coc7.template import TEMPLATES
+
+_CONDITION_WORDS = tuple(_NAMES.values())
 
 SYSTEM.display = Display(
     labels={
@@ -33,15 +36,18 @@ SYSTEM.display = Display(
     conditions=("major_wound", "unconscious", "dying", "dead", "stable", "insane"),
     sheet_skip=frozenset({"hp", "mp", "san", "luck", "san_start", "luck_start", "age"}),
     values={
-        # The outcome keys this system's hooks give, as a GM reads them (``強制``'s list).
-        "ja": {"outcome": {"impossible": "行えない", "dazed": "怯ませた", "hidden": "見つからなかった",
+        # The outcome keys this system's hooks give, as a GM reads them (``強制``'s list);
+        # the status's conditions (worded in the story's language) in the other language.
+        "ja": {"conditions": {en: ja for ja, en in _CONDITION_WORDS},
+               "outcome": {"impossible": "行えない", "dazed": "怯ませた", "hidden": "見つからなかった",
                            "found": "見つかった", "held": "捕まえた／捕まっている", "spent": "消費した",
                            "surfaced": "浮上した", "dead": "死亡", "unconscious": "気絶", "hit": "命中",
                            "hurt": "負傷", "moved": "移動した", "given": "渡した", "not_enough": "足りない",
                            "pushed_failure": "プッシュして失敗", "win": "勝ち", "lose": "負け",
                            "draw": "引き分け", "permanent": "永久的狂気", "indefinite": "不定の狂気",
                            "temporary": "一時的狂気", "insane": "狂気", "passed": "見送った"}},
-        "en": {"outcome": {"impossible": "impossible", "dazed": "dazed", "hidden": "stayed hidden",
+        "en": {"conditions": dict(_CONDITION_WORDS),
+               "outcome": {"impossible": "impossible", "dazed": "dazed", "hidden": "stayed hidden",
                            "found": "found", "held": "held", "spent": "spent", "surfaced": "surfaced",
                            "dead": "dead", "unconscious": "unconscious", "hit": "hit", "hurt": "hurt",
                            "moved": "moved", "given": "given", "not_enough": "not enough",
