@@ -197,6 +197,7 @@ def story_schema() -> dict:
                 "kind": {"enum": ENDING_KINDS}, "title": {"type": ["string", "number"]},
                 "narration": _ref("narration")})]},
             "event": _obj({"id": {"type": "string"},
+                           "title": _d({"type": "string"}, "What the GM panel and status call the event."),
                            "at": _d({"type": ["integer", "string"]}, "Minutes after the start, \"1h\" or \"11:00\"."),
                            "after": {"type": ["integer", "string"]},
                            "when": _ref("expr"), "effects": _ref("effects"), "repeat": {"type": "boolean"}}),
