@@ -186,7 +186,7 @@ def _speaker_name(story: Any, speaker: str | None, name: str | None = None) -> s
 
 def narration_text(ev: dict, lang: str) -> str:
     """A narration event's text in ``lang``: a rule's line carries both languages in
-    ``texts`` (runner/rules/coc7/checks.py ``say``); story text is as written."""
+    ``texts`` (a rule system writes both); story text is as written."""
     texts = ev.get("texts")
     if isinstance(texts, dict) and isinstance(texts.get(lang), str):
         return texts[lang]
