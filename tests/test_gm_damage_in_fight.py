@@ -16,8 +16,8 @@ from runner.ui.repl import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"
-# seed 9: エマ, lit room, the door picked and opened: two arms come in and the fight starts.
-TO_FIGHT = "4 2 1 g g g g 3 1 back 5 3 7 3 3 7".split()
+# 黒田 剛 in the lit room; the GM starts the fight at the door: two arms.
+TO_FIGHT = ["1", "スマホ", "目を覚ます", "スマホ", "照明のスイッチを入れる", "変数 enc_at 'door'", "移動 fight_start"]
 
 
 @pytest.fixture(autouse=True)
@@ -28,7 +28,7 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def _gm(lines: list[str]) -> tuple[Repl, str]:
     out = io.StringIO()
     repl = Repl(load(DEEP), io=PlainIO(io.StringIO("\n".join([*TO_FIGHT, *lines]) + "\n"), out, cols=200),
-                new=True, seed=9, gm=True)
+                new=True, seed=1, gm=True)
     repl.run()
     return repl, out.getvalue()
 
