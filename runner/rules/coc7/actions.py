@@ -153,7 +153,7 @@ def heal(ctx: Context, amount: Any, who: str = "") -> list[str]:
 
 
 @hook()
-def fighters(ctx: Context) -> dict:
+def fighters(ctx: Context) -> dict[str, Any]:
     """The fight's own copies of the enemies, for a GM's override (``ダメージ 触腕1 2``):
     ``{"sheets": {id: sheet}, "instead_of": [the story character they were copied from]}``;
     empty outside a fight. A GM's damage to one goes through ``damage(amount, who)``."""
