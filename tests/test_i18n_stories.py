@@ -88,6 +88,10 @@ def _strings(v, key: str = "", parent: str = ""):
 def foreign(ev: dict, lang: str, allowed: set[str]) -> list[str]:
     """The strings of a non-GM event written in a script other than ``lang``'s."""
     out = []
+    if isinstance(ev.get("texts"), dict):
+        # A rule's line in both languages (runner.rules.coc7.checks.say), for a console shown
+        # in another language than the story's: only the one played is read by this player.
+        ev = {**ev, "texts": {lang: ev["texts"].get(lang, "")}}
     for key, s in _strings(ev):
         if ev.get("type") == "roll" and key == "text":
             continue  # BCDice's own line, as BCDice writes it (#18); a player reads the roll
