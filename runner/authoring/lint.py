@@ -268,7 +268,7 @@ def _untitled(events: Any, file: str) -> list[Diagnostic]:
             line, col = ev.pos
             out.append(Diagnostic(file, line, col, f"timed event {str(ev.get('id', ''))!r} has no title: "
                                   "the GM panel and status name it by its id (add `title: 家主の帰宅`)",
-                                  "K306", "warning"))
+                                  "K307", "warning"))
     return out
 
 
