@@ -70,11 +70,14 @@ def journal_run(story, base, folder: Path, turns: int) -> tuple[dict[int, dict],
     for n in CHECKPOINTS:
         if n > turns:
             continue
-        w = times[max(0, n - 1 - WINDOW // 2): min(turns, n + WINDOW // 2)]
-        run = times[n // 2: n]  # the second half of the game so far: its folds included
-        out[n] = {"median_ms": statistics.median(w) * 1e3, "mean_ms": statistics.fmean(run) * 1e3,
-                  "max_ms": max(run) * 1e3,
-                  "cpu_ms": statistics.fmean(cpu[n // 2: n]) * 1e3}
+        w = times[max(0, n - 1 - WINDOW // 2) : min(turns, n + WINDOW // 2)]
+        run = times[n // 2 : n]  # the second half of the game so far: its folds included
+        out[n] = {
+            "median_ms": statistics.median(w) * 1e3,
+            "mean_ms": statistics.fmean(run) * 1e3,
+            "max_ms": max(run) * 1e3,
+            "cpu_ms": statistics.fmean(cpu[n // 2 : n]) * 1e3,
+        }
     size = (folder / "journal.json").stat().st_size
     jp = files.journal_path(folder / "journal.json")
     return out, size, jp.stat().st_size if jp.exists() else 0
@@ -97,11 +100,14 @@ def whole_run(story, base, folder: Path, turns: int) -> dict[int, dict]:
             times.append(time.perf_counter() - t0)
             cpu.append(time.process_time() - c0)
         tl.undo(k)
-        del tl.states[tl.pos + 1:]
-        del tl.log[tl.pos:]
-        del tl.events[tl.pos + 1:]
-        out[n] = {"median_ms": statistics.median(times) * 1e3, "cpu_ms": statistics.median(cpu) * 1e3,
-                  "size": path.stat().st_size}
+        del tl.states[tl.pos + 1 :]
+        del tl.log[tl.pos :]
+        del tl.events[tl.pos + 1 :]
+        out[n] = {
+            "median_ms": statistics.median(times) * 1e3,
+            "cpu_ms": statistics.median(cpu) * 1e3,
+            "size": path.stat().st_size,
+        }
     return out
 
 
@@ -142,22 +148,39 @@ def main() -> int:
         shutil.rmtree(folder, ignore_errors=True)
     state_bytes = len(json.dumps(base.to_dict(), ensure_ascii=False).encode())
     if args.json:
-        print(json.dumps({"state_bytes": state_bytes, "fsync_ms": disk, "journal": journal, "whole": whole,
-                          "save_bytes": size, "journal_bytes": jsize}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "state_bytes": state_bytes,
+                    "fsync_ms": disk,
+                    "journal": journal,
+                    "whole": whole,
+                    "save_bytes": size,
+                    "journal_bytes": jsize,
+                },
+                indent=1,
+            )
+        )
         return 0
-    print(f"deep-sea State: {state_bytes:,} bytes of JSON; after {args.turns:,} commands the save is "
-          f"{size / 1e6:.1f} MB and its journal {jsize / 1e6:.2f} MB; appending 3 KB and fsyncing it costs "
-          f"{disk:.2f} ms on this disk")
-    print("| turn | journal: median | mean, folds included | its CPU | slowest (a fold) "
-          "| whole file every command | its CPU | its size |")
+    print(
+        f"deep-sea State: {state_bytes:,} bytes of JSON; after {args.turns:,} commands the save is "
+        f"{size / 1e6:.1f} MB and its journal {jsize / 1e6:.2f} MB; appending 3 KB and fsyncing it costs "
+        f"{disk:.2f} ms on this disk"
+    )
+    print(
+        "| turn | journal: median | mean, folds included | its CPU | slowest (a fold) "
+        "| whole file every command | its CPU | its size |"
+    )
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for n in CHECKPOINTS:
         if n not in journal:
             continue
         j, w = journal[n], whole[n]
-        print(f"| {n:,} | {j['median_ms']:.1f} ms | {j['mean_ms']:.1f} ms | {j['cpu_ms']:.2f} ms "
-              f"| {j['max_ms']:,.0f} ms | {w['median_ms']:,.0f} ms | {w['cpu_ms']:,.0f} ms "
-              f"| {w['size'] / 1e6:.2f} MB |")
+        print(
+            f"| {n:,} | {j['median_ms']:.1f} ms | {j['mean_ms']:.1f} ms | {j['cpu_ms']:.2f} ms "
+            f"| {j['max_ms']:,.0f} ms | {w['median_ms']:,.0f} ms | {w['cpu_ms']:,.0f} ms "
+            f"| {w['size'] / 1e6:.2f} MB |"
+        )
     return 0
 
 

@@ -35,8 +35,12 @@ OUT = HERE / "out"
 
 def time_check(path: Path) -> float:
     t = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "runner", "check", "-q", str(path)], cwd=ROOT,
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "runner", "check", "-q", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     dt = time.perf_counter() - t
     if r.returncode != 0:
         raise SystemExit(f"check failed on {path}: {r.stdout[:500]}")
@@ -71,7 +75,11 @@ def ink_ready(no_ink: bool) -> Path | None:
     d = OUT / "ink"
     if not (d / "node_modules" / "inkjs").exists():
         d.mkdir(parents=True, exist_ok=True)
-        r = subprocess.run(["npm", "install", "--silent", "--prefix", str(d), "inkjs"], capture_output=True, text=True)
+        r = subprocess.run(
+            ["npm", "install", "--silent", "--prefix", str(d), "inkjs"],
+            capture_output=True,
+            text=True,
+        )
         if r.returncode != 0:
             print(f"(inkjs not installed: {r.stderr.strip()[:200]})")
             return None
@@ -80,8 +88,12 @@ def ink_ready(no_ink: bool) -> Path | None:
 
 
 def run_ink(d: Path, ink: Path, steps: int) -> dict | None:
-    r = subprocess.run(["node", "--max-old-space-size=12000", str(d / "bench.js"), str(ink), str(steps)],
-                       cwd=d, capture_output=True, text=True)
+    r = subprocess.run(
+        ["node", "--max-old-space-size=12000", str(d / "bench.js"), str(ink), str(steps)],
+        cwd=d,
+        capture_output=True,
+        text=True,
+    )
     if r.returncode != 0:
         print(f"(inkjs failed: {r.stderr.strip()[:200]})")
         return None
@@ -89,7 +101,9 @@ def run_ink(d: Path, ink: Path, steps: int) -> dict | None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--steps", type=int, default=20000)
     ap.add_argument("--no-ink", action="store_true")
@@ -106,7 +120,9 @@ def main() -> None:
             except StoryError as e:
                 print(f"  {p.name:<24} has errors: {e}")
                 continue
-            print(f"  {p.name:<24} {len(s.nodes):>5} nodes  {1000 * (time.perf_counter() - t):7.1f} ms")
+            print(
+                f"  {p.name:<24} {len(s.nodes):>5} nodes  {1000 * (time.perf_counter() - t):7.1f} ms"
+            )
 
     rows = []
     for n in [int(x) for x in args.sizes.split(",")]:
@@ -128,7 +144,9 @@ def main() -> None:
         print(json.dumps(row))
     if len(rows) > 1:
         for a, b in zip(rows, rows[1:], strict=False):
-            print(f"check time x{b['nodes'] // a['nodes']} nodes: x{b['katari_check_s'] / a['katari_check_s']:.1f} time")
+            print(
+                f"check time x{b['nodes'] // a['nodes']} nodes: x{b['katari_check_s'] / a['katari_check_s']:.1f} time"
+            )
 
 
 if __name__ == "__main__":

@@ -56,7 +56,8 @@ ROLLED_BY_HOOKS = {
 STORY_ONLY_CHECKS = {
     # The document says only 「このエネミーに対して何かしらの対人技能を使用する場合は、全て
     # イクストリーム判定」 and names no skill; the story offers these two as its reading.
-    ("威圧", "extreme"), ("心理学", "extreme"),
+    ("威圧", "extreme"),
+    ("心理学", "extreme"),
 }
 TIME_RANGES = {
     # The hunger cue: 「全ての探索が終了し、6～7時間が経過した時に、…お腹が空いたことに気付く
@@ -78,7 +79,9 @@ def story_key(folder: Path) -> dict:
         skills = _QUOTED.findall(args[0])
         diff = args[1].strip().strip("'\"") if len(args) > 1 else ""
         diffs = VARIABLE_DIFFICULTY.get(diff, (diff if diff in ("hard", "extreme") else "regular",))
-        for s in skills:  # each skill rolled, at its difficulty (the story splits some alternatives)
+        for (
+            s
+        ) in skills:  # each skill rolled, at its difficulty (the story splits some alternatives)
             for d in diffs:
                 checks.add((canonical(s), d))
     if re.search(r"coc7\.luck\(\)", text):
@@ -102,8 +105,11 @@ def story_key(folder: Path) -> dict:
             timeline.append(TIME_RANGES.get(v, (v, v)))
     monsters, npcs = [], []
     for c in meta.get("characters", {}).values():
-        stats = {k: v for k, v in (c.get("stats") or {}).items() if k in ("STR", "CON", "SIZ", "DEX", "APP", "INT",
-                                                                          "POW", "EDU")}
+        stats = {
+            k: v
+            for k, v in (c.get("stats") or {}).items()
+            if k in ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
+        }
         if "耐久力" in (c.get("stats") or {}):
             stats["HP"] = c["stats"]["耐久力"]
         if c.get("kind") in ("enemy", "monster"):
@@ -116,14 +122,20 @@ def story_key(folder: Path) -> dict:
         data = yaml.safe_load(f.read_text(encoding="utf-8")) or {}
         for e in (data.get("endings") or {}).values():
             endings.append(kind.get(e.get("kind", "normal"), "normal"))
-    return {"checks": checks, "san": san, "timeline": timeline, "monsters": monsters, "npcs": npcs,
-            "endings": sorted(endings)}
+    return {
+        "checks": checks,
+        "san": san,
+        "timeline": timeline,
+        "monsters": monsters,
+        "npcs": npcs,
+        "endings": sorted(endings),
+    }
 
 
 def _args(text: str, i: int) -> list[str]:
     """The top-level arguments of a call whose "(" ends just before ``i``."""
     depth, cur, out = 1, "", []
-    for ch in text[i:i + 400]:
+    for ch in text[i : i + 400]:
         if ch == "(":
             depth += 1
         elif ch == ")":
@@ -153,10 +165,14 @@ def found(sc) -> dict:  # noqa: ANN001
             timeline.append(t.offset)
         elif sc.clock_start is not None:
             timeline.append(t.minutes - sc.clock_start)
-    return {"checks": checks, "san": san, "timeline": timeline,
-            "monsters": [{"name": c.name, "stats": c.stats} for c in sc.monsters],
-            "npcs": [{"name": c.name, "stats": c.stats} for c in sc.npcs],
-            "endings": sorted(e.kind for e in sc.endings)}
+    return {
+        "checks": checks,
+        "san": san,
+        "timeline": timeline,
+        "monsters": [{"name": c.name, "stats": c.stats} for c in sc.monsters],
+        "npcs": [{"name": c.name, "stats": c.stats} for c in sc.npcs],
+        "endings": sorted(e.kind for e in sc.endings),
+    }
 
 
 def seed_scores(key: dict, got: dict) -> dict:
@@ -181,8 +197,13 @@ def seed_scores(key: dict, got: dict) -> dict:
     out["timeline"] = _figures(tp, len(missed), len(extra), missed, extra)
     for kind in ("checks", "san"):
         tp = len(key[kind] & got[kind])
-        out[kind] = _figures(tp, len(key[kind]) - tp, len(got[kind]) - tp, sorted(key[kind] - got[kind], key=str),
-                             sorted(got[kind] - key[kind], key=str))
+        out[kind] = _figures(
+            tp,
+            len(key[kind]) - tp,
+            len(got[kind]) - tp,
+            sorted(key[kind] - got[kind], key=str),
+            sorted(got[kind] - key[kind], key=str),
+        )
     for kind in ("monsters", "npcs"):
         left = list(got[kind])
         tp = 0
@@ -194,8 +215,13 @@ def seed_scores(key: dict, got: dict) -> dict:
         out[kind] = _figures(tp, len(key[kind]) - tp, len(left), [], left)
     k, g = Counter(key["endings"]), Counter(got["endings"])
     tp = sum((k & g).values())
-    out["endings"] = _figures(tp, sum(k.values()) - tp, sum(g.values()) - tp, list((k - g).elements()),
-                              list((g - k).elements()))
+    out["endings"] = _figures(
+        tp,
+        sum(k.values()) - tp,
+        sum(g.values()) - tp,
+        list((k - g).elements()),
+        list((g - k).elements()),
+    )
     return out
 
 
@@ -213,9 +239,11 @@ def play_check(sc, runs: int = 1000) -> str:  # noqa: ANN001
             return f"katari check: {len(errors)} error(s): {errors[:3]}"
         rep = simulate(story, runs, seed=0)
         ended = sum(n for e, n in rep.endings.items() if not e.startswith("("))
-        return (f"katari check: ok ({len(story.nodes)} nodes, {len(story.endings)} endings); simulate {runs}: "
-                f"{ended} games reached an ending ({len([e for e in rep.endings if not e.startswith('(')])} "
-                f"distinct)")
+        return (
+            f"katari check: ok ({len(story.nodes)} nodes, {len(story.endings)} endings); simulate {runs}: "
+            f"{ended} games reached an ending ({len([e for e in rep.endings if not e.startswith('(')])} "
+            f"distinct)"
+        )
 
 
 def docs() -> None:
@@ -229,7 +257,9 @@ def docs() -> None:
             dt = time.perf_counter() - t0
             s = score(sc, key)
             scores.append(s)
-            line = ", ".join(f"{k} {s[k]['recall'] * 100:.0f}/{s[k]['precision'] * 100:.0f}" for k in KINDS)
+            line = ", ".join(
+                f"{k} {s[k]['recall'] * 100:.0f}/{s[k]['precision'] * 100:.0f}" for k in KINDS
+            )
             print(f"  {key['doc']}: {line} (recall/precision %, {dt * 1000:.0f} ms)")
         print(f"\n{part} ({len(scores)} documents):\n")
         print(table(total(scores)))
@@ -251,7 +281,9 @@ def main() -> int:
     print(table(s))
     for kind in KINDS:
         if s[kind]["missed"] or s[kind]["extra"]:
-            print(f"\n{kind}: missed {s[kind]['missed']}\n{' ' * len(kind)}  extra {s[kind]['extra']}")
+            print(
+                f"\n{kind}: missed {s[kind]['missed']}\n{' ' * len(kind)}  extra {s[kind]['extra']}"
+            )
     print("\n" + play_check(sc))
     if args.docs:
         print()

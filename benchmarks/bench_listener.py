@@ -63,8 +63,10 @@ def main() -> int:
             right += h.command == p.command
         runs.append(t / audio_s)
     g_rtf = statistics.median(runs)
-    print(f"with grammar:    {g_rtf:.3f} s per s of audio (median of {args.repeat}); "
-          f"{right}/{len(audio)} right")
+    print(
+        f"with grammar:    {g_rtf:.3f} s per s of audio (median of {args.repeat}); "
+        f"{right}/{len(audio)} right"
+    )
 
     free = vosk.KaldiRecognizer(model, rate)
     runs = []
@@ -74,7 +76,7 @@ def main() -> int:
             free.Reset()
             t1 = time.perf_counter()
             for i in range(0, len(pcm), CHUNK):
-                free.AcceptWaveform(pcm[i:i + CHUNK])
+                free.AcceptWaveform(pcm[i : i + CHUNK])
             json.loads(free.FinalResult())
             t += time.perf_counter() - t1
         runs.append(t / audio_s)
@@ -97,15 +99,17 @@ def main() -> int:
         for _, pcm in audio:
             push.press()
             for i in range(0, len(pcm), CHUNK):
-                push.feed(pcm[i:i + CHUNK])
+                push.feed(pcm[i : i + CHUNK])
             push.wait_idle()  # a live microphone keeps the decoder caught up
             t1 = time.perf_counter()
             push.release()
             push.next_heard(timeout=10)
             lat.append(time.perf_counter() - t1)
     push.close()
-    print(f"push-to-talk, key up -> command: median {statistics.median(lat) * 1000:.0f} ms, "
-          f"max {max(lat) * 1000:.0f} ms")
+    print(
+        f"push-to-talk, key up -> command: median {statistics.median(lat) * 1000:.0f} ms, "
+        f"max {max(lat) * 1000:.0f} ms"
+    )
 
     # Hands-free: vosk's endpointing needs trailing silence (model.conf, rule2 0.5 s).
     cont = VoskListener(model, lang="ko", rate=rate, mode="continuous")
@@ -115,7 +119,7 @@ def main() -> int:
     silence = bytes(2 * rate // 10)
     for _, pcm in audio:
         for i in range(0, len(pcm), CHUNK):
-            cont.feed(pcm[i:i + CHUNK])
+            cont.feed(pcm[i : i + CHUNK])
         cont.wait_idle()
         t1 = time.perf_counter()
         fed = 0.0
@@ -129,9 +133,11 @@ def main() -> int:
             lat.append((fed, h.seconds))
     cont.close()
     if lat:
-        print(f"hands-free: {heard}/{len(audio)} utterances ended by vosk's endpoint after "
-              f"{statistics.median(f for f, _ in lat):.1f} s of silence (padded 0.3 s in the "
-              f"audio); decoding at the endpoint {statistics.median(s for _, s in lat) * 1000:.0f} ms")
+        print(
+            f"hands-free: {heard}/{len(audio)} utterances ended by vosk's endpoint after "
+            f"{statistics.median(f for f, _ in lat):.1f} s of silence (padded 0.3 s in the "
+            f"audio); decoding at the endpoint {statistics.median(s for _, s in lat) * 1000:.0f} ms"
+        )
     ok = g_rtf < 0.1
     print(f"target < 0.1 s per s of audio with grammar: {'met' if ok else 'MISSED'}")
     return 0

@@ -28,8 +28,15 @@ STORY = Path(__file__).resolve().parent.parent / "stories" / "deep_sea_atelier"
 
 def cases(story) -> dict[str, list[tuple[list[Choice], str]]]:
     """Per kind: (the place's actions, typed text)."""
-    out: dict[str, list] = {"number": [], "exact label": [], "label minus annotation": [],
-                            "part": [], "kana": [], "verb + object": [], "not understood": []}
+    out: dict[str, list] = {
+        "number": [],
+        "exact label": [],
+        "label minus annotation": [],
+        "part": [],
+        "kana": [],
+        "verb + object": [],
+        "not understood": [],
+    }
     read = story.cache.get("_kana")
     for node in story.nodes.values():
         ch = [Choice(i + 1, a.id, a.label, a.aliases, a) for i, a in enumerate(node.actions)]
@@ -39,7 +46,7 @@ def cases(story) -> dict[str, list[tuple[list[Choice], str]]]:
             out["exact label"].append((ch, c.label))
             if plain != c.label:
                 out["label minus annotation"].append((ch, plain))
-            out["part"].append((ch, plain[len(plain) // 3: len(plain) // 3 + 3]))
+            out["part"].append((ch, plain[len(plain) // 3 : len(plain) // 3 + 3]))
             if read is not None:
                 try:
                     out["kana"].append((ch, read[plain]))
@@ -53,7 +60,9 @@ def cases(story) -> dict[str, list[tuple[list[Choice], str]]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=200)
-    ap.add_argument("--no-kana", action="store_true", help="the story's readings only (no pyopenjtalk)")
+    ap.add_argument(
+        "--no-kana", action="store_true", help="the story's readings only (no pyopenjtalk)"
+    )
     args = ap.parse_args()
     if args.no_kana:
         kana.installed = lambda: False  # type: ignore[assignment]
@@ -65,9 +74,11 @@ def main() -> int:
         for ch, text in items:
             resolve(story, st, text, ch)
     warm = time.perf_counter() - t
-    print(f"deep_sea_atelier: {sum(len(n.actions) for n in story.nodes.values())} actions, "
-          f"load + first reading of every form {warm:.2f} s "
-          f"({'story readings only' if args.no_kana or '_kana' not in story.cache else 'pyopenjtalk'})")
+    print(
+        f"deep_sea_atelier: {sum(len(n.actions) for n in story.nodes.values())} actions, "
+        f"load + first reading of every form {warm:.2f} s "
+        f"({'story readings only' if args.no_kana or '_kana' not in story.cache else 'pyopenjtalk'})"
+    )
     print(f"{'kind':<24} {'resolve µs':>11} {'step µs':>9}")
     for kind, items in table.items():
         t = time.perf_counter()

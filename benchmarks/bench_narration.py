@@ -85,8 +85,9 @@ def longest_passage(story_dir: Path) -> tuple[str, str, dict]:
     return best[0], best[1], dict(story.readings or {})
 
 
-def bench_engine(engine: str, text: str, runs: int, output: str | None,
-                 readings: dict | None = None) -> dict | str:
+def bench_engine(
+    engine: str, text: str, runs: int, output: str | None, readings: dict | None = None
+) -> dict | str:
     cached = engine.endswith("-cached")
     engine = engine.removesuffix("-cached")
     problem = engine_problem(engine, needs_kana=engine == "pyttsx3")
@@ -118,8 +119,12 @@ def bench_engine(engine: str, text: str, runs: int, output: str | None,
             clip = eng.synth(reading, profile)
             t_whole = time.perf_counter() - t
     t = time.perf_counter()
-    n, msg = make_narrator(voices=voices, output=output or f"dir:{sink}", readings=readings,
-                           story="bench" if cached else None)
+    n, msg = make_narrator(
+        voices=voices,
+        output=output or f"dir:{sink}",
+        readings=readings,
+        story="bench" if cached else None,
+    )
     t_start = time.perf_counter() - t
     if msg:
         return msg
@@ -137,9 +142,16 @@ def bench_engine(engine: str, text: str, runs: int, output: str | None,
             n.wait(timeout=30)
     finally:
         n.close()
-    return {"chars": len(text), "reading_s": t_reading, "whole_synth_s": t_whole,
-            "audio_s": clip.seconds, "rate": clip.rate, "worker_start_s": t_start,
-            "first_sample_s": latencies, "render_s": t_render}
+    return {
+        "chars": len(text),
+        "reading_s": t_reading,
+        "whole_synth_s": t_whole,
+        "audio_s": clip.seconds,
+        "rate": clip.rate,
+        "worker_start_s": t_start,
+        "first_sample_s": latencies,
+        "render_s": t_render,
+    }
 
 
 ENGINES = ["pyttsx3", "openjtalk", "kokoro", "kokoro-cached"]
@@ -148,12 +160,17 @@ ENGINES = ["pyttsx3", "openjtalk", "kokoro", "kokoro-cached"]
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--text-file", help="a UTF-8 file holding the passage to read")
-    ap.add_argument("--story", default=str(Path(__file__).resolve().parents[1] / "stories" / "deep_sea_atelier"),
-                    help="take the story's longest narration line (default: deep_sea_atelier)")
+    ap.add_argument(
+        "--story",
+        default=str(Path(__file__).resolve().parents[1] / "stories" / "deep_sea_atelier"),
+        help="take the story's longest narration line (default: deep_sea_atelier)",
+    )
     ap.add_argument("--fixed", action="store_true", help="the built-in 297-character passage")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--engine", action="append", choices=ENGINES)
-    ap.add_argument("--output", help="player: dir:FOLDER (default, a temp folder) or default/alsa:DEV")
+    ap.add_argument(
+        "--output", help="player: dir:FOLDER (default, a temp folder) or default/alsa:DEV"
+    )
     a = ap.parse_args()
     readings: dict = {}
     if a.text_file:
@@ -168,8 +185,9 @@ def main() -> int:
 
     # The render cache of the kokoro-cached run is a temporary folder; the kokoro model is
     # joined where the player's would be (so a second run does not pay for it again).
-    os.environ.setdefault("KOKORO_JA_CACHE", str(Path(os.environ.get("KATARI_CACHE") or
-                                                      voices_cache()) / "kokoro"))
+    os.environ.setdefault(
+        "KOKORO_JA_CACHE", str(Path(os.environ.get("KATARI_CACHE") or voices_cache()) / "kokoro")
+    )
     os.environ["KATARI_CACHE"] = tempfile.mkdtemp(prefix="katari-bench-cache-")
     for engine in a.engine or ENGINES:
         r = bench_engine(engine, text, a.runs, a.output, readings)
@@ -177,14 +195,18 @@ def main() -> int:
             print(f"{engine:<13} skipped: {r}")
             continue
         lat = r["first_sample_s"]
-        print(f"{engine:<13} event→first sample: median {statistics.median(lat) * 1000:7.1f} ms "
-              f"(min {min(lat) * 1000:.1f}, max {max(lat) * 1000:.1f})")
+        print(
+            f"{engine:<13} event→first sample: median {statistics.median(lat) * 1000:7.1f} ms "
+            f"(min {min(lat) * 1000:.1f}, max {max(lat) * 1000:.1f})"
+        )
         if r["render_s"] is not None:
             print(f"{'':<13} rendered into the cache beforehand in {r['render_s']:.1f} s")
-        print(f"{'':<13} whole passage at once: {r['whole_synth_s'] * 1000:7.1f} ms for "
-              f"{r['audio_s']:.1f} s of audio at {r['rate']} Hz (real-time factor "
-              f"{r['whole_synth_s'] / r['audio_s']:.3f}); reading {r['reading_s'] * 1000:.1f} ms; "
-              f"worker start {r['worker_start_s']:.2f} s")
+        print(
+            f"{'':<13} whole passage at once: {r['whole_synth_s'] * 1000:7.1f} ms for "
+            f"{r['audio_s']:.1f} s of audio at {r['rate']} Hz (real-time factor "
+            f"{r['whole_synth_s'] / r['audio_s']:.3f}); reading {r['reading_s'] * 1000:.1f} ms; "
+            f"worker start {r['worker_start_s']:.2f} s"
+        )
     return 0
 
 

@@ -54,8 +54,15 @@ def main(argv: list[str] | None = None) -> int:
         load_before = os.getloadavg()[0]
         rate, rep = measure(story, args.runs, args.repeats, jobs=jobs)
         reference = reference or rep
-        rows.append({"where": f"{jobs} process{'es' * (jobs > 1)}", "jobs": jobs, "games_per_s": round(rate),
-                     "same_report": rep == reference, "load_before": round(load_before, 2)})
+        rows.append(
+            {
+                "where": f"{jobs} process{'es' * (jobs > 1)}",
+                "jobs": jobs,
+                "games_per_s": round(rate),
+                "same_report": rep == reference,
+                "load_before": round(load_before, 2),
+            }
+        )
     ray_note = ""
     if not args.no_ray:
         try:
@@ -64,15 +71,29 @@ def main(argv: list[str] | None = None) -> int:
             ray_note = "ray not installed (pip install 'katari[cluster]')"
         else:
             t = time.perf_counter()
-            ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", configure_logging=False)
+            ray.init(
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level="ERROR",
+                configure_logging=False,
+            )
             start_s = time.perf_counter() - t
             try:
                 load_before = os.getloadavg()[0]
-                measure(story, min(args.runs, 500), 1, cluster="ray")  # workers warm: the story loaded
+                measure(
+                    story, min(args.runs, 500), 1, cluster="ray"
+                )  # workers warm: the story loaded
                 rate, rep = measure(story, args.runs, args.repeats, cluster="ray")
-                rows.append({"where": f"ray local ({int(ray.cluster_resources().get('CPU', 0))} CPUs)",
-                             "jobs": None, "games_per_s": round(rate), "same_report": rep == reference,
-                             "load_before": round(load_before, 2), "ray_start_s": round(start_s, 1)})
+                rows.append(
+                    {
+                        "where": f"ray local ({int(ray.cluster_resources().get('CPU', 0))} CPUs)",
+                        "jobs": None,
+                        "games_per_s": round(rate),
+                        "same_report": rep == reference,
+                        "load_before": round(load_before, 2),
+                        "ray_start_s": round(start_s, 1),
+                    }
+                )
             finally:
                 ray.shutdown()
     base = rows[0]["games_per_s"]
@@ -82,13 +103,17 @@ def main(argv: list[str] | None = None) -> int:
         for r in rows:
             print(json.dumps({"story": args.story, "runs": args.runs, "cores": n, **r}))
         return 0
-    print(f"{args.story}: {args.runs} games, best of {args.repeats}; {n} cores; "
-          f"load average now {os.getloadavg()[0]:.2f}")
+    print(
+        f"{args.story}: {args.runs} games, best of {args.repeats}; {n} cores; "
+        f"load average now {os.getloadavg()[0]:.2f}"
+    )
     print(f"{'where':<24} {'games/s':>9} {'speed-up':>9} {'same report':>12} {'load before':>12}")
     for r in rows:
         extra = f"  (ray.init {r['ray_start_s']} s, not counted)" if "ray_start_s" in r else ""
-        print(f"{r['where']:<24} {r['games_per_s']:>9,} {r['speedup']:>8}x {str(r['same_report']):>12} "
-              f"{r['load_before']:>12}{extra}")
+        print(
+            f"{r['where']:<24} {r['games_per_s']:>9,} {r['speedup']:>8}x {str(r['same_report']):>12} "
+            f"{r['load_before']:>12}{extra}"
+        )
     if ray_note:
         print(ray_note)
     return 0 if all(r["same_report"] for r in rows) else 1

@@ -63,10 +63,15 @@ def measure(name: str, story: Story, seconds: float, repeats: int = 3) -> dict:
         t = time.perf_counter()
         rep = simulate(story, games, seed=1000, max_turns=MAX_TURNS)
         sim_s = min(sim_s, time.perf_counter() - t)
-    return {"story": name, "nodes": len(story.nodes), "games": games,
-            "turns_mean": rep.turns["mean"],
-            "bare_games_per_s": round(games / bare_s), "bare_steps_per_s": round(steps / bare_s),
-            "simulate_games_per_s": round(games / sim_s)}
+    return {
+        "story": name,
+        "nodes": len(story.nodes),
+        "games": games,
+        "turns_mean": rep.turns["mean"],
+        "bare_games_per_s": round(games / bare_s),
+        "bare_steps_per_s": round(steps / bare_s),
+        "simulate_games_per_s": round(games / sim_s),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,14 +107,22 @@ def main(argv: list[str] | None = None) -> int:
         for r in rows:
             print(json.dumps(r))
     else:
-        print(f"{'story':<22} {'nodes':>6} {'turns':>6} {'games/s':>9} {'steps/s':>9} {'simulate':>9}")
+        print(
+            f"{'story':<22} {'nodes':>6} {'turns':>6} {'games/s':>9} {'steps/s':>9} {'simulate':>9}"
+        )
         for r in rows:
             mark = ""
             if "meets_target" in r:
-                mark = "  ok (target 1,000)" if r["meets_target"] else "  BELOW the 1,000 games/s target"
+                mark = (
+                    "  ok (target 1,000)"
+                    if r["meets_target"]
+                    else "  BELOW the 1,000 games/s target"
+                )
             extra = f"  (load {r['load_s']} s)" if "load_s" in r else ""
-            print(f"{r['story']:<22} {r['nodes']:>6} {r['turns_mean']:>6} {r['bare_games_per_s']:>9,} "
-                  f"{r['bare_steps_per_s']:>9,} {r['simulate_games_per_s']:>9,}{mark}{extra}")
+            print(
+                f"{r['story']:<22} {r['nodes']:>6} {r['turns_mean']:>6} {r['bare_games_per_s']:>9,} "
+                f"{r['bare_steps_per_s']:>9,} {r['simulate_games_per_s']:>9,}{mark}{extra}"
+            )
         if not any(r["story"] == TARGET_STORY for r in rows):
             print(f"({TARGET_STORY} is not in stories/ yet: no target to check)")
     return verdict

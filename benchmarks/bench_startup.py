@@ -31,31 +31,42 @@ def ensure_tmux() -> str:
     tmux = shutil.which("tmux")
     if tmux:
         return tmux
-    subprocess.run(["apt-get", "install", "-y", "-qq", "tmux"], check=False,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", "tmux"],
+        check=False,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     tmux = shutil.which("tmux")
     if not tmux:
         sys.exit("bench_startup: tmux is needed (apt-get install tmux)")
     return tmux
 
 
-def time_to_screen(tmux: str, command: str, marker: str, env: dict[str, str], timeout: float = 20.0) -> float:
+def time_to_screen(
+    tmux: str, command: str, marker: str, env: dict[str, str], timeout: float = 20.0
+) -> float:
     """Seconds from launching ``command`` in a new tmux window until ``marker`` is on screen."""
     name = f"katari-bench-{uuid.uuid4().hex[:8]}"
     exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
     # The shell is started first and waits for a go signal, so tmux's own start-up is not timed.
     go = Path(tempfile.mkdtemp()) / "go"
-    script = f"while [ ! -e {shlex.quote(str(go))} ]; do sleep 0.005; done; cd {shlex.quote(str(ROOT))}; " \
-             f"env {exports} {command}; sleep 5"
-    subprocess.run([tmux, "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", script],
-                   check=True)
+    script = (
+        f"while [ ! -e {shlex.quote(str(go))} ]; do sleep 0.005; done; cd {shlex.quote(str(ROOT))}; "
+        f"env {exports} {command}; sleep 5"
+    )
+    subprocess.run(
+        [tmux, "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", script],
+        check=True,
+    )
     try:
         time.sleep(0.2)
         t0 = time.perf_counter()
         go.touch()
         while True:
-            screen = subprocess.run([tmux, "capture-pane", "-p", "-t", name], capture_output=True,
-                                    text=True).stdout
+            screen = subprocess.run(
+                [tmux, "capture-pane", "-p", "-t", name], capture_output=True, text=True
+            ).stdout
             if marker in screen:
                 return time.perf_counter() - t0
             if time.perf_counter() - t0 > timeout:
@@ -72,16 +83,26 @@ def main() -> int:
     args = ap.parse_args()
     tmux = ensure_tmux()
     py = shlex.quote(sys.executable)
-    base = {"TERM": "xterm-256color", "LANG": os.environ.get("LANG", "C.UTF-8"), "PYTHONPATH": str(ROOT)}
+    base = {
+        "TERM": "xterm-256color",
+        "LANG": os.environ.get("LANG", "C.UTF-8"),
+        "PYTHONPATH": str(ROOT),
+    }
     bare, play = [], []
     for _ in range(args.runs):
         bare.append(time_to_screen(tmux, f"{py} -c \"print('READY')\"", "READY", base))
         with tempfile.TemporaryDirectory() as home:  # a new user: no saves, no history
             env = dict(base, KATARI_HOME=home)
-            play.append(time_to_screen(tmux, f"{py} -m runner play {shlex.quote(args.story)}", "▶", env))
+            play.append(
+                time_to_screen(tmux, f"{py} -m runner play {shlex.quote(args.story)}", "▶", env)
+            )
     b, p = statistics.median(bare), statistics.median(play)
-    print(f"python -c pass        : median {b * 1000:7.1f} ms  (runs: {', '.join(f'{x * 1000:.0f}' for x in bare)})")
-    print(f"katari play → prompt  : median {p * 1000:7.1f} ms  (runs: {', '.join(f'{x * 1000:.0f}' for x in play)})")
+    print(
+        f"python -c pass        : median {b * 1000:7.1f} ms  (runs: {', '.join(f'{x * 1000:.0f}' for x in bare)})"
+    )
+    print(
+        f"katari play → prompt  : median {p * 1000:7.1f} ms  (runs: {', '.join(f'{x * 1000:.0f}' for x in play)})"
+    )
     print(f"ratio                 : {p / b:.1f}x bare Python")
     print(f"target {TARGET * 1000:.0f} ms        : {'met' if p <= TARGET else 'MISSED'}")
     return 0 if p <= TARGET else 1

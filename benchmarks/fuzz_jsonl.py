@@ -53,6 +53,7 @@ class FuzzFailure(AssertionError):
 
 # ---------------------------------------------------------------- picking
 
+
 class Pick:
     """Random choices from ``random.Random``; tests/test_jsonl_fuzz.py gives hypothesis's."""
 
@@ -70,8 +71,15 @@ class Pick:
 
     def text(self, max_size: int) -> str:
         n = self.rnd.randint(0, max_size)
-        pools = (range(0x20, 0x7F), range(0x3040, 0x30FF), range(0x4E00, 0x4FFF), range(0xFF01, 0xFF5E),
-                 range(0x00, 0x20), range(0x80, 0x250), range(0x1F300, 0x1F5FF))
+        pools = (
+            range(0x20, 0x7F),
+            range(0x3040, 0x30FF),
+            range(0x4E00, 0x4FFF),
+            range(0xFF01, 0xFF5E),
+            range(0x00, 0x20),
+            range(0x80, 0x250),
+            range(0x1F300, 0x1F5FF),
+        )
         out = []
         for _ in range(n):
             pool = pools[self.rnd.randrange(len(pools))]
@@ -79,7 +87,9 @@ class Pick:
         return "".join(out)
 
     def raw(self, max_size: int) -> bytes:
-        return bytes(self.rnd.randrange(256) for _ in range(self.rnd.randint(1, max_size))).replace(b"\n", b"")
+        return bytes(self.rnd.randrange(256) for _ in range(self.rnd.randint(1, max_size))).replace(
+            b"\n", b""
+        )
 
 
 @dataclass
@@ -100,15 +110,73 @@ class StoryInfo:
         from runner.story import load
 
         s = load(path)
-        return cls(s.id, s.rules, sorted(system(s.rules).meta_commands), sorted(s.variables), sorted(s.items),
-                   sorted(s.nodes), sorted(getattr(s, "characters", {}) or {}))
+        return cls(
+            s.id,
+            s.rules,
+            sorted(system(s.rules).meta_commands),
+            sorted(s.variables),
+            sorted(s.items),
+            sorted(s.nodes),
+            sorted(getattr(s, "characters", {}) or {}),
+        )
 
 
-NUMBERS = ["0", "1", "5", "30", "59", "600", "1780", "1800", "86400", "12.5", "0.001", "-1", "-0", "1e3",
-           "1e400", "-1e400", "inf", "-inf", "nan", "NaN", "Infinity", "9" * 30, "9" * 5000, "0x10",
-           "１２", "٣", "1_000", "+5", ".5", "5.", "1e-400", "4294967296", "18446744073709551616"]
-WORDS = ["pc", "pc2", "@pc", "@pc2", "Strength", "Inspiration", "Littleness", "閃き", "○身軽 ×低身長",
-         "", "x" * 300, "\x00", "\x1b[2J", "\u202e", "'", '"', "\\", "..", "/etc/passwd"]
+NUMBERS = [
+    "0",
+    "1",
+    "5",
+    "30",
+    "59",
+    "600",
+    "1780",
+    "1800",
+    "86400",
+    "12.5",
+    "0.001",
+    "-1",
+    "-0",
+    "1e3",
+    "1e400",
+    "-1e400",
+    "inf",
+    "-inf",
+    "nan",
+    "NaN",
+    "Infinity",
+    "9" * 30,
+    "9" * 5000,
+    "0x10",
+    "１２",
+    "٣",
+    "1_000",
+    "+5",
+    ".5",
+    "5.",
+    "1e-400",
+    "4294967296",
+    "18446744073709551616",
+]
+WORDS = [
+    "pc",
+    "pc2",
+    "@pc",
+    "@pc2",
+    "Strength",
+    "Inspiration",
+    "Littleness",
+    "閃き",
+    "○身軽 ×低身長",
+    "",
+    "x" * 300,
+    "\x00",
+    "\x1b[2J",
+    "\u202e",
+    "'",
+    '"',
+    "\\",
+    "..",
+    "/etc/passwd",
+]
 
 
 def _json_arg(p: Pick) -> str:
@@ -120,19 +188,28 @@ def _json_arg(p: Pick) -> str:
         good = p.choice(["閃き", "身軽", "強力", "空を飛ぶ", 5, None])
         bad = p.choice(["平凡", "低身長", "ひ弱", "", [], None])
         name = p.choice(["あなた", "x" * p.choice([1, 300, 5000]), 1, None])
-        return json.dumps({p.choice(["pc", "pc2", "", "x" * 50]): {"good": good, "bad": bad, "name": name}},
-                          ensure_ascii=False, separators=(",", ":")).replace(" ", "\\u0020")
+        return json.dumps(
+            {p.choice(["pc", "pc2", "", "x" * 50]): {"good": good, "bad": bad, "name": name}},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ).replace(" ", "\\u0020")
     if kind == "big":
         return '{"pc":{"good":"閃き","bad":"平凡","n":' + "9" * p.choice([10, 4000, 5000]) + "}}"
     if kind == "nan":
-        return '{"pc":{"good":"閃き","bad":"平凡","n":' + p.choice(["NaN", "Infinity", "-Infinity", "1e400"]) + "}}"
+        return (
+            '{"pc":{"good":"閃き","bad":"平凡","n":'
+            + p.choice(["NaN", "Infinity", "-Infinity", "1e400"])
+            + "}}"
+        )
     return p.choice(["{", "}", "[1,", "nope", "{}", "[]", "null", '"x"', "{'a':1}"])
 
 
 SOAK_KINDS = ["text"] * 3 + ["distinct"] * 4 + ["dice", "rule", "bytes", "long", "word"]
 
 
-def make_line(p: Pick, info: StoryInfo, prompt: list[dict], gm: bool, *, soak: bool = False) -> bytes:
+def make_line(
+    p: Pick, info: StoryInfo, prompt: list[dict], gm: bool, *, soak: bool = False
+) -> bytes:
     """One input line (without its newline). ``soak``: lines that leave the game where it is
     (no actions, no overrides, no clock reports), mostly distinct and long, to see whether
     memory grows with what a session has been sent."""
@@ -140,56 +217,101 @@ def make_line(p: Pick, info: StoryInfo, prompt: list[dict], gm: bool, *, soak: b
         kind = p.choice(SOAK_KINDS)
         if kind == "distinct":
             n = p.integer(1000, 5000)
-            return (str(p.integer(0, 1 << 60)) + p.text(20).replace("\n", " ") + "あ" * n).encode("utf-8", "surrogatepass")
+            return (str(p.integer(0, 1 << 60)) + p.text(20).replace("\n", " ") + "あ" * n).encode(
+                "utf-8", "surrogatepass"
+            )
         if kind == "rule":
             name = p.choice(["nosuch", "x" * 50, "sheet", "describe", "hint"])
-            return f"@{name} {p.choice(WORDS[:9])} {p.text(30).replace(chr(10), ' ')}".encode("utf-8", "surrogatepass")
+            return f"@{name} {p.choice(WORDS[:9])} {p.text(30).replace(chr(10), ' ')}".encode(
+                "utf-8", "surrogatepass"
+            )
     else:
-        kind = p.choice(["action"] * 7 + ["text"] * 2 + ["dice"] * 2 + ["rule"] * 4 + ["gm"] * 2
-                        + ["bytes", "long", "word"])
+        kind = p.choice(
+            ["action"] * 7
+            + ["text"] * 2
+            + ["dice"] * 2
+            + ["rule"] * 4
+            + ["gm"] * 2
+            + ["bytes", "long", "word"]
+        )
     if kind == "action" and prompt:
         a = p.choice(prompt)
         how = p.choice(["n", "id", "label", "label"])
         line = str(a["n"]) if how == "n" else a["id"] if how == "id" else a["label"]
         if p.chance(0.1):
-            line = p.choice([line.upper(), " " + line + " ", line + "\r", line[: max(1, len(line) // 2)]])
+            line = p.choice(
+                [line.upper(), " " + line + " ", line + "\r", line[: max(1, len(line) // 2)]]
+            )
         return line.encode()
     if kind == "dice" or (kind == "action" and not prompt):
-        faces = [p.choice(["1", "3", "6", "9", "10", "0", "100", "1000", "1001", "-1", "x", "9" * 40, "１"])
-                 for _ in range(p.integer(0, 6))]
+        faces = [
+            p.choice(
+                ["1", "3", "6", "9", "10", "0", "100", "1000", "1001", "-1", "x", "9" * 40, "１"]
+            )
+            for _ in range(p.integer(0, 6))
+        ]
         sep = p.choice([",", " ", ", "])
         return (":dice" + (" " + sep.join(faces) if faces or p.chance(0.5) else "")).encode()
     if kind == "rule":
-        name = p.choice(info.meta + ["nosuch", "", "time_passed", "carry", "tick", "sheet", "x" * 100])
+        name = p.choice(
+            info.meta + ["nosuch", "", "time_passed", "carry", "tick", "sheet", "x" * 100]
+        )
         if name == "carry" or p.chance(0.1):
             args = _json_arg(p)
         else:
             args = " ".join(p.choice(NUMBERS + WORDS) for _ in range(p.integer(0, 3)))
-        return f"@{name} {args}".rstrip(" " if p.chance(0.5) else "").encode("utf-8", "surrogatepass")
+        return f"@{name} {args}".rstrip(" " if p.chance(0.5) else "").encode(
+            "utf-8", "surrogatepass"
+        )
     if kind == "gm":
         verb = p.choice(["set", "clock", "damage", "force", "give", "take", "goto", "nosuch"])
         values = NUMBERS + WORDS + ["true", "1+1", '"s"', "1+" * 600 + "1"]
-        arg = {"set": lambda: f"{p.choice(info.variables or ['x'])} {p.choice(values)}",
-               "clock": lambda: p.choice(["+30", "+1e400", "13:00", "99:99", "-5", "+" + "9" * 40, "1h", "inf"]),
-               "damage": lambda: f"{p.choice(info.characters + ['pc', 'x'])} {p.choice(NUMBERS)} {p.choice(['HP', 'SAN', 'MP', 'x', ''])}",
-               "force": lambda: p.choice(["success", "failure", "critical", "fumble", "hard", "ほげ", ""]),
-               "give": lambda: p.choice(info.items + ["x"]),
-               "take": lambda: p.choice(info.items + ["x"]),
-               "goto": lambda: p.choice(info.nodes + ["x"]),
-               "nosuch": lambda: ""}[verb]()
+        arg = {
+            "set": lambda: f"{p.choice(info.variables or ['x'])} {p.choice(values)}",
+            "clock": lambda: p.choice(
+                ["+30", "+1e400", "13:00", "99:99", "-5", "+" + "9" * 40, "1h", "inf"]
+            ),
+            "damage": lambda: (
+                f"{p.choice(info.characters + ['pc', 'x'])} {p.choice(NUMBERS)} {p.choice(['HP', 'SAN', 'MP', 'x', ''])}"
+            ),
+            "force": lambda: p.choice(
+                ["success", "failure", "critical", "fumble", "hard", "ほげ", ""]
+            ),
+            "give": lambda: p.choice(info.items + ["x"]),
+            "take": lambda: p.choice(info.items + ["x"]),
+            "goto": lambda: p.choice(info.nodes + ["x"]),
+            "nosuch": lambda: "",
+        }[verb]()
         return f"!{verb} {arg}".encode("utf-8", "surrogatepass")
     if kind == "bytes":
-        return p.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x00", b"\x1b[31m", b"\r", b"\xef\xbb\xbf1", b""]) + p.raw(40)
+        return p.choice(
+            [b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x00", b"\x1b[31m", b"\r", b"\xef\xbb\xbf1", b""]
+        ) + p.raw(40)
     if kind == "long":
         return ("x" * p.choice([100, 5000, 16384, 16385, 40000])).encode()
     if kind == "word":
-        words = ["help", "undo", "look", "inventory", "save", "quit", "/quit", "status", "sheet", "x 本棚", "?",
-                 "-1", "1.5", " "]
+        words = [
+            "help",
+            "undo",
+            "look",
+            "inventory",
+            "save",
+            "quit",
+            "/quit",
+            "status",
+            "sheet",
+            "x 本棚",
+            "?",
+            "-1",
+            "1.5",
+            " ",
+        ]
         return p.choice(words if soak else words + ["g", "again", "0", "99", "１", "①"]).encode()
     return p.text(60).replace("\n", " ").encode("utf-8", "surrogatepass")
 
 
 # ---------------------------------------------------------------- the session
+
 
 def _cap() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEM_CAP, MEM_CAP))
@@ -224,9 +346,25 @@ class Session:
     def __post_init__(self) -> None:
         self._err = tempfile.TemporaryFile()
         env = {**os.environ, "KATARI_HOME": self.home or tempfile.mkdtemp(prefix="katari-fuzz-")}
-        cmd = [sys.executable, "-m", "runner", "play", str(self.story), "--jsonl", "--seed", str(self.seed)]
-        self.proc = subprocess.Popen(cmd + (["--gm"] if self.gm else []), cwd=ROOT, env=env, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self._err, preexec_fn=_cap)
+        cmd = [
+            sys.executable,
+            "-m",
+            "runner",
+            "play",
+            str(self.story),
+            "--jsonl",
+            "--seed",
+            str(self.seed),
+        ]
+        self.proc = subprocess.Popen(
+            cmd + (["--gm"] if self.gm else []),
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._err,
+            preexec_fn=_cap,
+        )
         self._buf = b""
         try:
             self.first = self.read_turn("(the start)")
@@ -236,8 +374,10 @@ class Session:
 
     def fail(self, why: str) -> FuzzFailure:
         tail = b"\n".join(self.lines[-8:]).decode("utf-8", "backslashreplace")[-1500:]
-        return FuzzFailure(f"{self.story.name} seed {self.seed}{' --gm' if self.gm else ''}: {why}\n"
-                           f"after {len(self.lines)} lines; the last ones:\n{tail}\nstderr: {self.stderr()[-1500:]}")
+        return FuzzFailure(
+            f"{self.story.name} seed {self.seed}{' --gm' if self.gm else ''}: {why}\n"
+            f"after {len(self.lines)} lines; the last ones:\n{tail}\nstderr: {self.stderr()[-1500:]}"
+        )
 
     def stderr(self) -> str:
         if self._err.closed:
@@ -255,7 +395,9 @@ class Session:
             if ready:
                 chunk = os.read(fd, 1 << 16)
                 if not chunk:
-                    raise self.fail(f"the session ended (exit {self.proc.wait()}) without answering")
+                    raise self.fail(
+                        f"the session ended (exit {self.proc.wait()}) without answering"
+                    )
                 self._buf += chunk
         line, _, self._buf = self._buf.partition(b"\n")
         return line
@@ -276,7 +418,9 @@ class Session:
         self.slowest = max(self.slowest, time.monotonic() - t0)
         kinds = [e["type"] for e in turn]
         if kinds.count("state") != 1 or len(kinds) < 2 or kinds[-2] != "state":
-            raise self.fail(f"the answer to {sent!r} is not one state then one prompt/ending: {kinds}")
+            raise self.fail(
+                f"the answer to {sent!r} is not one state then one prompt/ending: {kinds}"
+            )
         for e in turn:
             if e["type"] == "error":
                 self.errors[e.get("code", "-")] += 1
@@ -336,8 +480,18 @@ class Session:
             self.proc.wait()
 
 
-def run_session(p: Pick, story: Path, info: StoryInfo, *, seed: int, gm: bool, max_lines: int,
-                home: str = "", check_growth: bool = False, soak: bool = False) -> dict:
+def run_session(
+    p: Pick,
+    story: Path,
+    info: StoryInfo,
+    *,
+    seed: int,
+    gm: bool,
+    max_lines: int,
+    home: str = "",
+    check_growth: bool = False,
+    soak: bool = False,
+) -> dict:
     """Fuzzes one session; returns its figures or raises :class:`FuzzFailure`. ``soak``:
     lines that leave the game where it is (see :func:`make_line`), for the growth check,
     which compares the resident memory after 300 lines with the end."""
@@ -360,8 +514,14 @@ def run_session(p: Pick, story: Path, info: StoryInfo, *, seed: int, gm: bool, m
     except BaseException:
         s.kill()
         raise
-    return {"lines": len(s.lines), "ended": s.ended, "errors": s.errors, "growth_kb": growth,
-            "slowest": s.slowest, "samples": s.samples}
+    return {
+        "lines": len(s.lines),
+        "ended": s.ended,
+        "errors": s.errors,
+        "growth_kb": growth,
+        "slowest": s.slowest,
+        "samples": s.samples,
+    }
 
 
 def shipped_stories() -> list[Path]:
@@ -374,11 +534,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=5.0, help="how long to fuzz (default 5)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--lines", type=int, default=3000, help="most lines in one session (default 3000)")
+    ap.add_argument(
+        "--lines", type=int, default=3000, help="most lines in one session (default 3000)"
+    )
     ap.add_argument("--story", action="append", help="a story id (default: every shipped story)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    stories = [s for s in shipped_stories() if not args.story or s.name in args.story or s.stem in args.story]
+    stories = [
+        s
+        for s in shipped_stories()
+        if not args.story or s.name in args.story or s.stem in args.story
+    ]
     infos = {s: StoryInfo.of(s) for s in stories}
     rnd = random.Random(args.seed)
     p = Pick(rnd)
@@ -397,8 +563,17 @@ def main(argv: list[str] | None = None) -> int:
         gm = p.chance(0.5)
         soak = total["sessions"] % 8 == 7  # now and then a long session, for the growth check
         try:
-            r = run_session(p, story, infos[story], seed=seed, gm=gm, max_lines=args.lines, home=home,
-                            check_growth=True, soak=soak)
+            r = run_session(
+                p,
+                story,
+                infos[story],
+                seed=seed,
+                gm=gm,
+                max_lines=args.lines,
+                home=home,
+                check_growth=True,
+                soak=soak,
+            )
         except FuzzFailure as e:
             failures.append(str(e))
             print(f"FAILURE\n{e}", file=sys.stderr)
@@ -415,13 +590,21 @@ def main(argv: list[str] | None = None) -> int:
         growth = max(growth, r["growth_kb"])
         slowest = max(slowest, r["slowest"])
     secs = time.monotonic() - t0
-    out = {"minutes": round(secs / 60, 1), "sessions": total["sessions"], "soak_sessions": total["soak_sessions"],
-           "lines": total["lines"],
-           "lines_per_s": round(total["lines"] / secs, 1), "endings": total["endings"],
-           "per_story": dict(per_story), "errors_by_code": dict(errors.most_common()),
-           "max_rss_growth_mb": round(growth / 1024, 1), "slowest_answer_s": round(slowest, 3),
-           "memory_cap_gib": MEM_CAP / (1 << 30), "failures": len(failures),
-           "an_error_of_each_code": {k: f"{a!r} -> {m}" for k, (a, m) in sorted(samples.items())}}
+    out = {
+        "minutes": round(secs / 60, 1),
+        "sessions": total["sessions"],
+        "soak_sessions": total["soak_sessions"],
+        "lines": total["lines"],
+        "lines_per_s": round(total["lines"] / secs, 1),
+        "endings": total["endings"],
+        "per_story": dict(per_story),
+        "errors_by_code": dict(errors.most_common()),
+        "max_rss_growth_mb": round(growth / 1024, 1),
+        "slowest_answer_s": round(slowest, 3),
+        "memory_cap_gib": MEM_CAP / (1 << 30),
+        "failures": len(failures),
+        "an_error_of_each_code": {k: f"{a!r} -> {m}" for k, (a, m) in sorted(samples.items())},
+    }
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=1))
     else:

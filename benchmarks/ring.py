@@ -28,10 +28,16 @@ def ring_story_yaml(n: int) -> str:
         add("    on_enter: [{roll: {dice: 1d6, into: r}}]")
         add("    actions:")
         add(f"      - {{id: go, label: Go on {i}, once: true, when: hp > 0, goto: k{a}}}")
-        add(f"      - {{id: search, label: Search {i}, effects: [{{add: {{gold: r}}}}], goto: k{b}}}")
-        add(f"      - {{id: pay, label: Pay {i}, when: gold > 3, effects: [{{add: {{gold: -3}}}}], goto: k{c}}}")
-        add(f"      - {{id: rest, label: Rest {i}, effects: [{{add: {{hp: -1}}}}, "
-            f"{{if: hp <= 0, then: [{{end: end}}]}}], goto: k{back}}}")
+        add(
+            f"      - {{id: search, label: Search {i}, effects: [{{add: {{gold: r}}}}], goto: k{b}}}"
+        )
+        add(
+            f"      - {{id: pay, label: Pay {i}, when: gold > 3, effects: [{{add: {{gold: -3}}}}], goto: k{c}}}"
+        )
+        add(
+            f"      - {{id: rest, label: Rest {i}, effects: [{{add: {{hp: -1}}}}, "
+            f"{{if: hp <= 0, then: [{{end: end}}]}}], goto: k{back}}}"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -40,12 +46,22 @@ def ring_story_ink(n: int) -> str:
     s = ["VAR hp = 10", "VAR gold = 0", "-> k0"]
     for i in range(n):
         a, b, c = (i + 1) % n, (i * 7 + 3) % n, (i * 13 + 5) % n
-        s += [f"=== k{i} ===", f"Room {i}. The walls are damp and the floor is cold.",
-              "~ temp r = RANDOM(1, 6)",
-              f"* {{hp > 0}} [Go on {i}] -> k{a}",
-              f"+ [Search {i}]", "  ~ gold = gold + r", f"  -> k{b}",
-              f"+ {{gold > 3}} [Pay {i}]", "  ~ gold = gold - 3", f"  -> k{c}",
-              f"+ [Rest {i}]", "  ~ hp = hp - 1", "  {hp <= 0: -> END}", f"  -> k{1 if i == 0 else 0}"]
+        s += [
+            f"=== k{i} ===",
+            f"Room {i}. The walls are damp and the floor is cold.",
+            "~ temp r = RANDOM(1, 6)",
+            f"* {{hp > 0}} [Go on {i}] -> k{a}",
+            f"+ [Search {i}]",
+            "  ~ gold = gold + r",
+            f"  -> k{b}",
+            f"+ {{gold > 3}} [Pay {i}]",
+            "  ~ gold = gold - 3",
+            f"  -> k{c}",
+            f"+ [Rest {i}]",
+            "  ~ hp = hp - 1",
+            "  {hp <= 0: -> END}",
+            f"  -> k{1 if i == 0 else 0}",
+        ]
     return "\n".join(s) + "\n"
 
 

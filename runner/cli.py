@@ -11,9 +11,30 @@ import sys
 
 from runner import __version__
 
-ORDER = ["play", "list", "check", "new", "import", "test", "simulate", "sweep", "graph", "replay",
-         "roll", "export", "strings", "manual", "rules", "speak", "voices", "hear", "voice", "watch",
-         "schema", "lsp"]  # players' commands first, then authors', then the table's, then tools
+ORDER = [
+    "play",
+    "list",
+    "check",
+    "new",
+    "import",
+    "test",
+    "simulate",
+    "sweep",
+    "graph",
+    "replay",
+    "roll",
+    "export",
+    "strings",
+    "manual",
+    "rules",
+    "speak",
+    "voices",
+    "hear",
+    "voice",
+    "watch",
+    "schema",
+    "lsp",
+]  # players' commands first, then authors', then the table's, then tools
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     import runner.commands as pkg
 
     names = [m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")]
-    names.sort(key=lambda n: (ORDER.index(n.rstrip("_")) if n.rstrip("_") in ORDER else len(ORDER), n))  # import_.py is "import"
+    names.sort(
+        key=lambda n: (ORDER.index(n.rstrip("_")) if n.rstrip("_") in ORDER else len(ORDER), n)
+    )  # import_.py is "import"
     for name in names:
         importlib.import_module(f"runner.commands.{name}").register(sub)
     return p

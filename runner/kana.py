@@ -53,8 +53,11 @@ class Readings(Mapping):
 
     def __init__(self, author: Mapping[str, str] | None = None, g2p: Any = None) -> None:
         self.author = {str(k): str(v) for k, v in (author or {}).items() if k}
-        self._words = re.compile("|".join(re.escape(w) for w in sorted(self.author, key=len, reverse=True))) \
-            if self.author else None
+        self._words = (
+            re.compile("|".join(re.escape(w) for w in sorted(self.author, key=len, reverse=True)))
+            if self.author
+            else None
+        )
         self._g2p = g2p
         """``text -> katakana`` for one run of Japanese; None until first needed."""
         self._broken = False
@@ -92,7 +95,9 @@ class Readings(Mapping):
                     out = []
                     for w in ojt.run_frontend(run):
                         r = w.get("read") or ""
-                        out.append(r if r and r != "*" and not r.startswith("、") else w.get("string", ""))
+                        out.append(
+                            r if r and r != "*" and not r.startswith("、") else w.get("string", "")
+                        )
                     return "".join(out)
 
                 self._g2p = g2p
@@ -106,7 +111,7 @@ class Readings(Mapping):
         if self._words is not None:
             for m in self._words.finditer(text):
                 if m.start() > pos:
-                    pieces.append((text[pos:m.start()], False))
+                    pieces.append((text[pos : m.start()], False))
                 pieces.append((self.author[m.group(0)], True))
                 pos = m.end()
         if pos < len(text):

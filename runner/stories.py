@@ -23,7 +23,9 @@ def shipped() -> list[Path]:
     d = shipped_dir()
     if not d.is_dir():
         return []
-    return sorted(p for p in d.iterdir() if (p.is_dir() and any(p.glob("*.yaml"))) or p.suffix == ".yaml")
+    return sorted(
+        p for p in d.iterdir() if (p.is_dir() and any(p.glob("*.yaml"))) or p.suffix == ".yaml"
+    )
 
 
 def installed_story(story_id: object) -> Path | None:
@@ -55,4 +57,3 @@ def resolve(name: str | None) -> Path:
         if cand.exists():
             return cand
     return p
-

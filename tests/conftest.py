@@ -26,15 +26,27 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "home"
 
 
-def katari(*args: str, stdin: str | None = None, home: Path | None = None,
-           env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def katari(
+    *args: str,
+    stdin: str | None = None,
+    home: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[str]:
     """``katari ARGS`` in a child process from the repository, as a user runs it; with
     ``home``, in that Katari folder."""
     e = dict(os.environ if env is None else env)
     if home is not None:
         e["KATARI_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "runner", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, env=e, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=e,
+        timeout=timeout,
+    )
 
 
 def play(story: Any, *lines: str, seed: int = 0, gm: bool = False) -> list[dict[str, Any]]:

@@ -68,8 +68,15 @@ class HookContext:
     story dict, as the UREG hooks accept.
     """
 
-    def __init__(self, system: RuleSystem, dice: DiceSource | list[int] | int | None = None, *,
-                 story: Any = None, state: Any = None, gm: bool = False) -> None:
+    def __init__(
+        self,
+        system: RuleSystem,
+        dice: DiceSource | list[int] | int | None = None,
+        *,
+        story: Any = None,
+        state: Any = None,
+        gm: bool = False,
+    ) -> None:
         if dice is None:
             dice = 0
         if isinstance(dice, int):
@@ -90,20 +97,23 @@ class HookContext:
             self.emit(r.to_event(label=label, **extra))
         return r
 
-    def faces(self, sides: list[int], *, expr: str, label: str = "", target: int | None = None) -> list[int]:
+    def faces(
+        self, sides: list[int], *, expr: str, label: str = "", target: int | None = None
+    ) -> list[int]:
         got: list[int] = []
         try:
             for s in sides:
                 got.append(self.dice.face(s))
         except NeedDice:
-            raise NeedDice(expr, sides[len(got):], label=label, target=target) from None
+            raise NeedDice(expr, sides[len(got) :], label=label, target=target) from None
         return got
 
     def emit(self, event: dict) -> None:
         self.events.append(event)
 
-    def say(self, text: str, *, speaker: str | None = None, keeper: bool = False,
-            id: str | None = None) -> None:
+    def say(
+        self, text: str, *, speaker: str | None = None, keeper: bool = False, id: str | None = None
+    ) -> None:
         ev: dict = {"type": "narration", "text": text, "speaker": speaker, "id": id}
         if keeper:
             ev["keeper"] = True
@@ -140,6 +150,7 @@ class HookContext:
 
 # --- coc7 ---------------------------------------------------------------------------------
 
+
 def coc7_context(dice: DiceSource | list[int] | int | None = None, **kw: Any) -> HookContext:
     """A context for the coc7 hooks (``story``, ``state``, ``gm`` as for HookContext)."""
     return HookContext(coc7.SYSTEM, dice, **kw)
@@ -156,45 +167,84 @@ def pct(total: int, bonus_tens: tuple[int, ...] = ()) -> list[int]:
     return [t or 10, *[(x or 10) for x in bonus_tens], u or 10]
 
 
-TENTACLE_STATS = {"STR": 100, "CON": 90, "SIZ": 60, "INT": 85, "POW": 250, "DEX": 10, "EDU": 10,
-                  "移動": 10, "耐久力": 30, "ビルド": 3, "近接戦闘": 40, "ダメージ": "1d6+1d4",
-                  "回避": 10, "遭遇正気度喪失": "1/1d6"}
-TENTACLE_PROPS = {"short": "触腕", "daze_at": 10,
-                  "attacks": [{"name": "叩く"}, {"name": "叩きつける"},
-                              {"name": "巻き付く", "maneuver": "hold"}]}
+TENTACLE_STATS = {
+    "STR": 100,
+    "CON": 90,
+    "SIZ": 60,
+    "INT": 85,
+    "POW": 250,
+    "DEX": 10,
+    "EDU": 10,
+    "移動": 10,
+    "耐久力": 30,
+    "ビルド": 3,
+    "近接戦闘": 40,
+    "ダメージ": "1d6+1d4",
+    "回避": 10,
+    "遭遇正気度喪失": "1/1d6",
+}
+TENTACLE_PROPS = {
+    "short": "触腕",
+    "daze_at": 10,
+    "attacks": [{"name": "叩く"}, {"name": "叩きつける"}, {"name": "巻き付く", "maneuver": "hold"}],
+}
 
 
-def tentacle_story(language: str = "ja", *, attacks: list | None = None,
-                   **options: Any) -> HookStory:
+def tentacle_story(
+    language: str = "ja", *, attacks: list | None = None, **options: Any
+) -> HookStory:
     """A story double with a pc and the scenario's writhing tentacle as characters."""
     props = dict(TENTACLE_PROPS)
     if attacks is not None:
         props["attacks"] = attacks
-    return HookStory(language=language, options={"coc7": options} if options else {},
-                     characters={
-                         "pc": HookCharacter("pc", "探索者", "pc"),
-                         "tentacle": HookCharacter("tentacle", "蠢く触腕", "enemy",
-                                                   dict(TENTACLE_STATS), props)})
+    return HookStory(
+        language=language,
+        options={"coc7": options} if options else {},
+        characters={
+            "pc": HookCharacter("pc", "探索者", "pc"),
+            "tentacle": HookCharacter("tentacle", "蠢く触腕", "enemy", dict(TENTACLE_STATS), props),
+        },
+    )
 
 
 # --- UREG ---------------------------------------------------------------------------------
 
+
 def ureg_context(story: dict, *, node: str | None = None, gm: bool = False) -> HookContext:
     """A started UREG game on a copy of the raw ``story`` dict, at ``node`` or its start."""
     state = HookState(node=node or story["story"].get("start", "room"))
-    ctx = HookContext(ureg.SYSTEM, NoDice("UREG rolls no dice (UA-18)"),
-                      story=copy.deepcopy(story), state=state, gm=gm)
+    ctx = HookContext(
+        ureg.SYSTEM,
+        NoDice("UREG rolls no dice (UA-18)"),
+        story=copy.deepcopy(story),
+        state=state,
+        gm=gm,
+    )
     ureg.SYSTEM.init(ctx)
     return ctx
 
 
 WINDOW_ROOM = {
-    "story": {"id": "window", "title": "窓の部屋", "language": "ja", "rules": "ureg", "start": "room",
-              "options": {"obstacles": {"window": {
-                  "node": "room", "name": "窓", "name_en": "window", "aliases": ["まど"],
-                  "height": 5, "effects": [{"goto": "outside"}]}}}},
-    "items": {"ladder": {"name": "梯子", "aliases": ["はしご"]},
-              "wooden_box": {"name": "木箱"}},
+    "story": {
+        "id": "window",
+        "title": "窓の部屋",
+        "language": "ja",
+        "rules": "ureg",
+        "start": "room",
+        "options": {
+            "obstacles": {
+                "window": {
+                    "node": "room",
+                    "name": "窓",
+                    "name_en": "window",
+                    "aliases": ["まど"],
+                    "height": 5,
+                    "effects": [{"goto": "outside"}],
+                }
+            }
+        },
+    },
+    "items": {"ladder": {"name": "梯子", "aliases": ["はしご"]}, "wooden_box": {"name": "木箱"}},
     "nodes": {"room": {"title": "部屋"}, "outside": {"title": "外"}},
     "endings": {"failure": {"kind": "bad"}},
 }

@@ -30,25 +30,78 @@ from hypothesis import strategies as st
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-SOURCES = [ROOT / "stories" / "ureg_window_room" / "story.yaml",
-           ROOT / "stories" / "ureg_glass_greenhouse" / "story.yaml",
-           ROOT / "stories" / "dungeon_2f" / "story.yaml",
-           ROOT / "stories" / "deep_sea_atelier" / "room.yaml",
-           ROOT / "stories" / "deep_sea_atelier" / "story.yaml"]
+SOURCES = [
+    ROOT / "stories" / "ureg_window_room" / "story.yaml",
+    ROOT / "stories" / "ureg_glass_greenhouse" / "story.yaml",
+    ROOT / "stories" / "dungeon_2f" / "story.yaml",
+    ROOT / "stories" / "deep_sea_atelier" / "room.yaml",
+    ROOT / "stories" / "deep_sea_atelier" / "story.yaml",
+]
 LOCATED = re.compile(r"^.+?:\d+:\d+: .+$")
 SUMMARY = re.compile(r"^.+: (ok \(.+\)|\d+ error\(s\))$")
 
 MUTATION = st.one_of(
     st.tuples(st.just("bytes"), st.binary(min_size=1, max_size=8)),
     st.tuples(st.just("bomb"), st.integers(2, 12), st.integers(2, 12)),
-    st.tuples(st.just("deep"), st.sampled_from(["[", "{a: ", "- ", "\n  x:"]), st.integers(20, 30_000)),
-    st.tuples(st.just("number"), st.sampled_from(["9" * 30, "9" * 5000, "1e400", "-.inf", ".nan", "0x" + "f" * 5000,
-                                                  "1000000000000000001", "-0", "1_000", "1e18", "0o777"])),
-    st.tuples(st.just("tag"), st.sampled_from(["!!set ", "!!binary ", "!!timestamp ", "!foo ", "!!merge ",
-                                               "!!python/object:os.system ", "!!int ", "!!float ", "!!str ",
-                                               "!!map ", "!!seq ", "!!bool ", "!!null ", "!<tag:x> "])),
-    st.tuples(st.just("control"), st.sampled_from(["\x1b[2J", "\\e]0;x\\a", "\x00", "\\x9b", "\r", "\x7f",
-                                                   "\\u001b", "\x85", "\u2028", "\ufeff"])),
+    st.tuples(
+        st.just("deep"), st.sampled_from(["[", "{a: ", "- ", "\n  x:"]), st.integers(20, 30_000)
+    ),
+    st.tuples(
+        st.just("number"),
+        st.sampled_from(
+            [
+                "9" * 30,
+                "9" * 5000,
+                "1e400",
+                "-.inf",
+                ".nan",
+                "0x" + "f" * 5000,
+                "1000000000000000001",
+                "-0",
+                "1_000",
+                "1e18",
+                "0o777",
+            ]
+        ),
+    ),
+    st.tuples(
+        st.just("tag"),
+        st.sampled_from(
+            [
+                "!!set ",
+                "!!binary ",
+                "!!timestamp ",
+                "!foo ",
+                "!!merge ",
+                "!!python/object:os.system ",
+                "!!int ",
+                "!!float ",
+                "!!str ",
+                "!!map ",
+                "!!seq ",
+                "!!bool ",
+                "!!null ",
+                "!<tag:x> ",
+            ]
+        ),
+    ),
+    st.tuples(
+        st.just("control"),
+        st.sampled_from(
+            [
+                "\x1b[2J",
+                "\\e]0;x\\a",
+                "\x00",
+                "\\x9b",
+                "\r",
+                "\x7f",
+                "\\u001b",
+                "\x85",
+                "\u2028",
+                "\ufeff",
+            ]
+        ),
+    ),
     st.tuples(st.just("alias"), st.sampled_from(["*a", "&a ", "&a [*a]", "*nope", "<<: *a"])),
     st.tuples(st.just("line"), st.sampled_from(["dup", "del"])),
 )
@@ -69,7 +122,12 @@ def mutate(text: bytes, mutation: tuple, where: int) -> bytes:
         indent = re.match(rb" *", lines[li]).group()
         out = [indent + b"l0: &a0 [" + b",".join([b"lol"] * width) + b"]"]
         for k in range(1, levels):
-            out.append(indent + f"l{k}: &a{k} [".encode() + b",".join([f"*a{k - 1}".encode()] * width) + b"]")
+            out.append(
+                indent
+                + f"l{k}: &a{k} [".encode()
+                + b",".join([f"*a{k - 1}".encode()] * width)
+                + b"]"
+            )
         return b"\n".join(lines[:li] + out + lines[li:])
     if kind == "deep":
         opener, depth = mutation[1], mutation[2]
@@ -80,15 +138,15 @@ def mutate(text: bytes, mutation: tuple, where: int) -> bytes:
         if not digits:
             return text[:v] + mutation[1].encode() + text[v:]
         m = digits[where % len(digits)]
-        return text[:m.start()] + mutation[1].encode() + text[m.end():]
+        return text[: m.start()] + mutation[1].encode() + text[m.end() :]
     if kind in ("tag", "alias"):
         return text[:v] + mutation[1].encode() + text[v:]
     if kind == "control":
         return text[:i] + mutation[1].encode() + text[i:]
     if kind == "line":
         if mutation[1] == "dup":
-            return b"\n".join(lines[:li + 1] + lines[li:])
-        return b"\n".join(lines[:li] + lines[li + 1:])
+            return b"\n".join(lines[: li + 1] + lines[li:])
+        return b"\n".join(lines[:li] + lines[li + 1 :])
     raise AssertionError(kind)
 
 
@@ -121,7 +179,9 @@ def check_one(story: Path) -> None:
     assert rc in (0, 1), (rc, out, err)
     for line in out.splitlines():
         assert LOCATED.match(line) or SUMMARY.match(line), f"check printed {line!r}"
-        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", line), f"check printed a control character: {line!r}"
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", line), (
+            f"check printed a control character: {line!r}"
+        )
     rc, out, err = cli(["play", "--jsonl", str(story)], stdin="1\n2\nlook\n")
     assert rc in (0, 1), (rc, out, err)
     for line in out.splitlines():
@@ -135,10 +195,17 @@ def run(examples: int, seed: int | None = None) -> None:
     work = Path(tempfile.mkdtemp(prefix="katari-story-fuzz-"))
     os.environ["KATARI_HOME"] = str(work / "home")
 
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=seed is None,
-              suppress_health_check=list(HealthCheck))
-    @given(src=st.sampled_from(SOURCES), mutations=st.lists(st.tuples(MUTATION, st.integers(0, 10**9)),
-                                                             min_size=1, max_size=3))
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=seed is None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(
+        src=st.sampled_from(SOURCES),
+        mutations=st.lists(st.tuples(MUTATION, st.integers(0, 10**9)), min_size=1, max_size=3),
+    )
     def one(src: Path, mutations: list) -> None:
         d = work / "s"
         if d.exists():
@@ -163,12 +230,16 @@ def run(examples: int, seed: int | None = None) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--examples", type=int, default=200)
     ap.add_argument("--seed", type=int, default=None, help="a random seed (default: derandomized)")
     args = ap.parse_args()
     run(args.examples, args.seed)
-    print(f"story fuzz: {args.examples} mutated stories checked and played, no traceback, no non-JSON line")
+    print(
+        f"story fuzz: {args.examples} mutated stories checked and played, no traceback, no non-JSON line"
+    )
 
 
 if __name__ == "__main__":

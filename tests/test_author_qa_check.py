@@ -38,7 +38,9 @@ BASE = textwrap.dedent("""\
     """)
 
 
-def _check(tmp_path: Path, text: str | bytes, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+def _check(
+    tmp_path: Path, text: str | bytes, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
     d = tmp_path / "s"
     d.mkdir(exist_ok=True)
     f = d / "story.yaml"
@@ -60,14 +62,17 @@ def test_the_base_story_is_clean(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "warning" not in out
 
 
-def test_an_empty_file_is_an_error_not_silence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_empty_file_is_an_error_not_silence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     rc, out = _check(tmp_path, "", capsys)
     assert rc == 1
     assert re.search(r":1:1: no story here: the file is empty", out), out
 
 
 def test_unknown_item_inside_an_expression_has_a_place_and_a_suggestion(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = BASE.replace("has('lamp')", "has('lmap')")
     rc, out = _check(tmp_path, text, capsys)
     line, col = _where(text, "has('lmap')")
@@ -75,7 +80,9 @@ def test_unknown_item_inside_an_expression_has_a_place_and_a_suggestion(
     assert f"story.yaml:{line}:{col}: has('lmap'): no such item (did you mean 'lamp'?)" in out, out
 
 
-def test_unknown_node_in_visited_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_node_in_visited_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = BASE.replace("has('lamp')", "visited('rooom')")
     rc, out = _check(tmp_path, text, capsys)
     assert rc == 1
@@ -83,7 +90,8 @@ def test_unknown_node_in_visited_is_an_error(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_an_outcome_the_check_never_gives_is_a_warning_with_a_suggestion(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = BASE.replace("fumble: {say", "fumbel: {say")
     rc, out = _check(tmp_path, text, capsys)
     line, col = _where(text, "fumbel")
@@ -92,7 +100,9 @@ def test_an_outcome_the_check_never_gives_is_a_warning_with_a_suggestion(
     assert rc == 0  # a warning: the story still plays
 
 
-def test_a_speaker_no_character_has_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_speaker_no_character_has_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Speakers are characters (#13 item 13): a typo, or a voice profile's name, fails the story.
     text = BASE.replace("speaker: ghost", "speaker: ghots")
     rc, out = _check(tmp_path, text, capsys)
@@ -104,24 +114,36 @@ def test_a_speaker_no_character_has_is_an_error(tmp_path: Path, capsys: pytest.C
     assert rc == 0, out
 
 
-def test_on_enter_gotos_that_bounce_for_ever(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text = BASE.replace("  room:\n", "  a:\n    on_enter: [{goto: b}]\n  b:\n    on_enter: [{say: x}, {goto: a}]\n"
-                        "  room:\n").replace("goto: room", "goto: a")
-    text = text.replace("        actions: [{id: out", "        actions: [{id: x, label: x, goto: room}, {id: out", 1)
-    text = text.replace("      - {id: go,", "      - {id: back, label: 戻る, goto: room}\n      - {id: go,")
+def test_on_enter_gotos_that_bounce_for_ever(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = BASE.replace(
+        "  room:\n",
+        "  a:\n    on_enter: [{goto: b}]\n  b:\n    on_enter: [{say: x}, {goto: a}]\n  room:\n",
+    ).replace("goto: room", "goto: a")
+    text = text.replace(
+        "        actions: [{id: out", "        actions: [{id: x, label: x, goto: room}, {id: out", 1
+    )
+    text = text.replace(
+        "      - {id: go,", "      - {id: back, label: 戻る, goto: room}\n      - {id: go,"
+    )
     rc, out = _check(tmp_path, text, capsys)
     line, col = _where(text, "  a:\n")
     assert rc == 1
     assert f"story.yaml:{line}:{col + 2}: on_enter gotos go round for ever: a → b → a" in out, out
 
 
-def test_coc7_without_an_investigator_is_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_coc7_without_an_investigator_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     rc, out = _check(tmp_path, BASE.replace(", options: {pregen: 1}", ""), capsys)
     assert "story.yaml:1:1: rules: coc7 but no investigator" in out, out
     assert rc == 0
 
 
-def test_the_authoring_worked_example_checks_and_plays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_authoring_worked_example_checks_and_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     doc = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
     example = re.findall(r"```yaml\n(.*?)```", doc, re.S)[0]
     rc, out = _check(tmp_path, example, capsys)
@@ -134,6 +156,13 @@ def test_the_authoring_worked_example_checks_and_plays(tmp_path: Path, capsys: p
 
 
 def test_shipped_stories_have_no_lint_warnings(capsys: pytest.CaptureFixture[str]) -> None:
-    rc = main(["check", "--no-voice", "-q", *sorted(str(p) for p in (ROOT / "stories").iterdir() if p.is_dir())])
+    rc = main(
+        [
+            "check",
+            "--no-voice",
+            "-q",
+            *sorted(str(p) for p in (ROOT / "stories").iterdir() if p.is_dir()),
+        ]
+    )
     out = capsys.readouterr().out
     assert rc == 0 and out == "", out

@@ -44,31 +44,44 @@ def _run(tmp_path: Path, tests: str) -> tuple[list[str], list[str]]:
 
 
 def test_a_typo_in_a_negative_expectation_is_reported_not_silently_passed(tmp_path: Path) -> None:
-    fails, warns = _run(tmp_path, textwrap.dedent("""\
+    fails, warns = _run(
+        tmp_path,
+        textwrap.dedent("""\
         commands: [go]
         expect:
           - lacks: coni
             not_offers: [pik]
             node: glade
           - ending: nonee
-        """))
-    assert warns == [f"{tmp_path / 't.yaml'}:3: lacks: the story has no item 'coni' (did you mean 'coin'?)",
-                     f"{tmp_path / 't.yaml'}:4: not_offers: the story has no action 'pik' (did you mean 'pick'?)",
-                     f"{tmp_path / 't.yaml'}:6: ending: the story has no ending 'nonee' (did you mean 'none'?)"]
+        """),
+    )
+    assert warns == [
+        f"{tmp_path / 't.yaml'}:3: lacks: the story has no item 'coni' (did you mean 'coin'?)",
+        f"{tmp_path / 't.yaml'}:4: not_offers: the story has no action 'pik' (did you mean 'pick'?)",
+        f"{tmp_path / 't.yaml'}:6: ending: the story has no ending 'nonee' (did you mean 'none'?)",
+    ]
     assert len(fails) == 1 and "expected ending 'nonee'" in fails[0]
 
 
-def test_katari_test_prints_the_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_katari_test_prints_the_warnings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "story.yaml").write_text(STORY, encoding="utf-8")
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "t.yaml").write_text("commands: [go]\nexpect: {lacks: coni}\n", encoding="utf-8")
+    (tmp_path / "tests" / "t.yaml").write_text(
+        "commands: [go]\nexpect: {lacks: coni}\n", encoding="utf-8"
+    )
     assert main(["test", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "t.yaml:2: lacks: the story has no item 'coni' (did you mean 'coin'?) (warning)" in out, out
+    assert (
+        "t.yaml:2: lacks: the story has no item 'coni' (did you mean 'coin'?) (warning)" in out
+    ), out
 
 
 def test_ending_given_as_a_list_is_refused_where_it_is_written(tmp_path: Path) -> None:
-    (tmp_path / "t.yaml").write_text("commands: [go, home]\nexpect:\n  - ending: [home]\n", encoding="utf-8")
+    (tmp_path / "t.yaml").write_text(
+        "commands: [go, home]\nexpect:\n  - ending: [home]\n", encoding="utf-8"
+    )
     with pytest.raises(PlaytestError) as e:
         load_cases(tmp_path / "t.yaml")
     assert e.value.where.endswith("t.yaml:3") and "ending is one name" in e.value.message
@@ -81,13 +94,18 @@ def test_the_playtests_doc_example_passes_on_the_window_room(tmp_path: Path) -> 
     (tmp_path / "t.yaml").write_text(example, encoding="utf-8")
     story = load(tmp_path / "story.yaml")
     cases = load_cases(tmp_path / "t.yaml")
-    assert cases and all(run_case(story, c).outcome == "passed" for c in cases), \
-        [run_case(story, c).failures for c in cases]
+    assert cases and all(run_case(story, c).outcome == "passed" for c in cases), [
+        run_case(story, c).failures for c in cases
+    ]
 
 
-def test_new_with_a_path_creates_that_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_new_with_a_path_creates_that_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["new", "stories/my_tale", "--dir", str(tmp_path)]) == 0
     assert (tmp_path / "stories" / "my_tale" / "story.yaml").is_file()
     assert not (tmp_path / "my_tale").exists()
-    assert "id: my_tale" in (tmp_path / "stories" / "my_tale" / "story.yaml").read_text(encoding="utf-8")
+    assert "id: my_tale" in (tmp_path / "stories" / "my_tale" / "story.yaml").read_text(
+        encoding="utf-8"
+    )
     assert main(["check", "--no-voice", str(tmp_path / "stories" / "my_tale")]) == 0

@@ -17,8 +17,12 @@ from runner.stories import shipped
 from runner.story import load
 
 STORIES = shipped()
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz (dot) is not installed")
+CHROMIUM = (
+    shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+)
+needs_dot = pytest.mark.skipif(
+    shutil.which("dot") is None, reason="Graphviz (dot) is not installed"
+)
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -27,11 +31,25 @@ def dump_dom(html_file: Path, tmp: Path) -> str:
     """Loads a page in headless Chromium and returns the DOM after its scripts ran."""
     profile = tmp / "chromium-profile"
     r = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
-         "--dump-dom", html_file.resolve().as_uri()],
-        capture_output=True, timeout=120, check=False)
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={profile}",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--dump-dom",
+            html_file.resolve().as_uri(),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr.decode("utf-8", "replace")[-2000:]
     return r.stdout.decode("utf-8")
 
@@ -90,8 +108,16 @@ def test_build_edges_carry_action_condition_and_outcome(tmp_path: Path) -> None:
 def test_unparse_round_trips_precedence() -> None:
     from runner.story.expr import parse
 
-    for src in ["a + b * c", "(a + b) * c", "not (a and b) or c", "a - (b - c)", "-x + 1",
-                "coc7.check('目星', 'hard')", "1 < x <= 3", "has('k') and visits('r') > 1"]:
+    for src in [
+        "a + b * c",
+        "(a + b) * c",
+        "not (a and b) or c",
+        "a - (b - c)",
+        "-x + 1",
+        "coc7.check('目星', 'hard')",
+        "1 < x <= 3",
+        "has('k') and visits('r') > 1",
+    ]:
         assert G.unparse(parse(src)) == src or parse(G.unparse(parse(src))) == parse(src)
 
 
@@ -177,7 +203,9 @@ def test_large_story_is_drawn_by_scene(tmp_path: Path) -> None:
     for s in ("a", "b"):
         for i in range(6):
             nxt = f"{s}{i + 1}" if i < 5 else ("b0" if s == "a" else "a0")
-            lines.append(f"  {s}{i}: {{scene: part_{s}, actions: [{{label: next, goto: {nxt}}}, {{label: stop, end: fin}}]}}")
+            lines.append(
+                f"  {s}{i}: {{scene: part_{s}, actions: [{{label: next, goto: {nxt}}}, {{label: stop, end: fin}}]}}"
+            )
     lines.append("endings: {fin: normal}")
     story = load(write_story(tmp_path, "\n".join(lines) + "\n"))
     svg, note = G.render(story, "svg", limit=5)
@@ -192,7 +220,9 @@ def test_large_story_is_drawn_by_scene(tmp_path: Path) -> None:
 def test_large_story_without_scenes_is_refused_for_svg(tmp_path: Path) -> None:
     lines = ["story: {id: ring, title: Ring, start: n0}", "nodes:"]
     for i in range(8):
-        lines.append(f"  n{i}: {{actions: [{{label: next, goto: n{(i + 1) % 8}}}, {{label: stop, end: fin}}]}}")
+        lines.append(
+            f"  n{i}: {{actions: [{{label: next, goto: n{(i + 1) % 8}}}, {{label: stop, end: fin}}]}}"
+        )
     lines.append("endings: {fin: normal}")
     story = load(write_story(tmp_path, "\n".join(lines) + "\n"))
     with pytest.raises(ValueError, match="too many"):
@@ -203,7 +233,9 @@ def test_large_story_without_scenes_is_refused_for_svg(tmp_path: Path) -> None:
     assert "too large" in note and "n7" in text
 
 
-def test_cli_without_graphviz_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_without_graphviz_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     rc = main(["graph", str(STORIES[0]), "--format", "svg"])
     err = capsys.readouterr().err.strip().splitlines()
@@ -224,7 +256,11 @@ def test_the_html_page_is_package_data_with_every_slot_filled() -> None:
     # every {{SLOT}} in it is one to_html fills, and none is left in the page.
     import importlib.resources
 
-    page = importlib.resources.files("runner.authoring").joinpath("graph_page.html").read_text(encoding="utf-8")
+    page = (
+        importlib.resources.files("runner.authoring")
+        .joinpath("graph_page.html")
+        .read_text(encoding="utf-8")
+    )
     slots = set(re.findall(r"\{\{([A-Z]+)\}\}", page))
     assert {"LANG", "TITLE", "DATA", "SVG"} <= slots
     story = load(next(p for p in shipped() if p.name == "deep_sea_atelier"))

@@ -11,7 +11,9 @@ from runner.cli import main
 from runner.stories import shipped
 from runner.story import load
 
-SAMPLE = Path(__file__).resolve().parent / "data" / "sample_room"  # a fixed copy: the shipped room may change
+SAMPLE = (
+    Path(__file__).resolve().parent / "data" / "sample_room"
+)  # a fixed copy: the shipped room may change
 DICE_STORY = """\
 story: {id: d, title: d, start: a}
 variables: {a: 0, b: 0}
@@ -26,8 +28,11 @@ endings: {fin: normal}
 """
 
 
-@pytest.mark.parametrize("path", [p for p in shipped() if playtest_files(p)],
-                         ids=[p.name for p in shipped() if playtest_files(p)])
+@pytest.mark.parametrize(
+    "path",
+    [p for p in shipped() if playtest_files(p)],
+    ids=[p.name for p in shipped() if playtest_files(p)],
+)
 def test_shipped_playtests_pass(path: Path) -> None:
     story = load(path)
     results = run_tests(story, playtest_files(path))
@@ -45,7 +50,8 @@ def test_cli_reports_like_pytest(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_failures_name_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "bad.yaml"
-    f.write_text("""\
+    f.write_text(
+        """\
 - name: wrong place
   commands: [inspiration, look around]
   expect:
@@ -61,11 +67,16 @@ def test_failures_name_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[st
   commands:
     - inspiration
     - dance wildly
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     assert main(["test", str(SAMPLE), str(f)]) == 1
     out = capsys.readouterr().out
     assert "bad.yaml::wrong place FAILED" in out and "bad.yaml::good PASSED" in out
-    assert f"{f}:6: expected to be at node 'choose', but at 'room' (after command 1)" in out.replace(str(f.resolve()), str(f))
+    assert (
+        f"{f}:6: expected to be at node 'choose', but at 'room' (after command 1)"
+        in out.replace(str(f.resolve()), str(f))
+    )
     assert "bad.yaml:8: expected reach = 100, got 200" in out
     assert "bad.yaml:15: command 2 'dance wildly' failed at node 'room'" in out
     assert "2 failed" in out and "1 passed" in out
@@ -74,7 +85,9 @@ def test_failures_name_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_malformed_file_is_an_error(tmp_path: Path) -> None:
     f = tmp_path / "t.yaml"
     f.write_text("- name: x\n  commands: [a]\n  expect:\n    - nod: room\n", encoding="utf-8")
-    with pytest.raises(PlaytestError, match=r"t.yaml:4: unknown expectation 'nod' \(did you mean 'node'\?\)"):
+    with pytest.raises(
+        PlaytestError, match=r"t.yaml:4: unknown expectation 'nod' \(did you mean 'node'\?\)"
+    ):
         load_cases(f)
     f.write_text("name: x\ncommands: [a]\nexpect: [{after: 2, node: x}]\n", encoding="utf-8")
     with pytest.raises(PlaytestError, match="after must be 0 to 1"):
@@ -88,7 +101,8 @@ def test_dice_are_used_exactly_and_carry_on(tmp_path: Path) -> None:
     story_file.write_text(DICE_STORY, encoding="utf-8")
     story = load(story_file)
     f = tmp_path / "t.yaml"
-    f.write_text("""\
+    f.write_text(
+        """\
 - name: queue
   dice: [4, 2, 5, 6]
   commands: [none, one, two, {command: one, dice: [3]}, one]
@@ -100,7 +114,9 @@ def test_dice_are_used_exactly_and_carry_on(tmp_path: Path) -> None:
 - name: leftover
   dice: [1, 2]
   commands: [one]
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     queue, leftover = load_cases(f)
     assert run_case(story, queue).failures == []
     res = run_case(story, leftover)
@@ -110,7 +126,8 @@ def test_dice_are_used_exactly_and_carry_on(tmp_path: Path) -> None:
 
 def test_every_expectation_kind(tmp_path: Path) -> None:
     f = tmp_path / "t.yaml"
-    f.write_text("""\
+    f.write_text(
+        """\
 name: all kinds
 commands: [inspiration, look around, take ladder]
 expect:
@@ -118,17 +135,22 @@ expect:
   - {after: 2, not_offers: [lean_ladder], offers: ["梯子を持つ"], no_text: 肩にかついだ}
   - {has: ladder, lacks: box, visited: [choose, room], text: [肩にかついだ, 振り返ると], turn: 3}
   - {has: {ladder: 1}, vars: {looked: true, hint_used: false}}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     (case,) = load_cases(f)
     assert run_case(load(SAMPLE), case).failures == []
     g = tmp_path / "u.yaml"
-    g.write_text("""\
+    g.write_text(
+        """\
 name: all wrong
 commands: [inspiration]
 expect:
   - {has: ladder, lacks: nothing, visited: nowhere, text: never said, clock: 5, ending: escaped,
      offers: [climb], fired: bell, var: {nope: 1}}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     (case,) = load_cases(g)
     fails = run_case(load(SAMPLE), case).failures
     assert len(fails) == 8 and all(x.startswith(f"{g}:4:") for x in fails)

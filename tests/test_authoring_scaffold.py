@@ -11,9 +11,24 @@ from runner.cli import main
 
 
 @pytest.mark.parametrize("rules", ["none", "coc7", "ureg"])
-def test_new_story_checks_and_tests(rules: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["new", f"my_{rules}", "--rules", rules, "--dir", str(tmp_path),
-                 "--title", "はじめての話"]) == 0
+def test_new_story_checks_and_tests(
+    rules: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(
+            [
+                "new",
+                f"my_{rules}",
+                "--rules",
+                rules,
+                "--dir",
+                str(tmp_path),
+                "--title",
+                "はじめての話",
+            ]
+        )
+        == 0
+    )
     folder = tmp_path / f"my_{rules}"
     assert (folder / "story.yaml").is_file() and (folder / "tests" / "smoke.yaml").is_file()
     text = (folder / "story.yaml").read_text(encoding="utf-8")

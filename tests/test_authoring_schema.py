@@ -54,11 +54,15 @@ def validate(inst: Any, sch: dict, root: dict, path: str = "$") -> list[str]:
         return [f"{path}: {inst!r} not one of {sch['enum']}"]
     if "type" in sch:
         types = sch["type"] if isinstance(sch["type"], list) else [sch["type"]]
-        ok = {"object": isinstance(inst, dict), "array": isinstance(inst, list),
-              "string": isinstance(inst, str), "boolean": isinstance(inst, bool),
-              "null": inst is None,
-              "integer": isinstance(inst, int) and not isinstance(inst, bool),
-              "number": isinstance(inst, (int, float)) and not isinstance(inst, bool)}
+        ok = {
+            "object": isinstance(inst, dict),
+            "array": isinstance(inst, list),
+            "string": isinstance(inst, str),
+            "boolean": isinstance(inst, bool),
+            "null": inst is None,
+            "integer": isinstance(inst, int) and not isinstance(inst, bool),
+            "number": isinstance(inst, (int, float)) and not isinstance(inst, bool),
+        }
         if not any(ok[t] for t in types):
             return [f"{path}: {type(inst).__name__} is not {types}"]
     if isinstance(inst, dict):
@@ -96,11 +100,20 @@ def test_shipped_story_files_fit_the_schema(f: Path) -> None:
 
 
 def test_schema_catches_typos_and_wrong_shapes() -> None:
-    bad = {"story": {"id": "x", "title": "x", "start": "a", "rule": "coc7"},
-           "nodes": {"a": {"kind": "room", "naration": ["x"],
-                           "actions": [{"label": "go", "goto": "b", "effects": [{"got": "b"}]},
-                                       {"id": "no_label"}]}},
-           "endings": {"e": "happy"}}
+    bad = {
+        "story": {"id": "x", "title": "x", "start": "a", "rule": "coc7"},
+        "nodes": {
+            "a": {
+                "kind": "room",
+                "naration": ["x"],
+                "actions": [
+                    {"label": "go", "goto": "b", "effects": [{"got": "b"}]},
+                    {"id": "no_label"},
+                ],
+            }
+        },
+        "endings": {"e": "happy"},
+    }
     errs = "\n".join(validate(bad, S, S))
     assert "unknown key 'rule'" in errs
     assert "$.nodes.a.kind" in errs and "unknown key 'naration'" in errs
@@ -132,5 +145,7 @@ def test_cli_prints_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
 
 
 def test_editor_doc_names_the_settings() -> None:
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "editor.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "editor.md").read_text(
+        encoding="utf-8"
+    )
     assert "yaml.schemas" in doc and re.search(r"# yaml-language-server: \$schema=", doc)

@@ -53,7 +53,9 @@ def test_every_shipped_story_simulates_without_story_errors(path: Path) -> None:
 
 
 def test_stuck_places_and_loops_are_found(tmp_path: Path) -> None:
-    s = story(tmp_path, """\
+    s = story(
+        tmp_path,
+        """\
 story: {id: t, title: t, start: a}
 variables: {fuel: 1}
 nodes:
@@ -72,7 +74,8 @@ nodes:
       - {label: again, goto: b}
       - {label: leap, when: "fuel > 5", end: out}
 endings: {out: good}
-""")
+""",
+    )
     # b and c have a way out on paper (so the check, which refuses a loop with none, lets
     # the story in), never open in play: only simulate finds that games go round there.
     rep = simulate(s, 40, seed=0, max_turns=30)
@@ -85,7 +88,9 @@ endings: {out: good}
 
 
 def test_unreached_ending_behind_a_failing_condition(tmp_path: Path) -> None:
-    s = story(tmp_path, """\
+    s = story(
+        tmp_path,
+        """\
 story: {id: t, title: t, start: a}
 variables: {x: 0}
 nodes:
@@ -96,7 +101,8 @@ nodes:
         outcomes: {success: {end: win}, failure: {say: no}}
       - {label: quit, end: lose}
 endings: {win: good, lose: bad}
-""")
+""",
+    )
     rep = simulate(s, 30, seed=0)
     (win,) = rep.unreached_endings
     assert win["reason"] == "condition_never_true" and "a.try" in win["detail"]
@@ -105,7 +111,9 @@ endings: {win: good, lose: bad}
 
 
 def test_rolls_are_counted_and_policies_differ(tmp_path: Path) -> None:
-    s = story(tmp_path, """\
+    s = story(
+        tmp_path,
+        """\
 story: {id: t, title: t, start: a}
 variables: {r: 0}
 nodes:
@@ -122,7 +130,8 @@ nodes:
   r2:
     actions: [{label: back, goto: a}]
 endings: {done: normal}
-""")
+""",
+    )
     rnd = simulate(s, 50, seed=2, policy="random")
     greedy = simulate(s, 50, seed=2, policy="greedy")
     assert rnd.rolls and rnd.rolls[0]["label"] == "luck"
@@ -150,6 +159,11 @@ def test_ring_benchmark_story_has_the_ink_shape(tmp_path: Path) -> None:
     assert [a.id for a in k7.actions] == ["go", "search", "pay", "rest"]
     from runner.authoring.graph import action_targets
 
-    assert [sorted(action_targets(a)) for a in k7.actions] == [["k8"], ["k2"], ["k46"], ["end", "k0"]]
+    assert [sorted(action_targets(a)) for a in k7.actions] == [
+        ["k8"],
+        ["k2"],
+        ["k46"],
+        ["end", "k0"],
+    ]
     rep = simulate(s, 30, seed=0)
     assert rep.endings == {"end": 30} and rep.rolls[0]["label"] == "1d6"

@@ -30,7 +30,8 @@ N_COMMANDS = int(__import__("os").environ.get("KATARI_BCDICE_N", "2400"))
 
 pytestmark = pytest.mark.skipif(
     shutil.which("node") is None or not (NODE_DIR / "node_modules" / "bcdice").is_dir(),
-    reason="node or the npm package bcdice is not installed (bash .ci/install dev installs it)")
+    reason="node or the npm package bcdice is not installed (bash .ci/install dev installs it)",
+)
 
 
 # ---------------------------------------------------------------- the grammar, at random
@@ -64,7 +65,11 @@ def _term(r: random.Random, depth: int) -> str:
 
 def _positive(r: random.Random) -> str:
     """A divisor that cannot be zero."""
-    return str(r.randint(1, 6)) if r.random() < 0.7 else _dice(r).split("K")[0].split("D")[0] + f"D{r.choice((4, 6, 10))}"
+    return (
+        str(r.randint(1, 6))
+        if r.random() < 0.7
+        else _dice(r).split("K")[0].split("D")[0] + f"D{r.choice((4, 6, 10))}"
+    )
 
 
 def _product(r: random.Random, depth: int) -> str:
@@ -87,7 +92,10 @@ def _sum(r: random.Random, depth: int = 0) -> str:
 def add_dice(r: random.Random) -> str:
     while True:
         s = _sum(r)
-        if re.search(r"\d*[dD]\d", s) and sum(int(m) if m else 1 for m in re.findall(r"(\d*)[dD]\d", s)) <= 60:
+        if (
+            re.search(r"\d*[dD]\d", s)
+            and sum(int(m) if m else 1 for m in re.findall(r"(\d*)[dD]\d", s)) <= 60
+        ):
             break
     if r.random() < 0.35:
         op = r.choice(("<=", ">=", "<", ">", "=", "<>", "!=", "==", "=<", "=>"))
@@ -117,22 +125,37 @@ def choice(r: random.Random) -> str:
     if kind < 0.1:
         return f"choice{takes}[{r.choice(('A-D', '1-6', 'b-f', '3-8'))}]"
     if kind < 0.45:
-        return f"choice{takes}[{', '.join(items)}]" + (" " + r.choice(WORDS) if r.random() < 0.3 else "")
+        return f"choice{takes}[{', '.join(items)}]" + (
+            " " + r.choice(WORDS) if r.random() < 0.3 else ""
+        )
     if kind < 0.75:
         return f"choice{takes}({','.join(items)})"
     return f"choice{takes} " + " ".join(i.replace(" ", "") for i in items)
 
 
 def cc(r: random.Random) -> str:
-    bonus = r.choice(("", "", "", "(1)", "(-1)", "(+2)", "(-2)", "1", "-1", "+1", "(0)", "(3)", "(-101)"))
-    target = r.choice(("", f"<={r.randint(1, 99)}", f"<={r.randint(1, 99)}", f"<={r.randint(1, 120)}",
-                       f"<={r.randint(1, 99)}{r.choice('rhecRHEC')}", "<=0"))
+    bonus = r.choice(
+        ("", "", "", "(1)", "(-1)", "(+2)", "(-2)", "1", "-1", "+1", "(0)", "(3)", "(-101)")
+    )
+    target = r.choice(
+        (
+            "",
+            f"<={r.randint(1, 99)}",
+            f"<={r.randint(1, 99)}",
+            f"<={r.randint(1, 120)}",
+            f"<={r.randint(1, 99)}{r.choice('rhecRHEC')}",
+            "<=0",
+        )
+    )
     return f"CC{bonus}{target}"
 
 
 def far(r: random.Random) -> str:
-    args = [str(r.choice((r.randint(1, 40), r.randint(90, 120), 0))), str(r.randint(1, 95)),
-            str(r.choice((r.randint(90, 100), r.randint(30, 99), -98)))]
+    args = [
+        str(r.choice((r.randint(1, 40), r.randint(90, 120), 0))),
+        str(r.randint(1, 95)),
+        str(r.choice((r.randint(90, 100), r.randint(30, 99), -98))),
+    ]
     if r.random() < 0.6:
         args.append(r.choice(("", str(r.randint(-3, 2)))))
         if r.random() < 0.5:
@@ -146,8 +169,15 @@ def sixth(r: random.Random) -> str:
     k = r.random()
     if k < 0.5:
         broken = r.choice(("", "", f"({r.randint(90, 99)})", f"{r.randint(80, 99)}"))
-        return f"CCB{broken}" + r.choice(("", f"<={r.randint(1, 99)}", f"<={r.randint(1, 99)}",
-                                           f"<={r.randint(1, 20)}*5", f"<={r.randint(10, 60)}+{r.randint(1, 30)}"))
+        return f"CCB{broken}" + r.choice(
+            (
+                "",
+                f"<={r.randint(1, 99)}",
+                f"<={r.randint(1, 99)}",
+                f"<={r.randint(1, 20)}*5",
+                f"<={r.randint(10, 60)}+{r.randint(1, 30)}",
+            )
+        )
     if k < 0.8:
         return f"{r.choice(('RESB', 'RES', 'resb'))}({r.randint(1, 20)}-{r.randint(1, 20)})"
     return f"CBRB({r.randint(1, 99)},{r.randint(1, 99)})"
@@ -193,12 +223,29 @@ def commands(n: int, seed: int = 16) -> list[tuple[str, str]]:
                 cmd = "S" + cmd
         out.append((system, cmd))
     # a few that must be refused alike
-    out += [("Cthulhu7th", c) for c in ("x2 x3 1d6", "CBR(1)", "CCX<=50", "hello", "1d6/", "choice[a]",
-                                        "choice", "D6KH", "3D6DL", "C()", "FAR(1,2)", "D66X", "2D6<=?1")]
+    out += [
+        ("Cthulhu7th", c)
+        for c in (
+            "x2 x3 1d6",
+            "CBR(1)",
+            "CCX<=50",
+            "hello",
+            "1d6/",
+            "choice[a]",
+            "choice",
+            "D6KH",
+            "3D6DL",
+            "C()",
+            "FAR(1,2)",
+            "D66X",
+            "2D6<=?1",
+        )
+    ]
     return out
 
 
 # ---------------------------------------------------------------- the comparison
+
 
 class BCDiceDice:
     """Hands Katari the dice BCDice rolled and checks each is asked for with BCDice's sides."""
@@ -209,7 +256,9 @@ class BCDiceDice:
     def face(self, sides: int) -> int:
         assert self.used < len(self.rands), f"{self.command!r}: Katari rolls more dice than BCDice"
         value, want = self.rands[self.used]
-        assert sides == want, f"{self.command!r}: die {self.used} is a d{sides}, BCDice rolled a d{want}"
+        assert sides == want, (
+            f"{self.command!r}: die {self.used} is a d{sides}, BCDice rolled a d{want}"
+        )
         self.used += 1
         return value
 
@@ -219,8 +268,12 @@ _TABLE = re.compile(r"^(.+?\(\d+\)) ＞ .*?(\(1D10＞\d+(?:ラウンド|時間)\
 
 def _tables_as_numbers(text: str) -> str:
     """A table's line with its entry's words left out (ours are our own)."""
-    return "\n".join(_TABLE.sub(r"\1 ＞ …\2", line) if _TABLE.match(line) and "表" in line or "狂気の発作" in line
-                     else line for line in text.split("\n"))
+    return "\n".join(
+        _TABLE.sub(r"\1 ＞ …\2", line)
+        if _TABLE.match(line) and "表" in line or "狂気の発作" in line
+        else line
+        for line in text.split("\n")
+    )
 
 
 def _flags(res) -> dict:  # noqa: ANN001
@@ -231,9 +284,16 @@ def _flags(res) -> dict:  # noqa: ANN001
 @pytest.fixture(scope="module")
 def bcdice_results() -> list[tuple[str, str, dict]]:
     cmds = commands(N_COMMANDS)
-    req = "".join(json.dumps({"system": s, "command": c}, ensure_ascii=False) + "\n" for s, c in cmds)
-    run = subprocess.run(["node", str(NODE_DIR / "bcdice_rolls.js")], input=req, capture_output=True,
-                         text=True, timeout=600)
+    req = "".join(
+        json.dumps({"system": s, "command": c}, ensure_ascii=False) + "\n" for s, c in cmds
+    )
+    run = subprocess.run(
+        ["node", str(NODE_DIR / "bcdice_rolls.js")],
+        input=req,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     outs = [json.loads(line) for line in run.stdout.splitlines()]
     assert len(outs) == len(cmds)
@@ -244,8 +304,20 @@ def test_at_least_2000_commands_across_the_grammar(bcdice_results) -> None:  # n
     assert len(bcdice_results) >= 2000
     read = [c for _, c, o in bcdice_results if not o.get("none") and not o.get("error")]
     assert len(read) >= 2000
-    kinds = {"CC": 0, "CBR": 0, "FAR": 0, "choice": 0, "D66": 0, "C(": 0, "x": 0, "CCB": 0, "RES": 0,
-             "KH": 0, "/": 0, "PH": 0}
+    kinds = {
+        "CC": 0,
+        "CBR": 0,
+        "FAR": 0,
+        "choice": 0,
+        "D66": 0,
+        "C(": 0,
+        "x": 0,
+        "CCB": 0,
+        "RES": 0,
+        "KH": 0,
+        "/": 0,
+        "PH": 0,
+    }
     for c in read:
         for k in kinds:
             if k.lower() in c.lower():
@@ -278,7 +350,9 @@ def test_katari_says_what_bcdice_says_for_the_same_dice(bcdice_results) -> None:
             problems.append(f"{cmd!r}:\n  BCDice {want['text']!r}\n  Katari {got.text!r}")
             continue
         if dice.used != len(want.get("rands") or []):
-            problems.append(f"{cmd!r}: Katari used {dice.used} of BCDice's {len(want['rands'])} dice")
+            problems.append(
+                f"{cmd!r}: Katari used {dice.used} of BCDice's {len(want['rands'])} dice"
+            )
         if bool(want.get("secret")) != got.secret:
             problems.append(f"{cmd!r}: secret {want.get('secret')} / {got.secret}")
         w_flags = {k: bool(want.get(k)) for k in ("success", "failure", "critical", "fumble")}
@@ -286,6 +360,10 @@ def test_katari_says_what_bcdice_says_for_the_same_dice(bcdice_results) -> None:
             problems.append(f"{cmd!r}: verdict BCDice {w_flags}, Katari {_flags(got)}")
         if got.total is not None and got.parts is None and not got.error:
             segs = [s.strip() for s in re.split(r"＞|\n", got.text)]
-            if str(got.total) not in segs and f"{got.total}[" not in got.text and not cmd.upper().lstrip("S").startswith(("CBR", "BM", "PH", "MA", "FC", "C(")):
+            if (
+                str(got.total) not in segs
+                and f"{got.total}[" not in got.text
+                and not cmd.upper().lstrip("S").startswith(("CBR", "BM", "PH", "MA", "FC", "C("))
+            ):
                 problems.append(f"{cmd!r}: total {got.total} is not BCDice's {want['text']!r}")
     assert not problems, f"{len(problems)} differences, the first:\n" + "\n".join(problems[:15])

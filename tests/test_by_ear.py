@@ -30,26 +30,124 @@ from runner.ui.screen_reader import ScreenReaderIO
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [
-    pytest.mark.skipif(engine_problem("pyttsx3", needs_kana=True) is not None,
-                       reason="pyttsx3/espeak-ng/pyopenjtalk-plus not installed"),
+    pytest.mark.skipif(
+        engine_problem("pyttsx3", needs_kana=True) is not None,
+        reason="pyttsx3/espeak-ng/pyopenjtalk-plus not installed",
+    ),
     pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed"),
 ]
 
 WINDOW = ["inspiration", "look around", "take ladder", "lean ladder", "climb"]
-DEEP = ["pregen2", "take_lighter", "wake", "use_lighter", "switch_on", "go_carpet", "search",
-        "open_case", "wear_glasses", "flip", "groove_look", "back", "go_shelf", "way_spines",
-        "md_read", "back", "cast_spell", "chant"]
-GREENHOUSE = ["inspiration", "look_clock", "go_greenhouse", "dig_pot", "take_flashlight", "take_box",
-              "pick_red", "back_hall", "unlock_door", "go_storeroom", "talk_ally", "leave_storeroom",
-              "stairs_box", "go_up", "go_library", "take_crowbar", "take_stepladder", "back_gallery",
-              "take_curtain", "fight_plan", "go_dome", "skylight_step"]
-DUNGEON = ["left", "sword", "forward", "forward", "sword", "shield", "sword", "shield", "sword", "shield",
-           "sword", "shield", "right", "forward", "sword", "shield", "forward", "sword", "left", "shield",
-           "shield", "sword", "shield", "forward", "sword", "right", "forward", "shield", "shield",
-           "shield", "left", "shield", "right", "shield", "shield", "forward", "forward", "shield",
-           "forward", "forward", "forward", "left", "right", "sword", "left", "right", "sword", "right",
-           "sword", "forward", "sword", "forward", "sword", "forward", "sword", "forward", "forward",
-           "sword", "forward", "sword", "sword", "forward", "forward", "right"]
+DEEP = [
+    "pregen2",
+    "take_lighter",
+    "wake",
+    "use_lighter",
+    "switch_on",
+    "go_carpet",
+    "search",
+    "open_case",
+    "wear_glasses",
+    "flip",
+    "groove_look",
+    "back",
+    "go_shelf",
+    "way_spines",
+    "md_read",
+    "back",
+    "cast_spell",
+    "chant",
+]
+GREENHOUSE = [
+    "inspiration",
+    "look_clock",
+    "go_greenhouse",
+    "dig_pot",
+    "take_flashlight",
+    "take_box",
+    "pick_red",
+    "back_hall",
+    "unlock_door",
+    "go_storeroom",
+    "talk_ally",
+    "leave_storeroom",
+    "stairs_box",
+    "go_up",
+    "go_library",
+    "take_crowbar",
+    "take_stepladder",
+    "back_gallery",
+    "take_curtain",
+    "fight_plan",
+    "go_dome",
+    "skylight_step",
+]
+DUNGEON = [
+    "left",
+    "sword",
+    "forward",
+    "forward",
+    "sword",
+    "shield",
+    "sword",
+    "shield",
+    "sword",
+    "shield",
+    "sword",
+    "shield",
+    "right",
+    "forward",
+    "sword",
+    "shield",
+    "forward",
+    "sword",
+    "left",
+    "shield",
+    "shield",
+    "sword",
+    "shield",
+    "forward",
+    "sword",
+    "right",
+    "forward",
+    "shield",
+    "shield",
+    "shield",
+    "left",
+    "shield",
+    "right",
+    "shield",
+    "shield",
+    "forward",
+    "forward",
+    "shield",
+    "forward",
+    "forward",
+    "forward",
+    "left",
+    "right",
+    "sword",
+    "left",
+    "right",
+    "sword",
+    "right",
+    "sword",
+    "forward",
+    "sword",
+    "forward",
+    "sword",
+    "forward",
+    "sword",
+    "forward",
+    "forward",
+    "sword",
+    "forward",
+    "sword",
+    "sword",
+    "forward",
+    "forward",
+    "right",
+]
 GAMES = {
     "ureg_window_room": (1, WINDOW, "escaped"),
     "deep_sea_atelier": (4, DEEP, "spell_home"),
@@ -75,7 +173,9 @@ def spoken_script(story, seed: int, commands: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("story_id", list(GAMES))
-def test_a_story_finished_by_ear(story_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_story_finished_by_ear(
+    story_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from runner.ui.listener.audio import write_wav
     from runner.ui.listener.synth import espeak_pcm
 
@@ -91,8 +191,14 @@ def test_a_story_finished_by_ear(story_id: str, tmp_path: Path, monkeypatch: pyt
         write_wav(path, espeak_pcm(text, "ja", 175))  # the player's recorded utterance
         wavs.append(str(path))
     sink = tmp_path / "heard"
-    nar, msg = make_narrator(output=f"dir:{sink}", pace=40.0, mapping=story.voices or None,
-                             lang="ja", readings=story.readings or None, story=story.id)
+    nar, msg = make_narrator(
+        output=f"dir:{sink}",
+        pace=40.0,
+        mapping=story.voices or None,
+        lang="ja",
+        readings=story.readings or None,
+        story=story.id,
+    )
     assert msg is None, msg
     said_aloud: list[tuple[str, str]] = []
     speak = nar.speak
@@ -104,8 +210,16 @@ def test_a_story_finished_by_ear(story_id: str, tmp_path: Path, monkeypatch: pyt
     nar.speak = recording_speak
     out = io.StringIO()
     listener = ScriptedListener(script)
-    repl = Repl(story, io=ScreenReaderIO(io.StringIO(""), out), seed=seed, new=True, narrator=nar,
-                listener=listener, voice_inputs=wavs, clock=lambda: 0.0)
+    repl = Repl(
+        story,
+        io=ScreenReaderIO(io.StringIO(""), out),
+        seed=seed,
+        new=True,
+        narrator=nar,
+        listener=listener,
+        voice_inputs=wavs,
+        clock=lambda: 0.0,
+    )
     try:
         repl.begin()
         # The console's loop, as `run` has it, with no keyboard: each recording is heard, what
@@ -124,7 +238,9 @@ def test_a_story_finished_by_ear(story_id: str, tmp_path: Path, monkeypatch: pyt
     assert screen.count("🎤 ") == len(script) and "\x1b" not in screen
     assert [e.command for e in repl.tl.commands] == script[1:]  # every move was a spoken one
     texts = [x for _, x in said_aloud]
-    assert texts[0].startswith(("深海", "閉鎖空間", "ガラス", "硝子", "ダンジョン", "あなた")) or texts
+    assert (
+        texts[0].startswith(("深海", "閉鎖空間", "ガラス", "硝子", "ダンジョン", "あなた")) or texts
+    )
     assert sum(x.startswith("選択肢は") for x in texts) == 1  # the list, once, when asked
     assert any(x.startswith("エンディング、") for x in texts[-3:]), texts[-3:]
     keeper = {n.text for node in story.nodes.values() for n in node.keeper}

@@ -27,53 +27,96 @@ DEEP = ROOT / "stories" / "deep_sea_atelier"
 CHARS = ("STR", "CON", "POW", "DEX", "APP", "SIZ", "INT", "EDU")
 
 
-def katari(*args: str, stdin: str = "", home: Path, lang: str = "ja") -> subprocess.CompletedProcess[str]:
+def katari(
+    *args: str, stdin: str = "", home: Path, lang: str = "ja"
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "KATARI_HOME": str(home), "KATARI_LANG": lang}
-    return subprocess.run([sys.executable, "-m", "runner", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, timeout=120, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env=env,
+    )
 
 
 def piece(name: str = "多技能 太郎", palette: str = "CC<=60 【目星】", **data: object) -> dict:
-    return {"kind": "character", "data": {
-        "name": name, "params": [{"label": c, "value": "50"} for c in CHARS],
-        "status": [{"label": "HP", "value": 10, "max": 10}, {"label": "MP", "value": 10, "max": 10},
-                   {"label": "SAN", "value": 50, "max": 99}, {"label": "幸運", "value": 50, "max": 99}],
-        "commands": palette, **data}}
+    return {
+        "kind": "character",
+        "data": {
+            "name": name,
+            "params": [{"label": c, "value": "50"} for c in CHARS],
+            "status": [
+                {"label": "HP", "value": 10, "max": 10},
+                {"label": "MP", "value": 10, "max": 10},
+                {"label": "SAN", "value": 50, "max": 99},
+                {"label": "幸運", "value": 50, "max": 99},
+            ],
+            "commands": palette,
+            **data,
+        },
+    }
 
 
 MANY_SKILLS = piece(palette="\n".join(f"CC<={i % 90 + 5} 【技能{i}】" for i in range(150)))
 MANY_LINES = piece(palette="\n".join(["CC<=60 【目星】"] + ["1d6 【ダメージ】"] * 3000))
 LONG_SKILL = piece(palette="CC<=60 " + "長" * 80)
-WIDE = piece(palette="\n".join(f"CC<=50 【{'技' * 55}{i:03d}】" for i in range(110)))  # > 4,096 characters
+WIDE = piece(
+    palette="\n".join(f"CC<=50 【{'技' * 55}{i:03d}】" for i in range(110))
+)  # > 4,096 characters
 
 
-@pytest.mark.parametrize(("doc", "says_ja", "says_en"), [
-    (MANY_SKILLS, "技能が多すぎます（150 個、120 個まで）", "too many skills (150; at most 120)"),
-    (MANY_LINES, "チャットパレットの行が多すぎます（3001 行、2000 行まで）", "too many chat palette lines (3001; at most 2000)"),
-    (LONG_SKILL, "このシートでは遊べません", "this sheet cannot be played"),
-    (WIDE, "このシートでは遊べません", "this sheet cannot be played"),
-], ids=["150-skills", "3000-lines", "long-skill-name", "over-4096"])
-def test_an_over_limit_sheet_is_refused_where_it_is_read(tmp_path: Path, doc: dict, says_ja: str,
-                                                         says_en: str) -> None:
+@pytest.mark.parametrize(
+    ("doc", "says_ja", "says_en"),
+    [
+        (
+            MANY_SKILLS,
+            "技能が多すぎます（150 個、120 個まで）",
+            "too many skills (150; at most 120)",
+        ),
+        (
+            MANY_LINES,
+            "チャットパレットの行が多すぎます（3001 行、2000 行まで）",
+            "too many chat palette lines (3001; at most 2000)",
+        ),
+        (LONG_SKILL, "このシートでは遊べません", "this sheet cannot be played"),
+        (WIDE, "このシートでは遊べません", "this sheet cannot be played"),
+    ],
+    ids=["150-skills", "3000-lines", "long-skill-name", "over-4096"],
+)
+def test_an_over_limit_sheet_is_refused_where_it_is_read(
+    tmp_path: Path, doc: dict, says_ja: str, says_en: str
+) -> None:
     f = tmp_path / "piece.json"
     f.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     with pytest.raises(SheetError):
         investigator(doc, "piece.json")
-    for args in (("play", "deep_sea_atelier", "--investigator", str(f), "--jsonl"),
-                 ("play", "deep_sea_atelier", "--investigator", str(f))):
+    for args in (
+        ("play", "deep_sea_atelier", "--investigator", str(f), "--jsonl"),
+        ("play", "deep_sea_atelier", "--investigator", str(f)),
+    ):
         r = katari(*args, stdin="1\n", home=tmp_path)
         assert r.returncode == 2, r.stderr
-        assert "取り込みました" not in r.stderr and r.stdout == ""  # no game started, nothing played
+        assert (
+            "取り込みました" not in r.stderr and r.stdout == ""
+        )  # no game started, nothing played
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and says_ja in lines[0] and "piece.json" in lines[0], r.stderr
     for lang, says in (("ja", says_ja), ("en", says_en)):
         r = katari("roll", "--investigator", str(f), "目星", home=tmp_path, lang=lang)
         assert r.returncode == 2 and r.stdout == ""
-        assert "Traceback" not in r.stderr and r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr and r.stderr.count("\n") == 1 and says in r.stderr, (
+            r.stderr
+        )
 
 
 _TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=70)
-_LABEL = st.one_of(_TEXT, st.sampled_from(["目星", "聞き耳", "こぶし(パンチ)", "言語(英語)", "SAN", "STR", "近接戦闘"]))
+_LABEL = st.one_of(
+    _TEXT,
+    st.sampled_from(["目星", "聞き耳", "こぶし(パンチ)", "言語(英語)", "SAN", "STR", "近接戦闘"]),
+)
 
 
 @st.composite
@@ -88,14 +131,25 @@ def documents(draw: st.DrawFn) -> dict:
     values = st.integers(-50, 2000)
     if draw(st.booleans()):
         lines = [f"CC<={draw(values)} {brackets.format(lb)}" for lb in labels]
-        return piece(name=draw(_TEXT) or "名", palette="\n".join(lines),
-                     memo=draw(_TEXT), externalUrl=draw(_TEXT))
-    return {"game": "coc7", "pc_name": draw(_TEXT) or "名", "shuzoku": draw(_TEXT),
-            **{f"NA{i}": draw(st.integers(0, 120)) for i in range(1, 9)},
-            "NA9": draw(st.integers(-5, 40)), "Luck_Left": draw(st.integers(-20, 120)),
-            "dmg_bonus": draw(st.sampled_from(["+1D4", "０", "㍿㍿㍿㍿㍿㍿㍿㍿㍿㍿", ""])),
-            "SKAN": labels, "SKAP": [draw(values) for _ in labels], "SKAM": [draw(_TEXT) for _ in labels],
-            "arms_name": [draw(_TEXT) for _ in range(draw(st.integers(0, 15)))]}
+        return piece(
+            name=draw(_TEXT) or "名",
+            palette="\n".join(lines),
+            memo=draw(_TEXT),
+            externalUrl=draw(_TEXT),
+        )
+    return {
+        "game": "coc7",
+        "pc_name": draw(_TEXT) or "名",
+        "shuzoku": draw(_TEXT),
+        **{f"NA{i}": draw(st.integers(0, 120)) for i in range(1, 9)},
+        "NA9": draw(st.integers(-5, 40)),
+        "Luck_Left": draw(st.integers(-20, 120)),
+        "dmg_bonus": draw(st.sampled_from(["+1D4", "０", "㍿㍿㍿㍿㍿㍿㍿㍿㍿㍿", ""])),
+        "SKAN": labels,
+        "SKAP": [draw(values) for _ in labels],
+        "SKAM": [draw(_TEXT) for _ in labels],
+        "arms_name": [draw(_TEXT) for _ in range(draw(st.integers(0, 15)))],
+    }
 
 
 _STORY = None
@@ -120,16 +174,21 @@ def test_any_sheet_the_reader_accepts_the_rule_command_accepts(doc: dict) -> Non
 
 def test_white_space_in_names_goes_through_the_rule_command_unchanged() -> None:
     story = load_story(DEEP)
-    doc = piece(name="早瀬\u3000悠真", palette="\n".join(f"CC<=50 【技能\u3000{i}】" for i in range(40)))
+    doc = piece(
+        name="早瀬\u3000悠真", palette="\n".join(f"CC<=50 【技能\u3000{i}】" for i in range(40))
+    )
     imp = investigator(doc, "x")
     state, _ = new_game(story, seed=1)
     state, events = step(story, state, portable.command(imp.sheet))
     assert not [e for e in events if e.get("type") == "error"]
-    pcs = [s for s in state.stats.values() if isinstance(s, dict) and s.get("kind") == "investigator"]
+    pcs = [
+        s for s in state.stats.values() if isinstance(s, dict) and s.get("kind") == "investigator"
+    ]
     assert pcs[0]["name"] == "早瀬\u3000悠真" and len(pcs[0]["skills"]) == 40
 
 
 # ---------------------------------------------------------------- {…} in Katari's own palette
+
 
 def _sheets() -> list[tuple[str, dict]]:
     from runner.ccfolia.investigator import load
@@ -152,7 +211,9 @@ def test_the_samples_hold_a_damage_line_with_db() -> None:
 
 
 @pytest.mark.parametrize(("name", "s"), _sheets(), ids=[n for n, _ in _sheets()])
-def test_every_reference_in_our_exported_palette_resolves_against_its_sheet(name: str, s: dict) -> None:
+def test_every_reference_in_our_exported_palette_resolves_against_its_sheet(
+    name: str, s: dict
+) -> None:
     """Katari's own export (``katari export --format ccfolia``) read back by ``katari roll
     --investigator``: every ``{…}`` of its palette is a value of the sheet, and every line rolls."""
     from runner.ccfolia.export import piece as to_piece
@@ -171,10 +232,19 @@ def test_every_reference_in_our_exported_palette_resolves_against_its_sheet(name
             assert res is not None, (name, line, cmd, why)
 
 
-@pytest.mark.parametrize(("db", "rolled"), [("+1D4", "(1D3+1D4) ＞ 2[2]+3[3] ＞ 5"), ("-1", "(1D3-1) ＞ 2[2]-1 ＞ 1"),
-                                            ("0", "(1D3+0) ＞ 2[2]+0 ＞ 2"), ("なし", "(1D3+0) ＞ 2[2]+0 ＞ 2")])
+@pytest.mark.parametrize(
+    ("db", "rolled"),
+    [
+        ("+1D4", "(1D3+1D4) ＞ 2[2]+3[3] ＞ 5"),
+        ("-1", "(1D3-1) ＞ 2[2]-1 ＞ 1"),
+        ("0", "(1D3+0) ＞ 2[2]+0 ＞ 2"),
+        ("なし", "(1D3+0) ＞ 2[2]+0 ＞ 2"),
+    ],
+)
 def test_db_in_a_palette_line_at_katari_roll(tmp_path: Path, db: str, rolled: str) -> None:
-    doc = json.loads((ROOT / "tests" / "data" / "ccfolia" / "charasheet_coc7.json").read_text(encoding="utf-8"))
+    doc = json.loads(
+        (ROOT / "tests" / "data" / "ccfolia" / "charasheet_coc7.json").read_text(encoding="utf-8")
+    )
     doc["dmg_bonus"] = db
     f = tmp_path / "sheet.json"
     f.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
@@ -190,24 +260,47 @@ _BAD = __import__("re").compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]|\\u00(?:1b|07|9b
 
 def _evil_documents() -> list[tuple[str, dict]]:
     e = EVIL
-    ccfolia = {"kind": "character", "data": {
-        "name": f"悪{e}名（あく{e}な）", "initiative": 50, "externalUrl": f"https://x.invalid/{e}",
-        "memo": f"職業：探{e}偵\n年齢：30\nメモ{e}",
-        "params": [{"label": c + ("" if c != "STR" else ""), "value": "50"} for c in CHARS]
-        + [{"label": "DB", "value": f"0{e}"}],
-        "status": [{"label": "HP", "value": 10, "max": 10}, {"label": "MP", "value": 10, "max": 10},
-                   {"label": f"SAN{e}", "value": 50, "max": 99}, {"label": "SAN", "value": 50, "max": 99}],
-        "commands": f"CC<=60 【目{e}星】\nCC<=40 【自作{e}技能】\n1d6+{{DB}} {e}ダメージ\nCC<=30 {e}"}}
-    sheet = {"game": "coc7", "pc_name": f"悪{e}名", "shuzoku": f"探{e}偵", "age": 30,
-             **{f"NA{i}": v for i, v in enumerate((60, 70, 65, 55, 50, 60, 45, 70), 1)},
-             "dmg_bonus": f"+1D4{e}", "build_bonus": "1",
-             "SKAN": [f"目{e}星", f"言{e}語", f"自作{e}"], "SKAM": ["", f"英{e}語", ""], "SKAP": ["50", "40", "30"],
-             "arms_name": [f"警{e}棒"], "arms_hit": ["45"], "arms_damage": [f"1D6{e}+DB"], "url": f"u{e}"}
+    ccfolia = {
+        "kind": "character",
+        "data": {
+            "name": f"悪{e}名（あく{e}な）",
+            "initiative": 50,
+            "externalUrl": f"https://x.invalid/{e}",
+            "memo": f"職業：探{e}偵\n年齢：30\nメモ{e}",
+            "params": [{"label": c + ("" if c != "STR" else ""), "value": "50"} for c in CHARS]
+            + [{"label": "DB", "value": f"0{e}"}],
+            "status": [
+                {"label": "HP", "value": 10, "max": 10},
+                {"label": "MP", "value": 10, "max": 10},
+                {"label": f"SAN{e}", "value": 50, "max": 99},
+                {"label": "SAN", "value": 50, "max": 99},
+            ],
+            "commands": f"CC<=60 【目{e}星】\nCC<=40 【自作{e}技能】\n1d6+{{DB}} {e}ダメージ\nCC<=30 {e}",
+        },
+    }
+    sheet = {
+        "game": "coc7",
+        "pc_name": f"悪{e}名",
+        "shuzoku": f"探{e}偵",
+        "age": 30,
+        **{f"NA{i}": v for i, v in enumerate((60, 70, 65, 55, 50, 60, 45, 70), 1)},
+        "dmg_bonus": f"+1D4{e}",
+        "build_bonus": "1",
+        "SKAN": [f"目{e}星", f"言{e}語", f"自作{e}"],
+        "SKAM": ["", f"英{e}語", ""],
+        "SKAP": ["50", "40", "30"],
+        "arms_name": [f"警{e}棒"],
+        "arms_hit": ["45"],
+        "arms_damage": [f"1D6{e}+DB"],
+        "url": f"u{e}",
+    }
     return [("ccfolia", ccfolia), ("charasheet", sheet)]
 
 
 @pytest.mark.parametrize(("kind", "doc"), _evil_documents(), ids=[k for k, _ in _evil_documents()])
-def test_no_control_character_from_a_sheet_reaches_any_output(tmp_path: Path, kind: str, doc: dict) -> None:
+def test_no_control_character_from_a_sheet_reaches_any_output(
+    tmp_path: Path, kind: str, doc: dict
+) -> None:
     """A sheet with control characters in every text field, through import, play and every
     export: none reaches stderr, the --jsonl events, the console, or the exported files."""
     f = tmp_path / "evil.json"
@@ -217,13 +310,32 @@ def test_no_control_character_from_a_sheet_reaches_any_output(tmp_path: Path, ki
     assert not _BAD.search(" ".join(n.message("ja") + n.message("en") for n in imp.notes))
     outs = []
     home = tmp_path / "home"
-    r = katari("play", str(DEEP), "--seed", "5", "--new", "--jsonl", "--investigator", str(f),
-               stdin="1\n目を覚ます\n1\n", home=home)
+    r = katari(
+        "play",
+        str(DEEP),
+        "--seed",
+        "5",
+        "--new",
+        "--jsonl",
+        "--investigator",
+        str(f),
+        stdin="1\n目を覚ます\n1\n",
+        home=home,
+    )
     assert r.returncode == 0, r.stderr
     assert "悪名" in r.stderr and "悪名" in r.stdout  # the name, without what was in it
     outs += [r.stdout, r.stderr]
-    r = katari("play", str(DEEP), "--seed", "5", "--new", "--investigator", str(f),
-               stdin="1\n目を覚ます\nroll 目星\nroll 1D3+{DB}\n", home=tmp_path / "home2")
+    r = katari(
+        "play",
+        str(DEEP),
+        "--seed",
+        "5",
+        "--new",
+        "--investigator",
+        str(f),
+        stdin="1\n目を覚ます\nroll 目星\nroll 1D3+{DB}\n",
+        home=tmp_path / "home2",
+    )
     outs += [r.stdout, r.stderr]
     home = tmp_path / "home2"
     save = home / "stories" / "deep_sea_atelier" / "saves" / "autosave.json"
@@ -243,7 +355,10 @@ def test_the_logs_write_no_control_character_whatever_they_are_given() -> None:
     from runner.ccfolia.export import Message, log_html, piece, replay_text
     from runner.rules.coc7 import sheet as sh
 
-    msgs = [Message(f"悪{EVIL}名", f"行{EVIL}\n次", kind="pc"), Message("KP", f"語り{EVIL}", kind="kp")]
+    msgs = [
+        Message(f"悪{EVIL}名", f"行{EVIL}\n次", kind="pc"),
+        Message("KP", f"語り{EVIL}", kind="kp"),
+    ]
     for out in (log_html(f"題{EVIL}", msgs), replay_text(f"題{EVIL}", msgs)):
         assert not _BAD.search(out) and "悪名" in out
     s = sh.pregens()[0]
@@ -254,23 +369,42 @@ def test_the_logs_write_no_control_character_whatever_they_are_given() -> None:
 
 # ---------------------------------------------------------------- the user's language
 
-_ENGLISH = __import__("re").compile(r"\b(?:the|is|not|save|damaged|recomputed|nested|number|list|object|text)\b")
+_ENGLISH = __import__("re").compile(
+    r"\b(?:the|is|not|save|damaged|recomputed|nested|number|list|object|text)\b"
+)
 
 
-@pytest.mark.parametrize("content", [
-    "[" * 40 + "]" * 40, '{"kind":"character","data":{"name":"a","initiative":Infinity}}',
-    '{"kind":"character","data":{"name":"a","initiative":1e999}}', '{"kind":"character","data":{"name":"a",NaN:1}}',
-    '{"kind":"character","data":{"name":"a","initiative":' + "9" * 50 + "}}", '{"kind": x}', "[[[[]]",
-    '{"kind":"character","data":{"name":"x","params":{}}}', '{"kind":"character","data":[]}',
-    '{"kind":"character","data":{"name":"x","params":[{"label":"STR","value":"abc"}]}}',
-    '{"kind":"character","data":{"name":"x","commands":5}}', '{"pc_name":"x","game":"coc7","NA1":true}',
-    "https://charasheet.vampire-blood.net/1", json.dumps(MANY_SKILLS), json.dumps(LONG_SKILL),
-], ids=lambda c: c[:24])
-def test_a_bad_sheet_is_one_line_in_the_users_language_naming_the_sheet(tmp_path: Path, content: str) -> None:
+@pytest.mark.parametrize(
+    "content",
+    [
+        "[" * 40 + "]" * 40,
+        '{"kind":"character","data":{"name":"a","initiative":Infinity}}',
+        '{"kind":"character","data":{"name":"a","initiative":1e999}}',
+        '{"kind":"character","data":{"name":"a",NaN:1}}',
+        '{"kind":"character","data":{"name":"a","initiative":' + "9" * 50 + "}}",
+        '{"kind": x}',
+        "[[[[]]",
+        '{"kind":"character","data":{"name":"x","params":{}}}',
+        '{"kind":"character","data":[]}',
+        '{"kind":"character","data":{"name":"x","params":[{"label":"STR","value":"abc"}]}}',
+        '{"kind":"character","data":{"name":"x","commands":5}}',
+        '{"pc_name":"x","game":"coc7","NA1":true}',
+        "https://charasheet.vampire-blood.net/1",
+        json.dumps(MANY_SKILLS),
+        json.dumps(LONG_SKILL),
+    ],
+    ids=lambda c: c[:24],
+)
+def test_a_bad_sheet_is_one_line_in_the_users_language_naming_the_sheet(
+    tmp_path: Path, content: str
+) -> None:
     f = tmp_path / "sheet.json"
     f.write_text(content, encoding="utf-8")
     for lang in ("ja", "en"):
-        for args in (("play", "deep_sea_atelier", "--investigator", str(f)), ("roll", "--investigator", str(f), "1d6")):
+        for args in (
+            ("play", "deep_sea_atelier", "--investigator", str(f)),
+            ("roll", "--investigator", str(f), "1d6"),
+        ):
             r = katari(*args, home=tmp_path, lang=lang)
             err = r.stderr.strip()
             assert r.returncode == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, err

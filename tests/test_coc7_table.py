@@ -26,6 +26,7 @@ def _ctx(faces: list[int], san: int = 50):
 
 # ---------------------------------------------------------------- item 4: sanity wording
 
+
 def test_int_roll_after_indefinite_insanity_never_says_insanity_was_escaped() -> None:
     # SAN 50 loses 10 at once: a fifth of the day's SAN (indefinite, with a bout), and 5+
     # at once calls for the INT roll, which fails: no temporary insanity, but the
@@ -49,6 +50,7 @@ def test_int_roll_failure_alone_spares_temporary_insanity_only() -> None:
 
 # ---------------------------------------------------------------- item 4: a failed dodge
 
+
 def test_a_failed_swim_dodge_is_never_told_as_a_dodge() -> None:
     # One minute of the ascent: 3d3 pressure, a failed Swim up (10 m), then two arms attack;
     # each arm misses (fumbles) and the swimmer's Swim dodge fails too.
@@ -63,7 +65,7 @@ def test_a_failed_swim_dodge_is_never_told_as_a_dodge() -> None:
 
 
 def test_a_successful_swim_dodge_is_told_as_one() -> None:
-    arm = [1] + pct(30) + pct(5)   # the arm hits (regular), the swimmer dodges (extreme)
+    arm = [1] + pct(30) + pct(5)  # the arm hits (regular), the swimmer dodges (extreme)
     ctx = _ctx([1, 1, 1] + pct(99) + arm + arm)
     ctx.call("coc7.ascent_begin", "tentacle", 2, 200, 50)
     ctx.call("coc7.ascent_turn", "up", False)
@@ -71,6 +73,7 @@ def test_a_successful_swim_dodge_is_told_as_one() -> None:
 
 
 # ---------------------------------------------------------------- item 4: half damage under water
+
 
 def test_underwater_blows_are_rolled_halved_as_bcdice_writes_them() -> None:
     # A Swim attack on the first arm: the investigator hits, the arm's dodge fails; the
@@ -88,7 +91,7 @@ def test_underwater_blows_are_rolled_halved_as_bcdice_writes_them() -> None:
 
 def test_underwater_fight_option_halves_through_the_dice_expression() -> None:
     ctx = coc7_context(ManualDice([]), story=tentacle_story())
-    ctx.call("coc7.choose_pregen", 1)          # 黒田: Fighting 60, DB +1D4
+    ctx.call("coc7.choose_pregen", 1)  # 黒田: Fighting 60, DB +1D4
     ctx.call("coc7.start_combat", "tentacle", 1, "underwater")
     ctx.dice = ManualDice(pct(30) + pct(99) + [3, 4] + [1] * 9)  # a hit; the counter fails
     ctx.fresh()
@@ -98,6 +101,7 @@ def test_underwater_fight_option_halves_through_the_dice_expression() -> None:
 
 
 # ---------------------------------------------------------------- item 17: push and Luck offered
+
 
 def _deep(lines: list[str], seed: int = 0) -> list[dict]:
     from runner.story import load
@@ -115,7 +119,7 @@ LIT = ["pregen1", "take_lighter", "wake", "use_lighter", "switch_on", "survey"]
 
 
 def test_a_failed_check_offers_the_push_with_its_price_and_luck_with_its_cost() -> None:
-    evs = _deep([*LIT, ":dice 9,9", "spot_room"])          # Spot 60: 99 fails
+    evs = _deep([*LIT, ":dice 9,9", "spot_room"])  # Spot 60: 99 fails
     offered = _prompt(evs)
     assert "30分を無駄にする" in offered["push"] and "二度とは試せない" in offered["push"]
     assert offered["spend_luck"] == "幸運を39点使って〈目星〉を成功にする（幸運 50→11）"
@@ -141,11 +145,26 @@ def test_no_push_where_the_rules_forbid_it() -> None:
     evs = _deep(["pregen1", "wake", ":dice 9,9", "grope_switch"])
     assert not {"push", "spend_luck"} & set(_prompt(evs))
     assert not {"push", "spend_luck"} & set(_prompt(_deep([*LIT, ":dice 10,10", "spot_room"])))
-    assert not {"push", "spend_luck"} & set(_prompt(_deep([*LIT, ":dice 9,9", "spot_room", "resurvey"])))
+    assert not {"push", "spend_luck"} & set(
+        _prompt(_deep([*LIT, ":dice 9,9", "spot_room", "resurvey"]))
+    )
     assert not {"push", "spend_luck"} & set(_prompt(_deep([*LIT, ":dice 1,10", "spot_room"])))
     # A failure that already moved the story on (talking fails: the fight begins) stays.
-    win = ["pregen1", "take_lighter", "wake", "use_lighter", "switch_on", "go_carpet", "search",
-           "back", "go_window", ":dice 1,10", "open_curtain", ":dice 1,10", "open_window"]
+    win = [
+        "pregen1",
+        "take_lighter",
+        "wake",
+        "use_lighter",
+        "switch_on",
+        "go_carpet",
+        "search",
+        "back",
+        "go_window",
+        ":dice 1,10",
+        "open_curtain",
+        ":dice 1,10",
+        "open_window",
+    ]
     evs = _deep([*win, ":dice 9,9", "talk"])
     assert not {"push", "spend_luck"} & set(_prompt(evs))
     # In a fight: no push of the DEX roll for the switch (7e: combat rolls are never pushed).

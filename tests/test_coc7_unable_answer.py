@@ -21,10 +21,18 @@ from runner.ui.repl import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"
-LIT = ["1", "スマホ", "目を覚ます", "スマホ", "照明のスイッチを入れる"]  # 黒田 剛 (HP 12), the lamp on
+LIT = [
+    "1",
+    "スマホ",
+    "目を覚ます",
+    "スマホ",
+    "照明のスイッチを入れる",
+]  # 黒田 剛 (HP 12), the lamp on
 HARM = {"dying": ["!damage 6", "!damage 6"], "unconscious": ["!damage 3"] * 4}
-WHY = {"dying": ("瀕死で動けない", "is dying and cannot act"),
-       "unconscious": ("意識を失っていて動けない", "is unconscious and cannot act")}
+WHY = {
+    "dying": ("瀕死で動けない", "is dying and cannot act"),
+    "unconscious": ("意識を失っていて動けない", "is unconscious and cannot act"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -44,11 +52,22 @@ def _down(story, why: str):
 
 
 @pytest.mark.parametrize("why", sorted(HARM))
-def test_whatever_is_typed_while_unable_the_answer_says_why_and_what_can_be_done(deep, why: str) -> None:
+def test_whatever_is_typed_while_unable_the_answer_says_why_and_what_can_be_done(
+    deep, why: str
+) -> None:
     st, room = _down(deep, why)
     allowed = [c.label for c in available(deep, st) if c.n]
     assert allowed and len(room) > 5
-    typed = [*room, *(lb[:4] for lb in room), "調べる", "目星", "逃げる", "ほげほげ", "look at the door", "attack"]
+    typed = [
+        *room,
+        *(lb[:4] for lb in room),
+        "調べる",
+        "目星",
+        "逃げる",
+        "ほげほげ",
+        "look at the door",
+        "attack",
+    ]
     for text in typed:
         after, evs = step(deep, st, text, gm=True)
         assert not [e for e in evs if e["type"] == "error"], (text, evs)
@@ -63,13 +82,25 @@ def test_whatever_is_typed_while_unable_the_answer_says_why_and_what_can_be_done
 
 def test_the_console_answers_in_the_players_language(deep, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
-    for lang, want in (("ja", "は瀕死で動けない。できるのは「瀕死：体力（CON）ロールで命をつなぐ」。"),
-                       ("en", "is dying and cannot act. What can be done: Dying: roll CON to hold on.")):
+    for lang, want in (
+        ("ja", "は瀕死で動けない。できるのは「瀕死：体力（CON）ロールで命をつなぐ」。"),
+        ("en", "is dying and cannot act. What can be done: Dying: roll CON to hold on."),
+    ):
         out = io.StringIO()
-        lines = [*LIT, "ダメージ 6" if lang == "ja" else "gm damage 6", "ダメージ 6" if lang == "ja" else "gm damage 6",
-                 "部屋全体を調べる"]
-        Repl(deep, io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=200), new=True, seed=1, gm=True,
-             lang=lang).run()
+        lines = [
+            *LIT,
+            "ダメージ 6" if lang == "ja" else "gm damage 6",
+            "ダメージ 6" if lang == "ja" else "gm damage 6",
+            "部屋全体を調べる",
+        ]
+        Repl(
+            deep,
+            io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=200),
+            new=True,
+            seed=1,
+            gm=True,
+            lang=lang,
+        ).run()
         text = out.getvalue()
         assert want in text, text[-600:]
         assert "わかりませんでした" not in text.split("部屋全体を調べる")[-1]
@@ -78,9 +109,15 @@ def test_the_console_answers_in_the_players_language(deep, tmp_path: Path, monke
 
 def test_jsonl_answers_with_the_reason_not_an_error() -> None:
     lines = [*LIT, "!damage 6", "!damage 6", "部屋を調べる"]
-    r = subprocess.run([sys.executable, "-m", "runner", "play", str(DEEP), "--jsonl", "--gm", "--seed", "1"],
-                       input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=ROOT, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "runner", "play", str(DEEP), "--jsonl", "--gm", "--seed", "1"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     evs = [json.loads(x) for x in r.stdout.splitlines()]
-    last_turn = evs[[i for i, e in enumerate(evs) if e["type"] == "prompt"][-2] + 1:]
+    last_turn = evs[[i for i, e in enumerate(evs) if e["type"] == "prompt"][-2] + 1 :]
     assert not [e for e in last_turn if e["type"] == "error"]
     assert any("瀕死で動けない" in e.get("text", "") for e in last_turn if e["type"] == "narration")

@@ -36,13 +36,16 @@ def test_the_words_are_the_main_prompts() -> None:
         assert is_quit(w), w
     for w in ("n", "r", "y", "47", "いいえ", "quits", "終了する？"):
         assert not is_quit(w), w
-    assert {unicodedata.normalize("NFKC", w).strip().casefold() for w in ("quit", "exit", "q")} <= set(WORDS)
+    assert {
+        unicodedata.normalize("NFKC", w).strip().casefold() for w in ("quit", "exit", "q")
+    } <= set(WORDS)
 
 
 @pytest.mark.parametrize("word", WORDS)
 @pytest.mark.parametrize("prompt", PROMPTS)
-def test_every_question_takes_the_quit_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, prompt: str,
-                                             word: str) -> None:
+def test_every_question_takes_the_quit_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, prompt: str, word: str
+) -> None:
     monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
     story = load_story(DEEP)
     if prompt == "dice":

@@ -29,7 +29,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _plain(story, lines: list[str], **kw) -> tuple[Repl, str]:
     out = io.StringIO()
-    repl = Repl(story, io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=100), history=False, **kw)
+    repl = Repl(
+        story, io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=100), history=False, **kw
+    )
     assert repl.run() == 0
     return repl, out.getvalue()
 
@@ -84,7 +86,10 @@ def test_modoru_asks_which_way_back_when_there_are_two(home: Path, rooms) -> Non
     repl, out = _plain(rooms, ["中庭へ", "戻る"], seed=1, new=True)
     assert [e.command for e in repl.tl.commands] == ["中庭へ"]
     assert "どれのことですか？（番号で選べます）" in out
-    assert "1. 広間に戻る" in out.split("どれのことですか")[1] and "2. 書斎へ戻る" in out.split("どれのことですか")[1]
+    assert (
+        "1. 広間に戻る" in out.split("どれのことですか")[1]
+        and "2. 書斎へ戻る" in out.split("どれのことですか")[1]
+    )
     assert "外へ出る" not in out.split("どれのことですか")[1]
 
 
@@ -92,7 +97,9 @@ def test_back_without_a_way_back_says_how_to_undo(home: Path) -> None:
     repl, out = _plain(STORIES["deep_sea_atelier"], ["1", "戻る"], seed=4, new=True)
     assert [e.command for e in repl.tl.commands] == ["1"]  # not undone
     assert "いま戻れる行動はありません。手を戻すなら「undo」か「一手戻す」です。" in out
-    repl, out = _plain(STORIES["deep_sea_atelier"], ["1", "back", "一手戻す"], seed=4, new=True, lang="en")
+    repl, out = _plain(
+        STORIES["deep_sea_atelier"], ["1", "back", "一手戻す"], seed=4, new=True, lang="en"
+    )
     assert "There is no way back from here now. To take back a move, type undo." in out
     assert repl.tl.pos == 0  # 一手戻す is the undo
 
@@ -101,9 +108,19 @@ SHARED = {
     # A word the console knows that shipped stories' labels use too, and what it does when no
     # action is called exactly that: "story" (the story's action; else a hint, never the meta
     # command), or the meta command's name when that only shows something or is its meaning.
-    "戻る": "story", "もどる": "story", "back": "story", "return": "story",
-    "見る": "look", "みる": "look", "見回す": "look", "look": "look", "l": "look",
-    "もう一度": "again", "ダイス": "roll", "声": "voice", "やめる": "quit",
+    "戻る": "story",
+    "もどる": "story",
+    "back": "story",
+    "return": "story",
+    "見る": "look",
+    "みる": "look",
+    "見回す": "look",
+    "look": "look",
+    "l": "look",
+    "もう一度": "again",
+    "ダイス": "roll",
+    "声": "voice",
+    "やめる": "quit",
 }
 GO_BACK_WORDS = ("戻る", "もどる", "back", "go back", "return")
 CHANGES_THE_GAME = {"undo", "redo", "restart", "load"}
@@ -112,8 +129,13 @@ CHANGES_THE_GAME = {"undo", "redo", "restart", "load"}
 def test_every_meta_word_a_story_label_uses_is_in_the_reviewed_table() -> None:
     """A new meta word (or a new story) that collides with what players type as story
     actions must be looked at: added to SHARED with what it does."""
-    labels = {x for s in STORIES.values() for n in s.nodes.values() for a in n.actions
-              for x in (strip_note(a.label), *a.aliases)}
+    labels = {
+        x
+        for s in STORIES.values()
+        for n in s.nodes.values()
+        for a in n.actions
+        for x in (strip_note(a.label), *a.aliases)
+    }
     words = {w for name, (ja, en, _, _) in META.items() for w in (*ja, *en)}
     found = set()
     for w in words:
@@ -121,8 +143,9 @@ def test_every_meta_word_a_story_label_uses_is_in_the_reviewed_table() -> None:
         if not nw:
             continue
         for label in labels:
-            if (w.isascii() and w.casefold() in re.split(r"\W+", label.casefold())) or \
-                    (not w.isascii() and nw in normalise(label)):
+            if (w.isascii() and w.casefold() in re.split(r"\W+", label.casefold())) or (
+                not w.isascii() and nw in normalise(label)
+            ):
                 found.add(w)
     assert found <= set(SHARED), sorted(found - set(SHARED))
     for w, does in SHARED.items():
@@ -177,6 +200,7 @@ def test_go_back_words_never_undo_in_random_games(home: Path, name: str) -> None
 
 # -- 2. g repeats the action, not the typed text ------------------------------------------------
 
+
 def test_g_repeats_the_same_action_and_says_when_it_is_gone(home: Path) -> None:
     story = STORIES["deep_sea_atelier"]
     repl, out = _plain(story, ["4", "2", "1", "g", "g", "g", "g"], seed=9, new=True, lang="en")
@@ -190,8 +214,13 @@ def test_g_repeats_the_same_action_and_says_when_it_is_gone(home: Path) -> None:
 
 # -- 3. help lists only what the story's rule system offers ------------------------------------
 
+
 def _roll_examples(line: str) -> list[str]:
-    inner = line[line.index("（") + 1:line.rindex("）")] if "（" in line else line[line.index("(") + 1:line.rindex(")")]
+    inner = (
+        line[line.index("（") + 1 : line.rindex("）")]
+        if "（" in line
+        else line[line.index("(") + 1 : line.rindex(")")]
+    )
     inner = re.sub(r"（[^）]*）|\([^)]*\)", "", inner)
     out = []
     for part in re.split(r"[、,]\s*", inner):
@@ -203,7 +232,9 @@ def _roll_examples(line: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 @pytest.mark.parametrize("name", sorted(STORIES))
-def test_help_lists_only_what_the_rules_offer_and_each_example_works(home: Path, name: str, lang: str) -> None:
+def test_help_lists_only_what_the_rules_offer_and_each_example_works(
+    home: Path, name: str, lang: str
+) -> None:
     from runner.rules import system
 
     story = STORIES[name]
@@ -231,10 +262,14 @@ def test_help_lists_only_what_the_rules_offer_and_each_example_works(home: Path,
         out.truncate(0)
         out.seek(0)
         repl.handle("sheet")
-        assert "no character sheet" not in out.getvalue() and "シートがありません" not in out.getvalue()
+        assert (
+            "no character sheet" not in out.getvalue()
+            and "シートがありません" not in out.getvalue()
+        )
 
 
 # -- 5. usage lines read as what one types ------------------------------------------------------
+
 
 def test_gm_usage_lines_keep_their_spaces_at_80_columns(home: Path) -> None:
     repl, out = _repl(STORIES["deep_sea_atelier"], cols=80, seed=1, gm=True)
@@ -259,15 +294,20 @@ def test_every_interface_message_keeps_its_spaces(lang: str) -> None:
             continue
         shown = "\n".join("".join(f[1] for f in ln) for ln in r.text(text))
         assert shown == text.rstrip(), key
-        if key.startswith("err_") and "{" not in text:  # (an engine error's words, as the console shows them)
+        if (
+            key.startswith("err_") and "{" not in text
+        ):  # (an engine error's words, as the console shows them)
             shown = "\n".join(r.error_lines({"type": "error", "code": key[4:], "message": ""}, ""))
             assert shown == text.rstrip(), key
 
 
 # -- 6. transcript into a folder that is not there ---------------------------------------------
 
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_transcript_refuses_a_missing_folder_in_one_line(home: Path, tmp_path: Path, lang: str) -> None:
+def test_transcript_refuses_a_missing_folder_in_one_line(
+    home: Path, tmp_path: Path, lang: str
+) -> None:
     target = tmp_path / "nonexistent" / "dir" / "x.md"
     repl, out = _repl(STORIES["ureg_window_room"], cols=1000, seed=1, lang=lang)
     out.truncate(0)
@@ -339,23 +379,37 @@ def test_no_alias_outranks_another_listed_label_holding_it(name: str) -> None:
                 break
             for c in listed:
                 for alias in c.aliases:
-                    others = [o for o in listed if o is not c and normalise(str(alias)) in
-                              normalise(strip_note(o.label)) and normalise(str(alias))]
+                    others = [
+                        o
+                        for o in listed
+                        if o is not c
+                        and normalise(str(alias)) in normalise(strip_note(o.label))
+                        and normalise(str(alias))
+                    ]
                     if not others or normalise(str(alias)) in (normalise(c.label), normalise(c.id)):
                         continue
                     got = resolve(story, st, str(alias))
-                    if got.choice is not None and normalise(str(alias)) in {normalise(str(x)) for x in (got.choice.label, got.choice.id)}:
+                    if got.choice is not None and normalise(str(alias)) in {
+                        normalise(str(x)) for x in (got.choice.label, got.choice.id)
+                    }:
                         continue
-                    assert got.choice is None and c in got.candidates and all(o in got.candidates for o in others), \
-                        (name, alias, c.label, [o.label for o in others])
+                    assert (
+                        got.choice is None
+                        and c in got.candidates
+                        and all(o in got.candidates for o in others)
+                    ), (name, alias, c.label, [o.label for o in others])
             st, _ = step(story, st, rnd.choice(listed))
 
 
 # -- 10. the GM takes what is carried, by name, reading or alias ---------------------------------
 
 TAKE = [  # typed after 取り上げる / gm take, with the phone and the lighter carried
-    ("スマホ", "phone"), ("phone", "phone"), ("スマートフォン", "phone"), ("スマート", "phone"),
-    ("ライター", "lighter"), ("lighter", "lighter"),
+    ("スマホ", "phone"),
+    ("phone", "phone"),
+    ("スマートフォン", "phone"),
+    ("スマート", "phone"),
+    ("ライター", "lighter"),
+    ("lighter", "lighter"),
 ]
 
 
@@ -371,7 +425,9 @@ def _gm_with(story, lang: str = "ja"):
 
 
 @pytest.mark.parametrize("typed,item", TAKE)
-def test_gm_take_finds_a_carried_item_by_name_reading_or_alias(home: Path, typed: str, item: str) -> None:
+def test_gm_take_finds_a_carried_item_by_name_reading_or_alias(
+    home: Path, typed: str, item: str
+) -> None:
     repl, out = _gm_with(STORIES["deep_sea_atelier"])
     repl.handle(f"取り上げる {typed}")
     assert item not in repl.state.inventory and len(repl.state.inventory) == 1, out.getvalue()
@@ -396,6 +452,7 @@ def test_gm_take_lists_only_what_is_carried(home: Path) -> None:
 
 # -- 7. saves at 80 columns ---------------------------------------------------------------------
 
+
 def test_saves_columns_line_up_at_80_columns_and_reasons_are_indented(home: Path) -> None:
     from runner.ui import files
     from runner.ui.render import width
@@ -413,14 +470,18 @@ def test_saves_columns_line_up_at_80_columns_and_reasons_are_indented(home: Path
     repl.handle("saves")
     rows = [ln for ln in out.getvalue().splitlines() if ln.strip()][1:]
     assert all(width(r) <= 80 for r in rows), rows
-    assert all(r.startswith("  ") for r in rows), rows  # every row indented, a reason's second line too
+    assert all(r.startswith("  ") for r in rows), (
+        rows
+    )  # every row indented, a reason's second line too
     dated = [r for r in rows if re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", r)]
     assert len(dated) >= 3
-    starts = {width(r[:re.search(r"\d{4}-\d\d-\d\d", r).start()]) for r in dated}
+    starts = {width(r[: re.search(r"\d{4}-\d\d-\d\d", r).start()]) for r in dated}
     assert len(starts) == 1, rows  # the dates in one column, whatever the name's length
     broken = [i for i, r in enumerate(rows) if "backup-20261201-1524-3" in r][0]
     reason_col = width(rows[broken]) - width(rows[broken].split("json", 1)[1].lstrip())
-    assert rows[broken + 1].startswith(" " * reason_col) and not rows[broken + 1].startswith(" " * (reason_col + 1)), rows
+    assert rows[broken + 1].startswith(" " * reason_col) and not rows[broken + 1].startswith(
+        " " * (reason_col + 1)
+    ), rows
     assert reason_col == next(iter(starts)), rows  # the reason in the dates' column
 
 
@@ -461,10 +522,14 @@ def test_the_dice_prompt_keeps_the_status_bar_at_80x24_gm(tmp_path: Path) -> Non
         scr.send("2", "Enter")
         screen = scr.wait(lambda s: "🎲 幸運 50 に 1d100" in s)
         rows = screen.rstrip("\n").splitlines()
-        assert len(rows) == 24 and "幸運 50" in rows[-1] and "HP" in rows[-1], screen  # the bar, at the bottom
+        assert len(rows) == 24 and "幸運 50" in rows[-1] and "HP" in rows[-1], (
+            screen
+        )  # the bar, at the bottom
         scr.send("status", "Enter")
         screen = scr.wait(lambda s: "手番:" in s)
-        assert "🎲 幸運 50 に 1d100" in screen.splitlines()[-2] or "🎲" in "".join(screen.splitlines()[-4:]), screen
+        assert "🎲 幸運 50 に 1d100" in screen.splitlines()[-2] or "🎲" in "".join(
+            screen.splitlines()[-4:]
+        ), screen
         scr.send("47", "Enter")
         screen = scr.wait(lambda s: "→ 47" in s)
         assert "[40] [7] → 47" in screen
@@ -473,10 +538,18 @@ def test_the_dice_prompt_keeps_the_status_bar_at_80x24_gm(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_the_dice_prompt_answers_help_status_and_bad_faces_and_keeps_waiting(home: Path, lang: str) -> None:
+def test_the_dice_prompt_answers_help_status_and_bad_faces_and_keeps_waiting(
+    home: Path, lang: str
+) -> None:
     story = STORIES["deep_sea_atelier"]
-    repl, out = _plain(story, [*START, "2", "abc", "help", "status", "/status", "47"], seed=1, new=True, lang=lang,
-                       manual=True)
+    repl, out = _plain(
+        story,
+        [*START, "2", "abc", "help", "status", "/status", "47"],
+        seed=1,
+        new=True,
+        lang=lang,
+        manual=True,
+    )
     assert repl.tl.commands[-1].command == "2" and repl.tl.commands[-1].dice == [4, 7]
     if lang == "ja":
         assert "出目を読めません：「abc」（例：47）" in out
@@ -492,6 +565,7 @@ def test_the_dice_prompt_answers_help_status_and_bad_faces_and_keeps_waiting(hom
 
 
 # -- 9. the action list after a turn that left it as it was (the screen-reader console) ----------
+
 
 def _sr(story, **kw) -> tuple[Repl, io.StringIO]:
     from runner.ui.screen_reader import ScreenReaderIO
@@ -538,4 +612,7 @@ def test_every_turn_that_ran_says_what_can_be_done(home: Path, name: str, lang: 
             said = out.getvalue()
             if repl.tl.pos == before or repl.state.ending is not None:
                 continue
-            assert re.search(r"選択肢（\d+）：|選択肢は同じ|Choices \(\d+\):|Same choices|The choices are the same", said), said
+            assert re.search(
+                r"選択肢（\d+）：|選択肢は同じ|Choices \(\d+\):|Same choices|The choices are the same",
+                said,
+            ), said

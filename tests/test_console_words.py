@@ -24,13 +24,60 @@ STORIES = {p.name if p.is_dir() else p.stem: load(p) for p in shipped()}
 CODES_BY_RENDERER = {"unknown_command", "no_such_number", "empty"}
 """Error codes the renderer words itself (with the command typed)."""
 
-SLIPS = ["zzz", "99", "0", "@check", "@sheet x", "roll abc", "roll 1d", "undo abc", "undo -1", "redo x",
-         "load nosuch", "save ../x", "transcript /etc/passwd/x.md", "pause", "pause", "resume",
-         "look", "status", "inventory", "history", "help", "gm", "!set x 1", "/unknown"]
-GM_LINES = ["変数 ほげ 1", "変数 light はい", "時計 +30", "時計 ほげ", "時刻 09:00", "時刻 25:00",
-            "ダメージ 3", "ダメージ だれか 2", "ダメージ pc 1 ほげ", "強制 ほげ", "強制 成功", "与える 鍵",
-            "与える ほげ", "取り上げる スマホ", "移動 ほげ", ":HP-1", ":SAN=40", ":ほげ+1", "gm set",
-            "gm clock", "gm force", "gm damage", "gm bogus", "gm give", "gm goto", "!frobnicate"]
+SLIPS = [
+    "zzz",
+    "99",
+    "0",
+    "@check",
+    "@sheet x",
+    "roll abc",
+    "roll 1d",
+    "undo abc",
+    "undo -1",
+    "redo x",
+    "load nosuch",
+    "save ../x",
+    "transcript /etc/passwd/x.md",
+    "pause",
+    "pause",
+    "resume",
+    "look",
+    "status",
+    "inventory",
+    "history",
+    "help",
+    "gm",
+    "!set x 1",
+    "/unknown",
+]
+GM_LINES = [
+    "変数 ほげ 1",
+    "変数 light はい",
+    "時計 +30",
+    "時計 ほげ",
+    "時刻 09:00",
+    "時刻 25:00",
+    "ダメージ 3",
+    "ダメージ だれか 2",
+    "ダメージ pc 1 ほげ",
+    "強制 ほげ",
+    "強制 成功",
+    "与える 鍵",
+    "与える ほげ",
+    "取り上げる スマホ",
+    "移動 ほげ",
+    ":HP-1",
+    ":SAN=40",
+    ":ほげ+1",
+    "gm set",
+    "gm clock",
+    "gm force",
+    "gm damage",
+    "gm bogus",
+    "gm give",
+    "gm goto",
+    "!frobnicate",
+]
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
@@ -54,8 +101,15 @@ def _texts(story) -> str:
 def _raw_ids(story, lang: str) -> set[str]:
     """Ids a person never sees: of endings and their kinds, nodes, items, variables and
     characters, minus the words that the story's own text or the interface uses."""
-    ids = {*story.endings, *(e.kind for e in story.endings.values()), *story.nodes, *story.items,
-           *story.variables, *story.characters, *(e.id for e in story.events)}
+    ids = {
+        *story.endings,
+        *(e.kind for e in story.endings.values()),
+        *story.nodes,
+        *story.items,
+        *story.variables,
+        *story.characters,
+        *(e.id for e in story.events),
+    }
     seen = set(_WORD.findall(_texts(story)))
     seen |= set(_WORD.findall(" ".join(i18n._TEXT[lang].values())))
     return {x for x in ids if _WORD.fullmatch(x) and x not in seen}
@@ -75,8 +129,15 @@ def _play(story, lang: str, gm: bool, seed: int) -> tuple[str, list[dict]]:
     rnd = random.Random(seed)
     out = io.StringIO()
     shown: list[dict] = []
-    repl = _NoPanel(story, io=PlainIO(io.StringIO(), out, cols=100), new=True, lang=lang, gm=gm, seed=seed,
-                    clock=lambda: 0.0)
+    repl = _NoPanel(
+        story,
+        io=PlainIO(io.StringIO(), out, cols=100),
+        new=True,
+        lang=lang,
+        gm=gm,
+        seed=seed,
+        clock=lambda: 0.0,
+    )
     real_show = repl.show
 
     def show(events: list[dict], command: str = "") -> None:
@@ -102,8 +163,9 @@ def _play(story, lang: str, gm: bool, seed: int) -> tuple[str, list[dict]]:
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 @pytest.mark.parametrize("name", sorted(STORIES))
-def test_random_games_show_no_english_engine_message_or_raw_id(name: str, lang: str,
-                                                               tmp_path: Path, monkeypatch) -> None:
+def test_random_games_show_no_english_engine_message_or_raw_id(
+    name: str, lang: str, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
     story = STORIES[name]
     raw_player = _raw_ids(story, lang)
@@ -118,14 +180,22 @@ def test_random_games_show_no_english_engine_message_or_raw_id(name: str, lang: 
             code = ev.get("code")
             assert code, f"{name}: an {ev['type']} event without a code: {ev}"
             if code not in CODES_BY_RENDERER:
-                assert code_text(ev, lang, story) is not None, f"{name}/{lang}: no words for {code}: {ev}"
+                assert code_text(ev, lang, story) is not None, (
+                    f"{name}/{lang}: no words for {code}: {ev}"
+                )
             msg = str(ev.get("message") or "")
             if len(msg) > 12 and code not in ("story_error",):
-                assert msg not in screen, f"{name}/{lang}: the engine's own message reached the screen: {msg}"
+                assert msg not in screen, (
+                    f"{name}/{lang}: the engine's own message reached the screen: {msg}"
+                )
         words = set(_WORD.findall(screen))
         leaked = sorted(words & raw)
-        assert not leaked, f"{name}/{lang} seed {seed}: raw ids on screen: {leaked}\n" + \
-            "\n".join(line for line in screen.splitlines() if any(w in line for w in leaked))[:2000]
+        assert not leaked, (
+            f"{name}/{lang} seed {seed}: raw ids on screen: {leaked}\n"
+            + "\n".join(line for line in screen.splitlines() if any(w in line for w in leaked))[
+                :2000
+            ]
+        )
         if lang == "ja":
             # Interface lines in Japanese carry no English sentence (4+ English words in a row).
             for line in screen.splitlines():
@@ -137,18 +207,37 @@ def test_the_raw_ids_seen_at_the_table_are_worded(tmp_path: Path, monkeypatch) -
 
     monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
     r = Renderer(None, lang="ja")
-    assert "━━ エンディング：深海に散る（死亡）━━" in plain(r.event({"type": "ending", "kind": "death",
-                                                                   "title": "深海に散る"}))
-    ended = {"type": "state", "node": "end", "title": "温室からの脱出", "turn": 9, "ending": "full_victory",
-             "ureg": {"flowers": {"red": 1, "white": 2}}}
+    assert "━━ エンディング：深海に散る（死亡）━━" in plain(
+        r.event({"type": "ending", "kind": "death", "title": "深海に散る"})
+    )
+    ended = {
+        "type": "state",
+        "node": "end",
+        "title": "温室からの脱出",
+        "turn": 9,
+        "ending": "full_victory",
+        "ureg": {"flowers": {"red": 1, "white": 2}},
+    }
     text = plain(status_lines(ended, STORIES["ureg_glass_greenhouse"], "ja"))
     assert "full_victory" not in text and "花: 赤 1・白 2" in text
     out = io.StringIO()
-    repl = Repl(STORIES["ureg_glass_greenhouse"], io=PlainIO(io.StringIO(
-        "1\n@check\nroll abc\ntranscript /etc/passwd/x.md\n"), out, cols=100), new=True, seed=1, clock=lambda: 0.0)
+    repl = Repl(
+        STORIES["ureg_glass_greenhouse"],
+        io=PlainIO(
+            io.StringIO("1\n@check\nroll abc\ntranscript /etc/passwd/x.md\n"), out, cols=100
+        ),
+        new=True,
+        seed=1,
+        clock=lambda: 0.0,
+    )
     repl.run()
     screen = out.getvalue()
-    for english in ("unknown rule command", "cannot read dice expression", "No such file", "Not a directory"):
+    for english in (
+        "unknown rule command",
+        "cannot read dice expression",
+        "No such file",
+        "Not a directory",
+    ):
         assert english not in screen
     assert "「abc」は振れません（例：roll 1d100、roll 2d6+1、roll CC<=50）" in screen
     assert "記録を書けません：/etc/passwd：フォルダーのはずの場所がファイルです" in screen

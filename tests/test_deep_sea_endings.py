@@ -27,8 +27,9 @@ def story():
 ONCE = ("go_", "back", "way_", "search", "pregen", "take_", "wake", "switch_on", "use_")
 
 
-def play(story, seed: int, prefs: list[str], *, limit: int = 400, uses: int = 6,
-         dice_for=None) -> tuple[dict, list[dict]]:
+def play(
+    story, seed: int, prefs: list[str], *, limit: int = 400, uses: int = 6, dice_for=None
+) -> tuple[dict, list[dict]]:
     """Greedy bot: at each prompt, the first preferred action offered (moves and searches
     once per place, other actions at most ``uses`` times per place). Returns the ending
     event and every event seen."""
@@ -59,20 +60,53 @@ def texts(events: list[dict]) -> str:
 
 
 def test_good_end_by_the_transfer_spell(story) -> None:
-    prefs = ["pregen2", "take_lighter", "wake", "use_lighter", "switch_on", "go_carpet", "search",
-             "open_case", "wear_glasses", "flip", "groove_look", "groove_touch",
-             "cast_spell", "chant", "go_shelf", "way_spines", "md_luck", "md_skim", "back"]
+    prefs = [
+        "pregen2",
+        "take_lighter",
+        "wake",
+        "use_lighter",
+        "switch_on",
+        "go_carpet",
+        "search",
+        "open_case",
+        "wear_glasses",
+        "flip",
+        "groove_look",
+        "groove_touch",
+        "cast_spell",
+        "chant",
+        "go_shelf",
+        "way_spines",
+        "md_luck",
+        "md_skim",
+        "back",
+    ]
     # A failed groove check is tried again only after a 30-minute re-search (the source's
     # time for a second look), so the table's dice find the groove at the first look.
-    end, evs = play(story, 7, prefs, uses=30,
-                    dice_for=lambda c: [1, 10] if c == "groove_look" else None)
+    end, evs = play(
+        story, 7, prefs, uses=30, dice_for=lambda c: [1, 10] if c == "groove_look" else None
+    )
     assert (end["id"], end["kind"]) == ("spell_home", "good")
     assert "イトゥス・エト・レディトゥス" in texts(evs)
 
 
 def test_normal_end_by_swimming_up(story) -> None:
-    prefs = ["pregen3", "wake", "grope_room", "go_kitchen", "search", "fridge", "take_drink",
-             "drink", "go_window", "open_curtain", "open_window", "swim_out", "up", "back"]
+    prefs = [
+        "pregen3",
+        "wake",
+        "grope_room",
+        "go_kitchen",
+        "search",
+        "fridge",
+        "take_drink",
+        "drink",
+        "go_window",
+        "open_curtain",
+        "open_window",
+        "swim_out",
+        "up",
+        "back",
+    ]
     for seed in range(40):
         end, evs = play(story, seed, prefs, uses=40)
         if end["id"] == "swim_surface":
@@ -91,8 +125,21 @@ def test_normal_end_when_the_wizard_comes_home(story) -> None:
 
 
 def test_death_end_fighting_the_arm(story) -> None:
-    prefs = ["pregen2", "wake", "grope_switch", "switch_on", "go_carpet", "search",
-             "go_window", "open_curtain", "open_window", "fight", "attack", "fight_back", "back"]
+    prefs = [
+        "pregen2",
+        "wake",
+        "grope_switch",
+        "switch_on",
+        "go_carpet",
+        "search",
+        "go_window",
+        "open_curtain",
+        "open_window",
+        "fight",
+        "attack",
+        "fight_back",
+        "back",
+    ]
     end, evs = play(story, 3, prefs, uses=200)
     assert (end["id"], end["kind"]) == ("death", "death")
 
@@ -102,17 +149,18 @@ def test_bad_end_genocide_with_the_tables_dice(story) -> None:
     # Every attack the investigator makes rolls 01 and every arm's roll is 100.
     def dice_for(choice: str):
         if choice == "attack":
-            return [10, 1, 10, 10]       # own 01 (critical), the arm's fight back 100
+            return [10, 1, 10, 10]  # own 01 (critical), the arm's fight back 100
         if choice == "dodge":
-            return [10, 10, 10, 1]       # the arm's attack 100, own dodge 01
+            return [10, 10, 10, 1]  # the arm's attack 100, own dodge 01
         return None
 
-    prefs = ["pregen1", "wake", "grope_room", "wait_owner", "hostile", "insist", "attack",
-             "dodge"]
+    prefs = ["pregen1", "wake", "grope_room", "wait_owner", "hostile", "insist", "attack", "dodge"]
     end, evs = play(story, 5, prefs, uses=10_000, limit=1000, dice_for=dice_for)
     assert (end["id"], end["kind"]) == ("genocide", "bad")
     waves = [e for e in evs if e["type"] == "narration" and "なだれ込んでくる" in e["text"]]
-    starts = [e["text"] for e in evs if e["type"] == "narration" and e["text"].startswith("戦闘開始")]
+    starts = [
+        e["text"] for e in evs if e["type"] == "narration" and e["text"].startswith("戦闘開始")
+    ]
     arms = sum(t.count("触腕") for t in starts)
     assert arms == 10 and all(2 <= t.count("触腕") <= 3 for t in starts)
     assert len(waves) == len(starts)

@@ -36,7 +36,11 @@ def story():
 
 def states(evs: list[dict]) -> list[dict]:
     """The state after each command (a `:dice` line's answer, after its `dice` event, is not one)."""
-    return [e for i, e in enumerate(evs) if e["type"] == "state" and not (i and evs[i - 1]["type"] == "dice")]
+    return [
+        e
+        for i, e in enumerate(evs)
+        if e["type"] == "state" and not (i and evs[i - 1]["type"] == "dice")
+    ]
 
 
 def last_state(evs: list[dict]) -> dict:
@@ -66,6 +70,7 @@ def window_encounter() -> list[str]:
 
 # ---------------------------------------------------------------- the fact table
 
+
 def test_fact_table_names_real_tests() -> None:
     facts = yaml.safe_load(FACTS.read_text(encoding="utf-8"))
     names = {n for n in globals() if n.startswith("test_")}
@@ -80,20 +85,40 @@ def test_fact_table_names_real_tests() -> None:
 
 # ---------------------------------------------------------------- time
 
+
 def test_clock_and_bedside_clock(story) -> None:
     evs = play(story, *LIT, "go_bed", "clock")
     st = last_state(evs)
-    assert st["time"] == "10:00" and "time_left" not in st   # the owner's hour is a secret
+    assert st["time"] == "10:00" and "time_left" not in st  # the owner's hour is a secret
     assert last_state(play(story, *LIT, "go_bed", "clock", gm=True))["time_left"] == 600
     assert "時計の針は10時00分を指している。" in said(evs)  # no stray spaces (#13 item 18)
 
 
 def test_search_costs(story) -> None:
-    evs = play(story, *DARK, "go_carpet", "search", "research", "back",
-               "go_entrance", "search", "research", "back",
-               "go_bed", "search", "research", "back",
-               "go_bath", "tub", "toilet", "back",
-               "go_window", "search", "back", "survey")
+    evs = play(
+        story,
+        *DARK,
+        "go_carpet",
+        "search",
+        "research",
+        "back",
+        "go_entrance",
+        "search",
+        "research",
+        "back",
+        "go_bed",
+        "search",
+        "research",
+        "back",
+        "go_bath",
+        "tub",
+        "toilet",
+        "back",
+        "go_window",
+        "search",
+        "back",
+        "survey",
+    )
     c = clocks(evs)[4:]
     steps = [b - a for a, b in zip(c, c[1:], strict=False)]
     # carpet 60/30, entrance 60/30, bed 30/15, bathtub 30, toilet 10, window 10, overview 10
@@ -101,11 +126,23 @@ def test_search_costs(story) -> None:
 
 
 def test_notebook_pages_and_language(story) -> None:
-    evs = play(story, "pregen4", "take_lighter", "wake", "use_lighter", "switch_on",
-               "go_carpet", "search")
+    evs = play(
+        story, "pregen4", "take_lighter", "wake", "use_lighter", "switch_on", "go_carpet", "search"
+    )
     assert "notebook" not in offered(evs) and "notebook_ja" in offered(evs)
-    evs = play(story, "pregen4", "take_lighter", "wake", "use_lighter", "switch_on",
-               "go_carpet", "search", "open_case", "wear_glasses", "notebook")
+    evs = play(
+        story,
+        "pregen4",
+        "take_lighter",
+        "wake",
+        "use_lighter",
+        "switch_on",
+        "go_carpet",
+        "search",
+        "open_case",
+        "wear_glasses",
+        "notebook",
+    )
     text = said(evs)
     for page in ("一枚目", "二枚目", "四枚目", "五枚目", "六枚目", "七枚目"):
         assert page in text
@@ -114,6 +151,7 @@ def test_notebook_pages_and_language(story) -> None:
 
 
 # ---------------------------------------------------------------- darkness
+
 
 def test_switch_luck_and_fumble(story) -> None:
     evs = play(story, "pregen1", "wake", ":dice 10,10,2", "grope_switch")
@@ -147,6 +185,7 @@ def test_no_tentacle_in_the_dark(story) -> None:
 
 # ---------------------------------------------------------------- timed events
 
+
 def test_shake_at_one_hour(story) -> None:
     evs = play(story, *LIT, "go_bed", "search", "research", gm=True)
     assert last_state(evs)["clock"] == 45 and "shake" not in last_state(evs)["gm"]["fired"]
@@ -160,8 +199,21 @@ def test_shake_at_one_hour(story) -> None:
 def test_knock_only_if_never_opened(story) -> None:
     evs = play(story, *LIT, "go_carpet", "search", *["research"] * 4)
     assert last_state(evs)["clock"] == 180 and "ガン、ガン" in said(evs)
-    evs = play(story, *LIT, "go_bed", "search", "case", "back", "go_entrance", "gold_key",
-               "open_door", "close_door", "search", *["research"] * 3, gm=True)
+    evs = play(
+        story,
+        *LIT,
+        "go_bed",
+        "search",
+        "case",
+        "back",
+        "go_entrance",
+        "gold_key",
+        "open_door",
+        "close_door",
+        "search",
+        *["research"] * 3,
+        gm=True,
+    )
     st = last_state(evs)
     assert st["clock"] >= 180 and "knock" not in st["gm"]["fired"]
     assert "ガン、ガン" not in said(evs)
@@ -184,32 +236,57 @@ def test_wizard_at_twenty(story) -> None:
     st = last_state(evs)
     assert st["node"] == "wizard" and st["time"] == "20:00"
     evs = play(story, *DARK, "wait_owner", "explain")
-    assert evs[-1] == {"type": "ending", "id": "wizard_return", "kind": "normal", "title": "家主の帰宅"}
+    assert evs[-1] == {
+        "type": "ending",
+        "id": "wizard_return",
+        "kind": "normal",
+        "title": "家主の帰宅",
+    }
 
 
 # ---------------------------------------------------------------- the tentacle
 
+
 def test_tentacle_stats_in_a_fight(story) -> None:
-    evs = play(story, *window_encounter(), "fight", ":dice 1", "wait",
-               ":dice 1,10,9,9,2,1", "dodge", gm=True)
+    evs = play(
+        story,
+        *window_encounter(),
+        "fight",
+        ":dice 1",
+        "wait",
+        ":dice 1,10,9,9,2,1",
+        "dodge",
+        gm=True,
+    )
     rows = [s for s in states(evs) if s["coc7"].get("combat")][0]["coc7"]["combat"]["order"]
     arm = [r for r in rows if r["side"] == "enemy"]
     assert len(arm) == 1 and arm[0]["hp"] == 30
     att = rolls(evs, "蠢く触腕:叩く")[-1]
     assert att["target"] == 40 and att["total"] == 10
-    dmg = [e for e in evs if e["type"] == "roll" and e.get("expr", "").replace(" ", "") in ("1d6+1d4", "1D6+1D4")]
+    dmg = [
+        e
+        for e in evs
+        if e["type"] == "roll" and e.get("expr", "").replace(" ", "") in ("1d6+1d4", "1D6+1D4")
+    ]
     assert dmg and dmg[-1]["total"] == 3
     sheet = story.characters["tentacle"]
     assert sheet.stats["耐久力"] == 30 and sheet.stats["ビルド"] == 3 and sheet.stats["回避"] == 10
-    assert (sheet.stats["STR"], sheet.stats["CON"], sheet.stats["SIZ"], sheet.stats["INT"],
-            sheet.stats["POW"], sheet.stats["DEX"]) == (100, 90, 60, 85, 250, 10)
+    assert (
+        sheet.stats["STR"],
+        sheet.stats["CON"],
+        sheet.stats["SIZ"],
+        sheet.stats["INT"],
+        sheet.stats["POW"],
+        sheet.stats["DEX"],
+    ) == (100, 90, 60, 85, 250, 10)
 
 
 def test_curtain_views(story) -> None:
     evs = play(story, *LIT, "go_window", ":dice 9,9,3", "open_curtain")
     assert "深海の景色" in said(evs) and pc(evs)["san"] == 47
-    evs = play(story, *LIT, "go_carpet", "search", "back", "go_window", ":dice 9,9,10",
-               "open_curtain")
+    evs = play(
+        story, *LIT, "go_carpet", "search", "back", "go_window", ":dice 9,9,10", "open_curtain"
+    )
     assert "目玉" in said(evs) and pc(evs)["san"] == 40
 
 
@@ -217,12 +294,39 @@ def test_window_one_arm_door_two(story) -> None:
     evs = play(story, *window_encounter(), "fight")
     enemies = [r for r in last_state(evs)["coc7"]["combat"]["order"] if r["side"] == "enemy"]
     assert len(enemies) == 1
-    evs = play(story, *LIT, "go_bed", "search", "case", "back", "go_carpet", "search", "back",
-               "go_entrance", "gold_key", ":dice 1,10", "open_door")
+    evs = play(
+        story,
+        *LIT,
+        "go_bed",
+        "search",
+        "case",
+        "back",
+        "go_carpet",
+        "search",
+        "back",
+        "go_entrance",
+        "gold_key",
+        ":dice 1,10",
+        "open_door",
+    )
     assert last_state(evs)["node"] == "door_encounter"
     assert "とぷり" in said(evs) and rolls(evs, "正気度ロール")
-    evs = play(story, *LIT, "go_bed", "search", "case", "back", "go_carpet", "search", "back",
-               "go_entrance", "gold_key", ":dice 1,10", "open_door", "fight")
+    evs = play(
+        story,
+        *LIT,
+        "go_bed",
+        "search",
+        "case",
+        "back",
+        "go_carpet",
+        "search",
+        "back",
+        "go_entrance",
+        "gold_key",
+        ":dice 1,10",
+        "open_door",
+        "fight",
+    )
     enemies = [r for r in last_state(evs)["coc7"]["combat"]["order"] if r["side"] == "enemy"]
     assert len(enemies) == 2
 
@@ -240,14 +344,43 @@ def test_talk_extreme_then_hard(story) -> None:
 
 
 def test_disguise_dice(story) -> None:
-    evs = play(story, *LIT, "go_bath", "tub", "back", "survey", ":dice 1,10", "who_lives",
-               "go_carpet", "search", "back", "go_window", "open_curtain", "open_window",
-               ":dice 10,10,1", "disguise_robe")
+    evs = play(
+        story,
+        *LIT,
+        "go_bath",
+        "tub",
+        "back",
+        "survey",
+        ":dice 1,10",
+        "who_lives",
+        "go_carpet",
+        "search",
+        "back",
+        "go_window",
+        "open_curtain",
+        "open_window",
+        ":dice 10,10,1",
+        "disguise_robe",
+    )
     r = rolls(evs, "変装")[-1]
     assert r["bonus"] == 1 and r["difficulty"] == "regular"
     assert last_state(evs)["node"] == "window"
-    evs = play(story, *LIT, "go_bed", "search", "shirt", "back", "go_carpet", "search", "back",
-               "go_window", "open_curtain", "open_window", ":dice 1,1,10", "disguise_shirt")
+    evs = play(
+        story,
+        *LIT,
+        "go_bed",
+        "search",
+        "shirt",
+        "back",
+        "go_carpet",
+        "search",
+        "back",
+        "go_window",
+        "open_curtain",
+        "open_window",
+        ":dice 1,1,10",
+        "disguise_shirt",
+    )
     assert rolls(evs, "変装")[-1]["bonus"] == -1
 
 
@@ -260,8 +393,19 @@ def test_shut_window_hard_dex(story) -> None:
 
 
 def test_seafood_dazes_and_the_window_shuts(story) -> None:
-    base = [*LIT, "go_kitchen", "search", "fridge", "take_seafood", "take_packaged", "back",
-            "go_window", "open_curtain", "open_window", "fight"]
+    base = [
+        *LIT,
+        "go_kitchen",
+        "search",
+        "fridge",
+        "take_seafood",
+        "take_packaged",
+        "back",
+        "go_window",
+        "open_curtain",
+        "open_window",
+        "fight",
+    ]
     evs = play(story, *base, "throw_packaged")
     assert "見向きも" in said(evs) and "close" not in offered(evs)
     evs = play(story, *base, ":dice 1,10,5", "throw_food")
@@ -269,7 +413,7 @@ def test_seafood_dazes_and_the_window_shuts(story) -> None:
     before = last_state(evs)["clock"]
     evs = play(story, *base, ":dice 1,10,5", "throw_food", "close")
     assert last_state(evs)["node"] == "window"
-    assert last_state(evs)["clock"] - before == 30          # a fight takes 30 minutes
+    assert last_state(evs)["clock"] - before == 30  # a fight takes 30 minutes
     assert "バンバン" in said(evs)
 
 
@@ -277,21 +421,60 @@ def test_lights_off_difficulty(story) -> None:
     evs = play(story, *window_encounter(), "fight", ":dice 1,10", "switch_dex")
     assert rolls(evs, "DEX")[-1]["difficulty"] == "regular"
     assert "hide_stealth" in offered(evs)
-    evs = play(story, *window_encounter(), "fight", ":dice 1,10", "switch_dex",
-               ":dice 9,9,1,10", "hide_stealth")
+    evs = play(
+        story,
+        *window_encounter(),
+        "fight",
+        ":dice 1,10",
+        "switch_dex",
+        ":dice 9,9,1,10",
+        "hide_stealth",
+    )
     st = last_state(evs)
     assert st["node"] == "window" and st["vars"]["light"] is False
-    evs = play(story, *LIT, "go_bed", "search", "case", "back", "go_carpet", "search", "back",
-               "go_entrance", "gold_key", ":dice 1,10", "open_door", "fight", ":dice 1,10", "switch_dex")
+    evs = play(
+        story,
+        *LIT,
+        "go_bed",
+        "search",
+        "case",
+        "back",
+        "go_carpet",
+        "search",
+        "back",
+        "go_entrance",
+        "gold_key",
+        ":dice 1,10",
+        "open_door",
+        "fight",
+        ":dice 1,10",
+        "switch_dex",
+    )
     assert rolls(evs, "DEX")[-1]["difficulty"] == "hard"
 
 
 def test_lamp_breaks_three_ways(story) -> None:
-    armed = [*LIT, "go_carpet", "search", "move_dishes", "back", "go_shelf",
-             "way_spines", "box_key", "back", "go_window", "open_curtain", "open_window", "fight"]
+    armed = [
+        *LIT,
+        "go_carpet",
+        "search",
+        "move_dishes",
+        "back",
+        "go_shelf",
+        "way_spines",
+        "box_key",
+        "back",
+        "go_window",
+        "open_curtain",
+        "open_window",
+        "fight",
+    ]
     assert {"break_lamp", "shoot_lamp", "strike_lamp"} <= set(offered(play(story, *armed)))
-    for action, skill, ammo in (("break_lamp", "投擲", 5), ("shoot_lamp", "射撃(拳銃)", 4),
-                                ("strike_lamp", "近接戦闘(格闘)", 5)):
+    for action, skill, ammo in (
+        ("break_lamp", "投擲", 5),
+        ("shoot_lamp", "射撃(拳銃)", 4),
+        ("strike_lamp", "近接戦闘(格闘)", 5),
+    ):
         for dice, broken in (("1,10", True), ("9,9", False)):
             evs = play(story, *armed, f":dice {dice}", action, gm=True)
             st = last_state(evs)
@@ -304,65 +487,172 @@ def test_lamp_breaks_three_ways(story) -> None:
             else:
                 assert "dodge" in offered(evs)  # the turn passed: the arm attacks
     # Dark until the spare bulb from the bed is fitted: the switch does nothing without it.
-    evs = play(story, *LIT, "go_bed", "search", "bulb", "back", *armed[5:], ":dice 1,10",
-               "shoot_lamp", ":dice 9,9,1,10", "hide_stealth", "back", gm=True)
+    evs = play(
+        story,
+        *LIT,
+        "go_bed",
+        "search",
+        "bulb",
+        "back",
+        *armed[5:],
+        ":dice 1,10",
+        "shoot_lamp",
+        ":dice 9,9,1,10",
+        "hide_stealth",
+        "back",
+        gm=True,
+    )
     assert "switch_on" not in offered(evs) and "fit_bulb" in offered(evs)
-    evs = play(story, *LIT, "go_bed", "search", "bulb", "back", *armed[5:], ":dice 1,10",
-               "shoot_lamp", ":dice 9,9,1,10", "hide_stealth", "back", "fit_bulb", "switch_on", gm=True)
+    evs = play(
+        story,
+        *LIT,
+        "go_bed",
+        "search",
+        "bulb",
+        "back",
+        *armed[5:],
+        ":dice 1,10",
+        "shoot_lamp",
+        ":dice 9,9,1,10",
+        "hide_stealth",
+        "back",
+        "fit_bulb",
+        "switch_on",
+        gm=True,
+    )
     assert last_state(evs)["vars"]["light"] is True
 
 
 # ---------------------------------------------------------------- outside
 
+
 def test_swim_numbers(story) -> None:
-    out = ["pregen3", "wake", "grope_room", "go_kitchen", "search", "fridge", "take_drink",
-           "drink", "back", "go_window", "open_curtain", "open_window"]
+    out = [
+        "pregen3",
+        "wake",
+        "grope_room",
+        "go_kitchen",
+        "search",
+        "fridge",
+        "take_drink",
+        "drink",
+        "back",
+        "go_window",
+        "open_curtain",
+        "open_window",
+    ]
     evs = play(story, *out, ":dice 9,9,10,10", "swim_out")
     loss = [e for e in evs if e["type"] == "roll" and e.get("label") == "正気度喪失"]
     assert loss[-1]["expr"].lower() == "2d10" and loss[-1]["total"] == 20
     arms = "1,10,10,5,10," * 2
-    evs = play(story, *out, "swim_out",
-               f":dice 1,10,{arms}".rstrip(","), "up",        # 20 m, two arms attack
-               f":dice 1,10,{arms}".rstrip(","), "up",        # 40 m
-               ":dice 9,9", "up",                             # failure: 10 m -> exactly 50 m
-               ":dice 1,10", "side")                          # 40 m sideways
+    evs = play(
+        story,
+        *out,
+        "swim_out",
+        f":dice 1,10,{arms}".rstrip(","),
+        "up",  # 20 m, two arms attack
+        f":dice 1,10,{arms}".rstrip(","),
+        "up",  # 40 m
+        ":dice 9,9",
+        "up",  # failure: 10 m -> exactly 50 m
+        ":dice 1,10",
+        "side",
+    )  # 40 m sideways
     st = states(evs)
     assert [s["vars"]["to_surface"] for s in st[-4:]] == [180, 160, 150, 150]
     assert st[-2]["vars"]["from_lair"] == 50
     assert st[-1]["vars"]["from_lair"] == int(math.hypot(50, 40))
-    assert said(evs).count("襲いかかる") == 4             # no attack at exactly 50 m
+    assert said(evs).count("襲いかかる") == 4  # no attack at exactly 50 m
     assert "もう追ってこない" in said(evs)
 
 
 def test_drink_spends_mp(story) -> None:
-    out = ["pregen3", "wake", "grope_room", "go_kitchen", "search", "fridge", "take_drink",
-           "drink", "back", "go_window", "open_curtain", "open_window"]
+    out = [
+        "pregen3",
+        "wake",
+        "grope_room",
+        "go_kitchen",
+        "search",
+        "fridge",
+        "take_drink",
+        "drink",
+        "back",
+        "go_window",
+        "open_curtain",
+        "open_window",
+    ]
     # an 11-point loss: temporary insanity, a bout of 9 rounds to let pass first (#13 item 1)
     evs = play(story, *out, ":dice 9,9,10,1", "swim_out", "bout_pass", *["up"] * 3, seed=4)
     assert "薬が水圧と冷たさを退ける" in said(evs)
     assert pc(evs)["mp"] == 16 - 3 or last_state(evs)["node"] != "swim"
     assert not [e for e in evs if e["type"] == "roll" and e.get("label") == "深海ダメージ"]
-    evs = play(story, "pregen3", "wake", "grope_room", "go_window", "open_curtain",
-               "open_window", "swim_out", ":dice 1,2,3", "up")
+    evs = play(
+        story,
+        "pregen3",
+        "wake",
+        "grope_room",
+        "go_window",
+        "open_curtain",
+        "open_window",
+        "swim_out",
+        ":dice 1,2,3",
+        "up",
+    )
     dmg = [e for e in evs if e["type"] == "roll" and e.get("label") == "深海ダメージ"]
     assert dmg and dmg[0]["expr"].lower() == "3d3" and dmg[0]["total"] == 6
 
 
 def test_spell_costs_ten_mp(story) -> None:
-    evs = play(story, "pregen2", "take_lighter", "wake", "use_lighter", "switch_on",
-               "go_carpet", "search", "open_case", "wear_glasses", "flip", ":dice 1,10",
-               "groove_look", "back", "go_shelf", "way_spines", "md_read", "back",
-               "cast_spell")
+    evs = play(
+        story,
+        "pregen2",
+        "take_lighter",
+        "wake",
+        "use_lighter",
+        "switch_on",
+        "go_carpet",
+        "search",
+        "open_case",
+        "wear_glasses",
+        "flip",
+        ":dice 1,10",
+        "groove_look",
+        "back",
+        "go_shelf",
+        "way_spines",
+        "md_read",
+        "back",
+        "cast_spell",
+    )
     assert pc(evs)["mp"] == 10 and "chant" in offered(evs)
-    evs = play(story, "pregen2", "take_lighter", "wake", "use_lighter", "switch_on",
-               "go_carpet", "search", "open_case", "wear_glasses", "flip", ":dice 1,10",
-               "groove_look", "back", "go_shelf", "way_spines", "md_read", "back",
-               "cast_spell", "chant")
+    evs = play(
+        story,
+        "pregen2",
+        "take_lighter",
+        "wake",
+        "use_lighter",
+        "switch_on",
+        "go_carpet",
+        "search",
+        "open_case",
+        "wear_glasses",
+        "flip",
+        ":dice 1,10",
+        "groove_look",
+        "back",
+        "go_shelf",
+        "way_spines",
+        "md_read",
+        "back",
+        "cast_spell",
+        "chant",
+    )
     assert evs[-1]["id"] == "spell_home" and evs[-1]["kind"] == "good"
     assert pc(evs)["mp"] == 0
 
 
 # ---------------------------------------------------------------- bookshelf and books
+
 
 def _delta(evs: list[dict]) -> int:
     c = clocks(evs)
@@ -376,7 +666,7 @@ def test_bookshelf_times(story) -> None:
     inv = last_state(evs)["inventory"]
     assert inv.get("magic_dict") and inv.get("tools_dict") and inv.get("gun_box")
     shelf = [*LIT, "go_shelf"]
-    evs = play(story, *shelf, "way_all")                      # Japanese only: 3 hours
+    evs = play(story, *shelf, "way_all")  # Japanese only: 3 hours
     assert _delta(evs) == 180 and last_state(evs)["inventory"].get("gun_box")
     assert not last_state(evs)["inventory"].get("magic_dict")
     assert _delta(play(story, *shelf, ":dice 1,10", "way_library")) == 90
@@ -396,18 +686,30 @@ def test_bookshelf_ways_are_alternatives(story) -> None:
     evs = play(story, *shelf)
     assert "search" not in offered(evs) and last_state(evs)["clock"] == 0
     assert {"way_all", "way_library", "way_spines", "way_luck"} <= set(offered(evs))
-    for cmd, dice, minutes in (("way_spines", "", 10), (":dice 9,9", "way_luck", 10),
-                               (":dice 1,10", "way_library", 90), ("way_all", "", 180)):
+    for cmd, dice, minutes in (
+        ("way_spines", "", 10),
+        (":dice 9,9", "way_luck", 10),
+        (":dice 1,10", "way_library", 90),
+        ("way_all", "", 180),
+    ):
         evs = play(story, *shelf, *[c for c in (cmd, dice) if c])
         assert last_state(evs)["clock"] == minutes, (cmd, dice)
     glasses = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", "back", "go_shelf"]
-    assert _delta(play(story, *glasses, "way_all")) == 360         # both languages: 6 hours
+    assert _delta(play(story, *glasses, "way_all")) == 360  # both languages: 6 hours
     assert _delta(play(story, *glasses, "way_spines")) == 10
 
 
 def test_magic_dictionary_times(story) -> None:
-    books = [*LIT, "go_carpet", "search", "open_case", "wear_glasses", "back", "go_shelf",
-             "way_spines"]
+    books = [
+        *LIT,
+        "go_carpet",
+        "search",
+        "open_case",
+        "wear_glasses",
+        "back",
+        "go_shelf",
+        "way_spines",
+    ]
     assert _delta(play(story, *books, "md_read")) == 60
     assert _delta(play(story, *books, ":dice 1,10", "md_skim")) == 30
     evs = play(story, *books, ":dice 9,9", "md_skim")
@@ -435,8 +737,18 @@ def test_door_ways(story) -> None:
     evs = play(story, *LIT, "go_entrance", ":dice 10,1,3,4", "break", gm=True)
     v = last_state(evs)["gm"]["all_vars"]
     assert _delta(evs) == 30 and v["door_dmg"] == 7 and v["door_broken"] is False
-    evs = play(story, *LIT, "go_entrance", ":dice 10,1,3,4", "break", ":dice 10,1,3,4", "break",
-               ":dice 10,1", "repair", gm=True)
+    evs = play(
+        story,
+        *LIT,
+        "go_entrance",
+        ":dice 10,1,3,4",
+        "break",
+        ":dice 10,1,3,4",
+        "break",
+        ":dice 10,1",
+        "repair",
+        gm=True,
+    )
     c = clocks(evs)
     assert c[-2] - c[-3] == 30 and c[-1] - c[-2] == 60
     assert states(evs)[-2]["gm"]["all_vars"]["door_broken"] is True
@@ -458,14 +770,21 @@ def test_ending_kinds(story) -> None:
     """The spell home is the good end and the swim the normal end; the owner's return is the
     ordinary safe way home (normal), and the genocide is the (extra) bad end (#13 item 19)."""
     kinds = {k: e.kind for k, e in story.endings.items()}
-    assert kinds == {"spell_home": "good", "swim_surface": "normal", "wizard_return": "normal",
-                     "death": "death", "genocide": "bad"}
+    assert kinds == {
+        "spell_home": "good",
+        "swim_surface": "normal",
+        "wizard_return": "normal",
+        "death": "death",
+        "genocide": "bad",
+    }
     evs = play(story, *DARK, "wait_owner", "explain")
     assert evs[-1]["kind"] == "normal"
 
 
 def test_keys_where_they_are(story) -> None:
-    evs = play(story, *LIT, "go_carpet", "search", "move_dishes", "back", "go_bed", "search", "case")
+    evs = play(
+        story, *LIT, "go_carpet", "search", "move_dishes", "back", "go_bed", "search", "case"
+    )
     inv = last_state(evs)["inventory"]
     assert inv.get("silver_key") and inv.get("gold_key")
 
@@ -474,8 +793,9 @@ def test_powder(story) -> None:
     base = [*LIT, "go_kitchen", "search", "fridge", ":dice 1,10", "cabinet"]
     evs = play(story, *base, "powder_fridge")
     assert last_state(evs)["inventory"].get("powder") and "缶に" in said(evs)
-    evs = play(story, *base, "back", "go_carpet", "search", "powder_table", "flip", "powder_floor",
-               gm=True)
+    evs = play(
+        story, *base, "back", "go_carpet", "search", "powder_table", "flip", "powder_floor", gm=True
+    )
     assert "眼鏡ケース" in said(evs) and "魔法陣が浮かび上がる" in said(evs)
     assert last_state(evs)["gm"]["all_vars"]["powder_circle"] is True
     evs = play(story, *base, "back", "go_window", "open_curtain", "open_window", "powder")
@@ -492,14 +812,18 @@ def test_genocide_waves(story) -> None:
 
 # ---------------------------------------------------------------- voice and keeper
 
+
 def test_readings_and_voices(story) -> None:
     assert story.readings["蠢く触腕"] == "うごめくしょくわん"
     assert story.voices["narrator"] == "default"
     # Voices are given to characters (#13 item 13): the arm growls, the owner speaks.
     assert story.voices == {"narrator": "default", "tentacle": "monster", "owner": "npc"}
     evs = play(story, *DARK, "wait_owner", "explain")
-    assert any(e.get("speaker") == "owner" and e.get("name") == "ローブの人物"
-               for e in evs if e["type"] == "narration")
+    assert any(
+        e.get("speaker") == "owner" and e.get("name") == "ローブの人物"
+        for e in evs
+        if e["type"] == "narration"
+    )
 
 
 def test_keeper_notes_only_for_the_gm(story) -> None:
@@ -515,21 +839,35 @@ def test_keeper_notes_only_for_the_gm(story) -> None:
 
 def test_jsonl_subprocess_plays_to_the_wizard() -> None:
     lines = "pregen1\nwake\n:dice 10,10,2\ngrope_switch\ngrope_room\nwait_owner\nexplain\n"
-    out = subprocess.run([sys.executable, "-m", "runner", "play", str(STORY_DIR), "--jsonl"],
-                         input=lines, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "runner", "play", str(STORY_DIR), "--jsonl"],
+        input=lines,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     evs = [json.loads(x) for x in out.stdout.splitlines() if x.strip()]
     fumble = [e for e in evs if e["type"] == "roll" and e.get("level") == "fumble"]
     assert fumble
-    hp = [s["coc7"]["investigators"][0]["hp"] for s in evs if s["type"] == "state"
-          and s["coc7"]["investigators"]]
+    hp = [
+        s["coc7"]["investigators"][0]["hp"]
+        for s in evs
+        if s["type"] == "state" and s["coc7"]["investigators"]
+    ]
     assert hp[-1] == 10
     assert evs[-1]["type"] == "ending" and evs[-1]["id"] == "wizard_return"
 
 
 def test_jsonl_subprocess_gm_shows_keeper_notes() -> None:
-    out = subprocess.run([sys.executable, "-m", "runner", "play", str(STORY_DIR), "--jsonl",
-                          "--gm"], input="pregen1\nwake\n", capture_output=True, text=True,
-                         cwd=ROOT, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "runner", "play", str(STORY_DIR), "--jsonl", "--gm"],
+        input="pregen1\nwake\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     evs = [json.loads(x) for x in out.stdout.splitlines() if x.strip()]
     assert any(e.get("keeper") and "深海200m" in e["text"] for e in evs if e["type"] == "narration")

@@ -55,7 +55,19 @@ def texts(events: list[dict]) -> list[str]:
     return [e["text"] for e in events if e["type"] == "narration"]
 
 
-@pytest.mark.parametrize("cmd", ["1", "search", "本棚を調べる", "ほんだな", "ﾎﾝﾀﾞﾅ", "ＢＯＯＫＳＨＥＬＦ", " Bookshelf ", "本棚を調べる。"])
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "1",
+        "search",
+        "本棚を調べる",
+        "ほんだな",
+        "ﾎﾝﾀﾞﾅ",
+        "ＢＯＯＫＳＨＥＬＦ",
+        " Bookshelf ",
+        "本棚を調べる。",
+    ],
+)
 def test_an_action_is_matched_by_number_id_label_or_alias(clocked, cmd: str) -> None:
     s0, _ = new_game(clocked)
     s1, ev = step(clocked, s0, cmd)
@@ -108,7 +120,12 @@ def test_choices_follow_the_state_and_a_caller_may_change_its_list(clocked) -> N
     first.clear()
     assert [c.id for c in available(clocked, s0)] == ["search", "nap", "lamp", "key"]
     s1, _ = step(clocked, s0, "key")
-    assert [(c.n, c.id) for c in available(clocked, s1)] == [(1, "search"), (2, "nap"), (3, "lamp"), (4, "out")]
+    assert [(c.n, c.id) for c in available(clocked, s1)] == [
+        (1, "search"),
+        (2, "nap"),
+        (3, "lamp"),
+        (4, "out"),
+    ]
     s2, _ = step(clocked, s1, "lamp")
     assert [(c.n, c.id) for c in available(clocked, s2)] == [(1, "search"), (2, "nap"), (3, "out")]
     assert [c.id for c in available(clocked, s0)] == ["search", "nap", "lamp", "key"]
@@ -152,13 +169,25 @@ def test_save_round_trip_and_mismatches(clocked) -> None:
 
 
 def test_the_window_room_reaches_its_ending_through_jsonl() -> None:
-    events = run(str(ROOM), ["inspiration", "look_around", "take_ladder", "lean_ladder", "climb"], seed=1)
+    events = run(
+        str(ROOM), ["inspiration", "look_around", "take_ladder", "lean_ladder", "climb"], seed=1
+    )
     end = events[-1]
     assert end == {"type": "ending", "id": "escaped", "kind": "good", "title": "脱出成功"}
 
 
 def test_every_turn_closes_with_state_then_one_prompt_or_ending() -> None:
-    cmds = ["inspiration", "nonsense", "", "look_around", "99", "take_ladder", "lean_ladder", "climb", "after the end"]
+    cmds = [
+        "inspiration",
+        "nonsense",
+        "",
+        "look_around",
+        "99",
+        "take_ladder",
+        "lean_ladder",
+        "climb",
+        "after the end",
+    ]
     events = run(str(ROOM), cmds, seed=3)
     turns: list[list[dict]] = [[]]
     for e in events:
@@ -180,8 +209,14 @@ def test_same_seed_same_bytes_through_the_real_command() -> None:
     cmds = "inspiration\nlook around\nはしご\n梯子を立て掛ける\nclimb\n"
 
     def once() -> str:
-        r = subprocess.run([sys.executable, "-m", "runner", "play", str(ROOM), "--jsonl", "--seed", "7"],
-                           input=cmds, capture_output=True, text=True, cwd=ROOT, timeout=60)
+        r = subprocess.run(
+            [sys.executable, "-m", "runner", "play", str(ROOM), "--jsonl", "--seed", "7"],
+            input=cmds,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
         assert r.returncode == 0, r.stderr
         return r.stdout
 
@@ -194,7 +229,10 @@ def test_same_seed_same_bytes_through_the_real_command() -> None:
 def test_the_short_pc_needs_the_box() -> None:
     no_box = run(str(ROOM), ["littleness", "look_around", "take_ladder", "lean_ladder", "climb"])
     assert no_box[-1]["type"] == "prompt"
-    with_box = run(str(ROOM), ["littleness", "look_around", "push_box", "take_ladder", "ladder_on_box", "climb"])
+    with_box = run(
+        str(ROOM),
+        ["littleness", "look_around", "push_box", "take_ladder", "ladder_on_box", "climb"],
+    )
     assert with_box[-1]["type"] == "ending" and with_box[-1]["id"] == "escaped"
 
 
@@ -203,8 +241,14 @@ def test_gm_overrides_are_commands_a_replay_keeps(clocked) -> None:
     _, ev = step(clocked, s, "!set shakes 5")
     assert ev[0]["type"] == "error" and "--gm" in ev[0]["message"]
     s, ev = step(clocked, s, "!set shakes 5", gm=True)
-    assert ev[0] == {"type": "override", "what": "set", "args": ["shakes", "5"], "message": "GM: shakes = 5",
-                     "code": "set", "data": {"var": "shakes", "label": "shakes", "old": 0, "value": 5}}
+    assert ev[0] == {
+        "type": "override",
+        "what": "set",
+        "args": ["shakes", "5"],
+        "message": "GM: shakes = 5",
+        "code": "set",
+        "data": {"var": "shakes", "label": "shakes", "old": 0, "value": 5},
+    }
     assert s.vars["shakes"] == 5
     s, ev = step(clocked, s, "!clock +90", gm=True)
     assert s.clock == 90 and "部屋が揺れた。" in texts(ev)  # 11:00 fell due
@@ -220,14 +264,17 @@ def test_gm_overrides_are_commands_a_replay_keeps(clocked) -> None:
 
 def test_a_forced_outcome_decides_the_next_check(tmp_path: Path) -> None:
     p = tmp_path / "f.yaml"
-    p.write_text("""story: {id: f, title: F, language: en, rules: none, start: a}
+    p.write_text(
+        """story: {id: f, title: F, language: en, rules: none, start: a}
 nodes:
   a:
     actions:
       - {id: try, label: Try, check: "roll('1d6') > 6", outcomes: {success: {say: Yes.}, failure: {say: No.}}}
       - {id: out, label: Out, end: e}
 endings: {e: {kind: good}}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     story = load(p)
     s, _ = new_game(story)
     _, ev = step(story, s, "try")
@@ -247,22 +294,29 @@ def test_folded_japanese_lines_join_without_a_space() -> None:
 
 def test_a_goto_loop_is_an_error_that_names_the_loop(tmp_path: Path) -> None:
     p = tmp_path / "loop.yaml"
-    p.write_text("""story: {id: x, title: X, rules: none, start: s}
+    p.write_text(
+        """story: {id: x, title: X, rules: none, start: s}
 variables: {go: false}
 nodes:
   s: {actions: [{id: go, label: go, effects: [{set: {go: true}}], goto: a}, {id: e, label: e, end: e}]}
   a: {on_enter: [{if: go, then: [{goto: b}]}], actions: [{id: x, label: x, goto: s}]}
   b: {on_enter: [{if: go, then: [{goto: a}]}], actions: [{id: y, label: y, goto: s}]}
 endings: {e: {kind: good}}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     story = load(p)
     s0, _ = new_game(story)
     s1, ev = step(story, s0, "go")
     assert s1 is s0 and ev[0]["type"] == "error"
-    assert ev[0]["message"].endswith("a goto loop through a → b → a") or ev[0]["message"].endswith("b → a → b")
+    assert ev[0]["message"].endswith("a goto loop through a → b → a") or ev[0]["message"].endswith(
+        "b → a → b"
+    )
 
 
-@pytest.mark.parametrize("cmd,ok", [("３", True), ("¹", True), ("٣", False), ("1" * 40, False), ("0", False)])
+@pytest.mark.parametrize(
+    "cmd,ok", [("３", True), ("¹", True), ("٣", False), ("1" * 40, False), ("0", False)]
+)
 def test_numbers_fold_like_text_and_never_crash(clocked, cmd: str, ok: bool) -> None:
     s0, _ = new_game(clocked)
     s1, ev = step(clocked, s0, cmd)  # never raises

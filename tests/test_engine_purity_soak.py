@@ -52,7 +52,9 @@ def _replay(story: Story, seed: int, commands: list[str]) -> str:
     return _dump(st)
 
 
-@pytest.mark.parametrize("name", ["deep_sea_atelier", "ureg_glass_greenhouse", "ureg_window_room", "dungeon_2f"])
+@pytest.mark.parametrize(
+    "name", ["deep_sea_atelier", "ureg_glass_greenhouse", "ureg_window_room", "dungeon_2f"]
+)
 def test_random_games_never_touch_given_states_and_replay_exactly(name: str) -> None:
     story = load(STORIES / name)
     endings = set()
@@ -71,6 +73,7 @@ def test_random_games_never_touch_given_states_and_replay_exactly(name: str) -> 
 # for the new state.
 # Here every pure ureg and ktane hook is called, with many arguments, at every state of
 # random games, on a state whose containers all refuse to change: any write fails the test.
+
 
 class _Frozen(Exception):
     pass
@@ -112,12 +115,18 @@ def _hook_args(story: Story, state, hook) -> list[tuple]:
     choices = {
         "ability": [*GOOD_ABILITIES, *BAD_ABILITIES, "〈○強力〉", "Strong"],
         "which": ["good", "bad"],
-        "who": who, "bottom": who, "top": who, "puller": who, "pulled": who, "pcs": who,
+        "who": who,
+        "bottom": who,
+        "top": who,
+        "puller": who,
+        "pulled": who,
+        "pcs": who,
         "enemy": who,
         "run_up": [False, True],
         "gap": [1, 1.5, "3", 4],
         "height": [1, 2.5, "4.5", 5, 9],
-        "items": items, "item": items,
+        "items": items,
+        "item": items,
         "how": ["", "stand", "shoulder", "standing_shoulder", "touch", "run_touch", "any"],
         "obstacle": ["", *breakthrough.obstacles(story)],
         "name": ["continue", "floors", "combat", "life", "memo", "calculator", "lookup"],
@@ -146,8 +155,9 @@ def _states(story: Story, games: int) -> list:
     return out
 
 
-@pytest.mark.parametrize("name,games", [("ureg_glass_greenhouse", 40), ("ureg_window_room", 40),
-                                        ("dungeon_2f", 60)])
+@pytest.mark.parametrize(
+    "name,games", [("ureg_glass_greenhouse", 40), ("ureg_window_room", 40), ("dungeon_2f", 60)]
+)
 def test_pure_ureg_and_ktane_hooks_never_write_the_state(name: str, games: int) -> None:
     from runner.engine.engine import Ctx
     from runner.rules import system

@@ -24,25 +24,55 @@ def ev(src: str, **vars: object) -> object:
     return compile_expr(parse(src), "none")(Ctx(**vars))
 
 
-@pytest.mark.parametrize("src,want", [
-    ("1 + 2 * 3", 7), ("(1 + 2) * 3", 9), ("7 // 2", 3), ("7 % 3", 1), ("6 / 3", 2), ("7 / 2", 3.5),
-    ("-3 + 1", -2), ("1 < 2 <= 2", True), ("1 < 2 > 3", False), ("not 1 == 2", True),
-    ("true and false or true", True), ("!false && true", True), ("'a' + 'b'", "ab"),
-    ("hp > 0 and gold >= 3", True), ("has('key') and not has('lamp')", True),
-    ("max(1, hp, 3)", 5), ("abs(-4)", 4), ("none == none", True), ("\"it's\"", "it's"),
-])
+@pytest.mark.parametrize(
+    "src,want",
+    [
+        ("1 + 2 * 3", 7),
+        ("(1 + 2) * 3", 9),
+        ("7 // 2", 3),
+        ("7 % 3", 1),
+        ("6 / 3", 2),
+        ("7 / 2", 3.5),
+        ("-3 + 1", -2),
+        ("1 < 2 <= 2", True),
+        ("1 < 2 > 3", False),
+        ("not 1 == 2", True),
+        ("true and false or true", True),
+        ("!false && true", True),
+        ("'a' + 'b'", "ab"),
+        ("hp > 0 and gold >= 3", True),
+        ("has('key') and not has('lamp')", True),
+        ("max(1, hp, 3)", 5),
+        ("abs(-4)", 4),
+        ("none == none", True),
+        ('"it\'s"', "it's"),
+    ],
+)
 def test_values(src: str, want: object) -> None:
     assert ev(src, hp=5, gold=3) == want
 
 
-@pytest.mark.parametrize("src,fragment", [
-    ("9**9**9", "power operator"), ("__import__('os')", "double underscores"),
-    ("x.__class__", "double underscores"), ("open('/etc/passwd')", "not allowed"),
-    ("import os", "not allowed"), ("eval('1')", "not allowed"), ("a[0]", "subscripts"),
-    ("x = 1", "assignment"), ("lambda: 1", "not allowed"), ("1 +", "ends too early"),
-    ("(" * 60 + "1" + ")" * 60, "nested"), ("1" * 40, "too large"), ("x" * 3000, "longer than"),
-    ("os.system('ls')", "not allowed"), ("a.b.c(1)", "unknown function"), ("{}", "not allowed"),
-])
+@pytest.mark.parametrize(
+    "src,fragment",
+    [
+        ("9**9**9", "power operator"),
+        ("__import__('os')", "double underscores"),
+        ("x.__class__", "double underscores"),
+        ("open('/etc/passwd')", "not allowed"),
+        ("import os", "not allowed"),
+        ("eval('1')", "not allowed"),
+        ("a[0]", "subscripts"),
+        ("x = 1", "assignment"),
+        ("lambda: 1", "not allowed"),
+        ("1 +", "ends too early"),
+        ("(" * 60 + "1" + ")" * 60, "nested"),
+        ("1" * 40, "too large"),
+        ("x" * 3000, "longer than"),
+        ("os.system('ls')", "not allowed"),
+        ("a.b.c(1)", "unknown function"),
+        ("{}", "not allowed"),
+    ],
+)
 def test_hostile_or_broken_input_is_refused(src: str, fragment: str) -> None:
     with pytest.raises(ExprError) as e:
         parse(src)
@@ -72,10 +102,19 @@ _atoms = st.one_of(st.integers(-1000, 1000).map(str), st.sampled_from(["x", "y",
 
 
 def _exprs() -> st.SearchStrategy[str]:
-    return st.recursive(_atoms, lambda inner: st.one_of(
-        st.tuples(inner, st.sampled_from(["+", "-", "*", "//", "%", "<", "==", " and ", " or "]), inner)
-        .map(lambda t: f"({t[0]}{t[1]}{t[2]})"),
-        inner.map(lambda e: f"not {e}"), inner.map(lambda e: f"-{e}")), max_leaves=25)
+    return st.recursive(
+        _atoms,
+        lambda inner: st.one_of(
+            st.tuples(
+                inner,
+                st.sampled_from(["+", "-", "*", "//", "%", "<", "==", " and ", " or "]),
+                inner,
+            ).map(lambda t: f"({t[0]}{t[1]}{t[2]})"),
+            inner.map(lambda e: f"not {e}"),
+            inner.map(lambda e: f"-{e}"),
+        ),
+        max_leaves=25,
+    )
 
 
 @settings(max_examples=400, deadline=None)
@@ -89,7 +128,9 @@ def test_agrees_with_python_on_the_shared_subset(src: str) -> None:
             parse(src)
         return
     try:
-        want = eval(src.replace("true", "True").replace("false", "False"), {"__builtins__": {}}, env)  # noqa: S307 - the oracle
+        want = eval(
+            src.replace("true", "True").replace("false", "False"), {"__builtins__": {}}, env
+        )  # noqa: S307 - the oracle
     except (ZeroDivisionError, TypeError):
         want = EvalError
     try:

@@ -36,8 +36,14 @@ def deep():
 
 def _console(story, lines: list[str], *, lang: str = "ja", **kw) -> tuple[Repl, str]:
     out = io.StringIO()
-    repl = Repl(story, io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=200), new=True,
-                lang=lang, seed=kw.pop("seed", 1), **kw)
+    repl = Repl(
+        story,
+        io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=200),
+        new=True,
+        lang=lang,
+        seed=kw.pop("seed", 1),
+        **kw,
+    )
     repl.run()
     return repl, out.getvalue()
 
@@ -55,7 +61,10 @@ def _tui(story, keys: str, **kw) -> tuple[Repl, str]:
 
 # -- item 10 -------------------------------------------------------------------------------
 
-def test_the_dice_prompt_names_the_check_and_its_target_and_takes_a_natural_percentile(deep) -> None:
+
+def test_the_dice_prompt_names_the_check_and_its_target_and_takes_a_natural_percentile(
+    deep,
+) -> None:
     # 手探りで電気のスイッチを探す is a Luck roll (幸運 50): 47 is the roll, read as 4 and 7.
     repl, out = _console(deep, [*START, "2", "47"], manual=True)
     assert "🎲 幸運 50 に 1d100：出目を入力（47、または十の位と一の位 40 7）▶ 47" in out
@@ -63,7 +72,9 @@ def test_the_dice_prompt_names_the_check_and_its_target_and_takes_a_natural_perc
     assert repl.tl.commands[-1].dice == [4, 7]
     # Tens and units still work, 00 is 100 and 101 is refused.
     _, out = _console(deep, [*START, "2", "101", "00", "2"], manual=True)
-    assert "1d100 の目は 1–100（00 は 100）です：101" in out and "→ 100（目標 50） ファンブル" in out
+    assert (
+        "1d100 の目は 1–100（00 は 100）です：101" in out and "→ 100（目標 50） ファンブル" in out
+    )
     # The fumble's fall: a roll without a target is named by its label.
     assert "🎲 ダメージ 1d3：d3 の出目を入力 (1個) ▶ 2" in out
     _, out = _console(deep, [*START, "2", "40 7"], manual=True)
@@ -87,12 +98,19 @@ def test_need_dice_carries_the_label_and_target(deep) -> None:
 
 # -- item 18 (pause twice, undo's count, Ctrl-C) ---------------------------------------------
 
+
 def test_pause_twice_says_it_is_already_paused() -> None:
     story = load(GREENHOUSE)
     now = [1000.0]
     out = io.StringIO()
-    repl = Repl(story, io=PlainIO(io.StringIO("1\npause\npause\nポーズ\n"), out, cols=100), new=True,
-                seed=1, clock=lambda: now[0], tick=0.01)
+    repl = Repl(
+        story,
+        io=PlainIO(io.StringIO("1\npause\npause\nポーズ\n"), out, cols=100),
+        new=True,
+        seed=1,
+        clock=lambda: now[0],
+        tick=0.01,
+    )
     repl.run()
     text = out.getvalue()
     assert text.count("時間を止めました") == 1
@@ -111,5 +129,8 @@ def test_undo_with_a_bad_count_is_refused_with_its_usage(deep, args: str) -> Non
 
 def test_ctrl_c_on_an_empty_line_says_how_to_leave(deep) -> None:
     _, screen = _tui(deep, "\x03あいう\x03\x04")
-    assert screen.count("終わるときは「quit」か Ctrl-D です（ゲームは一手ごとにセーブされています）。") == 1
+    assert (
+        screen.count("終わるときは「quit」か Ctrl-D です（ゲームは一手ごとにセーブされています）。")
+        == 1
+    )
     assert screen.count("（入力を取り消しました）") == 1

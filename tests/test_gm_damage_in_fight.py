@@ -17,7 +17,15 @@ from runner.ui.repl import PlainIO, Repl
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"
 # 黒田 剛 in the lit room; the GM starts the fight at the door: two arms.
-TO_FIGHT = ["1", "スマホ", "目を覚ます", "スマホ", "照明のスイッチを入れる", "変数 enc_at 'door'", "移動 fight_start"]
+TO_FIGHT = [
+    "1",
+    "スマホ",
+    "目を覚ます",
+    "スマホ",
+    "照明のスイッチを入れる",
+    "変数 enc_at 'door'",
+    "移動 fight_start",
+]
 
 
 @pytest.fixture(autouse=True)
@@ -27,8 +35,13 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _gm(lines: list[str]) -> tuple[Repl, str]:
     out = io.StringIO()
-    repl = Repl(load(DEEP), io=PlainIO(io.StringIO("\n".join([*TO_FIGHT, *lines]) + "\n"), out, cols=200),
-                new=True, seed=1, gm=True)
+    repl = Repl(
+        load(DEEP),
+        io=PlainIO(io.StringIO("\n".join([*TO_FIGHT, *lines]) + "\n"), out, cols=200),
+        new=True,
+        seed=1,
+        gm=True,
+    )
     repl.run()
     return repl, out.getvalue()
 
@@ -42,7 +55,9 @@ def test_the_gms_damage_reaches_the_enemy_in_the_fight() -> None:
     c = _fight(repl)
     assert c["tentacle1"]["sheet"]["hp"] == 28
     assert c["tentacle2"]["sheet"]["hp"] < 30
-    assert repl.state.stats["tentacle"]["耐久力"] == 30  # the story's sheet, the template, is untouched
+    assert (
+        repl.state.stats["tentacle"]["耐久力"] == 30
+    )  # the story's sheet, the template, is untouched
     assert "［GM 上書き］ 触腕1のHP：30 → 28" in out and "触腕1に 2 ダメージ。" in out
     # The panel shows the fight's copies.
     assert f"戦闘中の敵の耐久力 触腕1 28/30・触腕2 {c['tentacle2']['sheet']['hp']}/30" in out

@@ -46,8 +46,17 @@ def _shown(roll: dict, story, lang: str, gm: bool) -> str:
 def _verdict_keys(roll: dict, story, lang: str) -> list[str]:
     """The outcomes a roll line's verdict names (the ruling's, else the level's)."""
     text = _shown(roll, story, lang, gm=False)
-    keys = [k for k in outcome_keys(story) if text.endswith((level_text(k, lang), outcome_name(k, lang, story.rules) + "）",
-                                                             outcome_name(k, lang, story.rules) + ")"))]
+    keys = [
+        k
+        for k in outcome_keys(story)
+        if text.endswith(
+            (
+                level_text(k, lang),
+                outcome_name(k, lang, story.rules) + "）",
+                outcome_name(k, lang, story.rules) + ")",
+            )
+        )
+    ]
     if roll.get("success") is False and not roll.get("forced"):
         keys = [k for k in keys if k in FAILURE_LEVELS] or ["failure"]
     return keys
@@ -79,11 +88,14 @@ def test_every_shown_roll_verdict_agrees_with_the_outcome_that_ran(name: str) ->
                     if not m or m.group(1) not in forceable:
                         continue
                     ran = m.group(1)
-                    if ran not in (*SUCCESS_LEVELS, *FAILURE_LEVELS) and not last_roll.get("forced"):
+                    if ran not in (*SUCCESS_LEVELS, *FAILURE_LEVELS) and not last_roll.get(
+                        "forced"
+                    ):
                         continue  # a rule's own key (found, dazed) weighs several rolls: no one verdict
                     keys = _verdict_keys(last_roll, story, "ja")
                     assert any(_agrees(k, ran) for k in keys), (
-                        f"{name} seed {seed}: {_shown(last_roll, story, 'ja', True)!r} then {ran!r} ran ({ev['text'][:30]})")
+                        f"{name} seed {seed}: {_shown(last_roll, story, 'ja', True)!r} then {ran!r} ran ({ev['text'][:30]})"
+                    )
                     if last_roll.get("forced"):
                         forced_seen += 1
                         for lang in ("ja", "en"):
@@ -97,37 +109,108 @@ def test_every_shown_roll_verdict_agrees_with_the_outcome_that_ran(name: str) ->
         assert checked > 50 and forced_seen > 5, (checked, forced_seen)
 
 
-def test_a_forced_failure_on_an_extreme_roll_reads_as_the_ruling_on_both_screens(tmp_path: Path) -> None:
+def test_a_forced_failure_on_an_extreme_roll_reads_as_the_ruling_on_both_screens(
+    tmp_path: Path,
+) -> None:
     view = tmp_path / "view.jsonl"
     lines = ["1", "4", "スイッチ", "1", "1", "部屋全体を調べる", "強制 失敗", "目星", "05"]
     env = {**__import__("os").environ, "KATARI_HOME": str(tmp_path / "home")}
-    p = subprocess.run([sys.executable, "-m", "runner", "play", str(DEEP), "--gm", "--dice", "manual", "--seed", "1",
-                        "--new", "--player-view", str(view)], input="\n".join(lines) + "\n", capture_output=True,
-                       text=True, cwd=ROOT, timeout=120, env=env)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "runner",
+            "play",
+            str(DEEP),
+            "--gm",
+            "--dice",
+            "manual",
+            "--seed",
+            "1",
+            "--new",
+            "--player-view",
+            str(view),
+        ],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env=env,
+    )
     assert p.returncode == 0, p.stderr
     assert "目星、60に対して5、GMの裁定で失敗" in p.stdout  # (a pipe gets the roll in words)
     assert "特に目を引くものはない。" in p.stdout
-    w = subprocess.run([sys.executable, "-m", "runner", "watch", str(view), "--once"], capture_output=True,
-                       text=True, cwd=ROOT, timeout=120)
-    assert "🎲 目星 1d100<=60：[00] [5] → 5（目標 60） （GMの裁定で失敗）" in w.stdout and "特に目を引くものはない。" in w.stdout
-    assert "イクストリーム成功" not in w.stdout and "イクストリーム成功" not in p.stdout.split("強制 失敗")[1]
+    w = subprocess.run(
+        [sys.executable, "-m", "runner", "watch", str(view), "--once"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert (
+        "🎲 目星 1d100<=60：[00] [5] → 5（目標 60） （GMの裁定で失敗）" in w.stdout
+        and "特に目を引くものはない。" in w.stdout
+    )
+    assert (
+        "イクストリーム成功" not in w.stdout
+        and "イクストリーム成功" not in p.stdout.split("強制 失敗")[1]
+    )
 
 
-@pytest.mark.parametrize("lang, words", [
-    ("ja", ["イクストリーム成功", "ファンブル", "怯ませた", "見つかった", "浮上した", "死亡", "気絶"]),
-    ("en", ["extreme success", "fumble", "dazed", "found", "surfaced", "dead", "unconscious"]),
-])
-def test_the_outcomes_a_gm_may_force_are_named_in_the_gms_language(lang: str, words: list[str], tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        (
+            "ja",
+            [
+                "イクストリーム成功",
+                "ファンブル",
+                "怯ませた",
+                "見つかった",
+                "浮上した",
+                "死亡",
+                "気絶",
+            ],
+        ),
+        ("en", ["extreme success", "fumble", "dazed", "found", "surfaced", "dead", "unconscious"]),
+    ],
+)
+def test_the_outcomes_a_gm_may_force_are_named_in_the_gms_language(
+    lang: str, words: list[str], tmp_path: Path
+) -> None:
     cmd = "強制 ほげ" if lang == "ja" else "gm force hoge"
     env = {**__import__("os").environ, "KATARI_HOME": str(tmp_path / "home")}
-    p = subprocess.run([sys.executable, "-m", "runner", "play", str(DEEP), "--gm", "--seed", "1", "--new",
-                        "--lang", lang], input=f"1\n4\n{cmd}\n", capture_output=True, text=True, cwd=ROOT,
-                       timeout=120, env=env)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "runner",
+            "play",
+            str(DEEP),
+            "--gm",
+            "--seed",
+            "1",
+            "--new",
+            "--lang",
+            lang,
+        ],
+        input=f"1\n4\n{cmd}\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env=env,
+    )
     line = next(x for x in p.stdout.splitlines() if "強制できるのは" in x or "Outcomes:" in x)
     listed = line.split("：" if lang == "ja" else "Outcomes: ")[-1]
     for w in words:
         assert w in listed, (w, line)
-    for raw in ("impossible", "dazed", "hidden", "held", "spent", "surfaced", "unconscious") if lang == "ja" else ("_",):
+    for raw in (
+        ("impossible", "dazed", "hidden", "held", "spent", "surfaced", "unconscious")
+        if lang == "ja"
+        else ("_",)
+    ):
         assert raw not in listed, (raw, line)
     # Every name in the list is one the GM can type back.
     story = load(DEEP)

@@ -33,20 +33,45 @@ def deep():
 
 def _console(story, lines: list[str], *, lang: str = "ja", **kw) -> tuple[Repl, str]:
     out = io.StringIO()
-    repl = Repl(story, io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=200), new=True,
-                lang=lang, seed=kw.pop("seed", 1), gm=kw.pop("gm", True), **kw)
+    repl = Repl(
+        story,
+        io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=200),
+        new=True,
+        lang=lang,
+        seed=kw.pop("seed", 1),
+        gm=kw.pop("gm", True),
+        **kw,
+    )
     repl.run()
     return repl, out.getvalue()
 
 
 def _jsonl(lines: list[str], *args: str) -> list[dict]:
-    r = subprocess.run([sys.executable, "-m", "runner", "play", str(DEEP), "--jsonl", "--gm", "--seed", "1", *args],
-                       input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120, cwd=ROOT)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "runner",
+            "play",
+            str(DEEP),
+            "--jsonl",
+            "--gm",
+            "--seed",
+            "1",
+            *args,
+        ],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr
     return [json.loads(x) for x in r.stdout.splitlines()]
 
 
 # -- item 2: manual dice are never bypassed ---------------------------------------------
+
 
 def test_a_clock_override_asks_the_table_for_the_rolls_it_sets_off(deep) -> None:
     # The lamp has been on since 10:00; moving the clock two hours sets off the shake, whose
@@ -85,9 +110,13 @@ def test_any_override_takes_the_dice_source_of_step(deep) -> None:
 
 # -- item 3: only outcomes a check can have ------------------------------------------
 
+
 def test_forcing_an_outcome_no_check_has_is_refused_in_the_gms_language(deep) -> None:
     repl, out = _console(deep, [*START, "強制 ほげ", "gm force banana"])
-    assert "「ほげ」という判定の結果はありません。強制できるのは：クリティカル、イクストリーム成功" in out
+    assert (
+        "「ほげ」という判定の結果はありません。強制できるのは：クリティカル、イクストリーム成功"
+        in out
+    )
     assert "「banana」という判定の結果はありません" in out
     assert not any(e.command.startswith("!force") for e in repl.tl.commands)
     _, out_en = _console(deep, [*START, "gm force banana"], lang="en")
@@ -99,13 +128,16 @@ def test_forcing_an_outcome_no_check_has_is_refused_in_the_gms_language(deep) ->
 
 def test_a_forced_outcome_waits_for_a_check_that_can_have_it(tmp_path: Path) -> None:
     p = tmp_path / "f.yaml"
-    p.write_text("""story: {id: f, title: F, language: ja, rules: none, start: a}
+    p.write_text(
+        """story: {id: f, title: F, language: ja, rules: none, start: a}
 nodes:
   a:
     actions:
       - {id: try, label: 試す, check: "roll('1d6') > 6", outcomes: {success: {say: 成功。}, failure: {say: 失敗。}}}
       - {id: fight, label: 戦う, check: "'dazed'", outcomes: {dazed: {say: 怯んだ。}, failure: {say: 効かない。}}}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     story = load(p)
     s, _ = new_game(story)
     s, ev = step(story, s, "!force dazed", gm=True)
@@ -120,9 +152,19 @@ nodes:
 
 # -- item 9: names, HP by default, replies in the GM's language ---------------------------
 
+
 def test_damage_takes_hp_by_default_and_names_as_people_say_them(deep) -> None:
-    lines = ["3", "目を覚ます", "ダメージ pc 3", "ダメージ 三浦 2", "ダメージ 三浦 美月 1",
-             "ダメージ 触腕 2", "ダメージ しょくわん 1", "ダメージ 2", "ダメージ 三浦 1 SAN"]
+    lines = [
+        "3",
+        "目を覚ます",
+        "ダメージ pc 3",
+        "ダメージ 三浦 2",
+        "ダメージ 三浦 美月 1",
+        "ダメージ 触腕 2",
+        "ダメージ しょくわん 1",
+        "ダメージ 2",
+        "ダメージ 三浦 1 SAN",
+    ]
     repl, out = _console(deep, lines)
     st = repl.state
     assert st.stats["pc"]["name"] == "三浦 美月"
@@ -137,10 +179,21 @@ def test_damage_takes_hp_by_default_and_names_as_people_say_them(deep) -> None:
 
 
 def test_items_places_and_variables_by_their_names_and_ambiguity_lists_candidates(deep) -> None:
-    lines = [*START, "与える 鍵", "与える 金", "与える 銀の鍵", "取り上げる 金の鍵", "変数 天井の照明 はい",
-             "変数 眼鏡 はい", "移動 暗闇"]
+    lines = [
+        *START,
+        "与える 鍵",
+        "与える 金",
+        "与える 銀の鍵",
+        "取り上げる 金の鍵",
+        "変数 天井の照明 はい",
+        "変数 眼鏡 はい",
+        "移動 暗闇",
+    ]
     repl, out = _console(deep, lines)
-    assert "「鍵」に当てはまる物がいくつもあります：小さい銀の鍵、金の鍵。どれか一つを書いてください。" in out
+    assert (
+        "「鍵」に当てはまる物がいくつもあります：小さい銀の鍵、金の鍵。どれか一つを書いてください。"
+        in out
+    )
     assert "［GM 上書き］ 「金の鍵」を渡しました。" in out
     assert "［GM 上書き］ 「金の鍵」を取り上げました。" in out
     assert "［GM 上書き］ 「小さい銀の鍵」を渡しました。" in out
@@ -153,17 +206,33 @@ def test_items_places_and_variables_by_their_names_and_ambiguity_lists_candidate
 
 
 def test_the_clock_in_the_gms_words_and_times_past_midnight(deep) -> None:
-    lines = [*START, "時計 30分", "時計 1時間", "時刻 09:00", "時刻 13時", "時刻 25:00", "時刻 01:00"]
+    lines = [
+        *START,
+        "時計 30分",
+        "時計 1時間",
+        "時刻 09:00",
+        "時刻 13時",
+        "時刻 25:00",
+        "時刻 01:00",
+    ]
     repl, out = _console(deep, lines)
     assert "［GM 上書き］ 時計を30分進めました（10:00 → 10:30）" in out
     assert "［GM 上書き］ 時計を1時間00分進めました（10:30 → 11:30）" in out
-    assert "時計は戻せません：いまは 11:30 で、09:00 はもう過ぎています（翌日の同じ時刻なら「時刻 33:00」）。" in out
+    assert (
+        "時計は戻せません：いまは 11:30 で、09:00 はもう過ぎています（翌日の同じ時刻なら「時刻 33:00」）。"
+        in out
+    )
     assert "［GM 上書き］ 時計を1時間30分進めました（11:30 → 13:00）" in out
     # 25:00 is the next day's 01:00 (documented in docs/gm.md); then 01:00 is now, not ahead.
     assert "（13:00 → 01:00（翌日））" in out
     assert "いまは 01:00 で、01:00 はもう過ぎています（翌日の同じ時刻なら「時刻 25:00」）" in out
     assert "clock only moves forward" not in out
-    assert [e.command for e in repl.tl.commands][-4:] == ["!clock +30", "!clock +1h", "!clock 13:00", "!clock 25:00"]
+    assert [e.command for e in repl.tl.commands][-4:] == [
+        "!clock +30",
+        "!clock +1h",
+        "!clock 13:00",
+        "!clock 25:00",
+    ]
 
 
 def test_ccfolia_status_lines_for_the_gm(deep) -> None:
@@ -172,14 +241,19 @@ def test_ccfolia_status_lines_for_the_gm(deep) -> None:
     assert pc["san"] == 48 and pc["luck"] == 45 and pc["mp"] == 10  # MP at its maximum already
     # The undo took back the MP line; HP went down through the rules.
     assert "黒田 剛に 3 ダメージ（耐久力 12 → 9）。" in out
-    assert "［GM 上書き］ 黒田 剛のSAN：50 → 48" in out and "［GM 上書き］ 黒田 剛の幸運：50 → 45" in out
+    assert (
+        "［GM 上書き］ 黒田 剛のSAN：50 → 48" in out
+        and "［GM 上書き］ 黒田 剛の幸運：50 → 45" in out
+    )
     _, player = _console(deep, [*START, ":HP-3"], gm=False)
     assert "GM モードでだけ使えます" in player
 
 
 def test_english_console_and_jsonl_get_the_same_overrides() -> None:
     story = load(DEEP)
-    _, out = _console(story, [*START, "gm set 天井の照明 yes", "gm damage 黒田 2", "gm clock 25:00"], lang="en")
+    _, out = _console(
+        story, [*START, "gm set 天井の照明 yes", "gm damage 黒田 2", "gm clock 25:00"], lang="en"
+    )
     assert "[GM override] 天井の照明: no → yes" in out
     assert "[GM override] 黒田 剛 HP: 12 → 10" in out
     assert "Clock moved on 15h00m (10:00 → 01:00 (next day))" in out
@@ -187,5 +261,8 @@ def test_english_console_and_jsonl_get_the_same_overrides() -> None:
     over = [e for e in evs if e["type"] in ("override", "error")]
     assert over[0]["code"] == "damage" and over[0]["data"]["new"] == 9
     assert over[1]["code"] == "gm_not_found" and over[1]["data"]["kind"] == "character"
-    assert over[2]["code"] == "gm_ambiguous" and over[2]["data"]["candidates"] == ["小さい銀の鍵", "金の鍵"]
+    assert over[2]["code"] == "gm_ambiguous" and over[2]["data"]["candidates"] == [
+        "小さい銀の鍵",
+        "金の鍵",
+    ]
     assert over[3]["code"] == "gm_clock_back" and over[3]["data"]["next"] == "33:00"

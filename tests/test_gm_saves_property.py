@@ -31,23 +31,27 @@ def _overrides(story, state, rnd: random.Random) -> str:
     people = list(state.stats) or ["pc"]
     variables = list(story.variables) or ["v"]
     nodes = list(story.nodes)
-    return rnd.choice([
-        f"!force {rnd.choice(outcomes)}",
-        f"!force {rnd.choice(outcomes)}",
-        f"!clock +{rnd.choice([1, 10, 30, 90, 240])}",
-        f"!set {rnd.choice(variables)} {rnd.choice(['true', 'false', '0', '3', '1 + 1'])}",
-        f"!damage {rnd.choice(people)} {rnd.choice([1, 2, '1d3'])}",
-        f"!give {rnd.choice(items)}",
-        f"!take {rnd.choice(items)}",
-        f"!goto {rnd.choice(nodes)}",
-    ])
+    return rnd.choice(
+        [
+            f"!force {rnd.choice(outcomes)}",
+            f"!force {rnd.choice(outcomes)}",
+            f"!clock +{rnd.choice([1, 10, 30, 90, 240])}",
+            f"!set {rnd.choice(variables)} {rnd.choice(['true', 'false', '0', '3', '1 + 1'])}",
+            f"!damage {rnd.choice(people)} {rnd.choice([1, 2, '1d3'])}",
+            f"!give {rnd.choice(items)}",
+            f"!take {rnd.choice(items)}",
+            f"!goto {rnd.choice(nodes)}",
+        ]
+    )
 
 
 def _through_a_save(state) -> None:
     d = json.loads(json.dumps(state.to_dict(), ensure_ascii=False))
     check_state(d)  # raises on any field a save would refuse
     again = State.from_dict(d)
-    assert json.dumps(again.to_dict(), sort_keys=True) == json.dumps(state.to_dict(), sort_keys=True)
+    assert json.dumps(again.to_dict(), sort_keys=True) == json.dumps(
+        state.to_dict(), sort_keys=True
+    )
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -77,7 +81,9 @@ def test_every_state_with_gm_overrides_survives_a_save(name: str) -> None:
         replay, _ = new_game(story, seed, gm=True)
         for cmd in commands:
             replay, _ = step(story, replay, cmd, gm=True, tail_events=False)
-        assert json.dumps(replay.to_dict(), sort_keys=True) == json.dumps(st.to_dict(), sort_keys=True)
+        assert json.dumps(replay.to_dict(), sort_keys=True) == json.dumps(
+            st.to_dict(), sort_keys=True
+        )
     assert forced_seen, "no game ever had a pending force: the guard tested nothing"
 
 

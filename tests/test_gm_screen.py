@@ -23,11 +23,29 @@ from runner.ui.render import Renderer, plain
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"
 TMUX = shutil.which("tmux")
-pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (.ci/install dev installs it)")
+pytestmark = pytest.mark.skipif(
+    TMUX is None, reason="tmux is not installed (.ci/install dev installs it)"
+)
 
 # Story commands, overrides and the console's own words, as a keeper at a table types them.
-SCRIPT = ["1", "スマホ", "目を覚ます", "1", "1", "時計 +30", "部屋全体を調べる", "変数 天井の照明 いいえ",
-          "undo", "ダメージ 2", "絨毯", "強制 成功", "調べる", "部屋の中央に戻る", "窓へ", "状態"]
+SCRIPT = [
+    "1",
+    "スマホ",
+    "目を覚ます",
+    "1",
+    "1",
+    "時計 +30",
+    "部屋全体を調べる",
+    "変数 天井の照明 いいえ",
+    "undo",
+    "ダメージ 2",
+    "絨毯",
+    "強制 成功",
+    "調べる",
+    "部屋の中央に戻る",
+    "窓へ",
+    "状態",
+]
 
 
 class Screen:
@@ -42,8 +60,14 @@ class Screen:
         self.cols, self.rows = cols, rows
 
     def _tmux(self, *args: str, env: dict | None = None) -> str:
-        return subprocess.run([TMUX, "-L", self.sock, *args], capture_output=True, text=True,
-                              env=env, cwd=ROOT, timeout=30).stdout
+        return subprocess.run(
+            [TMUX, "-L", self.sock, *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+            timeout=30,
+        ).stdout
 
     def text(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", "k")
@@ -94,13 +118,19 @@ def _expected(story, cols: int) -> list[tuple[str, str | None, list[str], list[i
         if cmd == "状態":
             out.append((cmd, "状態：", [], []))
             continue
-        engine_cmd = {"時計 +30": "!clock +30", "変数 天井の照明 いいえ": "!set 天井の照明 false",
-                      "ダメージ 2": "!damage 2", "強制 成功": "!force success"}.get(cmd, cmd)
+        engine_cmd = {
+            "時計 +30": "!clock +30",
+            "変数 天井の照明 いいえ": "!set 天井の照明 false",
+            "ダメージ 2": "!damage 2",
+            "強制 成功": "!force success",
+        }.get(cmd, cmd)
         faces: list[int] = []
         typed: list[int] = []
         while True:
             try:
-                new, events = step(story, state, engine_cmd, dice=faces or None, manual=True, gm=True)
+                new, events = step(
+                    story, state, engine_cmd, dice=faces or None, manual=True, gm=True
+                )
                 break
             except NeedDice as need:
                 pct = need.sides == [10, 10] and need.expr.lower().startswith("1d100")
@@ -109,7 +139,12 @@ def _expected(story, cols: int) -> list[tuple[str, str | None, list[str], list[i
         assert new is not state, f"{cmd}: {events[0]}"
         shown = [e for e in events if e["type"] in ("narration", "override", "roll")]
         last = plain(r.event(shown[-1])).splitlines()[-1].strip() if shown else None
-        actions = [f"{a['n']}. {a['label'][:8]}" for e in events if e["type"] == "prompt" for a in e["actions"]]
+        actions = [
+            f"{a['n']}. {a['label'][:8]}"
+            for e in events
+            if e["type"] == "prompt"
+            for a in e["actions"]
+        ]
         out.append((cmd, last, actions, typed))
         state = new
         history.append(state)
@@ -117,7 +152,9 @@ def _expected(story, cols: int) -> list[tuple[str, str | None, list[str], list[i
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
-def test_the_game_stays_on_the_gm_screen_after_every_command(size: tuple[int, int], tmp_path: Path) -> None:
+def test_the_game_stays_on_the_gm_screen_after_every_command(
+    size: tuple[int, int], tmp_path: Path
+) -> None:
     cols, rows = size
     story = load(DEEP)
     plan = _expected(story, cols - 1)
@@ -134,15 +171,23 @@ def test_the_game_stays_on_the_gm_screen_after_every_command(size: tuple[int, in
                 scr.send("-l", "1")
                 scr.send("Enter")
 
-            def ready(s: str, before: str = before, last: str | None = last, actions: list[str] = actions) -> bool:
-                return s != before and _prompt_line(s).strip() == "▶" and (last is None or last in s) and \
-                    all(a in s for a in actions)
+            def ready(
+                s: str, before: str = before, last: str | None = last, actions: list[str] = actions
+            ) -> bool:
+                return (
+                    s != before
+                    and _prompt_line(s).strip() == "▶"
+                    and (last is None or last in s)
+                    and all(a in s for a in actions)
+                )
 
             screen = scr.wait(ready)
             lines = screen.splitlines()
             assert _prompt_line(screen).strip() == "▶", f"{cmd}: no prompt\n{screen}"
             if last:
-                assert last in screen, f"{cmd}: the end of the turn is off the screen ({last!r})\n{screen}"
+                assert last in screen, (
+                    f"{cmd}: the end of the turn is off the screen ({last!r})\n{screen}"
+                )
             for a in actions:
                 assert a in screen, f"{cmd}: action {a!r} is off the screen\n{screen}"
             # The panel stays below the prompt and above the status bar, and stays small.
@@ -150,6 +195,7 @@ def test_the_game_stays_on_the_gm_screen_after_every_command(size: tuple[int, in
             assert panel, f"{cmd}: no GM summary line\n{screen}"
             assert lines[-1].lstrip().startswith("GM │ 場所"), screen
             assert len(lines) - panel[0] <= max(rows // 2, 3), screen
+
         # F2 folds an open panel to its summary and opens a folded one; the game stays.
         def is_open(s: str) -> bool:
             below = s.split("\n▶")[-1]  # the panel is what follows the prompt

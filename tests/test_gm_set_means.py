@@ -38,32 +38,55 @@ def _play(story, lines: list[str]):
 
 # (commands before, the action a player takes, the GM's override that means the same)
 TABLE = [
-    (START, "照明のスイッチを入れる", "!set light true"),            # in the starting darkness
-    (START + ["暗闇のまま手探りで部屋を調べる"], "照明のスイッチを入れる", "!set 天井の照明 true"),  # dark room
+    (START, "照明のスイッチを入れる", "!set light true"),  # in the starting darkness
+    (
+        START + ["暗闇のまま手探りで部屋を調べる"],
+        "照明のスイッチを入れる",
+        "!set 天井の照明 true",
+    ),  # dark room
     (START + ["照明のスイッチを入れる"], "照明を消す", "!set light false"),
     (START + ["照明のスイッチを入れる", "照明を消す"], "照明のスイッチを入れる", "!set light true"),
-    (START + ["!clock +45"], "照明のスイッチを入れる", "!set light true"),  # lit later: counts from then
+    (
+        START + ["!clock +45"],
+        "照明のスイッチを入れる",
+        "!set light true",
+    ),  # lit later: counts from then
 ]
 
 
 @pytest.mark.parametrize("before, action, override", TABLE)
-def test_a_variable_override_leaves_the_state_the_action_leaves(deep, before, action, override) -> None:
+def test_a_variable_override_leaves_the_state_the_action_leaves(
+    deep, before, action, override
+) -> None:
     by_action = _play(deep, [*before, action])
     by_gm = _play(deep, [*before, override])
     assert by_gm.node == by_action.node
     assert {k: by_gm.vars.get(k) for k in WATCHED} == {k: by_action.vars.get(k) for k in WATCHED}
 
 
-def test_lighting_the_room_by_override_brings_the_shake_an_hour_later(deep, tmp_path: Path, monkeypatch) -> None:
+def test_lighting_the_room_by_override_brings_the_shake_an_hour_later(
+    deep, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
-    for lines in (["1", "4", "変数 天井の照明 はい", "時計 +90"],
-                  ["1", "4", "変数 light true", "時計 1時間30分"]):
+    for lines in (
+        ["1", "4", "変数 天井の照明 はい", "時計 +90"],
+        ["1", "4", "変数 light true", "時計 1時間30分"],
+    ):
         out = io.StringIO()
-        repl = Repl(deep, io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=200), new=True, seed=1, gm=True)
+        repl = Repl(
+            deep,
+            io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=200),
+            new=True,
+            seed=1,
+            gm=True,
+        )
         repl.run()
         text = out.getvalue()
         after = text.split("変数")[1]
         lit = after.split("時計")[0]
-        assert "手探りで電気のスイッチを探す" not in lit and "雑然として少し埃っぽいワンルームだった" in lit
+        assert (
+            "手探りで電気のスイッチを探す" not in lit
+            and "雑然として少し埃っぽいワンルームだった" in lit
+        )
         assert "ごうん、と部屋全体が大きく揺れた。" in after.split("時計", 1)[1]
         assert repl.state.node == "room" and repl.state.vars["tentacle"] is True

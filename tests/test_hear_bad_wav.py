@@ -12,13 +12,24 @@ import pytest
 
 
 def _hear(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "runner", "hear", "--lang", "ko", "--grammar", "불 켜",
-                           *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", "hear", "--lang", "ko", "--grammar", "불 켜", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _header_only(path: Path, claimed: int = 0xFFFFFF00) -> Path:
     fmt = struct.pack("<IHHIIHH", 16, 1, 1, 16000, 32000, 2, 16)
-    path.write_bytes(b"RIFF" + struct.pack("<I", claimed + 36) + b"WAVEfmt " + fmt + b"data" + struct.pack("<I", claimed))
+    path.write_bytes(
+        b"RIFF"
+        + struct.pack("<I", claimed + 36)
+        + b"WAVEfmt "
+        + fmt
+        + b"data"
+        + struct.pack("<I", claimed)
+    )
     return path
 
 

@@ -32,20 +32,50 @@ def _cap() -> None:
 def header(data_bytes: int, rate: int = 16000) -> bytes:
     fmt = struct.pack("<HHIIHH", 1, 1, rate, rate * 2, 2, 16)
     riff = min(0xFFFFFFFF, 4 + 8 + len(fmt) + 8 + data_bytes)
-    return (b"RIFF" + struct.pack("<I", riff) + b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
-            + b"data" + struct.pack("<I", data_bytes))
+    return (
+        b"RIFF"
+        + struct.pack("<I", riff)
+        + b"WAVE"
+        + b"fmt "
+        + struct.pack("<I", len(fmt))
+        + fmt
+        + b"data"
+        + struct.pack("<I", data_bytes)
+    )
 
 
 def hear(*files: Path, timeout: float = 180) -> subprocess.CompletedProcess:
-    env = {**os.environ, "KATARI_HOME": str(Path(os.environ.get("TMPDIR", "/tmp")) / "katari-hear-test")}
-    return subprocess.run([sys.executable, "-m", "runner", "hear", *map(str, files), "--grammar", "사다리,올라가",
-                           "--model", MODEL, "--lang", "ko", "--json"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout, env=env, preexec_fn=_cap)
+    env = {
+        **os.environ,
+        "KATARI_HOME": str(Path(os.environ.get("TMPDIR", "/tmp")) / "katari-hear-test"),
+    }
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "runner",
+            "hear",
+            *map(str, files),
+            "--grammar",
+            "사다리,올라가",
+            "--model",
+            MODEL,
+            "--lang",
+            "ko",
+            "--json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        preexec_fn=_cap,
+    )
 
 
 def test_a_header_claiming_4_gb_is_not_believed(tmp_path: Path) -> None:
     wav = tmp_path / "claims4gb.wav"
-    wav.write_bytes(header(0xFFFFFFF0) + b"\x00\x00" * 1600)   # 0.1 s of silence really there
+    wav.write_bytes(header(0xFFFFFFF0) + b"\x00\x00" * 1600)  # 0.1 s of silence really there
     r = hear(wav)
     assert "Traceback" not in r.stderr and "MemoryError" not in r.stderr, r.stderr[-1500:]
     assert r.returncode in (0, 1), r.stderr[-1500:]
@@ -57,7 +87,7 @@ def test_a_2_gb_sparse_wav_is_refused_after_a_minute_of_audio(tmp_path: Path) ->
     size = 2 << 30
     with open(wav, "wb") as f:
         f.write(header(size - 44))
-        f.truncate(size)                                          # sparse: no disk used
+        f.truncate(size)  # sparse: no disk used
     t0 = time.perf_counter()
     r = hear(wav)
     assert time.perf_counter() - t0 < 120
@@ -72,7 +102,9 @@ def test_a_minute_is_still_heard_and_a_fifo_is_refused_without_blocking(tmp_path
     frames = MAX_SECONDS * 16000
     ok.write_bytes(header(frames * 2) + b"\x00\x00" * frames)
     r = hear(ok)
-    assert r.returncode in (0, 1) and f'"audio_seconds": {MAX_SECONDS}' in r.stdout, r.stderr[-1500:]
+    assert r.returncode in (0, 1) and f'"audio_seconds": {MAX_SECONDS}' in r.stdout, r.stderr[
+        -1500:
+    ]
     fifo = tmp_path / "pipe.wav"
     os.mkfifo(fifo)
     r = hear(fifo, timeout=60)

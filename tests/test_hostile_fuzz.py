@@ -29,8 +29,15 @@ def _cap() -> None:
 def test_mutated_shipped_stories_are_refused_cleanly_or_play(tmp_path: Path) -> None:
     env = dict(os.environ, KATARI_HOME=str(tmp_path / "home"))
     env.pop("KATARI_STORIES", None)
-    r = subprocess.run([sys.executable, str(ROOT / "tests" / "story_fuzz.py"), "--examples", "60"],
-                       capture_output=True, text=True, cwd=tmp_path, timeout=600, preexec_fn=_cap, env=env)
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "story_fuzz.py"), "--examples", "60"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        preexec_fn=_cap,
+        env=env,
+    )
     assert r.returncode == 0, (r.stdout + r.stderr)[-6000:]
     assert "60 mutated stories" in r.stdout
 

@@ -39,7 +39,9 @@ def story_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return d
 
 
-def fill(po_path: Path, words: dict[str, str], *, default: bool = True, skip: tuple[str, ...] = ()) -> None:
+def fill(
+    po_path: Path, words: dict[str, str], *, default: bool = True, skip: tuple[str, ...] = ()
+) -> None:
     """Translate a PO file as a translator would: ``words`` by id, every other string as
     ``EN<id>`` (when ``default``), the ids in ``skip`` left empty."""
     po = polib.pofile(str(po_path))
@@ -65,7 +67,10 @@ def texts(events: list[dict]) -> list[str]:
 
 # -- export ---------------------------------------------------------------------
 
-def test_export_po_keys_each_string_by_its_line_id_with_node_and_speaker(capsys, story_dir, tmp_path) -> None:
+
+def test_export_po_keys_each_string_by_its_line_id_with_node_and_speaker(
+    capsys, story_dir, tmp_path
+) -> None:
     out = tmp_path / "en.po"
     rc, _, err = run(capsys, "strings", "export", str(story_dir), "--lang", "en", "-o", str(out))
     assert rc == 0, err
@@ -74,7 +79,10 @@ def test_export_po_keys_each_string_by_its_line_id_with_node_and_speaker(capsys,
     assert po.metadata["Language"] == "en" and po.metadata["X-Katari-Source-Language"] == "ja"
     by = {e.msgctxt: e for e in po}
     opening = by["room.opening"]
-    assert opening.msgid.startswith("気がつくと、あなたは六メートル四方の部屋") and opening.msgstr == ""
+    assert (
+        opening.msgid.startswith("気がつくと、あなたは六メートル四方の部屋")
+        and opening.msgstr == ""
+    )
     assert "node: room" in opening.comment and "kind: narration" in opening.comment
     assert f"source-hash: {T.source_hash(opening.msgid)}" in opening.comment
     # labels, aliases, titles, item names, obstacle words, ending titles: all there
@@ -90,7 +98,9 @@ def test_export_po_keys_each_string_by_its_line_id_with_node_and_speaker(capsys,
 
 def test_export_names_the_speaker_of_a_said_line(capsys, tmp_path) -> None:
     out = tmp_path / "en.po"
-    rc, _, err = run(capsys, "strings", "export", "deep_sea_atelier", "--lang", "en", "-o", str(out))
+    rc, _, err = run(
+        capsys, "strings", "export", "deep_sea_atelier", "--lang", "en", "-o", str(out)
+    )
     assert rc == 0, err
     spoken = [e for e in polib.pofile(str(out)) if "speaker: " in e.comment]
     assert spoken, "deep-sea has lines said by characters"
@@ -98,8 +108,32 @@ def test_export_names_the_speaker_of_a_said_line(capsys, tmp_path) -> None:
 
 
 def test_export_csv_has_the_same_ids_for_a_spreadsheet(capsys, story_dir, tmp_path) -> None:
-    assert run(capsys, "strings", "export", str(story_dir), "--lang", "en", "-o", str(tmp_path / "en.po"))[0] == 0
-    assert run(capsys, "strings", "export", str(story_dir), "--lang", "en", "-o", str(tmp_path / "en.csv"))[0] == 0
+    assert (
+        run(
+            capsys,
+            "strings",
+            "export",
+            str(story_dir),
+            "--lang",
+            "en",
+            "-o",
+            str(tmp_path / "en.po"),
+        )[0]
+        == 0
+    )
+    assert (
+        run(
+            capsys,
+            "strings",
+            "export",
+            str(story_dir),
+            "--lang",
+            "en",
+            "-o",
+            str(tmp_path / "en.csv"),
+        )[0]
+        == 0
+    )
     rows = list(csv.DictReader((tmp_path / "en.csv").open(encoding="utf-8", newline="")))
     assert list(rows[0]) == list(T.CSV_FIELDS)
     assert rows[0]["id"] == "#language" and rows[0]["translation"] == "en"
@@ -114,15 +148,32 @@ def test_export_refuses_a_bad_language_in_one_line(capsys, story_dir) -> None:
 
 # -- import, play, check --------------------------------------------------------
 
+
 def translate_room(capsys, story_dir: Path, tmp_path: Path, fmt: str = "po", **kw) -> Path:
     out = tmp_path / f"en.{fmt}"
-    assert run(capsys, "strings", "export", str(story_dir), "--lang", "en", "-o", str(tmp_path / "en.po"))[0] == 0
-    fill(tmp_path / "en.po", {
-        "room.take_ladder.label": "Pick up the ladder",
-        "room.take_ladder.aliases": "take the ladder | pick up the ladder | ladder",
-        "choose.inspiration.aliases": "inspiration | 1",
-        "room.look_around.aliases": "look around",
-    }, **kw)
+    assert (
+        run(
+            capsys,
+            "strings",
+            "export",
+            str(story_dir),
+            "--lang",
+            "en",
+            "-o",
+            str(tmp_path / "en.po"),
+        )[0]
+        == 0
+    )
+    fill(
+        tmp_path / "en.po",
+        {
+            "room.take_ladder.label": "Pick up the ladder",
+            "room.take_ladder.aliases": "take the ladder | pick up the ladder | ladder",
+            "choose.inspiration.aliases": "inspiration | 1",
+            "room.look_around.aliases": "look around",
+        },
+        **kw,
+    )
     if fmt == "csv":
         po = polib.pofile(str(tmp_path / "en.po"))
         with out.open("w", encoding="utf-8", newline="") as f:
@@ -134,7 +185,9 @@ def translate_room(capsys, story_dir: Path, tmp_path: Path, fmt: str = "po", **k
 
 
 @pytest.mark.parametrize("fmt", ["po", "csv"])
-def test_import_writes_beside_the_story_and_the_story_plays_in_english(capsys, story_dir, tmp_path, fmt) -> None:
+def test_import_writes_beside_the_story_and_the_story_plays_in_english(
+    capsys, story_dir, tmp_path, fmt
+) -> None:
     src = translate_room(capsys, story_dir, tmp_path, fmt)
     rc, out, err = run(capsys, "strings", "import", str(story_dir), str(src), "--lang", "en")
     assert rc == 0, err
@@ -162,8 +215,9 @@ def test_import_writes_beside_the_story_and_the_story_plays_in_english(capsys, s
     assert s3.vars["looked"] is True
 
 
-def test_the_played_language_comes_from_lang_or_katari_lang_or_the_story(capsys, story_dir, tmp_path,
-                                                                          monkeypatch) -> None:
+def test_the_played_language_comes_from_lang_or_katari_lang_or_the_story(
+    capsys, story_dir, tmp_path, monkeypatch
+) -> None:
     src = translate_room(capsys, story_dir, tmp_path)
     assert run(capsys, "strings", "import", str(story_dir), str(src))[0] == 0
 
@@ -180,7 +234,9 @@ def test_the_played_language_comes_from_lang_or_katari_lang_or_the_story(capsys,
     assert first_line("--lang", "ja").startswith("場にアイテムカード")
 
 
-def test_check_lang_names_missing_and_stale_lines_and_gm_sees_the_fallback(capsys, story_dir, tmp_path) -> None:
+def test_check_lang_names_missing_and_stale_lines_and_gm_sees_the_fallback(
+    capsys, story_dir, tmp_path
+) -> None:
     src = translate_room(capsys, story_dir, tmp_path, skip=("room.again",))
     assert run(capsys, "strings", "import", str(story_dir), str(src))[0] == 0
     rc, out, err = run(capsys, "check", str(story_dir), "--lang", "en", "--no-voice")
@@ -189,8 +245,10 @@ def test_check_lang_names_missing_and_stale_lines_and_gm_sees_the_fallback(capsy
     assert "stale" not in out
     # the author rewrites a line after it was translated
     y = story_dir / "story.yaml"
-    y.write_text(y.read_text(encoding="utf-8").replace("気がつくと、あなたは", "目が覚めると、あなたは"),
-                 encoding="utf-8")
+    y.write_text(
+        y.read_text(encoding="utf-8").replace("気がつくと、あなたは", "目が覚めると、あなたは"),
+        encoding="utf-8",
+    )
     rc, out, err = run(capsys, "check", str(story_dir), "--lang", "en", "--no-voice")
     assert rc == 0, "missing and stale translations are warnings"
     stale = [ln for ln in out.splitlines() if "stale" in ln]
@@ -208,9 +266,22 @@ def test_check_lang_names_missing_and_stale_lines_and_gm_sees_the_fallback(capsy
     marked = [e for e in gm if e.get("untranslated")]
     assert [e["id"] for e in marked] == ["room.opening"]
     # re-exporting keeps the old translation, marked fuzzy, with the source it was made from
-    rc, _, _ = run(capsys, "strings", "export", str(story_dir), "--lang", "en", "-o", str(tmp_path / "again.po"))
+    rc, _, _ = run(
+        capsys,
+        "strings",
+        "export",
+        str(story_dir),
+        "--lang",
+        "en",
+        "-o",
+        str(tmp_path / "again.po"),
+    )
     e = next(e for e in polib.pofile(str(tmp_path / "again.po")) if e.msgctxt == "room.opening")
-    assert e.msgstr == "EN<room.opening>" and "fuzzy" in e.flags and e.previous_msgid.startswith("気がつくと")
+    assert (
+        e.msgstr == "EN<room.opening>"
+        and "fuzzy" in e.flags
+        and e.previous_msgid.startswith("気がつくと")
+    )
 
 
 def test_check_lang_without_a_translation_says_how_to_make_one(capsys, story_dir) -> None:
@@ -219,8 +290,12 @@ def test_check_lang_without_a_translation_says_how_to_make_one(capsys, story_dir
     assert "no en translation" in out and "katari strings export" in out
 
 
-@pytest.mark.parametrize("data", [b"\xff\xfe not utf-8", b"msgid \"unterminated\n", b"id,text\nx,y\n"])
-def test_importing_a_broken_file_is_one_line_and_writes_nothing(capsys, story_dir, tmp_path, data) -> None:
+@pytest.mark.parametrize(
+    "data", [b"\xff\xfe not utf-8", b'msgid "unterminated\n', b"id,text\nx,y\n"]
+)
+def test_importing_a_broken_file_is_one_line_and_writes_nothing(
+    capsys, story_dir, tmp_path, data
+) -> None:
     bad = tmp_path / ("bad.csv" if data.startswith(b"id,") else "bad.po")
     bad.write_bytes(data)
     rc, out, err = run(capsys, "strings", "import", str(story_dir), str(bad), "--lang", "en")
@@ -236,20 +311,26 @@ def test_import_into_the_story_s_own_language_is_refused(capsys, story_dir, tmp_
 
 # -- the console's own words follow the played language ------------------------------
 
+
 def test_list_shows_translations_and_english_titles(capsys, monkeypatch) -> None:
     monkeypatch.delenv("KATARI_LANG", raising=False)
     rc, out, _ = run(capsys, "list", "--lang", "en", "--json")
     rows = {r["id"]: r for r in json.loads(out)}
     assert "en" in rows["ureg_window_room"]["translations"]
     assert rows["ureg_window_room"]["language"] == "ja"
-    assert not any("\u3040" <= c <= "\u30ff" or "\u4e00" <= c <= "\u9fff" for c in rows["ureg_window_room"]["title"])
+    assert not any(
+        "\u3040" <= c <= "\u30ff" or "\u4e00" <= c <= "\u9fff"
+        for c in rows["ureg_window_room"]["title"]
+    )
     rc, out, _ = run(capsys, "list")
     assert "ja+en" in out and "既定の物語" in out
     rc, out, _ = run(capsys, "list", "--lang", "en")
     assert "the default story" in out
 
 
-def test_an_english_story_gets_an_english_console_without_lang(capsys, tmp_path, monkeypatch) -> None:
+def test_an_english_story_gets_an_english_console_without_lang(
+    capsys, tmp_path, monkeypatch
+) -> None:
     monkeypatch.delenv("KATARI_LANG", raising=False)
     monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
     from runner.ui.i18n import default_lang, played_lang
@@ -260,7 +341,9 @@ def test_an_english_story_gets_an_english_console_without_lang(capsys, tmp_path,
     assert default_lang("ja") == "en"
 
 
-def test_proper_names_a_translation_keeps_survive_import_and_export(capsys, story_dir, tmp_path) -> None:
+def test_proper_names_a_translation_keeps_survive_import_and_export(
+    capsys, story_dir, tmp_path
+) -> None:
     src = translate_room(capsys, story_dir, tmp_path)
     po = polib.pofile(str(src))
     po.metadata["X-Katari-Proper-Names"] = "深海, アトリエ"
@@ -268,7 +351,19 @@ def test_proper_names_a_translation_keeps_survive_import_and_export(capsys, stor
     assert run(capsys, "strings", "import", str(story_dir), str(src))[0] == 0
     en = T.apply(load(story_dir), "en")
     assert en.translation.proper_names == {"深海", "アトリエ"}
-    assert run(capsys, "strings", "export", str(story_dir), "--lang", "en", "-o", str(tmp_path / "x.csv"))[0] == 0
+    assert (
+        run(
+            capsys,
+            "strings",
+            "export",
+            str(story_dir),
+            "--lang",
+            "en",
+            "-o",
+            str(tmp_path / "x.csv"),
+        )[0]
+        == 0
+    )
     rows = list(csv.DictReader((tmp_path / "x.csv").open(encoding="utf-8", newline="")))
     assert rows[1]["id"] == "#proper_names" and rows[1]["translation"] == "深海, アトリエ"
     assert run(capsys, "strings", "import", str(story_dir), str(tmp_path / "x.csv"))[0] == 0

@@ -30,8 +30,10 @@ MAX_TURNS = 80
 # Japanese script: kana, kanji, and the punctuation only Japanese uses (、。「」『』・ and the
 # full-width forms). The UREG notation's 〈○…〉 brackets, ○ and × are the rules' own marks
 # in every language (〈○Inspiration〉), so they are not counted.
-JAPANESE = re.compile("[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-                      "\u3001\u3002\u300c-\u300f\u30fb\uff01-\uff60\uff66-\uff9f]")
+JAPANESE = re.compile(
+    "[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+    "\u3001\u3002\u300c-\u300f\u30fb\uff01-\uff60\uff66-\uff9f]"
+)
 # An English word in a Japanese game: four or more Latin letters in a row (units such as m
 # and cm, dice like 1D100, the bomb's three-letter indicator labels and serial are shorter).
 ENGLISH = re.compile(r"(?<![A-Za-z])[A-Za-z]{4,}")
@@ -39,9 +41,31 @@ ENGLISH_OK = {"UREG", "BCDice", "GM"}
 """Latin words a Japanese game may show: names of systems the Japanese rules use as they are."""
 
 # Fields that carry ids, not text a player reads.
-ID_KEYS = {"type", "id", "node", "speaker", "ending", "code", "kind", "status", "archetype", "rules",
-           "story", "command", "hook", "led", "level", "difficulty", "who",
-           "awaiting", "conditions", "held_by", "insane", "side", "unit"}
+ID_KEYS = {
+    "type",
+    "id",
+    "node",
+    "speaker",
+    "ending",
+    "code",
+    "kind",
+    "status",
+    "archetype",
+    "rules",
+    "story",
+    "command",
+    "hook",
+    "led",
+    "level",
+    "difficulty",
+    "who",
+    "awaiting",
+    "conditions",
+    "held_by",
+    "insane",
+    "side",
+    "unit",
+}
 """(``led``: the bomb module's zone, an id such as ``yellow`` in every language; ``level`` to
 ``who``: a roll's verdict and roller; ``awaiting`` to ``unit``: coc7's state for front ends,
 its phases, condition ids and sides)"""
@@ -70,7 +94,9 @@ and keeps a ready-made investigator's English name (``name_en``) for English vie
 
 def _strings(v, key: str = "", parent: str = ""):
     if isinstance(v, str):
-        if key not in ID_KEYS and not (parent == "stats" and (key in RULE_KEYS or key == "weapons.name")):
+        if key not in ID_KEYS and not (
+            parent == "stats" and (key in RULE_KEYS or key == "weapons.name")
+        ):
             yield key, v
     elif isinstance(v, dict):
         for k, x in v.items():
@@ -78,8 +104,11 @@ def _strings(v, key: str = "", parent: str = ""):
                 continue  # a game master's part of a state event
             # a weapon's name in a sheet is the key of the rules' weapon table (素手, M360J),
             # its ammunition's name the table's too
-            yield from _strings(x, "weapons.name" if key == "weapons" and k in ("name", "ammo_name") else k,
-                                parent or ("stats" if k == "stats" else ""))
+            yield from _strings(
+                x,
+                "weapons.name" if key == "weapons" and k in ("name", "ammo_name") else k,
+                parent or ("stats" if k == "stats" else ""),
+            )
     elif isinstance(v, list):
         for x in v:
             yield from _strings(x, key, parent)
@@ -155,8 +184,9 @@ def test_play_tests_pass_in_both_languages(capsys, story_id: str, lang: str) -> 
 def test_each_play_test_reaches_the_same_ending_in_both_languages(story_id: str, lang: str) -> None:
     source = load(shipped_path(story_id))
     tr = T.apply(source, lang)
-    assert tr.translation is not None and tr.translation.fallback == frozenset(), \
+    assert tr.translation is not None and tr.translation.fallback == frozenset(), (
         f"{story_id} {lang}: untranslated or stale: {sorted(tr.translation.fallback)[:10]}"
+    )
     n = 0
     for f in playtest_files(source.path):
         for case in load_cases(f):
@@ -182,18 +212,25 @@ def test_random_games_are_the_same_game_and_in_one_language(story_id: str, lang:
         ev_src = replay(source, seed, ids)
         # the same seed and action ids: the same ending and the same state at every turn
         assert ending_of(ev_tr) == ending_of(ev_src), (seed, ids)
-        st_tr = [(e["node"], e["turn"], json.dumps(e["vars"]), json.dumps(e["inventory"]))
-                 for e in ev_tr if e["type"] == "state"]
-        st_src = [(e["node"], e["turn"], json.dumps(e["vars"]), json.dumps(e["inventory"]))
-                  for e in ev_src if e["type"] == "state"]
+        st_tr = [
+            (e["node"], e["turn"], json.dumps(e["vars"]), json.dumps(e["inventory"]))
+            for e in ev_tr
+            if e["type"] == "state"
+        ]
+        st_src = [
+            (e["node"], e["turn"], json.dumps(e["vars"]), json.dumps(e["inventory"]))
+            for e in ev_src
+            if e["type"] == "state"
+        ]
         assert st_tr == st_src, (seed, ids)
         for ev in ev_tr:
             bad = foreign(ev, lang, allowed)
             assert not bad, f"{story_id} --lang {lang}, seed {seed}, after {ids}: {bad[:3]}"
         for ev in ev_src:
             bad = foreign(ev, source.language, allowed)
-            assert not bad, f"{story_id} --lang {source.language}, seed {seed}, after {ids}: {bad[:3]}"
-
+            assert not bad, (
+                f"{story_id} --lang {source.language}, seed {seed}, after {ids}: {bad[:3]}"
+            )
 
 
 @pytest.mark.parametrize(("story_id", "lang"), PAIRS)
@@ -214,7 +251,11 @@ def test_the_play_tests_games_are_in_one_language_too(story_id: str, lang: str) 
             state, _ = new_game(source, case.seed)
             ids = []
             for cmd in case.commands:
-                found = None if cmd.text.startswith(("!", "@")) else resolve(source, state, cmd.text).choice
+                found = (
+                    None
+                    if cmd.text.startswith(("!", "@"))
+                    else resolve(source, state, cmd.text).choice
+                )
                 ids.append(found.id if found is not None else cmd.text)
                 state, _ = step(source, state, cmd.text)
             ev_tr, ev_src = replay(tr, case.seed, ids), replay(source, case.seed, ids)

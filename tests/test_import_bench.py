@@ -12,7 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _bench():  # noqa: ANN202
-    spec = importlib.util.spec_from_file_location("bench_import", ROOT / "benchmarks" / "bench_import.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_import", ROOT / "benchmarks" / "bench_import.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -40,9 +42,21 @@ def test_the_seed_key_times_are_the_documents() -> None:
 
 def test_a_time_inside_the_documents_range_counts_once() -> None:
     b = _bench()
-    key = {"checks": set(), "san": set(), "timeline": [(60, 60), (360, 360), (360, 420)], "monsters": [],
-           "npcs": [], "endings": []}
-    got = {"checks": set(), "san": set(), "timeline": [60, 360, 360, 600, 600], "monsters": [], "npcs": [],
-           "endings": []}
+    key = {
+        "checks": set(),
+        "san": set(),
+        "timeline": [(60, 60), (360, 360), (360, 420)],
+        "monsters": [],
+        "npcs": [],
+        "endings": [],
+    }
+    got = {
+        "checks": set(),
+        "san": set(),
+        "timeline": [60, 360, 360, 600, 600],
+        "monsters": [],
+        "npcs": [],
+        "endings": [],
+    }
     s = b.seed_scores(key, got)["timeline"]
     assert (s["tp"], s["fn"], s["fp"]) == (3, 0, 1)

@@ -15,10 +15,24 @@ ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "runner"
 
 KNOWN = {
-    frozenset({"runner.ui.files", "runner.ui.listener.audio", "runner.ui.reload", "runner.ui.repl",
-               "runner.ui.screen_reader"}),
-    frozenset({"runner.ui.narrator.cache", "runner.ui.narrator.engines", "runner.ui.narrator.profiles",
-               "runner.ui.narrator.readings", "runner.ui.narrator.voicevox"}),
+    frozenset(
+        {
+            "runner.ui.files",
+            "runner.ui.listener.audio",
+            "runner.ui.reload",
+            "runner.ui.repl",
+            "runner.ui.screen_reader",
+        }
+    ),
+    frozenset(
+        {
+            "runner.ui.narrator.cache",
+            "runner.ui.narrator.engines",
+            "runner.ui.narrator.profiles",
+            "runner.ui.narrator.readings",
+            "runner.ui.narrator.voicevox",
+        }
+    ),
     frozenset({"runner.engine.engine", "runner.engine.gm"}),
     frozenset({"runner.authoring.parallel", "runner.authoring.simulate"}),
 }
@@ -40,7 +54,7 @@ def _imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
         if isinstance(n, ast.ImportFrom):
             base = n.module or ""
             if n.level:
-                base = ".".join(pkg[:len(pkg) - n.level + 1] + ([base] if base else []))
+                base = ".".join(pkg[: len(pkg) - n.level + 1] + ([base] if base else []))
             for a in n.names:
                 for cand in (f"{base}.{a.name}", base):
                     if cand in known:
@@ -96,8 +110,10 @@ def test_no_new_import_circle() -> None:
 
 def test_the_listener_and_the_rules_have_no_circle() -> None:
     for c in circles():
-        assert not any(m.startswith(("runner.ui.listener.vocab", "runner.ui.listener.vosk",
-                                     "runner.rules.")) for m in c), sorted(c)
+        assert not any(
+            m.startswith(("runner.ui.listener.vocab", "runner.ui.listener.vosk", "runner.rules."))
+            for m in c
+        ), sorted(c)
 
 
 def test_the_guard_sees_a_circle_made_inside_a_function(tmp_path: Path) -> None:

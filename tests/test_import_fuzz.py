@@ -26,10 +26,52 @@ for p in sorted(DATA.glob("*/*")):
             except UnicodeDecodeError:
                 continue
 
-FRAGMENTS = ["■", "【", "】", "〈目星〉", "《", "SANc", "0/1d3", "1/", "/1D", "ハード", "×5", "STR 50 CON", "HP",
-             "成功：", "→失敗", "18:00", "1日目 夜", "になると", "TRUE END", "ロスト", "# ", "### 1-2. ", "|", "| --- |",
-             "<h2>", "</p>", "&lt;", "対抗", "プッシュ可", "ボーナス・ダイス", "（", "）", "「", "」", "\t", "\u3000",
-             "攻撃：", "% 1d6+DB", "正気度喪失", "探索1回につき30分", "エンディング", "クライマックスへ", "【HO1】", "0時を過ぎると"]
+FRAGMENTS = [
+    "■",
+    "【",
+    "】",
+    "〈目星〉",
+    "《",
+    "SANc",
+    "0/1d3",
+    "1/",
+    "/1D",
+    "ハード",
+    "×5",
+    "STR 50 CON",
+    "HP",
+    "成功：",
+    "→失敗",
+    "18:00",
+    "1日目 夜",
+    "になると",
+    "TRUE END",
+    "ロスト",
+    "# ",
+    "### 1-2. ",
+    "|",
+    "| --- |",
+    "<h2>",
+    "</p>",
+    "&lt;",
+    "対抗",
+    "プッシュ可",
+    "ボーナス・ダイス",
+    "（",
+    "）",
+    "「",
+    "」",
+    "\t",
+    "\u3000",
+    "攻撃：",
+    "% 1d6+DB",
+    "正気度喪失",
+    "探索1回につき30分",
+    "エンディング",
+    "クライマックスへ",
+    "【HO1】",
+    "0時を過ぎると",
+]
 
 
 @st.composite
@@ -42,18 +84,24 @@ def documents(draw: st.DrawFn) -> tuple[str, str]:
             break
         i = draw(st.integers(0, len(lines) - 1))
         if op == "cut":
-            del lines[i:i + draw(st.integers(1, 20))]
+            del lines[i : i + draw(st.integers(1, 20))]
         elif op == "dup":
-            lines[i:i] = lines[i:i + draw(st.integers(1, 5))]
+            lines[i:i] = lines[i : i + draw(st.integers(1, 5))]
         elif op == "salt":
-            bits = draw(st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=6)), min_size=1, max_size=5))
+            bits = draw(
+                st.lists(
+                    st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=6)),
+                    min_size=1,
+                    max_size=5,
+                )
+            )
             at = draw(st.integers(0, len(lines[i])))
             lines[i] = lines[i][:at] + "".join(bits) + lines[i][at:]
         elif op == "swap":
             j = draw(st.integers(0, len(lines) - 1))
             lines[i], lines[j] = lines[j], lines[i]
         else:
-            lines[i] = lines[i][:draw(st.integers(0, len(lines[i])))]
+            lines[i] = lines[i][: draw(st.integers(0, len(lines[i])))]
     return suffix, "\n".join(lines)
 
 
@@ -79,8 +127,10 @@ def test_lines_that_yaml_would_read_as_numbers_stay_text(tmp_path: Path) -> None
     """The stories' loader reads YAML 1.2: 「0E0」 or 「0o17」 alone on a line of the document
     is text in the draft, not a number (found by the test above)."""
     doc = tmp_path / "n.txt"
-    doc.write_text("『数字の部屋』\n0E0\n0o17\n1e3\n.inf\n0x1F\n■書斎\n0E0\n〈目星〉で日記。\nSANc 0/1d3\n■エンディング\n■TRUE END\n1e3\n",
-                   encoding="utf-8")
+    doc.write_text(
+        "『数字の部屋』\n0E0\n0o17\n1e3\n.inf\n0x1F\n■書斎\n0E0\n〈目星〉で日記。\nSANc 0/1d3\n■エンディング\n■TRUE END\n1e3\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "draft"
     write_story(parse_document(doc), out)
     story, diags = check(out)

@@ -49,12 +49,15 @@ def _bad_inputs(tmp: Path) -> dict[str, Path]:
     (tmp / "recipe.txt").write_text(
         "肉じゃがの作り方\n\nじゃがいもは皮をむいて一口大に切る。玉ねぎはくし切りにする。\n"
         "鍋に油を熱し、牛肉を炒める。色が変わったら野菜を加え、だし汁を注ぐ。\n"
-        "砂糖と醤油で味をととのえ、落とし蓋をして二十分ほど煮る。\n", encoding="utf-8")
+        "砂糖と醤油で味をととのえ、落とし蓋をして二十分ほど煮る。\n",
+        encoding="utf-8",
+    )
     out["not a scenario"] = tmp / "recipe.txt"
     (tmp / "notes.md").write_text(
         "# 旅行記\n\n## 一日目\n朝の電車で海へ向かった。目星をつけていた店は閉まっていた。\n\n## 二日目\n"
         "雨。宿で本を読んだ。\n\n## エンディング\n無事に帰宅した。\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     out["headings, no rolls"] = tmp / "notes.md"
     big = tmp / "big.txt"
     with open(big, "wb") as f:
@@ -67,19 +70,35 @@ def _bad_inputs(tmp: Path) -> dict[str, Path]:
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_bad_input_one_clear_line_and_nothing_written(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                      monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+def test_bad_input_one_clear_line_and_nothing_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
     monkeypatch.setenv("KATARI_LANG", lang)
     words = {
-        "ja": {"empty": "空のファイル", "blank": "空のファイル", "png": "テキストではありません",
-               "noise": "テキストではありません", "docx": "テキストではありません",
-               "not a scenario": "シナリオとして読める箇所が見つかりません", "50 MB": "大きすぎます",
-               "headings, no rolls": "シナリオとして読める箇所が見つかりません",
-               "missing": "ファイルがありません", "folder": "ファイルではありません"},
-        "en": {"empty": "empty", "blank": "empty", "png": "not a text document", "noise": "not a text document",
-               "docx": "not a text document", "not a scenario": "nothing here reads as a scenario",
-               "headings, no rolls": "nothing here reads as a scenario",
-               "50 MB": "too large", "missing": "no such file", "folder": "not a file"},
+        "ja": {
+            "empty": "空のファイル",
+            "blank": "空のファイル",
+            "png": "テキストではありません",
+            "noise": "テキストではありません",
+            "docx": "テキストではありません",
+            "not a scenario": "シナリオとして読める箇所が見つかりません",
+            "50 MB": "大きすぎます",
+            "headings, no rolls": "シナリオとして読める箇所が見つかりません",
+            "missing": "ファイルがありません",
+            "folder": "ファイルではありません",
+        },
+        "en": {
+            "empty": "empty",
+            "blank": "empty",
+            "png": "not a text document",
+            "noise": "not a text document",
+            "docx": "not a text document",
+            "not a scenario": "nothing here reads as a scenario",
+            "headings, no rolls": "nothing here reads as a scenario",
+            "50 MB": "too large",
+            "missing": "no such file",
+            "folder": "not a file",
+        },
     }[lang]
     for what, path in _bad_inputs(tmp_path).items():
         out_dir = tmp_path / f"out_{what.replace(' ', '_')}"
@@ -98,16 +117,23 @@ def test_fifty_megabytes_are_refused_before_reading_in_a_real_process(tmp_path: 
     with open(big, "wb") as f:
         f.truncate(50 * 1024 * 1024)
     env = dict(os.environ, KATARI_LANG="en", KATARI_HOME=str(tmp_path / "home"))
-    p = subprocess.run([sys.executable, "-m", "runner", "import", str(big), "-o", str(tmp_path / "d")],
-                       capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "runner", "import", str(big), "-o", str(tmp_path / "d")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert p.returncode == 1
     assert p.stderr.count("\n") == 1 and "too large (50.0 MB)" in p.stderr and "5.0 MB" in p.stderr
     assert "Traceback" not in p.stderr
     assert MAX_BYTES < 50 * 1024 * 1024
 
 
-def test_an_existing_folder_is_not_overwritten_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_existing_folder_is_not_overwritten_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("KATARI_LANG", "en")
     doc = tmp_path / "s.txt"
     doc.write_text(SCENARIO, encoding="utf-8")
@@ -147,7 +173,9 @@ def test_every_encoding_reads_the_same(tmp_path: Path, encoding: str) -> None:
 def test_line_endings_and_shift_jis_control_bytes_keep_line_numbers(tmp_path: Path) -> None:
     # \r\n and \r end lines; U+0085, which cp932 text may hold, does not
     doc = tmp_path / "s.txt"
-    doc.write_bytes(SCENARIO.replace("\n", "\r\n").replace("古い洋館", "古い\u0085洋館").encode("utf-8"))
+    doc.write_bytes(
+        SCENARIO.replace("\n", "\r\n").replace("古い洋館", "古い\u0085洋館").encode("utf-8")
+    )
     sc = parse_document(doc)
     assert [c.line for c in sc.all_checks()] == [4]
     doc.write_bytes(SCENARIO.replace("\n", "\r").encode("utf-8"))
@@ -161,11 +189,13 @@ def test_full_width_and_half_width_read_the_same() -> None:
 
 
 def test_html_is_read_as_text_with_the_source_line_numbers(tmp_path: Path) -> None:
-    page = ("<!DOCTYPE html>\n<html><head><title>館</title><style>p{color:red}</style>\n"
-            "<script>var x = '〈目星〉';</script></head>\n<body>\n<h2>■書斎</h2>\n"
-            "<p>古い本棚がある。<br>\n・本棚を調べる：&lt;目星&gt;に成功すると日記が見つかる。<br>\n"
-            "SANチェック 0/1D3</p>\n<table><tr><th>時刻</th><th>出来事</th></tr>\n"
-            "<tr><td>20:00</td><td>鐘が鳴る。</td></tr></table>\n</body></html>\n")
+    page = (
+        "<!DOCTYPE html>\n<html><head><title>館</title><style>p{color:red}</style>\n"
+        "<script>var x = '〈目星〉';</script></head>\n<body>\n<h2>■書斎</h2>\n"
+        "<p>古い本棚がある。<br>\n・本棚を調べる：&lt;目星&gt;に成功すると日記が見つかる。<br>\n"
+        "SANチェック 0/1D3</p>\n<table><tr><th>時刻</th><th>出来事</th></tr>\n"
+        "<tr><td>20:00</td><td>鐘が鳴る。</td></tr></table>\n</body></html>\n"
+    )
     doc = tmp_path / "s.html"
     doc.write_text(page, encoding="utf-8")
     d = read_document(doc)

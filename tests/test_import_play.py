@@ -74,14 +74,20 @@ def test_a_check_rolls_its_skill_at_its_difficulty_and_says_its_outcome(draft: P
 
 def test_a_failed_pushable_check_offers_the_push(draft: Path) -> None:
     # with the penalty die: two tens dice (the higher counts), then the units
-    ev = events(draft, ["探索を始める", "鐘楼の一階", ":dice 10,10,10", "扉"])  # 100: a fumble is never pushed
-    assert [e for e in ev if e["type"] == "prompt"][-1]["actions"][0]["label"] != "プッシュする（鍵開け）"
+    ev = events(
+        draft, ["探索を始める", "鐘楼の一階", ":dice 10,10,10", "扉"]
+    )  # 100: a fumble is never pushed
+    assert [e for e in ev if e["type"] == "prompt"][-1]["actions"][0][
+        "label"
+    ] != "プッシュする（鍵開け）"
     ev = events(draft, ["探索を始める", "鐘楼の一階", ":dice 5,5,10", "扉"])  # 50: a failure
     roll = next(e for e in ev if e["type"] == "roll")
     assert roll["label"] == "鍵開け" and roll["bonus"] == -1
     labels = [a["label"] for a in [e for e in ev if e["type"] == "prompt"][-1]["actions"]]
     assert labels == ["プッシュする（鍵開け）", "あきらめる"]
-    ev = events(draft, ["探索を始める", "鐘楼の一階", ":dice 5,5,10", "扉", ":dice 5,5,10", "プッシュする"])
+    ev = events(
+        draft, ["探索を始める", "鐘楼の一階", ":dice 5,5,10", "扉", ":dice 5,5,10", "プッシュする"]
+    )
     assert any(e["type"] == "narration" and e["text"] == "鍵が折れる。" for e in ev)
 
 

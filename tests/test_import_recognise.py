@@ -65,28 +65,50 @@ CHECKS = [
     ("知識ロール", [(["EDU"], "regular")]),
     # alternatives
     ("《説得》または《言いくるめ》", [(["言いくるめ", "説得"], "regular")]),
-    ("「考古学」「心理学」「人類学」のいずれかで判定", [(["人類学", "心理学", "考古学"], "regular")]),
+    (
+        "「考古学」「心理学」「人類学」のいずれかで判定",
+        [(["人類学", "心理学", "考古学"], "regular")],
+    ),
     ("【説得】【魅惑】【心理学】どれでもOK", [(["心理学", "説得", "魅惑"], "regular")]),
-    ("＜オカルト＞が必要（もしくは＜ラテン語＞）", [(["オカルト", "ほかの言語(ラテン語)"], "regular")]),
+    (
+        "＜オカルト＞が必要（もしくは＜ラテン語＞）",
+        [(["オカルト", "ほかの言語(ラテン語)"], "regular")],
+    ),
     ("CON（ハード）。〈サバイバル〉でも代用可。", [(["CON", "サバイバル"], "hard")]),
     ("「DEX」や「隠密」で判定", [(["DEX", "隠密"], "regular")]),
-    ("〈登攀〉に失敗すると海に落ち、〈水泳〉で岸に戻る", [(["登攀"], "regular"), (["水泳"], "regular")]),
+    (
+        "〈登攀〉に失敗すると海に落ち、〈水泳〉で岸に戻る",
+        [(["登攀"], "regular"), (["水泳"], "regular")],
+    ),
     ("DEX×3（または＜回避＞）", [(["DEX"], "hard"), (["回避"], "regular")]),
     ("STR×3（もしくは二人でSTR×5）", [(["STR"], "hard"), (["STR"], "regular")]),
-    ("「ほかの言語（日本語、ラテン語）」で判定", [(["ほかの言語(ラテン語)", "ほかの言語(日本語)"], "regular")]),
+    (
+        "「ほかの言語（日本語、ラテン語）」で判定",
+        [(["ほかの言語(ラテン語)", "ほかの言語(日本語)"], "regular")],
+    ),
     # names as the 6th edition or the document writes them
     ("＜製作（人形）＞で調べる", [(["芸術/製作(人形)"], "regular")]),
     ("＜生物学＞で調べる", [(["科学(生物学)"], "regular")]),
     ("〈芸術/製作(歌唱)〉で歌う", [(["芸術/製作(歌唱)"], "regular")]),
     ("「芸術・製作（料理）」で判定", [(["芸術/製作(料理)"], "regular")]),
-    ("手で触れるなら「芸術・製作の陶芸や木工」「手さばき」で判定。", [(["手さばき", "芸術/製作(木工)", "芸術/製作(陶芸)"],
-                                                    "regular")]),
-    ("直すには「機械修理」「芸術および製作の左官系等」の判定が必要。", [(["機械修理", "芸術/製作(左官)"], "regular")]),
+    (
+        "手で触れるなら「芸術・製作の陶芸や木工」「手さばき」で判定。",
+        [(["手さばき", "芸術/製作(木工)", "芸術/製作(陶芸)"], "regular")],
+    ),
+    (
+        "直すには「機械修理」「芸術および製作の左官系等」の判定が必要。",
+        [(["機械修理", "芸術/製作(左官)"], "regular")],
+    ),
     # a Word document's 〔〕, a CCFOLIA chat palette's CC<= with words after the name
     ("〔目星〕に成功すると、写真が見つかる。", [(["目星"], "regular")]),
-    ("鐘の舌を外すには〔機械修理〕を用いる。力ずくで外すなら〔ＳＴＲ〕（ハード）。", [(["機械修理"], "regular"),
-                                                                      (["STR"], "hard")]),
-    ("・時計を開けるには CC<=機械修理 か CC<=鍵開け（プッシュ可）", [(["機械修理", "鍵開け"], "regular")]),
+    (
+        "鐘の舌を外すには〔機械修理〕を用いる。力ずくで外すなら〔ＳＴＲ〕（ハード）。",
+        [(["機械修理"], "regular"), (["STR"], "hard")],
+    ),
+    (
+        "・時計を開けるには CC<=機械修理 か CC<=鍵開け（プッシュ可）",
+        [(["機械修理", "鍵開け"], "regular")],
+    ),
     ("開かない。CC<=STR(ハード)で無理やり開けると、外は霧。", [(["STR"], "hard")]),
     ("攻撃を避けるには CC<=回避。", [(["回避"], "regular")]),
     ("CC<=芸術/製作(料理) で味見", [(["芸術/製作(料理)"], "regular")]),
@@ -154,25 +176,35 @@ def test_bonus_and_penalty_dice(text: str, bonus: int) -> None:
     assert [c.bonus for c in found] == [bonus]
 
 
-@pytest.mark.parametrize(("text", "push"), [("〈鍵開け〉で開く。プッシュ可。", True),
-                                            ("〈STR〉ハードで引き剥がす。プッシュ・ロール可。", True),
-                                            ("〈鍵開け〉（ハード）。プッシュ不可。", False),
-                                            ("〈コンピューター〉で調べる。プッシュ可能。", True),
-                                            ("〈目星〉で調べる。", None)])
+@pytest.mark.parametrize(
+    ("text", "push"),
+    [
+        ("〈鍵開け〉で開く。プッシュ可。", True),
+        ("〈STR〉ハードで引き剥がす。プッシュ・ロール可。", True),
+        ("〈鍵開け〉（ハード）。プッシュ不可。", False),
+        ("〈コンピューター〉で調べる。プッシュ可能。", True),
+        ("〈目星〉で調べる。", None),
+    ],
+)
 def test_push(text: str, push: bool | None) -> None:
     found, _ = read_line(ln(text))
     assert [c.pushable for c in found] == [push]
 
 
-@pytest.mark.parametrize(("text", "skill", "opponent", "value", "opp_skill"), [
-    ("POW対抗（ピアノのPOW 70）", "POW", "ピアノ", 70, "POW"),
-    ("《威圧》または《説得》で対抗ロール（源蔵のPOW 60）", "威圧", "源蔵", 60, "POW"),
-    ("言いくるめで時間稼ぎできる（車掌のPOWと対抗）", "言いくるめ", "車掌", None, "POW"),
-    ("《隠密》（深きものの《聞き耳》と対抗）", "隠密", "深きもの", None, "聞き耳"),
-    ("逃げるならDEX対抗ロール。", "DEX", "", None, ""),
-    ("真島のPOWとの対抗で〈威圧〉でもよい。", "威圧", "真島", None, "POW"),
-])
-def test_opposed_rolls(text: str, skill: str, opponent: str, value: int | None, opp_skill: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "skill", "opponent", "value", "opp_skill"),
+    [
+        ("POW対抗（ピアノのPOW 70）", "POW", "ピアノ", 70, "POW"),
+        ("《威圧》または《説得》で対抗ロール（源蔵のPOW 60）", "威圧", "源蔵", 60, "POW"),
+        ("言いくるめで時間稼ぎできる（車掌のPOWと対抗）", "言いくるめ", "車掌", None, "POW"),
+        ("《隠密》（深きものの《聞き耳》と対抗）", "隠密", "深きもの", None, "聞き耳"),
+        ("逃げるならDEX対抗ロール。", "DEX", "", None, ""),
+        ("真島のPOWとの対抗で〈威圧〉でもよい。", "威圧", "真島", None, "POW"),
+    ],
+)
+def test_opposed_rolls(
+    text: str, skill: str, opponent: str, value: int | None, opp_skill: str
+) -> None:
     found, _ = read_line(ln(text))
     assert len(found) == 1
     c = found[0]
@@ -205,7 +237,11 @@ def test_outcomes_in_every_spelling(tmp_path: Path) -> None:
     doc.write_text(OUTCOMES, encoding="utf-8")
     sc = parse_document(doc)
     got = {c.line: [(o.key, o.text) for o in c.outcomes] for c in sc.all_checks()}
-    assert got[2] == [("success", "日記が見つかる。"), ("failure", "何も見つからない。"), ("critical", "隠し扉にも気づく。")]
+    assert got[2] == [
+        ("success", "日記が見つかる。"),
+        ("failure", "何も見つからない。"),
+        ("critical", "隠し扉にも気づく。"),
+    ]
     assert got[6] == [("success", "手紙を読める。"), ("fumble", "インクをこぼす。")]
     assert got[9] == [("success", "外で足音がする"), ("failure", "何も聞こえない")]
     assert got[10] == [("success", "古い傷がある。"), ("failure", "ただの床だ。")]
@@ -237,8 +273,19 @@ def test_sanity_spellings(text: str, loss: tuple[str, str]) -> None:
     assert [(s.success, s.failure) for s in find(ln(text))] == [loss]
 
 
-@pytest.mark.parametrize("text", ["生還報酬：SAN回復 1d6", "報酬：1D6の正気度回復", "SAN報酬：1D6", "正気度1D3を失う。",
-                                  "HP 10 MP 12 SAN 20", "ダメージ[0/1d3]", "正気度 70", "SAN回復 1d6+1d4"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "生還報酬：SAN回復 1d6",
+        "報酬：1D6の正気度回復",
+        "SAN報酬：1D6",
+        "正気度1D3を失う。",
+        "HP 10 MP 12 SAN 20",
+        "ダメージ[0/1d3]",
+        "正気度 70",
+        "SAN回復 1d6+1d4",
+    ],
+)
 def test_not_sanity_rolls(text: str) -> None:
     assert find(ln(text)) == []
 
@@ -268,22 +315,42 @@ def test_timelines_in_every_form(tmp_path: Path) -> None:
     doc.write_text(TIMELINE, encoding="utf-8")
     sc = parse_document(doc)
     got = [(t.line, t.at, t.after) for t in sc.timeline]
-    assert got == [(3, "18:00", ""), (4, "20:00", ""), (5, "24:00", ""), (8, "2日目 7:30", ""),
-                   (10, "20:00", ""), (11, "0:00", ""), (12, "20:00", ""),
-                   (15, "電気をつけて+1:00", "電気をつけて"), (17, "+10:00", "")]
+    assert got == [
+        (3, "18:00", ""),
+        (4, "20:00", ""),
+        (5, "24:00", ""),
+        (8, "2日目 7:30", ""),
+        (10, "20:00", ""),
+        (11, "0:00", ""),
+        (12, "20:00", ""),
+        (15, "電気をつけて+1:00", "電気をつけて"),
+        (17, "+10:00", ""),
+    ]
     by_line = {t.line: t for t in sc.timeline}
-    assert [c.skills for c in by_line[4].checks] == [["聞き耳"]] and [s.loss for s in by_line[4].san] == ["0/1"]
+    assert [c.skills for c in by_line[4].checks] == [["聞き耳"]] and [
+        s.loss for s in by_line[4].san
+    ] == ["0/1"]
     assert [s.loss for s in by_line[11].san] == ["1/1d3"]
-    assert [c.skills for c in by_line[15].checks] == [["幸運"]]  # the line after a numbered entry is its own
+    assert [c.skills for c in by_line[15].checks] == [
+        ["幸運"]
+    ]  # the line after a numbered entry is its own
     assert by_line[5].goto_climax
     assert sc.search_cost == 30
-    assert not any(c.line in (4, 11, 16) for p in sc.places for c in p.checks)  # they belong to the events
+    assert not any(
+        c.line in (4, 11, 16) for p in sc.places for c in p.checks
+    )  # they belong to the events
 
 
-@pytest.mark.parametrize(("text", "minutes"), [("探索1回につき30分経過", 30), ("1か所の探索に1時間かかる。", 60),
-                                               ("1部屋を調べるのに30分かかる。", 30),
-                                               ("1か所を入念に調べるのに1時間、もう一度調べ直すのに30分", 60),
-                                               ("探索は1か所につき20分として扱う。", 20)])
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [
+        ("探索1回につき30分経過", 30),
+        ("1か所の探索に1時間かかる。", 60),
+        ("1部屋を調べるのに30分かかる。", 30),
+        ("1か所を入念に調べるのに1時間、もう一度調べ直すのに30分", 60),
+        ("探索は1か所につき20分として扱う。", 20),
+    ],
+)
 def test_search_cost(text: str, minutes: int) -> None:
     from runner.importer.timeline import search_cost
 
@@ -317,39 +384,93 @@ def test_stat_blocks(tmp_path: Path) -> None:
     sc = parse_document(doc)
     genzo, deep, song = sc.creatures
     assert (genzo.name, genzo.kind) == ("汐見 源蔵", "npc")
-    assert genzo.stats == {"STR": 45, "CON": 50, "SIZ": 55, "DEX": 40, "APP": 35, "INT": 65, "POW": 60, "EDU": 50,
-                           "HP": 10, "MP": 12, "SAN": 20}
-    assert (deep.name, deep.kind, deep.san, deep.armor, deep.db, deep.build, deep.move) == \
-        ("深きもの", "monster", "0/1d6", 1, "+1d4", 1, 8)
+    assert genzo.stats == {
+        "STR": 45,
+        "CON": 50,
+        "SIZ": 55,
+        "DEX": 40,
+        "APP": 35,
+        "INT": 65,
+        "POW": 60,
+        "EDU": 50,
+        "HP": 10,
+        "MP": 12,
+        "SAN": 20,
+    }
+    assert (deep.name, deep.kind, deep.san, deep.armor, deep.db, deep.build, deep.move) == (
+        "深きもの",
+        "monster",
+        "0/1d6",
+        1,
+        "+1d4",
+        1,
+        8,
+    )
     assert deep.stats["HP"] == 13 and deep.stats["STR"] == 70
     assert [(a.name, a.skill, a.damage) for a in deep.attacks] == [("かぎ爪", 25, "1d6+DB")]
-    assert song.name == "歌" and song.stats == {"STR": 0, "CON": 60, "SIZ": 0, "DEX": 0, "INT": 50, "POW": 70, "HP": 12}
+    assert song.name == "歌" and song.stats == {
+        "STR": 0,
+        "CON": 60,
+        "SIZ": 0,
+        "DEX": 0,
+        "INT": 50,
+        "POW": 70,
+        "HP": 12,
+    }
 
 
 def test_sixth_edition_characteristics_are_converted(tmp_path: Path) -> None:
     doc = tmp_path / "c.txt"
-    doc.write_text("クトゥルフ神話TRPG（6版）\n■書斎\n＜目星＞で日記。\n■クリーチャー\n○人形\nSTR 16 CON 14 SIZ 13 INT 17 POW 18 DEX 7\n"
-                   "耐久力 14　ダメージボーナス +1D4\n武器：首絞め 45%（1D6）\nこぶし 60% 1D3+DB、キック 40% 1D6+DB\n"
-                   "正気度喪失：1/1D8\n", encoding="utf-8")
+    doc.write_text(
+        "クトゥルフ神話TRPG（6版）\n■書斎\n＜目星＞で日記。\n■クリーチャー\n○人形\nSTR 16 CON 14 SIZ 13 INT 17 POW 18 DEX 7\n"
+        "耐久力 14　ダメージボーナス +1D4\n武器：首絞め 45%（1D6）\nこぶし 60% 1D3+DB、キック 40% 1D6+DB\n"
+        "正気度喪失：1/1D8\n",
+        encoding="utf-8",
+    )
     sc = parse_document(doc)
     assert sc.edition == 6
     doll = sc.creatures[0]
-    assert doll.stats == {"STR": 80, "CON": 70, "SIZ": 65, "INT": 85, "POW": 90, "DEX": 35, "HP": 14}
-    assert [(a.name, a.skill, a.damage) for a in doll.attacks] == [("首絞め", 45, "1d6"), ("こぶし", 60, "1d3+DB"),
-                                                                 ("キック", 40, "1d6+DB")]
+    assert doll.stats == {
+        "STR": 80,
+        "CON": 70,
+        "SIZ": 65,
+        "INT": 85,
+        "POW": 90,
+        "DEX": 35,
+        "HP": 14,
+    }
+    assert [(a.name, a.skill, a.damage) for a in doll.attacks] == [
+        ("首絞め", 45, "1d6"),
+        ("こぶし", 60, "1d3+DB"),
+        ("キック", 40, "1d6+DB"),
+    ]
 
 
-@pytest.mark.parametrize(("heading", "kind"), [("TRUE END：霧の晴れる朝", "true"), ("トゥルーエンド「雪解け」", "true"),
-                                               ("GOOD END「閉館」", "good"), ("NORMAL END：鳴らない霧笛", "normal"),
-                                               ("ノーマルエンド「朝の吹雪」", "normal"), ("BAD END：呼び声", "bad"),
-                                               ("バッドエンド", "bad"), ("ロスト", "lost"), ("ロストエンド", "lost"),
-                                               ("LOST", "lost"), ("エンディング3【全滅】", "lost"),
-                                               ("エンディング1【生還】", "good"), ("END２　「乗り過ごし」", "normal"),
-                                               ("エンディングＡ「静かな湖」\n→生還。正気度回復１Ｄ８。", "good"),
-                                               ("エンディングＢ「鐘の音」\n→生還（ノーマルエンド扱い）。", "normal")])
+@pytest.mark.parametrize(
+    ("heading", "kind"),
+    [
+        ("TRUE END：霧の晴れる朝", "true"),
+        ("トゥルーエンド「雪解け」", "true"),
+        ("GOOD END「閉館」", "good"),
+        ("NORMAL END：鳴らない霧笛", "normal"),
+        ("ノーマルエンド「朝の吹雪」", "normal"),
+        ("BAD END：呼び声", "bad"),
+        ("バッドエンド", "bad"),
+        ("ロスト", "lost"),
+        ("ロストエンド", "lost"),
+        ("LOST", "lost"),
+        ("エンディング3【全滅】", "lost"),
+        ("エンディング1【生還】", "good"),
+        ("END２　「乗り過ごし」", "normal"),
+        ("エンディングＡ「静かな湖」\n→生還。正気度回復１Ｄ８。", "good"),
+        ("エンディングＢ「鐘の音」\n→生還（ノーマルエンド扱い）。", "normal"),
+    ],
+)
 def test_ending_kinds(tmp_path: Path, heading: str, kind: str) -> None:
     doc = tmp_path / "e.txt"
-    doc.write_text(f"■書斎\n〈目星〉で日記。\n■エンディング\n■{heading}\n物語の終わり。\n", encoding="utf-8")
+    doc.write_text(
+        f"■書斎\n〈目星〉で日記。\n■エンディング\n■{heading}\n物語の終わり。\n", encoding="utf-8"
+    )
     sc = parse_document(doc)
     assert [(e.kind, e.line) for e in sc.endings] == [(kind, 4)]
 
@@ -357,20 +478,40 @@ def test_ending_kinds(tmp_path: Path, heading: str, kind: str) -> None:
 SECTIONS = [
     ("■導入\n本文\n■書斎\n〈目星〉\n", ["intro", "place"]),
     ("◆探索箇所\n【書斎】\n〈目星〉\n【寝室】\n〈聞き耳〉\n", ["places", "place", "place"]),
-    ("# 題名\n## 導入\n本文\n## 探索箇所\n### 1. 書斎\n〈目星〉\n### 2. 寝室\n本文\n", ["title", "intro", "places", "place", "place"]),
-    ("1.　導入\n本文\n2.　探索箇所\n2-1.　書斎\n〈目星〉\n2-2.　寝室\n本文\n", ["intro", "places", "place", "place"]),
+    (
+        "# 題名\n## 導入\n本文\n## 探索箇所\n### 1. 書斎\n〈目星〉\n### 2. 寝室\n本文\n",
+        ["title", "intro", "places", "place", "place"],
+    ),
+    (
+        "1.　導入\n本文\n2.　探索箇所\n2-1.　書斎\n〈目星〉\n2-2.　寝室\n本文\n",
+        ["intro", "places", "place", "place"],
+    ),
     ("○車両の構成\n◇三号車\n〈目星〉\n◇二号車\n〈聞き耳〉\n", ["places", "place", "place"]),
     ("■書斎\n●本棚\n〈目星〉\n●机\n〈図書館〉\n", ["place", "feature", "feature"]),
     ("■タイムライン\n20:00 鐘\n■NPC\n●源蔵\n本文\n", ["timeline", "npcs", "npc"]),
     ("■NPC・エネミー\n●源蔵\n本文\n■クライマックス\n本文\n", ["creatures", "creature", "climax"]),
     # ふせったー / Discord / Notion: a pictograph marks the heading
-    ("📖 概要\n本文\n🔍 探索箇所\n▼カウンター\n〈目星〉\n⏰ タイムライン\n▶17:00　入店。\n💡 KPメモ\n〈説得〉ハードがきつければ\n"
-     "🏁 エンディング\n☀END A：晴れ間（トゥルーエンド）\n本文\nEND D：ロスト\n本文\n",
-     ["meta", "places", "place", "timeline", "background", "endings", "ending", "ending"]),
+    (
+        "📖 概要\n本文\n🔍 探索箇所\n▼カウンター\n〈目星〉\n⏰ タイムライン\n▶17:00　入店。\n💡 KPメモ\n〈説得〉ハードがきつければ\n"
+        "🏁 エンディング\n☀END A：晴れ間（トゥルーエンド）\n本文\nEND D：ロスト\n本文\n",
+        ["meta", "places", "place", "timeline", "background", "endings", "ending", "ending"],
+    ),
     # a Word document: chapters, numbered sections, (1) items
-    ("第1章　シナリオについて\n1.1　概要\n本文\n第5章　探索箇所\n5.1　民宿\n（1）女将の部屋\n〔目星〕\n（2）帳場\n〔図書館〕\n"
-     "第4章　日程\n1日目（土）\n第9章　ＫＰ向け補足\n9.1　判定について\n〔図書館〕に失敗しても聞ける。\n",
-     ["meta", "notes", "places", "place", "feature", "feature", "timeline", "background", "notes"]),
+    (
+        "第1章　シナリオについて\n1.1　概要\n本文\n第5章　探索箇所\n5.1　民宿\n（1）女将の部屋\n〔目星〕\n（2）帳場\n〔図書館〕\n"
+        "第4章　日程\n1日目（土）\n第9章　ＫＰ向け補足\n9.1　判定について\n〔図書館〕に失敗しても聞ける。\n",
+        [
+            "meta",
+            "notes",
+            "places",
+            "place",
+            "feature",
+            "feature",
+            "timeline",
+            "background",
+            "notes",
+        ],
+    ),
     ("■シナリオデータ\n人数：1～2人\n", ["meta"]),
 ]
 
@@ -385,12 +526,19 @@ def test_headings_and_roles(text: str, roles: list[str]) -> None:
 
 def test_a_timeline_grouped_under_day_lines(tmp_path: Path) -> None:
     doc = tmp_path / "d.txt"
-    doc.write_text("■書斎\n〈目星〉で日記。\n■日程\n1日目（土）\n　15:00　民宿に到着。\n　23:00　鐘が鳴る。\n　1:00　静まる。\n"
-                   "【2日目】\n　午前　自由行動。\n　17:00　霧が出る。全員〔聞き耳〕。\n", encoding="utf-8")
+    doc.write_text(
+        "■書斎\n〈目星〉で日記。\n■日程\n1日目（土）\n　15:00　民宿に到着。\n　23:00　鐘が鳴る。\n　1:00　静まる。\n"
+        "【2日目】\n　午前　自由行動。\n　17:00　霧が出る。全員〔聞き耳〕。\n",
+        encoding="utf-8",
+    )
     sc = parse_document(doc)
     assert [(t.line, t.at, t.minutes) for t in sc.timeline] == [
-        (5, "1日目 15:00", 900), (6, "1日目 23:00", 1380), (7, "2日目 1:00", 1500), (9, "2日目 9:00", 1980),
-        (10, "2日目 17:00", 2460)]
+        (5, "1日目 15:00", 900),
+        (6, "1日目 23:00", 1380),
+        (7, "2日目 1:00", 1500),
+        (9, "2日目 9:00", 1980),
+        (10, "2日目 17:00", 2460),
+    ]
     assert [c.skills for c in sc.timeline[-1].checks] == [["聞き耳"]]
 
 
@@ -427,33 +575,55 @@ def test_characters_listed_without_headings(tmp_path: Path) -> None:
     doc.write_text(CHARACTER_LIST, encoding="utf-8")
     sc = parse_document(doc)
     got = [(c.name, c.kind, c.stats.get("STR"), c.stats.get("HP")) for c in sc.creatures]
-    assert got == [("瀬川 宗一郎", "npc", 40, 10), ("美代子", "npc", None, None), ("水野", "npc", None, None),
-                   ("時を喰うもの", "monster", 80, 16), ("日下部 真帆", "npc", None, None)]
+    assert got == [
+        ("瀬川 宗一郎", "npc", 40, 10),
+        ("美代子", "npc", None, None),
+        ("水野", "npc", None, None),
+        ("時を喰うもの", "monster", 80, 16),
+        ("日下部 真帆", "npc", None, None),
+    ]
     beast = sc.creatures[3]
     assert (beast.armor, beast.db, beast.build, beast.move, beast.san) == (3, "+1d4", 2, 6, "1/1d6")
-    assert [c.line for c in sc.all_checks()] == [2]  # the chat palette for the creature is not a roll
+    assert [c.line for c in sc.all_checks()] == [
+        2
+    ]  # the chat palette for the creature is not a roll
 
 
 def test_one_person_a_line_and_characters_over_stat_blocks_anywhere(tmp_path: Path) -> None:
     doc = tmp_path / "c.txt"
-    doc.write_text("---書斎---\n〈目星〉で日記。\n---門番---\nSTR75 CON80 SIZ65 DEX50 INT60 POW75 HP14\n槍 50% 1d8\n"
-                   "---NPC---\n宮下 里美（みやした さとみ）　35歳。書店の店主。\n源（げん）　猫。店に住みついている。\n"
-                   "妻（故人）の写真を持ち歩いている。\n"
-                   "---クライマックス---\n祭壇の前。\n◎神主\nSTR 11 CON 13 SIZ 12 INT 17 POW 19 APP 10 EDU 16\n"
-                   "武器：短刀 60% 1D4+2\n◎巫女\nSTR 9 CON 11 SIZ 9 INT 13 POW 12 APP 15 EDU 8\n◎依頼人の教授（能力値は省略）\n"
-                   "---エンディング---\nTRUE END：帰る\n", encoding="utf-8")
+    doc.write_text(
+        "---書斎---\n〈目星〉で日記。\n---門番---\nSTR75 CON80 SIZ65 DEX50 INT60 POW75 HP14\n槍 50% 1d8\n"
+        "---NPC---\n宮下 里美（みやした さとみ）　35歳。書店の店主。\n源（げん）　猫。店に住みついている。\n"
+        "妻（故人）の写真を持ち歩いている。\n"
+        "---クライマックス---\n祭壇の前。\n◎神主\nSTR 11 CON 13 SIZ 12 INT 17 POW 19 APP 10 EDU 16\n"
+        "武器：短刀 60% 1D4+2\n◎巫女\nSTR 9 CON 11 SIZ 9 INT 13 POW 12 APP 15 EDU 8\n◎依頼人の教授（能力値は省略）\n"
+        "---エンディング---\nTRUE END：帰る\n",
+        encoding="utf-8",
+    )
     sc = parse_document(doc)
-    assert [(c.name, c.kind) for c in sc.creatures] == [("門番", "monster"), ("宮下 里美", "npc"), ("源", "npc"),
-                                                       ("神主", "monster"), ("巫女", "npc"), ("依頼人の教授", "npc")]
+    assert [(c.name, c.kind) for c in sc.creatures] == [
+        ("門番", "monster"),
+        ("宮下 里美", "npc"),
+        ("源", "npc"),
+        ("神主", "monster"),
+        ("巫女", "npc"),
+        ("依頼人の教授", "npc"),
+    ]
     assert sc.creatures[0].stats["HP"] == 14
 
 
 def test_a_character_under_登場人物_that_costs_sanity_is_fought(tmp_path: Path) -> None:
     doc = tmp_path / "c.txt"
-    doc.write_text("■書斎\n〈目星〉で日記。\n■登場人物\n●菅野 和子\n年齢：68歳\n●住職の亡霊\nSTR 60 CON 80 SIZ 65\n"
-                   "攻撃：数珠で打つ 40% ダメージ1D4\n正気度喪失：0/1D6\n", encoding="utf-8")
+    doc.write_text(
+        "■書斎\n〈目星〉で日記。\n■登場人物\n●菅野 和子\n年齢：68歳\n●住職の亡霊\nSTR 60 CON 80 SIZ 65\n"
+        "攻撃：数珠で打つ 40% ダメージ1D4\n正気度喪失：0/1D6\n",
+        encoding="utf-8",
+    )
     sc = parse_document(doc)
-    assert [(c.name, c.kind) for c in sc.creatures] == [("菅野 和子", "npc"), ("住職の亡霊", "monster")]
+    assert [(c.name, c.kind) for c in sc.creatures] == [
+        ("菅野 和子", "npc"),
+        ("住職の亡霊", "monster"),
+    ]
 
 
 HEADLESS = """【山小屋】
@@ -523,9 +693,14 @@ def test_text_taken_out_of_a_pdf(tmp_path: Path) -> None:
     assert [ln.no for ln in read_document(doc).lines] == [1, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16]
     sc = parse_document(doc)
     assert [(c.line, c.skills, c.difficulty, c.opposed) for c in sc.all_checks()] == [
-        (8, ["芸術/製作(日本画)", "鑑定"], "regular", False), (12, ["説得"], "hard", False), (13, ["STR"], "regular", True)]
+        (8, ["芸術/製作(日本画)", "鑑定"], "regular", False),
+        (12, ["説得"], "hard", False),
+        (13, ["STR"], "regular", True),
+    ]
     assert [(s.line, s.loss) for s in sc.all_san()] == [(5, "0/1d3")]
-    assert "（0/1D" in [ln.raw for p in sc.places for ln in p.narration + p.keeper]  # the text stays as written
+    assert "（0/1D" in [
+        ln.raw for p in sc.places for ln in p.narration + p.keeper
+    ]  # the text stays as written
 
 
 def test_a_lone_number_is_not_a_page_number(tmp_path: Path) -> None:
@@ -538,11 +713,17 @@ def test_a_lone_number_is_not_a_page_number(tmp_path: Path) -> None:
 
 def test_description_and_keeper_blocks(tmp_path: Path) -> None:
     doc = tmp_path / "d.txt"
-    doc.write_text("■書斎\n・本棚：〈目星〉で日記。\n【描写】\n窓から月明かりが差し込んでいる。\n"
-                   "【KP情報】\n日記は偽物である。\n描写：机の上に古いランプ。\nKP情報：ランプは点かない。\n"
-                   "■エンディング\n■TRUE END\n帰る。\n", encoding="utf-8")
+    doc.write_text(
+        "■書斎\n・本棚：〈目星〉で日記。\n【描写】\n窓から月明かりが差し込んでいる。\n"
+        "【KP情報】\n日記は偽物である。\n描写：机の上に古いランプ。\nKP情報：ランプは点かない。\n"
+        "■エンディング\n■TRUE END\n帰る。\n",
+        encoding="utf-8",
+    )
     sc = parse_document(doc)
     study = sc.places[0]
-    assert [x.raw for x in study.narration] == ["窓から月明かりが差し込んでいる。", "描写：机の上に古いランプ。"]
+    assert [x.raw for x in study.narration] == [
+        "窓から月明かりが差し込んでいる。",
+        "描写：机の上に古いランプ。",
+    ]
     assert "日記は偽物である。" in [x.raw for x in study.keeper]
     assert "KP情報：ランプは点かない。" in [x.raw for x in study.keeper]

@@ -15,8 +15,14 @@ from runner.importer import parse_document
 from runner.importer.score import load_key, score, total
 
 DATA = Path(__file__).resolve().parent / "data" / "import"
-GOALS = {"checks": (0.95, 0.90), "san": (0.95, 0.90), "timeline": (0.90, 0.90), "monsters": (0.90, 0.90),
-         "npcs": (0.90, 0.90), "endings": (0.90, 0.90)}
+GOALS = {
+    "checks": (0.95, 0.90),
+    "san": (0.95, 0.90),
+    "timeline": (0.90, 0.90),
+    "monsters": (0.90, 0.90),
+    "npcs": (0.90, 0.90),
+    "endings": (0.90, 0.90),
+}
 
 
 def keys(part: str) -> list[Path]:
@@ -55,7 +61,9 @@ def test_recall_and_precision_meet_the_goals(part: str) -> None:
 
 
 def test_held_out_documents_cover_the_required_styles() -> None:
-    docs = [load_key(k)["doc"] for k in keys("heldout")] + [load_key(k)["doc"] for k in keys("tuning")]
+    docs = [load_key(k)["doc"] for k in keys("heldout")] + [
+        load_key(k)["doc"] for k in keys("tuning")
+    ]
     assert len(docs) >= 5
     assert any(d.endswith(".md") for d in docs) and any(d.endswith(".html") for d in docs)
     assert sum(1 for k in keys("heldout") + keys("tuning") if load_key(k).get("edition") == 6) >= 2

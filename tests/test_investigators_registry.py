@@ -52,8 +52,16 @@ def story(tmp_path: Path) -> Path:
 
 def katari(home: Path, lang: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "KATARI_HOME": str(home), "KATARI_LANG": lang}
-    return subprocess.run([sys.executable, "-m", "runner", *args], input=stdin, capture_output=True,
-                          text=True, encoding="utf-8", cwd=ROOT, timeout=180, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=ROOT,
+        timeout=180,
+        env=env,
+    )
 
 
 def _one_refusal(text: str, prefix: str, lang: str, story: str = "plain_walk") -> None:
@@ -62,7 +70,9 @@ def _one_refusal(text: str, prefix: str, lang: str, story: str = "plain_walk") -
     line = lines[0]
     assert line.startswith(prefix), line
     assert story in line and all(s in line for s in SAYS[lang]), line
-    assert WITH and all(rs.title in line for rs in WITH), line  # where investigators are, from the registry
+    assert WITH and all(rs.title in line for rs in WITH), (
+        line
+    )  # where investigators are, from the registry
 
 
 def test_the_shipped_systems_that_keep_investigators_say_so() -> None:
@@ -71,7 +81,16 @@ def test_the_shipped_systems_that_keep_investigators_say_so() -> None:
         inv = rs.investigators
         assert inv is not None and callable(inv.command) and callable(inv.active)
         ad = __import__(inv.adapter, fromlist=["load"])
-        for name in ("investigator", "load", "read_file", "parse", "complete", "piece", "SheetError", "say"):
+        for name in (
+            "investigator",
+            "load",
+            "read_file",
+            "parse",
+            "complete",
+            "piece",
+            "SheetError",
+            "say",
+        ):
             assert hasattr(ad, name), f"{rs.name}'s adapter {inv.adapter} lacks {name}"
 
 
@@ -79,16 +98,44 @@ def test_the_shipped_systems_that_keep_investigators_say_so() -> None:
 def test_play_investigator_is_refused_in_one_line(story: Path, tmp_path: Path, lang: str) -> None:
     # (a file that is not there: the refusal comes first, nothing is read)
     for extra in ([], ["--jsonl"]):
-        r = katari(tmp_path / "home", lang, "play", str(story), *extra, "--investigator",
-                   str(tmp_path / "absent.json"), "--lang", lang)
+        r = katari(
+            tmp_path / "home",
+            lang,
+            "play",
+            str(story),
+            *extra,
+            "--investigator",
+            str(tmp_path / "absent.json"),
+            "--lang",
+            lang,
+        )
         assert r.returncode == 2 and r.stdout == ""
         _one_refusal(r.stderr, f"katari play: --investigator{'：' if lang == 'ja' else ':'}", lang)
-    r = katari(tmp_path / "home", lang, "play", str(story), "--jsonl", "--investigator", str(PIECE), "--lang", lang)
+    r = katari(
+        tmp_path / "home",
+        lang,
+        "play",
+        str(story),
+        "--jsonl",
+        "--investigator",
+        str(PIECE),
+        "--lang",
+        lang,
+    )
     assert r.returncode == 2
     _one_refusal(r.stderr, "katari play: --investigator", lang)
     # A story of a rule system without investigators: that system is named by its title.
-    r = katari(tmp_path / "home", lang, "play", "ureg_window_room", "--jsonl", "--investigator", str(PIECE),
-               "--lang", lang)
+    r = katari(
+        tmp_path / "home",
+        lang,
+        "play",
+        "ureg_window_room",
+        "--jsonl",
+        "--investigator",
+        str(PIECE),
+        "--lang",
+        lang,
+    )
     assert r.returncode == 2
     _one_refusal(r.stderr, "katari play: --investigator", lang, "ureg_window_room")
     assert system("ureg").title in r.stderr
@@ -101,26 +148,53 @@ def test_export_ccfolia_is_refused_in_one_line(story: Path, tmp_path: Path, lang
     assert r.returncode == 0, r.stderr
     save = home / "stories" / "plain_walk" / "saves" / "autosave.json"
     assert save.exists()
-    r = katari(home, lang, "export", str(save), "--story", str(story), "--format", "ccfolia", "--lang", lang)
+    r = katari(
+        home,
+        lang,
+        "export",
+        str(save),
+        "--story",
+        str(story),
+        "--format",
+        "ccfolia",
+        "--lang",
+        lang,
+    )
     assert r.returncode == 2 and r.stdout == ""
     _one_refusal(r.stderr, f"katari export: --format ccfolia{'：' if lang == 'ja' else ':'}", lang)
     # The log formats are no rule system's: they still work for this story.
-    r = katari(home, lang, "export", str(save), "--story", str(story), "--format", "replay", "--lang", lang)
+    r = katari(
+        home, lang, "export", str(save), "--story", str(story), "--format", "replay", "--lang", lang
+    )
     assert r.returncode == 0 and "A plain road." in r.stdout, r.stderr
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_the_console_import_is_refused_in_one_line(story: Path, tmp_path: Path, lang: str,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_console_import_is_refused_in_one_line(
+    story: Path, tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
     word = "取り込む" if lang == "ja" else "import"
-    for typed in (f"{word} {PIECE}\n", f"{word}\n"):  # a file, or JSON to paste: refused before either
+    for typed in (
+        f"{word} {PIECE}\n",
+        f"{word}\n",
+    ):  # a file, or JSON to paste: refused before either
         out = io.StringIO()
-        Repl(load_story(story), io=PlainIO(io.StringIO(typed + "1\n"), out, cols=400), lang=lang, new=True,
-             seed=3, history=False).run()
+        Repl(
+            load_story(story),
+            io=PlainIO(io.StringIO(typed + "1\n"), out, cols=400),
+            lang=lang,
+            new=True,
+            seed=3,
+            history=False,
+        ).run()
         screen = out.getvalue()
         refusals = [ln.strip() for ln in screen.splitlines() if SAYS[lang][0] in ln]
         assert len(refusals) == 1, screen
         _one_refusal(refusals[0], "import", lang)
-        assert "Traceback" not in screen and "貼り付けて" not in screen and "Paste the JSON" not in screen
+        assert (
+            "Traceback" not in screen
+            and "貼り付けて" not in screen
+            and "Paste the JSON" not in screen
+        )
         assert "Further along." in screen  # the game goes on: the next line is played

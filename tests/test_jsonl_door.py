@@ -32,26 +32,50 @@ def _locale_dir(tmp: Path) -> str | None:
 @pytest.fixture(scope="module")
 def locales(tmp_path_factory) -> dict[str, dict[str, str]]:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHON"))}
-    out = {"C.UTF-8": {**base, "LC_ALL": "C.UTF-8"},
-           "C": {**base, "LC_ALL": "C"},
-           # What a real en_US.UTF-8 terminal gives Python: UTF-8 with strict errors.
-           "strict-utf8": {**base, "LANG": "en_US.UTF-8", "PYTHONIOENCODING": "utf-8"}}
+    out = {
+        "C.UTF-8": {**base, "LC_ALL": "C.UTF-8"},
+        "C": {**base, "LC_ALL": "C"},
+        # What a real en_US.UTF-8 terminal gives Python: UTF-8 with strict errors.
+        "strict-utf8": {**base, "LANG": "en_US.UTF-8", "PYTHONIOENCODING": "utf-8"},
+    }
     loc = _locale_dir(tmp_path_factory.mktemp("locale"))
     if loc is not None:
-        out["en_US.UTF-8"] = {**base, "LOCPATH": loc, "LC_ALL": "en_US.UTF-8", "LANG": "en_US.UTF-8"}
+        out["en_US.UTF-8"] = {
+            **base,
+            "LOCPATH": loc,
+            "LC_ALL": "en_US.UTF-8",
+            "LANG": "en_US.UTF-8",
+        }
     return out
 
 
-def jsonl(story: str, data: bytes, env: dict[str, str] | None = None, *, home: Path,
-          seed: int = 1, timeout: float = 120) -> tuple[list[dict], bytes, str]:
+def jsonl(
+    story: str,
+    data: bytes,
+    env: dict[str, str] | None = None,
+    *,
+    home: Path,
+    seed: int = 1,
+    timeout: float = 120,
+) -> tuple[list[dict], bytes, str]:
     env = dict(env if env is not None else os.environ)
     env["KATARI_HOME"] = str(home)
-    p = subprocess.run([sys.executable, "-m", "runner", "play", story, "--jsonl", "--seed", str(seed)],
-                       input=data, capture_output=True, cwd=ROOT, env=env, timeout=timeout)
+    p = subprocess.run(
+        [sys.executable, "-m", "runner", "play", story, "--jsonl", "--seed", str(seed)],
+        input=data,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=timeout,
+    )
     assert p.returncode == 0, p.stderr.decode("utf-8", "replace")[-2000:]
     assert b"Traceback" not in p.stderr, p.stderr.decode("utf-8", "replace")[-2000:]
     text = p.stdout.decode("utf-8")  # raises if any byte is not UTF-8
-    return [json.loads(line) for line in text.splitlines()], p.stdout, p.stderr.decode("utf-8", "replace")
+    return (
+        [json.loads(line) for line in text.splitlines()],
+        p.stdout,
+        p.stderr.decode("utf-8", "replace"),
+    )
 
 
 def answered(events: list[dict]) -> list[list[dict]]:
@@ -72,7 +96,14 @@ def answered(events: list[dict]) -> list[list[dict]]:
 
 # ---------------------------------------------------------------- item 15: bytes
 
-BAD_BYTES = [b"insp\xffx", b"\xc3", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\x80\x80", b"ok\xe3\x81"]
+BAD_BYTES = [
+    b"insp\xffx",
+    b"\xc3",
+    b"\xed\xa0\x80",
+    b"\xf8\x88\x80\x80\x80",
+    b"\x80\x80",
+    b"ok\xe3\x81",
+]
 
 
 @pytest.mark.parametrize("name", ["C.UTF-8", "C", "strict-utf8", "en_US.UTF-8"])
@@ -117,11 +148,25 @@ def test_text_that_cannot_be_utf8_is_escaped_in_process() -> None:
 
 # ---------------------------------------------------------------- item 16: dice faces
 
+
 def test_unusable_faces_are_refused_and_dropped_and_every_line_is_answered(tmp_path) -> None:
     # Pregen 1 wakes in the dark; grope_switch is a Luck roll (1d100: a tens and a units d10).
-    lines = ["pregen1", "wake", ":dice 500", "grope_switch", "grope_switch",
-             ":dice 9,x", ":dice -1", ":dice 1001", ":dice " + "9" * 5000, ":dice", ":dice 1,10"]
-    events, _, _ = jsonl("deep_sea_atelier", "".join(x + "\n" for x in lines).encode(), home=tmp_path)
+    lines = [
+        "pregen1",
+        "wake",
+        ":dice 500",
+        "grope_switch",
+        "grope_switch",
+        ":dice 9,x",
+        ":dice -1",
+        ":dice 1001",
+        ":dice " + "9" * 5000,
+        ":dice",
+        ":dice 1,10",
+    ]
+    events, _, _ = jsonl(
+        "deep_sea_atelier", "".join(x + "\n" for x in lines).encode(), home=tmp_path
+    )
     turns = answered(events)
     assert len(turns) == 1 + len(lines)
     # `:dice 500` is kept (some die might show it) and answered with what is pending.
@@ -145,7 +190,9 @@ def test_too_many_waiting_faces_are_refused(tmp_path) -> None:
     from runner.rules.dice import MAX_DICE
 
     lines = [":dice " + ",".join(["3"] * MAX_DICE), ":dice 4"]
-    events, _, _ = jsonl("deep_sea_atelier", "".join(x + "\n" for x in lines).encode(), home=tmp_path)
+    events, _, _ = jsonl(
+        "deep_sea_atelier", "".join(x + "\n" for x in lines).encode(), home=tmp_path
+    )
     turns = answered(events)
     assert turns[1][0]["type"] == "dice" and len(turns[1][0]["pending"]) == MAX_DICE
     assert turns[2][0]["code"] == "bad_dice" and str(MAX_DICE) in turns[2][0]["message"]
@@ -155,7 +202,8 @@ def test_a_face_a_roll_effect_cannot_use_ends_the_turn_like_any_error(tmp_path) 
     # A roll: effect raises DiceError outside any check (it used to end the turn with a bare
     # error line: no state, no prompt).
     story = tmp_path / "roll.yaml"
-    story.write_text("""story: {id: rolltest, title: Roll, start: a}
+    story.write_text(
+        """story: {id: rolltest, title: Roll, start: a}
 variables: {n: 0}
 nodes:
   a:
@@ -166,7 +214,9 @@ nodes:
         label: throw
         effects:
           - roll: {dice: 1d6, into: n}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     lines = [":dice 9", "throw", "throw", ":dice 4", "throw"]
     events, _, _ = jsonl(str(story), "".join(x + "\n" for x in lines).encode(), home=tmp_path)
     turns = answered(events)

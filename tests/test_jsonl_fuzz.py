@@ -67,8 +67,15 @@ def test_every_story_answers_random_lines_cleanly(story: Path, home: str) -> Non
     lines = 0
     for gm in (False, True):
         for _ in range(2):
-            r = fuzz.run_session(fuzz.Pick(rnd), story, info, seed=rnd.randrange(1 << 31), gm=gm,
-                                 max_lines=120, home=home)
+            r = fuzz.run_session(
+                fuzz.Pick(rnd),
+                story,
+                info,
+                seed=rnd.randrange(1 << 31),
+                gm=gm,
+                max_lines=120,
+                home=home,
+            )
             lines += r["lines"]
     assert lines >= 30
 
@@ -95,13 +102,23 @@ def test_a_long_session_does_not_grow(story: Path, home: str) -> None:
     assert not s.ended and grown < 5 * 1024, f"{info.id}: resident memory grew {grown // 1024} MB"
 
 
-@settings(max_examples=EXAMPLES, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=st.data())
 def test_hypothesis_drives_any_story_with_any_lines(data, tmp_path_factory) -> None:
     story = data.draw(st.sampled_from(STORIES), label="story")
     gm = data.draw(st.booleans(), label="gm")
     seed = data.draw(st.integers(0, 2**31 - 1), label="seed")
     n = data.draw(st.integers(1, 40), label="lines")
-    fuzz.run_session(HypothesisPick(data), story, INFOS[story], seed=seed, gm=gm, max_lines=n,
-                     home=str(tmp_path_factory.getbasetemp() / "fuzz-hyp-home"))
+    fuzz.run_session(
+        HypothesisPick(data),
+        story,
+        INFOS[story],
+        seed=seed,
+        gm=gm,
+        max_lines=n,
+        home=str(tmp_path_factory.getbasetemp() / "fuzz-hyp-home"),
+    )

@@ -24,11 +24,29 @@ def test_japanese_manual_keeps_the_facts(capsys) -> None:
         if seq and number not in (4, 6, 16):  # written as rules or "×9" in prose
             assert " ".join(JA[b] for b in seq) in text, d.NAMES_JA[number]
     assert "盾 盾 盾 盾 盾 盾 盾 盾 盾" in text
-    for fact in ("x ＝ y ＋ z", "x ＝ y − z", "x ＝ s ＋ b", "x ＝ z ＋ m", "（y − 5）",
-                 "（y − z − 1）", "（y − 10）", "ステージ6に入った時点でレベルは3",
-                 "ステージ11に入った時点でレベルは4", "ステージ16", "赤＝1、黄＝2、緑＝3、青＝4、マゼンタ＝5",
-                 "BOB", "電池が一本もなければ", "レベルが **2**", "m = 0", "灰色が1F、緑色が2F",
-                 "0・1・2", "3・4・5・6", "7・8・9", "自動的に勝ち", "1〜3回"):
+    for fact in (
+        "x ＝ y ＋ z",
+        "x ＝ y − z",
+        "x ＝ s ＋ b",
+        "x ＝ z ＋ m",
+        "（y − 5）",
+        "（y − z − 1）",
+        "（y − 10）",
+        "ステージ6に入った時点でレベルは3",
+        "ステージ11に入った時点でレベルは4",
+        "ステージ16",
+        "赤＝1、黄＝2、緑＝3、青＝4、マゼンタ＝5",
+        "BOB",
+        "電池が一本もなければ",
+        "レベルが **2**",
+        "m = 0",
+        "灰色が1F、緑色が2F",
+        "0・1・2",
+        "3・4・5・6",
+        "7・8・9",
+        "自動的に勝ち",
+        "1〜3回",
+    ):
         assert fact in text, fact
 
 
@@ -70,8 +88,12 @@ def test_the_english_module_speaks_the_english_manual_s_words(capsys) -> None:
     for zone in ("red", "yellow", "green", "blue", "magenta", "white"):
         assert said[f"zone.{zone}"] in text
     assert "**forward, left, right** (moves) and **sword, shield** (combat)" in text
-    for key, phrase in {"fight": "you have met an enemy", "beaten": "the LED goes out",
-                        "auto_win": "won at once", "stage": "The LED"}.items():
+    for key, phrase in {
+        "fight": "you have met an enemy",
+        "beaten": "the LED goes out",
+        "auto_win": "won at once",
+        "stage": "The LED",
+    }.items():
         assert phrase in said[key] and phrase in text, key
     story = T.apply(load(resolve("dungeon_2f")), "en")
     labels = [a.label for a in story.nodes["module"].actions]

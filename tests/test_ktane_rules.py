@@ -30,14 +30,32 @@ def play(st: dict, buttons: list[str]) -> list[tuple[str, dict]]:
 
 # --- x, moves ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("raw,x", [(0, 0), (9, 9), (10, 0), (23, 3), (99, 9), (-3, 3),
-                                   (-15, 5), (-10, 0), (-9, 9)])
+
+@pytest.mark.parametrize(
+    "raw,x", [(0, 0), (9, 9), (10, 0), (23, 3), (99, 9), (-3, 3), (-15, 5), (-10, 0), (-9, 9)]
+)
 def test_normalise(raw: int, x: int) -> None:
     assert d.normalise(raw) == x
 
 
-@pytest.mark.parametrize("x,move", [(0, L), (1, L), (2, L), (3, F), (4, F), (5, F), (6, F),
-                                    (7, R), (8, R), (9, R), (12, L), (-7, R), (16, F)])
+@pytest.mark.parametrize(
+    "x,move",
+    [
+        (0, L),
+        (1, L),
+        (2, L),
+        (3, F),
+        (4, F),
+        (5, F),
+        (6, F),
+        (7, R),
+        (8, R),
+        (9, R),
+        (12, L),
+        (-7, R),
+        (16, F),
+    ],
+)
 def test_move_for(x: int, move: str) -> None:
     assert d.move_for(x) == move
 
@@ -86,12 +104,18 @@ def test_magenta_references() -> None:
     assert d.raw_x("magenta", 11, 5, rolls, 0, 0, 0, 0) == rolls[0]
     assert not d.magenta_ok(5, 1, 0) and d.magenta_ok(6, 1, 0)
     assert not d.magenta_ok(10, 4, 0) and d.magenta_ok(11, 4, 0)
-    assert d.magenta_ok(2, 3, 0) and not d.magenta_ok(2, 3, 1) and d.magenta_ok(3, 3, 1) and not d.magenta_ok(3, 3, 2)
+    assert (
+        d.magenta_ok(2, 3, 0)
+        and not d.magenta_ok(2, 3, 1)
+        and d.magenta_ok(3, 3, 1)
+        and not d.magenta_ok(3, 3, 2)
+    )
     with pytest.raises(ValueError):
         d.raw_x("magenta", 5, 1, rolls, 0, 0, 0, 0)
 
 
 # --- levels -----------------------------------------------------------------------------
+
 
 def test_level_changes_and_clamping() -> None:
     assert d.level_after_stage("red", 0, 1, 2) == 2
@@ -111,8 +135,23 @@ def test_level_changes_and_clamping() -> None:
 def test_entering_stage_6_and_11_sets_the_level() -> None:
     # Yellows keep the level at 1 up to stage 5; stage 6 sets 3; reds push it to 5 by
     # stage 10; stage 11 sets 4.
-    zones = ["red", "yellow", "yellow", "yellow", "yellow",
-             "red", "red", "red", "red", "red", "yellow", "red", "red", "red", "red"]
+    zones = [
+        "red",
+        "yellow",
+        "yellow",
+        "yellow",
+        "yellow",
+        "red",
+        "red",
+        "red",
+        "red",
+        "red",
+        "yellow",
+        "red",
+        "red",
+        "red",
+        "red",
+    ]
     st = module(zones)
     levels = {}
     while not st["solved"]:
@@ -124,6 +163,7 @@ def test_entering_stage_6_and_11_sets_the_level() -> None:
 
 
 # --- enemies ----------------------------------------------------------------------------
+
 
 def test_enemy_order() -> None:
     assert d.choose_enemy(1, []) == 1
@@ -141,8 +181,9 @@ def test_enemy_order() -> None:
     assert 9 not in sum(d.ENEMY_LISTS.values(), ())
 
 
-@pytest.mark.parametrize("zone,times", [("red", 1), ("yellow", 2), ("green", 3), ("blue", 4),
-                                        ("magenta", 5)])
+@pytest.mark.parametrize(
+    "zone,times", [("red", 1), ("yellow", 2), ("green", 3), ("blue", 4), ("magenta", 5)]
+)
 def test_slime_repeats_once_per_zone_number(zone: str, times: int) -> None:
     seq, after = d.sequence(4, 3, zone, EDGE, [1])
     assert seq == [SW, SH] * times and after is None
@@ -188,8 +229,11 @@ def test_rabbit_and_bob() -> None:
     plain = d.sequence(10, 8, "red", EDGE, [])[0]
     assert plain == [SH, SH, SH, L, SH, R, SH, SH, F, F, SH]
     for lit in (True, False):
-        bob = {"serial": "AB7CD3", "indicators": [{"label": "FRK", "lit": True},
-                                                  {"label": "BOB", "lit": lit}], "batteries": 1}
+        bob = {
+            "serial": "AB7CD3",
+            "indicators": [{"label": "FRK", "lit": True}, {"label": "BOB", "lit": lit}],
+            "batteries": 1,
+        }
         assert d.sequence(10, 8, "red", bob, [])[0] == [SW, SW, SW, L, SW, R, SW, SW, F, F, SW]
     other = {"serial": "AB7CD3", "indicators": [{"label": "FRK", "lit": True}], "batteries": 1}
     assert d.sequence(10, 8, "red", other, [])[0] == plain
@@ -202,12 +246,28 @@ def test_door_and_batteries() -> None:
 
 
 def test_codex_lengths() -> None:
-    lengths = {1: 1, 2: 2, 3: 4, 5: 4, 7: 6, 8: 6, 9: 1, 10: 11, 11: 13, 12: 10, 14: 10,
-               15: 13, 16: 9, 17: 26, 18: 9}
+    lengths = {
+        1: 1,
+        2: 2,
+        3: 4,
+        5: 4,
+        7: 6,
+        8: 6,
+        9: 1,
+        10: 11,
+        11: 13,
+        12: 10,
+        14: 10,
+        15: 13,
+        16: 9,
+        17: 26,
+        18: 9,
+    }
     assert {k: len(v) for k, v in d.CODEX.items() if k in lengths} == lengths
 
 
 # --- whole-module flows -----------------------------------------------------------------
+
 
 def test_hand_worked_opening() -> None:
     # serial AB7CD3: stage 1 x = 7 -> right. Stage 2 red: 2 + 7 = 9 -> right, level 2.
@@ -315,6 +375,7 @@ def test_timer_ticks_to_an_explosion() -> None:
 
 # --- the hooks through a context double -------------------------------------------------
 
+
 class Ctx:
     """A minimal engine context: seeded faces, collected narration."""
 
@@ -362,8 +423,9 @@ def test_hooks_play_a_game_to_defused() -> None:
     assert SYSTEM.hooks["strikes"].fn(ctx) == 0
     assert ctx.events[-1]["text"] == "ステージ16へ。モジュール解除！"
     assert SYSTEM.view(ctx.story, ctx.state, False)["led"] == "off"
-    assert all(e["keeper"] is False for e in ctx.events if e["id"] in ("ktane.strike",
-                                                                        "ktane.stage"))
+    assert all(
+        e["keeper"] is False for e in ctx.events if e["id"] in ("ktane.strike", "ktane.stage")
+    )
 
 
 def test_keeper_lines_only_for_the_gm() -> None:
@@ -387,9 +449,11 @@ def test_validate_options() -> None:
     ok = {"story": {"options": {"strikes": 3, "timer": None, "fight_gap": [1, 3]}}}
     assert SYSTEM.validate(ok) == []
     bad = {"story": {"options": {"strikes": 0, "timer": -1, "fight_gap": [3, 1]}}}
-    assert [p for p, _ in SYSTEM.validate(bad)] == ["story.options.strikes",
-                                                    "story.options.timer",
-                                                    "story.options.fight_gap"]
+    assert [p for p, _ in SYSTEM.validate(bad)] == [
+        "story.options.strikes",
+        "story.options.timer",
+        "story.options.fight_gap",
+    ]
 
 
 def test_countdown_through_the_hooks() -> None:
@@ -400,7 +464,9 @@ def test_countdown_through_the_hooks() -> None:
     assert SYSTEM.view(ctx.story, ctx.state, False)["time_left"] == 2
     assert not SYSTEM.hooks["exploded"].fn(ctx)
     SYSTEM.hooks["tick"].fn(ctx, 2)
-    assert SYSTEM.hooks["exploded"].fn(ctx) and ctx.events[-1]["text"] == "時間切れ。爆弾が爆発した。"
+    assert (
+        SYSTEM.hooks["exploded"].fn(ctx) and ctx.events[-1]["text"] == "時間切れ。爆弾が爆発した。"
+    )
     assert "time_left" not in SYSTEM.view(Ctx().story, _inited(Ctx()).state, False)
 
 

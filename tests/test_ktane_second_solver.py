@@ -50,9 +50,9 @@ CODEX: dict[int, list[str]] = {
     1: [SW],
     2: [SW, SW],
     3: [SW, SW, SH, SW],
-    4: [SW, SH],                      # slime: done once per zone number
+    4: [SW, SH],  # slime: done once per zone number
     5: [SW, SH, F, SW],
-    6: [SW],                          # shapeshifter in its own form
+    6: [SW],  # shapeshifter in its own form
     7: [SH, SH, SW, SH, F, SW],
     8: [L, R, SW, L, R, SW],
     9: [SW],
@@ -62,7 +62,34 @@ CODEX: dict[int, list[str]] = {
     14: [SW, SW, L, SW, R, SW, SW, F, F, SW],
     15: [L, L, R, F, R, L, F, F, L, R, R, R, SW],
     16: [SH] * 9,
-    17: [SW, L, R, SH, SW, L, SW, R, SH, SW, SW, F, L, L, SH, SW, F, SH, SH, SH, SW, L, SW, SW, L, SW],
+    17: [
+        SW,
+        L,
+        R,
+        SH,
+        SW,
+        L,
+        SW,
+        R,
+        SH,
+        SW,
+        SW,
+        F,
+        L,
+        L,
+        SH,
+        SW,
+        F,
+        SH,
+        SH,
+        SH,
+        SW,
+        L,
+        SW,
+        SW,
+        L,
+        SW,
+    ],
     18: [L, SH, R, SH, F, SH, SW, SW, F],
 }
 
@@ -83,7 +110,7 @@ class Solver:
     """Decides each press from the player's view only."""
 
     def __init__(self, mistakes: frozenset[int] = frozenset()) -> None:
-        self.mistakes = mistakes          # press numbers (1-based) preceded by a wrong press
+        self.mistakes = mistakes  # press numbers (1-based) preceded by a wrong press
         self.presses = 0
         self.pending: str | None = None
         self.narration: list[str] = []
@@ -92,17 +119,17 @@ class Solver:
         self.s = 0
         self.b = 0
         self.m = 0
-        self.fought: list[int] = []       # enemies fought, in order (6 and 13 as themselves)
-        self.entered = 0                  # the last stage whose entry rules were applied
-        self.zone: str | None = None      # LED colour of the stage last completed
+        self.fought: list[int] = []  # enemies fought, in order (6 and 13 as themselves)
+        self.entered = 0  # the last stage whose entry rules were applied
+        self.zone: str | None = None  # LED colour of the stage last completed
         self.seq: list[str] | None = None
         self.done = 0
         self.boss_after = False
         self.levels: dict[int, int] = {}  # the level each stage was played at
         self.strikes = 0
         self.log: list[str] = []
-        self.enemies: list[tuple[int, int, list[str]]] = []   # (stage, enemy, sequence)
-        self.events: set[str] = set()     # notable cases met (for edge-case tests)
+        self.enemies: list[tuple[int, int, list[str]]] = []  # (stage, enemy, sequence)
+        self.events: set[str] = set()  # notable cases met (for edge-case tests)
 
     # -- movement -------------------------------------------------------------------
     def stage_x(self, y: int, led: str, serial: str) -> int:
@@ -193,8 +220,10 @@ class Solver:
     def start_fight(self, stage: int, edgework: dict) -> None:
         enemy = self.next_enemy()
         assert enemy is not None, "the module started a fight the manual says is won at once"
-        edge = {"bob": any(i["label"] == "BOB" for i in edgework["indicators"]),
-                "batteries": edgework["batteries"]}
+        edge = {
+            "bob": any(i["label"] == "BOB" for i in edgework["indicators"]),
+            "batteries": edgework["batteries"],
+        }
         seq = self.actions(enemy, stage, len(self.fought) - 1, edge)
         self.fought.append(enemy)
         self.m = enemy
@@ -244,7 +273,9 @@ class Solver:
         stage, led = st["stage"], st["led"]
         if led == "white":
             if self.seq is None:
-                assert stage == self.entered and stage in self.xs, f"fight before stage {stage} was played"
+                assert stage == self.entered and stage in self.xs, (
+                    f"fight before stage {stage} was played"
+                )
                 self.start_fight(stage, st["edgework"])
             cmd = self.fight_press()
         else:
@@ -264,8 +295,15 @@ class Solver:
         return cmd
 
 
-def play(story, seed: int, mistakes: frozenset[int] = frozenset(), *, gm: bool = False,
-         check=None, max_presses: int = 600) -> Solver:
+def play(
+    story,
+    seed: int,
+    mistakes: frozenset[int] = frozenset(),
+    *,
+    gm: bool = False,
+    check=None,
+    max_presses: int = 600,
+) -> Solver:
     """Plays one seeded module in-process from the player's view; raises Strike on a strike
     the solver did not mean. ``check(solver, state)`` sees every state (with ``gm``, the
     module's hidden values, which the solver never reads)."""
@@ -309,8 +347,9 @@ def _variant(tmp_path_factory, gap: str):
     text = (STORY_PATH / "story.yaml").read_text(encoding="utf-8")
     assert "fight_gap: [1, 3]" in text
     d = tmp_path_factory.mktemp("dungeon_2f_gap")
-    (d / "story.yaml").write_text(text.replace("fight_gap: [1, 3]", f"fight_gap: {gap}"),
-                                  encoding="utf-8")
+    (d / "story.yaml").write_text(
+        text.replace("fight_gap: [1, 3]", f"fight_gap: {gap}"), encoding="utf-8"
+    )
     return load(d)
 
 
@@ -337,14 +376,14 @@ def test_thousand_modules_solved_without_a_strike(story, seeds: range) -> None:
 # Seeds (found by scanning 100,000) where the rare rules come into play, shipped story.
 EDGE_SEEDS = [
     (148, "final_boss"),
-    (25, "necromancer_copies_6"),      # copies the shapeshifter: the form of its own stage
-    (2, "necromancer_copies_4"),       # copies the slime: the zone of its own stage
+    (25, "necromancer_copies_6"),  # copies the shapeshifter: the form of its own stage
+    (2, "necromancer_copies_4"),  # copies the slime: the zone of its own stage
     (166, "necromancer_copies_1"),
-    (1540, "necromancer_copies_14"),   # copies the door
-    (109, "shapeshifter_as_13"),       # becomes the necromancer, which copies the one before
-    (1673, "shapeshifter_as_4"),       # becomes the slime
-    (25, "shapeshifter_as_9"),         # the unicorn
-    (34, "shapeshifter_own_form"),     # at stage 6
+    (1540, "necromancer_copies_14"),  # copies the door
+    (109, "shapeshifter_as_13"),  # becomes the necromancer, which copies the one before
+    (1673, "shapeshifter_as_4"),  # becomes the slime
+    (25, "shapeshifter_as_9"),  # the unicorn
+    (34, "shapeshifter_own_form"),  # at stage 6
     (3, "rabbit_bob_unlit"),
     (8, "rabbit_bob_lit"),
     (6, "door_no_batteries"),
@@ -372,7 +411,7 @@ def test_fight_won_at_once(every_stage) -> None:
     # All of level 5 beaten when a fight comes at level 5: no button, straight on.
     assert "ktane.auto_win" in solver.narration
     assert [e for _, e, _ in solver.enemies][-1] == 11 and len(solver.enemies) == 13
-    assert solver.level == 5 and solver.m == 11          # m and the level are unchanged
+    assert solver.level == 5 and solver.m == 11  # m and the level are unchanged
 
 
 def test_shapeshifter_as_necromancer_copying_the_boss(every_stage) -> None:
@@ -432,9 +471,14 @@ def test_wrong_presses_strike_and_change_nothing(story, mistakes: frozenset[int]
 
 
 def _subprocess_game(seed: int) -> Solver:
-    proc = subprocess.Popen([sys.executable, "-m", "runner", "play", str(STORY_PATH), "--jsonl",
-                             "--seed", str(seed)], cwd=ROOT, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "runner", "play", str(STORY_PATH), "--jsonl", "--seed", str(seed)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
     solver = Solver()
     state: dict = {}
     try:

@@ -37,17 +37,42 @@ LISTS = [
     ["rabbit", "skeleton", "dragon"],
     ["necromancer", "door", "chessboard", "bomb", "boss"],
 ]
-NUMBER = {"bat": 1, "toad": 2, "spider": 3, "slime": 4, "elemental": 5, "shapeshifter": 6,
-          "wyvern": 7, "minotaur": 8, "unicorn": 9, "rabbit": 10, "skeleton": 11,
-          "dragon": 12, "necromancer": 13, "door": 14, "chessboard": 15, "bomb": 16,
-          "boss": 17, "wall": 18}
+NUMBER = {
+    "bat": 1,
+    "toad": 2,
+    "spider": 3,
+    "slime": 4,
+    "elemental": 5,
+    "shapeshifter": 6,
+    "wyvern": 7,
+    "minotaur": 8,
+    "unicorn": 9,
+    "rabbit": 10,
+    "skeleton": 11,
+    "dragon": 12,
+    "necromancer": 13,
+    "door": 14,
+    "chessboard": 15,
+    "bomb": 16,
+    "boss": 17,
+    "wall": 18,
+}
 BY_NUMBER = {v: k for k, v in NUMBER.items()}
 ACTIONS = {
-    "bat": "Sw", "toad": "Sw Sw", "spider": "Sw Sw Sh Sw", "slime": "Sw Sh",
-    "elemental": "Sw Sh F Sw", "shapeshifter": "Sw", "wyvern": "Sh Sh Sw Sh F Sw",
-    "minotaur": "L R Sw L R Sw", "unicorn": "Sw", "rabbit": "Sh Sh Sh L Sh R Sh Sh F F Sh",
-    "skeleton": "Sw F Sw F Sw F Sw F F Sw F Sw Sw", "dragon": "Sw Sh Sh F Sw Sh Sh L R Sw",
-    "door": "Sw Sw L Sw R Sw Sw F F Sw", "chessboard": "L L R F R L F F L R R R Sw",
+    "bat": "Sw",
+    "toad": "Sw Sw",
+    "spider": "Sw Sw Sh Sw",
+    "slime": "Sw Sh",
+    "elemental": "Sw Sh F Sw",
+    "shapeshifter": "Sw",
+    "wyvern": "Sh Sh Sw Sh F Sw",
+    "minotaur": "L R Sw L R Sw",
+    "unicorn": "Sw",
+    "rabbit": "Sh Sh Sh L Sh R Sh Sh F F Sh",
+    "skeleton": "Sw F Sw F Sw F Sw F F Sw F Sw Sw",
+    "dragon": "Sw Sh Sh F Sw Sh Sh L R Sw",
+    "door": "Sw Sw L Sw R Sw Sw F F Sw",
+    "chessboard": "L L R F R L F F L R R R Sw",
     "bomb": "Sh Sh Sh Sh Sh Sh Sh Sh Sh",
     "boss": "Sw L R Sh Sw L Sw R Sh Sw Sw F L L Sh Sw F Sh Sh Sh Sw L Sw Sw L Sw",
     "wall": "L Sh R Sh F Sh Sw Sw F",
@@ -179,8 +204,13 @@ class Player:
             self.level = max(1, self.level - 1)
 
 
-WRONG = {"forward": "left", "left": "right", "right": "forward", "sword": "shield",
-         "shield": "sword"}
+WRONG = {
+    "forward": "left",
+    "left": "right",
+    "right": "forward",
+    "sword": "shield",
+    "shield": "sword",
+}
 
 
 def policy(mistake_at: int | None = None) -> Callable[[dict], str]:
@@ -206,6 +236,7 @@ def policy(mistake_at: int | None = None) -> Callable[[dict], str]:
 
 # --- drivers ----------------------------------------------------------------------------
 
+
 def play_in_process(story, seed: int, decide: Callable[[dict], str]) -> list[dict]:
     """Feeds the real JSONL turn loop one command at a time, each chosen from the last state."""
     from runner.ui.jsonl import turns
@@ -229,7 +260,12 @@ def play_subprocess(seed: int, decide: Callable[[dict], str]) -> list[dict]:
     """Plays through ``python -m runner play STORY --jsonl --seed N``, a line at a time."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "runner", "play", str(STORY), "--jsonl", "--seed", str(seed)],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8")
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
     assert proc.stdin and proc.stdout
     seen: list[dict] = []
     state: dict = {}
@@ -266,6 +302,7 @@ def story():
 
 # --- tests ------------------------------------------------------------------------------
 
+
 def test_solver_defuses_every_seeded_module_without_a_strike(story) -> None:
     whites = 0
     met: dict[str, int] = {}
@@ -289,8 +326,17 @@ def test_solver_defuses_every_seeded_module_without_a_strike(story) -> None:
         whites += sum(1 for s in st if s["led"] == "white")
     assert whites > GAMES  # fights did happen
     if GAMES >= 1000:  # the special effects were met, not just the plain enemies
-        for key in ("slime", "shapeshifter", "necromancer", "rabbit", "rabbit+BOB", "door",
-                    "door+no batteries", "wall", "skeleton"):
+        for key in (
+            "slime",
+            "shapeshifter",
+            "necromancer",
+            "rabbit",
+            "rabbit+BOB",
+            "door",
+            "door+no batteries",
+            "wall",
+            "skeleton",
+        ):
             assert met.get(key, 0) > 0, (key, met)
 
 

@@ -50,8 +50,12 @@ def test_literal_arguments_outside_their_domain_are_errors_at_their_place(tmp_pa
     rc, diags = diagnostics(tmp_path, MISTAKES)
     assert rc == 1
     got = {(d["line"], d["column"]): d for d in diags}
-    cases = [("'Spot Hiden'", "did you mean 'Spot Hidden'?"), ("'hardd'", "did you mean 'hard'?"),
-             ("'1/1d'", "SAN loss '1/1d'"), ("'sextn'", "did you mean 'sexton'?")]
+    cases = [
+        ("'Spot Hiden'", "did you mean 'Spot Hidden'?"),
+        ("'hardd'", "did you mean 'hard'?"),
+        ("'1/1d'", "SAN loss '1/1d'"),
+        ("'sextn'", "did you mean 'sexton'?"),
+    ]
     for needle, words in cases:
         d = got.get(at(MISTAKES, needle))
         assert d is not None, (needle, diags)
@@ -84,7 +88,10 @@ def test_keyword_arguments_are_checked(tmp_path: Path) -> None:
     rc, diags = diagnostics(tmp_path, KWARGS)
     assert rc == 1
     msgs = {(d["line"], d["column"]): d["message"] for d in diags}
-    assert "has no argument 'bonsu' (did you mean 'bonus'?)" in msgs[at(KWARGS, "coc7.check('目星', bonsu")]
+    assert (
+        "has no argument 'bonsu' (did you mean 'bonus'?)"
+        in msgs[at(KWARGS, "coc7.check('目星', bonsu")]
+    )
     assert "positional argument cannot follow a keyword" in msgs[at(KWARGS, "'hard'")]
     assert "'skill' is given twice" in msgs[at(KWARGS, "coc7.check('目星', skill")]
     assert len(diags) == 3, diags
@@ -92,7 +99,10 @@ def test_keyword_arguments_are_checked(tmp_path: Path) -> None:
 
 def test_keyword_arguments_play(tmp_path: Path) -> None:
     text = KWARGS.replace("bonsu=1", "bonus=1")
-    text = "\n".join(ln for ln in text.splitlines() if "id: two" not in ln and "id: twice" not in ln) + "\n"
+    text = (
+        "\n".join(ln for ln in text.splitlines() if "id: two" not in ln and "id: twice" not in ln)
+        + "\n"
+    )
     ev = play(_write(tmp_path, text), ["look"], 3, tmp_path)
     rolls = [e for e in ev if e["type"] == "roll"]
     assert len(rolls) == 1 and rolls[0]["bonus"] == 1 and len(rolls[0]["dice"]) == 3, rolls
@@ -155,8 +165,10 @@ endings:
 
 
 def test_no_way_out_ending_without_kind_and_language_name_are_errors(tmp_path: Path) -> None:
-    text = TRAP.replace("      - {id: out, label: Leave, end: out}", "      - {id: out, label: Leave, end: out}\n"
-                        "      - {id: odd, label: Odd, end: odd}")
+    text = TRAP.replace(
+        "      - {id: out, label: Leave, end: out}",
+        "      - {id: out, label: Leave, end: out}\n      - {id: odd, label: Odd, end: odd}",
+    )
     rc, diags = diagnostics(tmp_path, text)
     assert rc == 1
     by = {(d["line"], d["column"]): d for d in diags}
@@ -188,7 +200,9 @@ def test_unreachable_is_a_warning_and_every_command_runs(tmp_path: Path) -> None
     rc, diags = diagnostics(tmp_path, WIP)
     assert rc == 0
     assert {(d["code"], d["severity"], d["line"]) for d in diags} == {
-        ("K034", "warning", at(WIP, "later:")[0]), ("K035", "warning", at(WIP, "unused:")[0])}
+        ("K034", "warning", at(WIP, "later:")[0]),
+        ("K035", "warning", at(WIP, "unused:")[0]),
+    }
     story = tmp_path / "story.yaml"
     ev = play(story, ["out"], 1, tmp_path)
     assert ev[-1]["type"] == "ending" and ev[-1]["id"] == "out"
@@ -196,8 +210,9 @@ def test_unreachable_is_a_warning_and_every_command_runs(tmp_path: Path) -> None
     assert r.returncode == 0, r.stderr
     assert "later" in (tmp_path / "map.html").read_text(encoding="utf-8")
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "t.yaml").write_text("- name: leaves\n  commands: [out]\n  expect: {ending: out}\n",
-                                              encoding="utf-8")
+    (tmp_path / "tests" / "t.yaml").write_text(
+        "- name: leaves\n  commands: [out]\n  expect: {ending: out}\n", encoding="utf-8"
+    )
     r = katari("test", str(tmp_path), home=tmp_path)
     assert r.returncode == 0 and "1 passed" in r.stdout, r.stdout + r.stderr
     r = katari("simulate", str(tmp_path), "--runs", "5", "--jobs", "1", home=tmp_path)

@@ -18,13 +18,28 @@ def katari(*args: str, stdin: str = "", home: Path | None = None) -> subprocess.
     env = dict(os.environ)
     if home is not None:
         env["KATARI_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "runner", *args], input=stdin, text=True,
-                          capture_output=True, env=env, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", *args],
+        input=stdin,
+        text=True,
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def play(story: Path | str, commands: list[str], seed: int, tmp: Path, *more: str) -> list[dict]:
-    r = katari("play", str(story), "--jsonl", "--seed", str(seed), *more,
-               stdin="".join(c + "\n" for c in commands), home=tmp)
+    r = katari(
+        "play",
+        str(story),
+        "--jsonl",
+        "--seed",
+        str(seed),
+        *more,
+        stdin="".join(c + "\n" for c in commands),
+        home=tmp,
+    )
     assert r.returncode == 0, r.stderr
     return [json.loads(line) for line in r.stdout.splitlines()]
 
@@ -53,7 +68,9 @@ def test_hub_story_plays_interpolation_shuffle_and_named_condition(tmp_path: Pat
     ev = play(HUB, ["baker", "buy", "back", "fountain", "fountain", "home"], 5, tmp_path)
     t = turns(ev)
     first = said(t[0])
-    assert first[0].startswith("You have 3 coins. ") and first[0][len("You have 3 coins. "):] in GULLS
+    assert (
+        first[0].startswith("You have 3 coins. ") and first[0][len("You have 3 coins. ") :] in GULLS
+    )
     assert "The baker waves at you." in first  # the named condition `rich` holds with 3 coins
     assert first[2] == "You jingle your purse."  # once-only inside an inline condition's else
     labels = {a["id"]: a["label"] for a in t[1][-1]["actions"]}
@@ -78,7 +95,9 @@ def test_shuffle_draws_from_the_seed_each_round_a_new_order(tmp_path: Path) -> N
     seen_firsts = set()
     for seed in range(8):
         ev = play(HUB, cmds, seed, tmp_path)
-        shown = [s[len("You have 3 coins. "):] for s in said(ev) if s.startswith("You have 3 coins. ")]
+        shown = [
+            s[len("You have 3 coins. ") :] for s in said(ev) if s.startswith("You have 3 coins. ")
+        ]
         assert len(shown) == 6
         assert sorted(shown[:3]) == sorted(GULLS), (seed, shown)
         assert sorted(shown[3:6]) == sorted(GULLS), (seed, shown)
@@ -157,27 +176,35 @@ def test_bad_inline_text_is_a_check_error_at_its_place(tmp_path: Path) -> None:
 
 def test_the_katari_story_of_the_coming_from_ink_page_checks_and_plays(tmp_path: Path) -> None:
     doc = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
-    part = doc[doc.index("## Coming from ink, Yarn or Twine"):]
-    block = part[part.index("**Katari**"):]
-    block = block[block.index("```yaml\n") + 8:]
-    block = block[:block.index("```")]
+    part = doc[doc.index("## Coming from ink, Yarn or Twine") :]
+    block = part[part.index("**Katari**") :]
+    block = block[block.index("```yaml\n") + 8 :]
+    block = block[: block.index("```")]
     story = tmp_path / "market.yaml"
     story.write_text(block, encoding="utf-8")
     r = katari("check", str(story), "--no-voice")
     assert r.returncode == 0, r.stdout + r.stderr
     ev = play(story, ["baker", "buy", "buy", "buy", "back", "home"], 4, tmp_path)
     text = said(ev)
-    assert text[0][len("You have 3 coins. "):] in GULLS and text[1] == "The baker waves at you."
-    bakery = [t for t in turns(ev) if t[-1]["type"] == "prompt" and t[-1]["actions"][0]["id"] == "buy"]
-    assert [t[-1]["actions"][0]["label"] for t in bakery] == ["Buy a loaf (3 left)", "Buy a loaf (2 left)",
-                                                             "Buy a loaf (1 left)"]
+    assert text[0][len("You have 3 coins. ") :] in GULLS and text[1] == "The baker waves at you."
+    bakery = [
+        t for t in turns(ev) if t[-1]["type"] == "prompt" and t[-1]["actions"][0]["id"] == "buy"
+    ]
+    assert [t[-1]["actions"][0]["label"] for t in bakery] == [
+        "Buy a loaf (3 left)",
+        "Buy a loaf (2 left)",
+        "Buy a loaf (1 left)",
+    ]
     assert text[-1] == "You walk home with 0 coins."
 
 
 def test_the_deep_sea_story_names_its_repeated_conditions() -> None:
     files = sorted((ROOT / "stories" / "deep_sea_atelier").glob("*.yaml"))
     text = "".join(f.read_text(encoding="utf-8") for f in files)
-    for sub in ("coc7.native('ラテン語') or read_la or glasses_on", "coc7.native('日本語') or read_ja or glasses_on",
-                "coc7.awaiting() == 'action' and not dark_pending"):
+    for sub in (
+        "coc7.native('ラテン語') or read_la or glasses_on",
+        "coc7.native('日本語') or read_ja or glasses_on",
+        "coc7.awaiting() == 'action' and not dark_pending",
+    ):
         assert text.count(sub) == 1, sub  # written once, under conditions:, used by name
     assert text.count("reads_la") >= 10 and text.count("my_turn") >= 10

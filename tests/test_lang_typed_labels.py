@@ -14,9 +14,18 @@ HUB = Path(__file__).resolve().parent / "data" / "hub"
 
 
 def _events(lines: list[str], tmp_path: Path) -> list[dict]:
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("KATARI_")}, "KATARI_HOME": str(tmp_path)}
-    r = subprocess.run([sys.executable, "-m", "runner", "play", str(HUB), "--jsonl", "--seed", "1"],
-                       input="".join(x + "\n" for x in lines), capture_output=True, text=True, env=env, timeout=120)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("KATARI_")},
+        "KATARI_HOME": str(tmp_path),
+    }
+    r = subprocess.run(
+        [sys.executable, "-m", "runner", "play", str(HUB), "--jsonl", "--seed", "1"],
+        input="".join(x + "\n" for x in lines),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     return [json.loads(x) for x in r.stdout.splitlines()]
 
 
@@ -28,7 +37,16 @@ def test_the_shown_text_of_an_interpolated_label_is_understood(tmp_path: Path) -
 
 
 def test_a_label_variation_is_typed_as_shown(tmp_path: Path) -> None:
-    ev = _events(["Sit by the fountain", "Sit by the fountain again", "Sit by the fountain again"], tmp_path)
+    ev = _events(
+        ["Sit by the fountain", "Sit by the fountain again", "Sit by the fountain again"], tmp_path
+    )
     assert not [e for e in ev if e["type"] == "error"]
-    assert sum(e["type"] == "narration" and e["text"] in ("The water is cold.", "A child throws a coin in.",
-                                                         "The fountain murmurs.") for e in ev) == 3
+    assert (
+        sum(
+            e["type"] == "narration"
+            and e["text"]
+            in ("The water is cold.", "A child throws a coin in.", "The fountain murmurs.")
+            for e in ev
+        )
+        == 3
+    )

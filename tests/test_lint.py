@@ -1,6 +1,6 @@
 """The linter and the type checker, as tests: `.ci/run` is exactly the README's test command
 (`bash .ci/install dev && .venv/bin/python -m pytest`), so what CI checks is what a
-contributor runs. ruff over the whole tree; mypy --strict over the rule systems (#14 item 4:
+contributor runs. ruff check and ruff format --check over the whole tree; mypy --strict over the rule systems (#14 item 4:
 the engine and the story follow as their types are finished, see pyproject.toml)."""
 
 from __future__ import annotations
@@ -25,11 +25,29 @@ def _tool(name: str) -> str:
 
 
 def test_ruff_finds_nothing() -> None:
-    r = subprocess.run([_tool("ruff"), "check", "."], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [_tool("ruff"), "check", "."], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
 
 
+def test_ruff_format_leaves_the_tree_unchanged() -> None:
+    r = subprocess.run(
+        [_tool("ruff"), "format", "--check", "."],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert r.returncode == 0, "run `ruff format .`:\n" + r.stdout[-4000:] + r.stderr[-2000:]
+
+
 def test_mypy_strict_passes_on_the_rule_systems() -> None:
-    r = subprocess.run([_tool("mypy"), "--strict", "runner/rules"], cwd=ROOT, capture_output=True, text=True,
-                       timeout=1200)
+    r = subprocess.run(
+        [_tool("mypy"), "--strict", "runner/rules"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]

@@ -101,7 +101,20 @@ def test_heard_to_json_is_plain():
 
 
 def test_split_words_reduces_to_model_words():
-    vocab = {"사다리", "를", "사", "다리를", "북쪽", "으로", "가", "梯子", "を", "持つ", "open", "door"}
+    vocab = {
+        "사다리",
+        "를",
+        "사",
+        "다리를",
+        "북쪽",
+        "으로",
+        "가",
+        "梯子",
+        "を",
+        "持つ",
+        "open",
+        "door",
+    }
     has = vocab.__contains__
     assert split_words("사다리를 잡는다", has) == (["사다리", "를"], ["잡는다"])
     assert split_words("북쪽으로 가", has) == (["북쪽", "으로", "가"], [])
@@ -109,7 +122,9 @@ def test_split_words_reduces_to_model_words():
     # Latin words are never split into letters.
     assert split_words("Open the Door!", has) == (["open", "door"], ["the"])
     assert unknown_words(["梯子を持つ", Phrase("はしごを持つ", "x"), "open zorbly"], vocab) == [
-        "はしご", "zorbly"]
+        "はしご",
+        "zorbly",
+    ]
 
 
 def test_phrases_for_story_actions_and_meta():
@@ -149,8 +164,16 @@ def _play(listener: ScriptedListener, story, lang: str = "ko") -> tuple[object, 
 
 def test_scripted_listener_plays_the_story_to_its_ending():
     story = load(KO_STORY)
-    script = ["사다리 잡아", "아래로 내려가", "상자를 연다", "상자 열어", "열쇠 주워", "올라가",
-              ("문 열어", 0.5), "네"]
+    script = [
+        "사다리 잡아",
+        "아래로 내려가",
+        "상자를 연다",
+        "상자 열어",
+        "열쇠 주워",
+        "올라가",
+        ("문 열어", 0.5),
+        "네",
+    ]
     listener = ScriptedListener(script, lang="ko")
     state, ran = _play(listener, story)
     # "상자를 연다" twice: the second time the box is open, so that phrase is gone.

@@ -45,22 +45,55 @@ def test_hear_story_node_json(wavs, capsys):
 
 def test_hear_uses_the_grammar_of_the_node(wavs, capsys):
     # "올라가" is an action in the cellar, not in the hall.
-    rc = main(["hear", str(wavs["climb"]), "--story", str(KO_STORY), "--node", "cellar",
-               "--model", MODEL, "--json"])
+    rc = main(
+        [
+            "hear",
+            str(wavs["climb"]),
+            "--story",
+            str(KO_STORY),
+            "--node",
+            "cellar",
+            "--model",
+            MODEL,
+            "--json",
+        ]
+    )
     out, _ = capsys.readouterr()
     assert rc == 0 and json.loads(out)["command"] == "climb"
-    main(["hear", str(wavs["climb"]), "--story", str(KO_STORY), "--model", MODEL, "--json",
-          "--no-meta"])
+    main(
+        [
+            "hear",
+            str(wavs["climb"]),
+            "--story",
+            str(KO_STORY),
+            "--model",
+            MODEL,
+            "--json",
+            "--no-meta",
+        ]
+    )
     out, _ = capsys.readouterr()
     assert json.loads(out)["command"] != "climb"
-    rc = main(["hear", str(wavs["climb"]), "--story", str(KO_STORY), "--node", "attic",
-               "--model", MODEL])
+    rc = main(
+        ["hear", str(wavs["climb"]), "--story", str(KO_STORY), "--node", "attic", "--model", MODEL]
+    )
     assert rc == 2
 
 
 def test_hear_grammar_text_output(wavs, capsys):
-    rc = main(["hear", str(wavs["ladder"]), str(wavs["climb"]), "--grammar",
-               "사다리 잡아=take, 올라가=up, zorbly", "--lang", "ko", "--model", MODEL])
+    rc = main(
+        [
+            "hear",
+            str(wavs["ladder"]),
+            str(wavs["climb"]),
+            "--grammar",
+            "사다리 잡아=take, 올라가=up, zorbly",
+            "--lang",
+            "ko",
+            "--model",
+            MODEL,
+        ]
+    )
     out, err = capsys.readouterr()
     lines = out.strip().splitlines()
     assert rc == 0

@@ -67,8 +67,9 @@ class Server:
                 pass
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever,
-                                       kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self.thread.start()
 
     def url(self, path: str) -> str:
@@ -94,8 +95,12 @@ def test_install_verifies_and_unpacks_in_place(server, tmp_path):
     data = make_zip()
     server.routes["/m.zip"] = (data, {})
     seen: list[tuple[int, int | None]] = []
-    path = install(url=server.url("/m.zip"), sha256=hashlib.sha256(data).hexdigest(),
-                   dest=tmp_path, progress=lambda d, t: seen.append((d, t)))
+    path = install(
+        url=server.url("/m.zip"),
+        sha256=hashlib.sha256(data).hexdigest(),
+        dest=tmp_path,
+        progress=lambda d, t: seen.append((d, t)),
+    )
     assert path == tmp_path / "vosk-model-small-xx-0.1"
     assert (path / "am" / "final.mdl").read_bytes() == MODEL_FILES["am/final.mdl"]
     assert layout_problems(path) == [] and takes_grammar(path)
@@ -127,7 +132,7 @@ def test_cut_download_is_refused_and_cleaned(server, tmp_path):
 def test_corrupt_archive_is_refused_and_cleaned(server, tmp_path):
     data = bytearray(make_zip(files={**MODEL_FILES, "am/final.mdl": bytes(range(256)) * 40}))
     i = data.find(b"final.mdl") + 200  # inside the first member's compressed data
-    data[i:i + 50] = b"\xff" * 50
+    data[i : i + 50] = b"\xff" * 50
     server.routes["/bad.zip"] = (bytes(data), {})
     with pytest.raises(InstallError, match="corrupt"):
         install(url=server.url("/bad.zip"), dest=tmp_path)
@@ -174,8 +179,17 @@ def test_cli_install_then_models(server, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("KATARI_MODEL_DIR", str(tmp_path))
     data = make_zip("vosk-model-small-ja-9.9")
     server.routes["/ja.zip"] = (data, {})
-    rc = main(["voice", "install", "ja", "--url", server.url("/ja.zip"),
-               "--sha256", hashlib.sha256(data).hexdigest()])
+    rc = main(
+        [
+            "voice",
+            "install",
+            "ja",
+            "--url",
+            server.url("/ja.zip"),
+            "--sha256",
+            hashlib.sha256(data).hexdigest(),
+        ]
+    )
     out, err = capsys.readouterr()
     assert rc == 0, err
     assert out.strip() == str(tmp_path / "vosk-model-small-ja-9.9")
@@ -186,8 +200,9 @@ def test_cli_install_then_models(server, tmp_path, monkeypatch, capsys):
     assert rc == 0 and "vosk-model-small-ja-9.9" in out
     names = {m.name for m in installed_models()}
     assert "vosk-model-small-ja-9.9" in names
-    rc = main(["voice", "install", "ja", "--url", server.url("/ja.zip"), "--sha256", "1" * 64,
-               "--force"])
+    rc = main(
+        ["voice", "install", "ja", "--url", server.url("/ja.zip"), "--sha256", "1" * 64, "--force"]
+    )
     _, err = capsys.readouterr()
     assert rc == 1 and "sha256 mismatch" in err
     assert (tmp_path / "vosk-model-small-ja-9.9").is_dir()  # the old one is untouched

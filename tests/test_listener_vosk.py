@@ -99,8 +99,10 @@ def test_spoken_commands_are_decided_right(model, story, say):
                     misses.append((state.node, p.text, speed, h.text, h.command))
                     wrong_at_once += h.command is not None and not h.needs_confirm
     share = right / total
-    print(f"\nspoken commands right: {right}/{total} = {share:.2f}; "
-          f"wrong and acted on at once: {wrong_at_once}")
+    print(
+        f"\nspoken commands right: {right}/{total} = {share:.2f}; "
+        f"wrong and acted on at once: {wrong_at_once}"
+    )
     assert total == 120
     assert share >= FLOOR, misses
 
@@ -150,7 +152,7 @@ def test_recognition_is_fast_with_grammar(model, say):
 
 
 def chunks(pcm: bytes, size: int = 3200):
-    return [pcm[i:i + size] for i in range(0, len(pcm), size)]
+    return [pcm[i : i + size] for i in range(0, len(pcm), size)]
 
 
 def test_continuous_mode_acts_on_final_results(model, say):
@@ -288,8 +290,18 @@ def test_unrelated_speech_is_not_run_without_asking(model, story, say):
     state, _ = engine.new_game(story)
     state, _ = engine.step(story, state, "take_ladder")
     lis.set_phrases(phrases_for(engine.available(story, state), "ko"))
-    chatter = ["안녕하세요", "고양이가 좋아요", "오늘 날씨가 맑네요", "사과 먹어", "학교에 갑니다",
-               "배고파", "친구를 만났다", "책을 읽어요", "지금 몇 시예요", "커피 한 잔 주세요"]
+    chatter = [
+        "안녕하세요",
+        "고양이가 좋아요",
+        "오늘 날씨가 맑네요",
+        "사과 먹어",
+        "학교에 갑니다",
+        "배고파",
+        "친구를 만났다",
+        "책을 읽어요",
+        "지금 몇 시예요",
+        "커피 한 잔 주세요",
+    ]
     acted = []
     for text in chatter:
         for speed in (140, 175):

@@ -47,8 +47,13 @@ WARNS = textwrap.dedent("""\
 
 
 def _katari(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "runner", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def _where(text: str, needle: str) -> tuple[int, int]:
@@ -69,14 +74,16 @@ def test_one_document_with_codes_positions_and_ranges(tmp_path: Path) -> None:
     for d in doc["diagnostics"]:
         assert set(d) == {"code", "severity", "path", "line", "column", "end", "message", "story"}
         assert re.fullmatch(r"K\d{3}", d["code"]) and d["code"] != "K000", d
-        assert d["severity"] == ("warning" if d["code"] in ("K034", "K035") else "error") and d["path"] == str(f)
+        assert d["severity"] == ("warning" if d["code"] in ("K034", "K035") else "error") and d[
+            "path"
+        ] == str(f)
         assert (d["end"]["line"], d["end"]["column"]) > (d["line"], d["column"]), d
     by_code = {d["code"]: d for d in doc["diagnostics"]}
 
     def covered(d: dict) -> str:
         line = BROKEN.splitlines()[d["line"] - 1]
         assert d["end"]["line"] == d["line"]
-        return line[d["column"] - 1:d["end"]["column"] - 1]
+        return line[d["column"] - 1 : d["end"]["column"] - 1]
 
     assert covered(by_code["K002"]) == "naration"
     assert covered(by_code["K011"]) == "coinz"
@@ -120,7 +127,10 @@ def test_every_diagnostic_the_check_makes_has_a_code() -> None:
 
     story = ROOT / "runner" / "story"
     sources = sorted([*story.glob("*.py"), *story.glob("sections/*.py")])
-    sources += [ROOT / "runner" / "authoring" / "lint.py", ROOT / "runner" / "commands" / "check.py"]
+    sources += [
+        ROOT / "runner" / "authoring" / "lint.py",
+        ROOT / "runner" / "commands" / "check.py",
+    ]
     missing = []
     for src in sources:
         tree = ast.parse(src.read_text(encoding="utf-8"))
@@ -128,20 +138,33 @@ def test_every_diagnostic_the_check_makes_has_a_code() -> None:
             if not isinstance(node, ast.Call):
                 continue
             f = node.func
-            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            name = (
+                f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            )
             if name not in ("err", "Diagnostic"):
                 continue
-            if isinstance(f, ast.Attribute) and name == "err" and not (
-                    isinstance(f.value, ast.Name) and f.value.id in ("self", "chk")):
+            if (
+                isinstance(f, ast.Attribute)
+                and name == "err"
+                and not (isinstance(f.value, ast.Name) and f.value.id in ("self", "chk"))
+            ):
                 continue
-            consts = [a.value for a in [*node.args, *(k.value for k in node.keywords)]
-                      if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            consts = [
+                a.value
+                for a in [*node.args, *(k.value for k in node.keywords)]
+                if isinstance(a, ast.Constant) and isinstance(a.value, str)
+            ]
             if not any(re.fullmatch(r"K\d{3}", c) for c in consts):
-                missing.append(f"{src.relative_to(story).as_posix() if src.is_relative_to(story) else src.name}:{node.lineno}")
+                missing.append(
+                    f"{src.relative_to(story).as_posix() if src.is_relative_to(story) else src.name}:{node.lineno}"
+                )
     # The checker's own `err` passes its `code` argument through, and so does the linter for a
     # rule system's own findings (RuleSystem.lint; a finding without a K3xx code becomes K300):
     # the only calls without a literal.
-    assert missing == ["checker.py:" + str(_err_def_line()), "lint.py:" + str(_rules_lint_line())], missing
+    assert missing == [
+        "checker.py:" + str(_err_def_line()),
+        "lint.py:" + str(_rules_lint_line()),
+    ], missing
 
 
 def _rules_lint_line() -> int:

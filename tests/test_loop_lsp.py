@@ -45,8 +45,14 @@ MORE = textwrap.dedent("""\
 class Client:
     def __init__(self) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("KATARI_")}
-        self.p = subprocess.Popen([sys.executable, "-m", "runner", "lsp"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+        self.p = subprocess.Popen(
+            [sys.executable, "-m", "runner", "lsp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env=env,
+        )
         self.msgs: queue.Queue = queue.Queue()
         self.n = 0
         threading.Thread(target=self._read, daemon=True).start()
@@ -94,8 +100,12 @@ class Client:
         raise AssertionError("no such message")
 
     def diagnostics(self, uri: str, timeout: float = 60) -> list[dict]:
-        m = self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                      and m["params"]["uri"] == uri, timeout)
+        m = self.wait(
+            lambda m: (
+                m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+            ),
+            timeout,
+        )
         return m["params"]["diagnostics"]
 
 
@@ -115,8 +125,10 @@ def test_the_language_server_over_stdio(tmp_path: Path) -> None:
     main_uri, more_uri = (d / "story.yaml").as_uri(), (d / "more.yaml").as_uri()
     c = Client()
     try:
-        init = c.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(),
-                                        "capabilities": {}})
+        init = c.request(
+            "initialize",
+            {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}},
+        )
         caps = init["result"]["capabilities"]
         assert caps["definitionProvider"] and caps["referencesProvider"] and caps["hoverProvider"]
         assert caps["completionProvider"]
@@ -124,52 +136,85 @@ def test_the_language_server_over_stdio(tmp_path: Path) -> None:
 
         # 1. The editor's text, not the disk's: a typo in the second file, unsaved.
         typo = MORE.replace("goto: quay", "goto: qauy")
-        c.notify("textDocument/didOpen", {"textDocument": {"uri": more_uri, "languageId": "yaml", "version": 1,
-                                                           "text": typo}})
+        c.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": more_uri, "languageId": "yaml", "version": 1, "text": typo}},
+        )
         diags = c.diagnostics(more_uri)
         (dg,) = diags
         start = _pos(typo, "qauy")
-        assert dg["range"] == {"start": start, "end": {"line": start["line"], "character": start["character"] + 4}}
-        assert dg["code"] == "K031" and dg["severity"] == 1 and "did you mean 'quay'" in dg["message"]
+        assert dg["range"] == {
+            "start": start,
+            "end": {"line": start["line"], "character": start["character"] + 4},
+        }
+        assert (
+            dg["code"] == "K031" and dg["severity"] == 1 and "did you mean 'quay'" in dg["message"]
+        )
         assert dg["source"] == "katari"
 
         # 2. Fixed as you type: the diagnostics clear.
-        c.notify("textDocument/didChange", {"textDocument": {"uri": more_uri, "version": 2},
-                                            "contentChanges": [{"text": MORE}]})
+        c.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": more_uri, "version": 2}, "contentChanges": [{"text": MORE}]},
+        )
         assert c.diagnostics(more_uri) == []
 
-        c.notify("textDocument/didOpen", {"textDocument": {"uri": main_uri, "languageId": "yaml", "version": 1,
-                                                           "text": MAIN}})
+        c.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": main_uri, "languageId": "yaml", "version": 1, "text": MAIN}},
+        )
         # 3. Go to definition: `goto: cellar` in story.yaml -> the node in more.yaml.
-        r = c.request("textDocument/definition", {"textDocument": {"uri": main_uri},
-                                                  "position": _pos(MAIN, "cellar")})
+        r = c.request(
+            "textDocument/definition",
+            {"textDocument": {"uri": main_uri}, "position": _pos(MAIN, "cellar")},
+        )
         (loc,) = r["result"]
         assert loc["uri"] == more_uri and loc["range"]["start"] == _pos(MORE, "cellar")
 
         # 4. Find references: the variable `coins`, in both files, with its declaration.
-        r = c.request("textDocument/references", {"textDocument": {"uri": main_uri}, "position": _pos(MAIN, "coins"),
-                                                  "context": {"includeDeclaration": True}})
+        r = c.request(
+            "textDocument/references",
+            {
+                "textDocument": {"uri": main_uri},
+                "position": _pos(MAIN, "coins"),
+                "context": {"includeDeclaration": True},
+            },
+        )
         got = {(x["uri"], x["range"]["start"]["line"]) for x in r["result"]}
         assert got == {(main_uri, 1), (main_uri, 6), (main_uri, 7), (more_uri, 4)}, got
 
         # 5. Completion: node ids after goto, hook names in an expression, skills in a check.
         edited = MAIN + "  extra:\n    actions: [{id: x, label: X, goto: c}]\n"
-        c.notify("textDocument/didChange", {"textDocument": {"uri": main_uri, "version": 2},
-                                            "contentChanges": [{"text": edited}]})
+        c.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": main_uri, "version": 2}, "contentChanges": [{"text": edited}]},
+        )
         line = len(edited.splitlines()) - 1
         col = edited.splitlines()[line].index("goto: c") + len("goto: c")
-        r = c.request("textDocument/completion", {"textDocument": {"uri": main_uri},
-                                                  "position": {"line": line, "character": col}})
+        r = c.request(
+            "textDocument/completion",
+            {"textDocument": {"uri": main_uri}, "position": {"line": line, "character": col}},
+        )
         labels = {i["label"] for i in r["result"]["items"]}
         assert {"cellar", "quay", "gone", "extra"} <= labels and "coins" not in labels
         pos = _pos(MAIN, "coc7.check(")
-        r = c.request("textDocument/completion", {"textDocument": {"uri": main_uri},
-                                                  "position": {"line": pos["line"], "character": pos["character"] + 5}})
+        r = c.request(
+            "textDocument/completion",
+            {
+                "textDocument": {"uri": main_uri},
+                "position": {"line": pos["line"], "character": pos["character"] + 5},
+            },
+        )
         labels = {i["label"] for i in r["result"]["items"]}
         assert {"coc7.check", "coc7.san", "has", "coins"} <= labels
         pos = _pos(MAIN, "Spot Hidden")
-        r = c.request("textDocument/completion", {"textDocument": {"uri": main_uri},
-                                                  "position": {"line": pos["line"], "character": pos["character"] + 4}})
+        r = c.request(
+            "textDocument/completion",
+            {
+                "textDocument": {"uri": main_uri},
+                "position": {"line": pos["line"], "character": pos["character"] + 4},
+            },
+        )
         labels = {i["label"] for i in r["result"]["items"]}
         assert {"Spot Hidden", "目星", "Library Use"} <= labels
 

@@ -34,13 +34,23 @@ V1 = textwrap.dedent("""\
 
 
 def _env(home: Path) -> dict:
-    return {**{k: v for k, v in os.environ.items() if not k.startswith("KATARI_")}, "KATARI_HOME": str(home),
-            "COLUMNS": "200"}
+    return {
+        **{k: v for k, v in os.environ.items() if not k.startswith("KATARI_")},
+        "KATARI_HOME": str(home),
+        "COLUMNS": "200",
+    }
 
 
 def _play(story: Path, home: Path, stdin: str, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "runner", "play", str(story), "--lang", "en", *extra],
-                          input=stdin, capture_output=True, text=True, cwd=ROOT, env=_env(home), timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", "play", str(story), "--lang", "en", *extra],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_env(home),
+        timeout=120,
+    )
 
 
 def flat(text: str) -> str:
@@ -66,8 +76,10 @@ def _first_game(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_a_renamed_node_with_a_migration_resumes_the_same_game(tmp_path: Path) -> None:
     d, home = _first_game(tmp_path)
-    v2 = (V1.replace("version: 1", "version: 2").replace("cellar", "basement")
-          + "migrations:\n  - {version: 2, nodes: {cellar: basement}, variables: {}}\n")
+    v2 = (
+        V1.replace("version: 1", "version: 2").replace("cellar", "basement")
+        + "migrations:\n  - {version: 2, nodes: {cellar: basement}, variables: {}}\n"
+    )
     v2 = v2.replace("gold", "coins")
     v2 += "  - {version: 2, variables: {gold: coins}}\n"
     (d / "story.yaml").write_text(v2, encoding="utf-8")
@@ -95,14 +107,17 @@ def test_without_the_migration_the_save_is_replayed_not_refused(tmp_path: Path) 
     assert not list(_saves(home).glob("*.broken-*"))
     # The old file is not written over: the first autosave keeps it aside.
     r = _play(d, home, "y\nup\n")
-    assert list(_saves(home).glob("autosave.kept-*.json")) or list(_saves(home).glob("backup*.json"))
+    assert list(_saves(home).glob("autosave.kept-*.json")) or list(
+        _saves(home).glob("backup*.json")
+    )
 
 
 def test_a_command_that_no_longer_fits_is_named(tmp_path: Path) -> None:
     d, home = _first_game(tmp_path)
     # 'open' is gone and the node renamed: the saved States cannot load, the replay stops at 2.
     edited = V1.replace("cellar", "vault").replace(
-        "- {id: open, label: Open a barrel, effects: [{add: {gold: 2}}]}\n", "")
+        "- {id: open, label: Open a barrel, effects: [{add: {gold: 2}}]}\n", ""
+    )
     (d / "story.yaml").write_text(edited, encoding="utf-8")
     r = _play(d, home, "y\nstatus\n")
     out = flat(r.stdout)
@@ -113,8 +128,9 @@ def test_a_command_that_no_longer_fits_is_named(tmp_path: Path) -> None:
 
 def test_an_action_renamed_by_a_migration(tmp_path: Path) -> None:
     d, home = _first_game(tmp_path)
-    edited = V1.replace("version: 1", "version: 2").replace("{id: open, label: Open a barrel",
-                                                            "{id: pry, label: Pry a barrel open")
+    edited = V1.replace("version: 1", "version: 2").replace(
+        "{id: open, label: Open a barrel", "{id: pry, label: Pry a barrel open"
+    )
     edited += "migrations:\n  - {version: 2, actions: {cellar.open: pry}}\n"
     (d / "story.yaml").write_text(edited, encoding="utf-8")
     r = _play(d, home, "y\n")
@@ -124,13 +140,20 @@ def test_an_action_renamed_by_a_migration(tmp_path: Path) -> None:
 
 
 def test_check_reports_bad_versions_and_migrations_with_positions(tmp_path: Path) -> None:
-    text = (V1.replace("version: 1", "version: one")
-            + "migrations:\n  - {version: 2, nodes: {celar: basement}, actions: {cellar.open: pry}}\n"
-            + "  - {versoin: 3}\n")
+    text = (
+        V1.replace("version: 1", "version: one")
+        + "migrations:\n  - {version: 2, nodes: {celar: basement}, actions: {cellar.open: pry}}\n"
+        + "  - {versoin: 3}\n"
+    )
     f = tmp_path / "s.yaml"
     f.write_text(text, encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "runner", "check", "--json", "--no-voice", str(f)],
-                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "runner", "check", "--json", "--no-voice", str(f)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert r.returncode == 1
     diags = json.loads(r.stdout)["diagnostics"]
     got = {(d["code"], d["line"]) for d in diags}
@@ -147,15 +170,19 @@ def test_check_reports_bad_versions_and_migrations_with_positions(tmp_path: Path
 def test_a_command_log_of_an_older_version_is_renamed_too(tmp_path: Path) -> None:
     d = tmp_path / "harbour"
     d.mkdir()
-    edited = V1.replace("version: 1", "version: 2").replace("{id: open, label: Open a barrel",
-                                                            "{id: pry, label: Pry the lid")
-    (d / "story.yaml").write_text(edited + "migrations:\n  - {version: 2, actions: {open: pry}}\n",
-                                  encoding="utf-8")
+    edited = V1.replace("version: 1", "version: 2").replace(
+        "{id: open, label: Open a barrel", "{id: pry, label: Pry the lid"
+    )
+    (d / "story.yaml").write_text(
+        edited + "migrations:\n  - {version: 2, actions: {open: pry}}\n", encoding="utf-8"
+    )
     log = tmp_path / "log.txt"
     log.write_text("# seed: 3\n# story version: 1\ndown\nopen\n", encoding="utf-8")
     r = _play(d, tmp_path / "home", "", "--replay-commands", str(log))
     assert "Replayed 2 commands (seed 3)." in flat(r.stdout), r.stdout
-    body = json.loads((_saves(tmp_path / "home") / "autosave.json").read_text(encoding="utf-8"))["body"]
+    body = json.loads((_saves(tmp_path / "home") / "autosave.json").read_text(encoding="utf-8"))[
+        "body"
+    ]
     assert body["state"]["vars"]["gold"] == 3
     # Without the version line the file is taken as written for this version: 'open' is gone.
     log.write_text("# seed: 3\ndown\nopen\n", encoding="utf-8")

@@ -44,12 +44,21 @@ PIT = textwrap.dedent("""\
     """)
 
 
-def katari(*args: str, home: Path | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def katari(
+    *args: str, home: Path | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("KATARI_")}
     if home is not None:
         env["KATARI_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "runner", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
+    )
 
 
 def flat(text: str) -> str:
@@ -70,36 +79,61 @@ def test_stuck_games_come_with_seed_and_commands_and_replay(pit: Path, tmp_path:
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
     assert rep["endings"]["(stuck)"] == rep["failed_games"] > 0
-    assert len(rep["failed_seeds"]) == rep["failed_games"] and rep["failed_seeds"] == sorted(rep["failed_seeds"])
-    assert [x["seed"] for x in rep["failures"]] == rep["failed_seeds"][:len(rep["failures"])]
+    assert len(rep["failed_seeds"]) == rep["failed_games"] and rep["failed_seeds"] == sorted(
+        rep["failed_seeds"]
+    )
+    assert [x["seed"] for x in rep["failures"]] == rep["failed_seeds"][: len(rep["failures"])]
     f = rep["failures"][0]
     assert f["why"] == "no_action" and f["node"] == "pit" and f["commands"][-1] == "jump"
     assert [x["seed"] for x in rep["failures"]] == sorted(x["seed"] for x in rep["failures"])
     text = katari("simulate", str(pit), "-n", "60", "--lang", "en").stdout
-    assert f"seed {f['seed']}: no valid action at pit ({f['turns']} turns): " + ", ".join(f["commands"]) in text
+    assert (
+        f"seed {f['seed']}: no valid action at pit ({f['turns']} turns): "
+        + ", ".join(f["commands"])
+        in text
+    )
     assert "--replay-commands" in text
     # The file simulate wrote plays the same game again: the same seed, the same dice, the pit.
     path = fails / f"seed-{f['seed']}.txt"
-    assert path.read_text(encoding="utf-8").splitlines()[-len(f["commands"]):] == f["commands"]
+    assert path.read_text(encoding="utf-8").splitlines()[-len(f["commands"]) :] == f["commands"]
     home = tmp_path / "home"
     r = katari("play", str(pit), "--replay-commands", str(path), "--lang", "en", home=home)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
-    assert "A pit with smooth walls." in r.stdout and f"Replayed {len(f['commands'])} commands" in flat(r.stdout)
-    save = json.loads((home / "stories" / "pit" / "saves" / "autosave.json").read_text(encoding="utf-8"))
+    assert (
+        "A pit with smooth walls." in r.stdout
+        and f"Replayed {len(f['commands'])} commands" in flat(r.stdout)
+    )
+    save = json.loads(
+        (home / "stories" / "pit" / "saves" / "autosave.json").read_text(encoding="utf-8")
+    )
     assert save["body"]["state"]["node"] == "pit" and save["body"]["seed"] == f["seed"]
     # The same commands with another seed (no 6) do not fall: it is the seed that matters.
-    other = next(s for s in range(100) if s not in {x["seed"] for x in rep["failures"]}
-                 and s < 60)
-    r = katari("play", str(pit), "--replay-commands", str(path), "--seed", str(other), "--lang", "en",
-               "--new", home=tmp_path / "home2")
+    other = next(s for s in range(100) if s not in {x["seed"] for x in rep["failures"]} and s < 60)
+    r = katari(
+        "play",
+        str(pit),
+        "--replay-commands",
+        str(path),
+        "--seed",
+        str(other),
+        "--lang",
+        "en",
+        "--new",
+        home=tmp_path / "home2",
+    )
     assert "A pit with smooth walls." not in r.stdout
 
 
 def test_replay_commands_stops_at_a_command_that_does_not_fit(pit: Path, tmp_path: Path) -> None:
     cmds = tmp_path / "c.txt"
     cmds.write_text("# seed: 0\nwait\nfly\nwait\n", encoding="utf-8")
-    r = katari("play", str(pit), "--replay-commands", str(cmds), "--lang", "en", home=tmp_path / "h")
-    assert "The replay stopped at command 2 ('fly': no such action there now) after 1 commands" in flat(r.stdout)
+    r = katari(
+        "play", str(pit), "--replay-commands", str(cmds), "--lang", "en", home=tmp_path / "h"
+    )
+    assert (
+        "The replay stopped at command 2 ('fly': no such action there now) after 1 commands"
+        in flat(r.stdout)
+    )
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"\xff\xfe")
     r = katari("play", str(pit), "--replay-commands", str(bad), home=tmp_path / "h")
@@ -118,8 +152,13 @@ def test_fail_under_and_line_coverage(pit: Path) -> None:
     tail = [x for x in r.stderr.splitlines() if "fail-under" in x]
     assert tail == ["katari simulate: coverage below --fail-under: lines 75.0% < 80%"], r.stderr
     assert "a.2" in r.stdout  # the text report lists the line never shown
-    assert katari("simulate", str(pit), "-n", "40", "--fail-under", "85").returncode == 1  # actions 80%
-    assert katari("simulate", str(pit), "-n", "40", "--fail-under", "nodes=100,lines=75").returncode == 0
+    assert (
+        katari("simulate", str(pit), "-n", "40", "--fail-under", "85").returncode == 1
+    )  # actions 80%
+    assert (
+        katari("simulate", str(pit), "-n", "40", "--fail-under", "nodes=100,lines=75").returncode
+        == 0
+    )
     r = katari("simulate", str(pit), "--fail-under", "rooms=5")
     assert r.returncode == 2 and r.stderr.count("\n") == 1
 
@@ -129,8 +168,18 @@ def _strip_timing(doc: dict) -> dict:
 
 
 def test_the_report_is_the_same_for_any_number_of_jobs() -> None:
-    args = ["simulate", "ureg_window_room", "-n", "700", "--policy", "explorer", "--chunk", "100",
-            "--max-turns", "40"]
+    args = [
+        "simulate",
+        "ureg_window_room",
+        "-n",
+        "700",
+        "--policy",
+        "explorer",
+        "--chunk",
+        "100",
+        "--max-turns",
+        "40",
+    ]
     one = katari(*args, "--jobs", "1")
     two = katari(*args, "--jobs", "2")
     assert one.returncode == two.returncode == 0, one.stderr + two.stderr
@@ -144,7 +193,17 @@ def test_the_report_is_the_same_for_any_number_of_jobs() -> None:
 
 def test_ray_cluster_gives_the_same_report(tmp_path: Path) -> None:
     pytest.importorskip("ray", reason="Ray is not installed (pip install 'katari[cluster]')")
-    args = ["simulate", "ureg_window_room", "-n", "300", "--chunk", "100", "--max-turns", "40", "--json"]
+    args = [
+        "simulate",
+        "ureg_window_room",
+        "-n",
+        "300",
+        "--chunk",
+        "100",
+        "--max-turns",
+        "40",
+        "--json",
+    ]
     local = json.loads(katari(*args, "--jobs", "1").stdout)
     r = katari(*args, "--cluster", "ray")
     assert r.returncode == 0, r.stderr[-2000:]
@@ -153,7 +212,8 @@ def test_ray_cluster_gives_the_same_report(tmp_path: Path) -> None:
 
 def test_sweep_tabulates_endings_per_option_value(tmp_path: Path) -> None:
     story = tmp_path / "coin.yaml"
-    story.write_text(textwrap.dedent("""\
+    story.write_text(
+        textwrap.dedent("""\
         story: {id: coin, title: Coin, start: a, language: en, options: {bias: 1}}
         variables: {r: 0}
         nodes:
@@ -165,7 +225,9 @@ def test_sweep_tabulates_endings_per_option_value(tmp_path: Path) -> None:
                   - {roll: {dice: 1d6, into: r}}
                   - {if: "r <= 3", then: [{end: heads}], else: [{end: tails}]}
         endings: {heads: good, tails: bad}
-        """), encoding="utf-8")
+        """),
+        encoding="utf-8",
+    )
     # `bias` is an option no rule reads: every row plays the same games, so the same endings.
     r = katari("sweep", str(story), "--set", "bias=1,2", "-n", "100", "--lang", "en")
     assert r.returncode == 0, r.stderr
@@ -174,11 +236,17 @@ def test_sweep_tabulates_endings_per_option_value(tmp_path: Path) -> None:
     # A real one: the bomb explodes after `strikes` mistakes; more strikes, longer games.
     r = katari("sweep", "dungeon_2f", "--set", "strikes=1,3", "-n", "150", "--json")
     res = json.loads(r.stdout)
-    assert res["options"] == ["strikes"] and [row["set"] for row in res["rows"]] == [{"strikes": 1}, {"strikes": 3}]
+    assert res["options"] == ["strikes"] and [row["set"] for row in res["rows"]] == [
+        {"strikes": 1},
+        {"strikes": 3},
+    ]
     assert all(sum(row["endings"].values()) == 150 for row in res["rows"])
     assert res["rows"][0]["turns"]["mean"] < res["rows"][1]["turns"]["mean"]
-    two = json.loads(katari("sweep", "dungeon_2f", "--set", "strikes=1,3", "-n", "150", "--json",
-                            "--jobs", "2").stdout)
+    two = json.loads(
+        katari(
+            "sweep", "dungeon_2f", "--set", "strikes=1,3", "-n", "150", "--json", "--jobs", "2"
+        ).stdout
+    )
     assert two == res
     # A value the rules refuse, and a --set without values: one line each, exit 2.
     r = katari("sweep", "dungeon_2f", "--set", "strikes=0")

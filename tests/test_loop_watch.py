@@ -38,10 +38,19 @@ class Session:
     """`katari play --watch` on pipes, read on a thread; waits poll for the expected text."""
 
     def __init__(self, args: list[str], home: Path) -> None:
-        env = {**{k: v for k, v in os.environ.items() if not k.startswith("KATARI_")},
-               "KATARI_HOME": str(home), "COLUMNS": "300"}
-        self.p = subprocess.Popen([sys.executable, "-m", "runner", *args], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+        env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("KATARI_")},
+            "KATARI_HOME": str(home),
+            "COLUMNS": "300",
+        }
+        self.p = subprocess.Popen(
+            [sys.executable, "-m", "runner", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=env,
+        )
         self.out = b""
         self._lock = threading.Lock()
         threading.Thread(target=self._read, daemon=True).start()
@@ -107,7 +116,9 @@ def test_watch_reloads_replays_and_keeps_the_game_through_errors(tmp_path: Path)
         # 1. An edit that loads: replayed to the same point, the new text shown.
         mark = len(s.text)
         _save(f, STORY.replace("Barrels in the dark.", "Barrels and a lamp."))
-        at = s.wait_for("Story reloaded. The story changed; all 2 commands replay the same way.", mark)
+        at = s.wait_for(
+            "Story reloaded. The story changed; all 2 commands replay the same way.", mark
+        )
         at = s.wait_for("Barrels and a lamp.", at)
 
         # 2. An edit with errors: shown in place, one line each; the game goes on.
@@ -116,14 +127,22 @@ def test_watch_reloads_replays_and_keeps_the_game_through_errors(tmp_path: Path)
         _save(f, broken.replace("Barrels in the dark.", "Barrels and a lamp."))
         at = s.wait_for("Cannot reload: 1 error(s)", mark)
         line = s.text[at:].splitlines()[1]
-        assert line.startswith(f"{f}:") and "goto 'qauy': no such node or ending (did you mean 'quay'?)" in line
-        at = s.wait_for("Barrels and a lamp.", s.send("look"))  # still the reloaded story, same place
+        assert (
+            line.startswith(f"{f}:")
+            and "goto 'qauy': no such node or ending (did you mean 'quay'?)" in line
+        )
+        at = s.wait_for(
+            "Barrels and a lamp.", s.send("look")
+        )  # still the reloaded story, same place
 
         # 3. The fix renames 'open': the replay stops there, said in one line.
         mark = len(s.text)
         _save(f, STORY.replace("{id: open, label: Open a barrel", "{id: pry, label: Pry the lid"))
-        at = s.wait_for("Story reloaded. Command 2 ('open') no longer fits the story (no such action there now); "
-                        "replayed up to turn 1", mark)
+        at = s.wait_for(
+            "Story reloaded. Command 2 ('open') no longer fits the story (no such action there now); "
+            "replayed up to turn 1",
+            mark,
+        )
         at = s.wait_for("Pry the lid", at)
 
         # 4. Put it back before playing on: the whole log is tried again, to turn 2.
@@ -140,10 +159,20 @@ def test_restart_rereads_changed_files_without_watch(tmp_path: Path) -> None:
     d.mkdir()
     f = d / "story.yaml"
     _save(f, STORY)
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("KATARI_")},
-           "KATARI_HOME": str(tmp_path / "home"), "COLUMNS": "300"}
-    p = subprocess.Popen([sys.executable, "-m", "runner", "play", str(d), "--lang", "en"], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("KATARI_")},
+        "KATARI_HOME": str(tmp_path / "home"),
+        "COLUMNS": "300",
+    }
+    p = subprocess.Popen(
+        [sys.executable, "-m", "runner", "play", str(d), "--lang", "en"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
     assert p.stdin is not None and p.stdout is not None
     p.stdin.write("down\n")
     p.stdin.flush()
@@ -157,13 +186,23 @@ def test_restart_rereads_changed_files_without_watch(tmp_path: Path) -> None:
 
 
 def test_watch_is_for_the_console(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "runner", "play", "ureg_window_room", "--watch", "--jsonl"],
-                       input="", capture_output=True, text=True, cwd=ROOT, timeout=60,
-                       env={**os.environ, "KATARI_HOME": str(tmp_path)})
-    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--watch is for the console" in r.stderr
+    r = subprocess.run(
+        [sys.executable, "-m", "runner", "play", "ureg_window_room", "--watch", "--jsonl"],
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        env={**os.environ, "KATARI_HOME": str(tmp_path)},
+    )
+    assert (
+        r.returncode == 2 and r.stderr.count("\n") == 1 and "--watch is for the console" in r.stderr
+    )
 
 
-def test_watch_inside_the_prompt_toolkit_console(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_watch_inside_the_prompt_toolkit_console(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The watcher's wake interrupts prompt_toolkit's prompt, the reload runs on the console's
     thread, and a half-typed line survives it."""
     import io
@@ -192,8 +231,13 @@ def test_watch_inside_the_prompt_toolkit_console(tmp_path: Path, monkeypatch: py
             time.sleep(0.02)
 
     with create_pipe_input() as inp:
+
         def author() -> None:
-            until(lambda: "repl" in box and box["repl"].tl is not None and box["repl"].watcher is not None)
+            until(
+                lambda: (
+                    "repl" in box and box["repl"].tl is not None and box["repl"].watcher is not None
+                )
+            )
             repl = box["repl"]
             inp.send_text("down\r")
             until(lambda: repl.state.node == "cellar")
@@ -208,10 +252,20 @@ def test_watch_inside_the_prompt_toolkit_console(tmp_path: Path, monkeypatch: py
         th = threading.Thread(target=author)
         th.start()
         with create_app_session(input=inp, output=out):
-            repl = Repl(load(d), use_prompt_toolkit=True, color=False, history=False, new=True, seed=1,
-                        watch=True, lang="en")
+            repl = Repl(
+                load(d),
+                use_prompt_toolkit=True,
+                color=False,
+                history=False,
+                new=True,
+                seed=1,
+                watch=True,
+                lang="en",
+            )
             box["repl"] = repl
             repl.run()
         th.join()
     assert [e.command for e in repl.tl.commands] == ["down", "open"]
-    assert "Story reloaded. The story changed; all 1 commands replay the same way." in buf.getvalue()
+    assert (
+        "Story reloaded. The story changed; all 1 commands replay the same way." in buf.getvalue()
+    )

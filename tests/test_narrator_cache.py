@@ -22,8 +22,9 @@ from runner.ui.narrator.engines import engine_problem
 from runner.ui.narrator.narrator import voices_for
 
 ROOT = Path(__file__).resolve().parents[1]
-pytestmark = pytest.mark.skipif(engine_problem("openjtalk") is not None,
-                                reason="pyopenjtalk-plus not installed")
+pytestmark = pytest.mark.skipif(
+    engine_problem("openjtalk") is not None, reason="pyopenjtalk-plus not installed"
+)
 
 STORY = """\
 story: {{id: cache_test, title: 録音の部屋, language: ja, rules: none, start: hall}}
@@ -48,7 +49,9 @@ endings:
 """
 
 
-def write_story(folder: Path, first: str = "古い蓄音機が部屋の隅に置かれている。", n: int = 2) -> Path:
+def write_story(
+    folder: Path, first: str = "古い蓄音機が部屋の隅に置かれている。", n: int = 2
+) -> Path:
     folder.mkdir(exist_ok=True)
     more = "\n".join(f"          - say: 時計が{i + 1}回鳴った。" for i in range(n))
     (folder / "story.yaml").write_text(STORY.format(first=first, more=more), encoding="utf-8")
@@ -56,14 +59,25 @@ def write_story(folder: Path, first: str = "古い蓄音機が部屋の隅に置
 
 
 def katari(*args: str, env: dict, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "runner", *args], cwd=ROOT, capture_output=True,
-                          text=True, env=env, timeout=600, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        **kw,
+    )
 
 
 @pytest.fixture()
 def env(tmp_path: Path) -> dict:
-    return dict(os.environ, KATARI_CACHE=str(tmp_path / "cache"), KATARI_HOME=str(tmp_path / "home"),
-                PYTHONPATH=str(ROOT))
+    return dict(
+        os.environ,
+        KATARI_CACHE=str(tmp_path / "cache"),
+        KATARI_HOME=str(tmp_path / "home"),
+        PYTHONPATH=str(ROOT),
+    )
 
 
 def wavs(env: dict) -> dict[str, float]:
@@ -85,7 +99,9 @@ def test_render_once_edit_renders_that_line_again(tmp_path: Path, env: dict) -> 
         clip = read_wav(p)
         assert clip.rate == 48000 and rms(clip) > 300 and 0.4 < clip.seconds < 10, p
     # The owner speaks with the npc profile: another folder (engine-voice-profile hash).
-    assert len({p.parent.name for p in (Path(env["KATARI_CACHE"]) / "narration").rglob("*.wav")}) == 2
+    assert (
+        len({p.parent.name for p in (Path(env["KATARI_CACHE"]) / "narration").rglob("*.wav")}) == 2
+    )
     r = katari("voice", "render", str(story_dir), "--engine", "openjtalk", env=env)
     assert "5 already rendered, 0 to render" in r.stderr and wavs(env) == first  # never again
     write_story(story_dir, first="古い蓄音機が、部屋の隅で静かに回っている。")
@@ -95,15 +111,32 @@ def test_render_once_edit_renders_that_line_again(tmp_path: Path, env: dict) -> 
     assert len(after) == 5  # the old render of the edited line is gone
     changed = set(after) - set(first)
     assert len(changed) == 1 and next(iter(changed)).startswith("hall.1--")
-    assert {k: v for k, v in after.items() if k not in changed} == \
-        {k: v for k, v in first.items() if not k.startswith("hall.1--")}
+    assert {k: v for k, v in after.items() if k not in changed} == {
+        k: v for k, v in first.items() if not k.startswith("hall.1--")
+    }
 
 
-def test_a_stopped_render_goes_on_where_it_stopped_and_jobs_share_the_work(tmp_path: Path, env: dict) -> None:
+def test_a_stopped_render_goes_on_where_it_stopped_and_jobs_share_the_work(
+    tmp_path: Path, env: dict
+) -> None:
     story_dir = write_story(tmp_path / "s", n=24)
-    p = subprocess.Popen([sys.executable, "-m", "runner", "voice", "render", str(story_dir), "--engine",
-                          "openjtalk"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "runner",
+            "voice",
+            "render",
+            str(story_dir),
+            "--engine",
+            "openjtalk",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 120
     while len(wavs(env)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -121,8 +154,9 @@ def test_a_stopped_render_goes_on_where_it_stopped_and_jobs_share_the_work(tmp_p
     assert r.returncode == 2 and "must be between 1 and 64" in r.stderr
 
 
-def test_the_narrator_plays_cached_lines_at_once_and_speaks_the_rest_live(tmp_path: Path, env: dict,
-                                                                          monkeypatch) -> None:
+def test_the_narrator_plays_cached_lines_at_once_and_speaks_the_rest_live(
+    tmp_path: Path, env: dict, monkeypatch
+) -> None:
     story_dir = write_story(tmp_path / "s")
     r = katari("voice", "render", str(story_dir), "--engine", "openjtalk", env=env)
     assert r.returncode == 0, r.stderr
@@ -130,16 +164,23 @@ def test_the_narrator_plays_cached_lines_at_once_and_speaks_the_rest_live(tmp_pa
     story = load(story_dir)
     lines = list(story_lines(story))
     voices = voices_for(None, "openjtalk")
-    hit = line_path(story.id, lines[0].id, lines[0].text, voices.resolve("narrator", "ja"), story.readings)
+    hit = line_path(
+        story.id, lines[0].id, lines[0].text, voices.resolve("narrator", "ja"), story.readings
+    )
     assert hit.is_file()
     sink = tmp_path / "out"
-    nar, msg = make_narrator(engine="openjtalk", output=f"dir:{sink}", mapping=story.voices,
-                             readings=story.readings, story=story.id)
+    nar, msg = make_narrator(
+        engine="openjtalk",
+        output=f"dir:{sink}",
+        mapping=story.voices,
+        readings=story.readings,
+        story=story.id,
+    )
     assert msg is None, msg
     try:
-        a = nar.speak(lines[0].text, id=lines[0].id)                       # rendered: from the cache
-        b = nar.speak("時計が七回鳴った。", id=None)                          # made up in play: live
-        c = nar.speak(lines[1].text, speaker="owner", id=lines[1].id)      # the owner's own voice
+        a = nar.speak(lines[0].text, id=lines[0].id)  # rendered: from the cache
+        b = nar.speak("時計が七回鳴った。", id=None)  # made up in play: live
+        c = nar.speak(lines[1].text, speaker="owner", id=lines[1].id)  # the owner's own voice
         for seq in (a, b, c):
             assert nar.wait(seq, timeout=120)["completed"] is True
     finally:

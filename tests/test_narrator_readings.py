@@ -18,8 +18,9 @@ from runner.ui.narrator.readings import (
     to_katakana,
 )
 
-needs_openjtalk = pytest.mark.skipif(engine_problem("openjtalk") is not None,
-                                     reason="pyopenjtalk-plus not installed")
+needs_openjtalk = pytest.mark.skipif(
+    engine_problem("openjtalk") is not None, reason="pyopenjtalk-plus not installed"
+)
 KANA_ONLY = re.compile(r"^[\u30a0-\u30ff。、！？「」…・ー\s]+$")
 
 
@@ -50,6 +51,7 @@ def test_author_readings_win_longest_first_and_stay_literal(tmp_path, monkeypatc
 
 # -- readings as a dictionary: the accent and the word boundaries survive ---------------------
 
+
 def _phrases(text):
     from runner.ui.narrator.readings import _phrases, load_openjtalk
 
@@ -69,16 +71,16 @@ def test_the_dictionary_keeps_the_accent_phrase_of_a_read_word(tmp_path, monkeyp
     plain = _phrases(text)
     assert plain[0] == ("ヤヌシノ", 4, 3)
     spliced = _phrases("ヤヌシのホンヤクメガネが光った。")  # the old way: kana in the text
-    assert spliced[0] == ("ヤヌシノ", 4, 1)            # ... the accent moved
+    assert spliced[0] == ("ヤヌシノ", 4, 1)  # ... the accent moved
     assert use_dictionary({"家主": "やぬし", "翻訳眼鏡": "ほんやくめがね"})
-    assert _phrases(text) == plain                     # same words, same accent phrases
+    assert _phrases(text) == plain  # same words, same accent phrases
     # A reading Open JTalk would not give: one accent phrase, the rest of the sentence as before.
     assert use_dictionary({"家主": "いえぬし"})
     got = _phrases(text)
     assert got[0][0] == "イエヌシノ" and got[1:] == plain[1:]
     assert reading_for(text, {"家主": "いえぬし"}, "pyttsx3", "ja").startswith("イエヌシノ")
     use_dictionary(None)
-    assert _phrases(text) == plain                     # and it can be taken out again
+    assert _phrases(text) == plain  # and it can be taken out again
 
 
 @needs_openjtalk
@@ -90,8 +92,8 @@ def test_the_dictionary_reaches_the_voice_real_audio(tmp_path, monkeypatch, tmp_
     monkeypatch.setenv("KATARI_CACHE", str(tmp_path))
     p = Profile(engine="openjtalk", voice="mei")
     text = "家主が戻った。"
-    _, plain = render(text, p, None, "ja")                       # ヤヌシ: 3 morae
-    _, read = render(text, p, {"家主": "いえぬしさま"}, "ja")      # イエヌシサマ: 6 morae
+    _, plain = render(text, p, None, "ja")  # ヤヌシ: 3 morae
+    _, read = render(text, p, {"家主": "いえぬしさま"}, "ja")  # イエヌシサマ: 6 morae
     write_wav(tmp_path / "read.wav", read)
     from runner.ui.narrator.audio import read_wav
 
@@ -133,7 +135,13 @@ def test_latin_letters_and_digits_are_spelt_in_kana():
 
 def test_sentences_split_at_japanese_and_english_ends():
     got = split_sentences("「来るな！」と彼は叫んだ。扉が開く……そして、静寂。\nThe end. Really?")
-    assert got == ["「来るな！」と彼は叫んだ。", "扉が開く……", "そして、静寂。", "The end.", "Really?"]
+    assert got == [
+        "「来るな！」と彼は叫んだ。",
+        "扉が開く……",
+        "そして、静寂。",
+        "The end.",
+        "Really?",
+    ]
     long = "あ" * 100 + "、" + "い" * 100
     assert all(len(s) <= 120 for s in split_sentences(long))
     assert split_sentences("……。") == []
@@ -144,9 +152,12 @@ def test_sentences_split_at_japanese_and_english_ends():
 def test_espeak_reads_our_kana_as_japanese_but_raw_kanji_as_chinese_letters():
     """What a test can show honestly: espeak-ng's own phoneme transcript. Raw kanji switch to
     English "Chinese letter" ((en)tS'aIni:z l'et@); our reading stays in Japanese phonemes."""
+
     def phonemes(text):
-        return subprocess.run(["espeak-ng", "-v", "ja", "-q", "-x", text], capture_output=True,
-                              text=True, check=True).stdout
+        return subprocess.run(
+            ["espeak-ng", "-v", "ja", "-q", "-x", text], capture_output=True, text=True, check=True
+        ).stdout
+
     raw = phonemes("探索者たちは目を覚ました")
     assert "(en)" in raw and "tS'aIni:z" in raw
     ours = phonemes(reading_for("探索者たちは目を覚ました", None, "pyttsx3", "ja"))

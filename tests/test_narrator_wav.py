@@ -8,12 +8,18 @@ from runner.ui.narrator.audio import rms
 from runner.ui.narrator.engines import engine_problem, get_engine, render
 from runner.ui.narrator.profiles import Profile
 
-needs_pyttsx3 = pytest.mark.skipif(engine_problem("pyttsx3", needs_kana=True) is not None,
-                                   reason="pyttsx3/espeak-ng/pyopenjtalk-plus not installed")
-needs_openjtalk = pytest.mark.skipif(engine_problem("openjtalk") is not None,
-                                     reason="pyopenjtalk-plus not installed")
+needs_pyttsx3 = pytest.mark.skipif(
+    engine_problem("pyttsx3", needs_kana=True) is not None,
+    reason="pyttsx3/espeak-ng/pyopenjtalk-plus not installed",
+)
+needs_openjtalk = pytest.mark.skipif(
+    engine_problem("openjtalk") is not None, reason="pyopenjtalk-plus not installed"
+)
 SHORT = "探索者たちは目を覚ました。"
-LONG = SHORT + "冷たい水が足首を洗い、遠くで何かが軋む音がする。扉の向こうから、湿った息づかいが聞こえた。"
+LONG = (
+    SHORT
+    + "冷たい水が足首を洗い、遠くで何かが軋む音がする。扉の向こうから、湿った息づかいが聞こえた。"
+)
 SPEECH_RMS = 300  # int16 scale; silence is 0, espeak-ng speech is in the thousands
 
 
@@ -47,7 +53,9 @@ def test_raw_kanji_would_be_spelt_out_as_chinese_letters():
 
 @needs_pyttsx3
 def test_pyttsx3_english_voice():
-    reading, clip = render("The investigators woke up in a dark room.", Profile(voice="en-us"), lang="en")
+    reading, clip = render(
+        "The investigators woke up in a dark room.", Profile(voice="en-us"), lang="en"
+    )
     assert reading == "The investigators woke up in a dark room."
     assert clip.rate == 22050 and rms(clip) > SPEECH_RMS and clip.seconds > 1.0
 

@@ -21,8 +21,10 @@ from runner.ui.narrator.engines import engine_problem
 from runner.ui.narrator.profiles import BUILTIN, ProfileError, load_voices, parse_voices
 
 ROOT = Path(__file__).resolve().parents[1]
-needs_pyttsx3 = pytest.mark.skipif(engine_problem("pyttsx3", needs_kana=True) is not None,
-                                   reason="pyttsx3/espeak-ng/pyopenjtalk-plus not installed")
+needs_pyttsx3 = pytest.mark.skipif(
+    engine_problem("pyttsx3", needs_kana=True) is not None,
+    reason="pyttsx3/espeak-ng/pyopenjtalk-plus not installed",
+)
 LONG = "The door opens slowly, and something large moves in the dark water beyond it. " * 2
 
 
@@ -105,9 +107,11 @@ def test_narrate_events_speaks_what_the_screen_shows_never_keeper_notes():
     ]
     # narration, and the roll in words (the system's voice); the list of actions only when asked
     assert narrate_events(rec, events, lang="ja") == 3
-    assert rec.lines == [{"text": "扉が開く。", "speaker": "narrator", "id": "a"},
-                         {"text": "1d100、四十二", "speaker": "system", "id": None},
-                         {"text": "来るな", "speaker": "tentacle", "id": "b"}]
+    assert rec.lines == [
+        {"text": "扉が開く。", "speaker": "narrator", "id": "a"},
+        {"text": "1d100、四十二", "speaker": "system", "id": None},
+        {"text": "来るな", "speaker": "tentacle", "id": "b"},
+    ]
     rec.skip()
     rec.again()
     assert rec.texts[-1] == "来るな" and ("skip", False) in rec.log
@@ -124,16 +128,21 @@ def test_missing_engine_gives_one_line_and_a_disabled_narrator(tmp_path):
         n.speak("nothing happens"); n.skip(); n.again(); n.close()
         print(msg)
     """)
-    r = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [
-        "Narration is off: pyttsx3 is not installed (pip install pyttsx3). The game goes on in text."]
+        "Narration is off: pyttsx3 is not installed (pip install pyttsx3). The game goes on in text."
+    ]
 
 
 @needs_pyttsx3
 def test_unknown_voice_and_missing_device_each_give_one_line(tmp_path):
     bad = tmp_path / "v.yaml"
-    bad.write_text("profiles: {default: {ja: {engine: pyttsx3, voice: nosuchvoice}}}\n", encoding="utf-8")
+    bad.write_text(
+        "profiles: {default: {ja: {engine: pyttsx3, voice: nosuchvoice}}}\n", encoding="utf-8"
+    )
     n, msg = make_narrator(voices=bad, output=f"dir:{tmp_path}")
     assert isinstance(n, DisabledNarrator) and msg and "\n" not in msg
     assert "nosuchvoice" in msg and "katari voices" in msg
@@ -170,10 +179,12 @@ def test_profiles_resolve_by_mapping_speaker_and_language():
     assert load_voices("openjtalk").resolve("monster", "ja").engine == "openjtalk"
     builtin = parse_voices(BUILTIN)
     assert builtin.profiles["default"] == vs.profiles["default"]  # the fallback matches the file
-    for bad, word in [({"profiles": {"x": {"ja": {}}}}, "default"),
-                      ({"profiles": {"default": {"fr": {}}}}, "language"),
-                      ({"profiles": {"default": {"ja": {"engine": "sapi"}}}}, "engine"),
-                      ({"profiles": {"default": {"ja": {"rate": 9}}}}, "rate")]:
+    for bad, word in [
+        ({"profiles": {"x": {"ja": {}}}}, "default"),
+        ({"profiles": {"default": {"fr": {}}}}, "language"),
+        ({"profiles": {"default": {"ja": {"engine": "sapi"}}}}, "engine"),
+        ({"profiles": {"default": {"ja": {"rate": 9}}}}, "rate"),
+    ]:
         with pytest.raises(ProfileError, match=word):
             parse_voices(bad)
 

@@ -73,7 +73,8 @@ def test_the_time_left_shows_only_once_the_deadline_is_known(tmp_path: Path) -> 
 
 def test_check_places_every_bad_visible_when(tmp_path: Path) -> None:
     p = tmp_path / "bad.yaml"
-    p.write_text("""\
+    p.write_text(
+        """\
 story: {id: vw, title: VW, language: ja, rules: none, start: a}
 clock: {start: "10:00", limit: "12:00", left_visible_when: "herd"}
 variables:
@@ -87,17 +88,26 @@ nodes:
     actions:
       - {id: leave, label: 出る, end: out}
 endings: {out: {kind: good}}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     r = katari("check", str(p))
     assert r.returncode == 1 and "Traceback" not in r.stdout + r.stderr
-    found = {(int(m["line"]), m["msg"].split(":")[0]) for m in map(LINE.match, r.stdout.splitlines()) if m}
+    found = {
+        (int(m["line"]), m["msg"].split(":")[0])
+        for m in map(LINE.match, r.stdout.splitlines())
+        if m
+    }
     assert (2, "unknown variable 'herd'") in found, r.stdout
     assert any(line == 4 and msg.startswith("bad expression") for line, msg in found), r.stdout
     assert (5, "unknown variable 'opend' (did you mean 'opened'?)") in found, r.stdout
-    assert any(line == 6 and "visible_when" in msg for line, msg in found) or \
-        any(ln.startswith(f"{p}:6:") and "visible_when" in ln for ln in r.stdout.splitlines()), r.stdout
-    assert any(ln.startswith(f"{p}:7:") and "cannot be used in a condition" in ln
-               for ln in r.stdout.splitlines()), r.stdout
+    assert any(line == 6 and "visible_when" in msg for line, msg in found) or any(
+        ln.startswith(f"{p}:6:") and "visible_when" in ln for ln in r.stdout.splitlines()
+    ), r.stdout
+    assert any(
+        ln.startswith(f"{p}:7:") and "cannot be used in a condition" in ln
+        for ln in r.stdout.splitlines()
+    ), r.stdout
     cols = {int(m["line"]): int(m["col"]) for m in map(LINE.match, r.stdout.splitlines()) if m}
     text = p.read_text(encoding="utf-8").splitlines()
     assert cols[5] == text[4].index("opend") + 1  # the misspelt name itself, inside the quotes
@@ -109,8 +119,7 @@ endings: {out: {kind: good}}
 # carries a variable, label, stat or note the player has not been shown.
 
 SHIPPED = {p.name: p for p in shipped()}
-GM_ONLY = {"": {"gm", "hidden", "all_vars", "pending_events"},
-           "ureg": {"solved", "mods", "npcs"}}
+GM_ONLY = {"": {"gm", "hidden", "all_vars", "pending_events"}, "ureg": {"solved", "mods", "npcs"}}
 """State fields only a game master's view may carry: at the top, and in a rule system's view
 (UREG's obstacles solved, item changes, and the NPCs the story holds, met or not)."""
 STAT_WORDS = {"power": ("戦力",)}
@@ -158,10 +167,15 @@ class Viewer:
     def __init__(self, story) -> None:
         self.story = story
         self.shown: list[str] = [story.title]
-        self.stats = {tuple(_names_of(story.characters[cid])): ps for cid, ps in _stat_phrases(story).items()}
+        self.stats = {
+            tuple(_names_of(story.characters[cid])): ps for cid, ps in _stat_phrases(story).items()
+        }
         self.keeper = _keeper_texts(story)
-        self.ids = ({*story.variables, *story.items, *story.characters, *story.nodes, *story.endings}
-                    if story.language == "ja" else set())
+        self.ids = (
+            {*story.variables, *story.items, *story.characters, *story.nodes, *story.endings}
+            if story.language == "ja"
+            else set()
+        )
         self.problems: list[str] = []
         self.nodes: set[str] = set()
 
@@ -194,7 +208,11 @@ class Viewer:
                     c = self.story.characters.get(spk)
                     if c is None:
                         self.bad(f"speaker {spk!r} is not a character (a voice key?)")
-                    elif c.known_when is not None and ev.get("name") == c.name and c.name not in "".join(self.shown):
+                    elif (
+                        c.known_when is not None
+                        and ev.get("name") == c.name
+                        and c.name not in "".join(self.shown)
+                    ):
                         self.bad(f"{spk!r} is named {c.name!r} before the player learns the name")
                     self.text(str(ev.get("name", "")), "a speaker's name")
                 self.text(text, "narration")
@@ -236,7 +254,9 @@ class Viewer:
                 continue
             words = _words(var.label)
             if words and not any(w in seen for w in words):
-                self.bad(f"status {var.label!r} appears before the player has met {'/'.join(words)!r}")
+                self.bad(
+                    f"status {var.label!r} appears before the player has met {'/'.join(words)!r}"
+                )
         for label, value in status_items(ev, story, story.language, short=True):
             self.text(f"{label} {value}", "the status bar")
 
@@ -279,22 +299,55 @@ def test_the_player_sees_only_what_the_player_knows(name: str) -> None:
     story = load(SHIPPED[name])
     viewer = random_games(story, games=300, turns=200)
     assert not viewer.problems, "\n".join(viewer.problems[:20])
-    assert len(viewer.nodes) >= min(len(story.nodes), 8) * 3 // 4  # the walk went far enough to mean something
+    assert (
+        len(viewer.nodes) >= min(len(story.nodes), 8) * 3 // 4
+    )  # the walk went far enough to mean something
 
 
 # ---------------------------------------------------------------- speakers are characters (item 13)
 
-GIRL = ["inspiration", "go_greenhouse", "dig_pot", "take_flashlight", "back_hall", "unlock_door",
-        "go_storeroom", "talk_ally", "leave_storeroom", "stairs_box"]
+GIRL = [
+    "inspiration",
+    "go_greenhouse",
+    "dig_pot",
+    "take_flashlight",
+    "back_hall",
+    "unlock_door",
+    "go_storeroom",
+    "talk_ally",
+    "leave_storeroom",
+    "stairs_box",
+]
 
 
 def test_an_npc_is_named_only_once_the_player_knows_her_name() -> None:
-    r = katari("play", "ureg_glass_greenhouse", "--jsonl", "--seed", "1",
-               stdin="\n".join(GIRL[:8] + ["leave_storeroom", "go_greenhouse", "take_box", "back_hall",
-                                           "stairs_box", "climb_alone", "go_down", "call_ally"]) + "\n")
+    r = katari(
+        "play",
+        "ureg_glass_greenhouse",
+        "--jsonl",
+        "--seed",
+        "1",
+        stdin="\n".join(
+            GIRL[:8]
+            + [
+                "leave_storeroom",
+                "go_greenhouse",
+                "take_box",
+                "back_hall",
+                "stairs_box",
+                "climb_alone",
+                "go_down",
+                "call_ally",
+            ]
+        )
+        + "\n",
+    )
     evs = [json.loads(x) for x in r.stdout.splitlines()]
-    said = [(e["speaker"], e.get("name"), e["text"]) for e in evs if e["type"] == "narration"
-            and e["speaker"] != "narrator"]
+    said = [
+        (e["speaker"], e.get("name"), e["text"])
+        for e in evs
+        if e["type"] == "narration" and e["speaker"] != "narrator"
+    ]
     assert said[0][:2] == ("tsugumi", "少女") and "ここ、どこなの" in said[0][2]
     assert [s[:2] for s in said[1:]] == [("tsugumi", "ツグミ")] * 2, said
     # The console shows the name the event carries.
@@ -320,12 +373,15 @@ def test_every_shipped_speaker_is_a_character_or_the_narrator() -> None:
         for key in story.voices:
             assert key == "narrator" or key in story.characters, (name, key)
     deep = load(SHIPPED["deep_sea_atelier"])
-    assert "monster" not in deep.voices and "wizard" not in deep.voices and "system" not in deep.voices
+    assert (
+        "monster" not in deep.voices and "wizard" not in deep.voices and "system" not in deep.voices
+    )
 
 
 def test_a_voice_key_or_a_speaker_that_is_no_character_fails_the_check(tmp_path: Path) -> None:
     p = tmp_path / "s.yaml"
-    p.write_text("""\
+    p.write_text(
+        """\
 story: {id: sp, title: 声, language: ja, rules: none, start: a}
 voices: {narrator: default, monster: monster}
 characters: {arm: {name: 触腕, kind: enemy}}
@@ -337,19 +393,35 @@ nodes:
     actions:
       - {id: leave, label: 出る, end: out}
 endings: {out: {kind: good}}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     r = katari("check", str(p))
     assert r.returncode == 1
     out = r.stdout.splitlines()
-    assert any(ln.startswith(f"{p}:2:") and "voices: 'monster' is not a character" in ln for ln in out), out
-    assert any(ln.startswith(f"{p}:7:") and "speaker 'wizard' is not a character" in ln for ln in out), out
+    assert any(
+        ln.startswith(f"{p}:2:") and "voices: 'monster' is not a character" in ln for ln in out
+    ), out
+    assert any(
+        ln.startswith(f"{p}:7:") and "speaker 'wizard' is not a character" in ln for ln in out
+    ), out
     assert not any(":8:" in ln for ln in out), out  # a character's name is a speaker too
 
 
 # ---------------------------------------------------------------- the guardian's power (item 25)
 
-GALLERY = ["strength", "go_greenhouse", "take_box", "back_hall", "stairs_box", "go_up", "go_library",
-           "take_crowbar", "back_gallery", "fight_crowbar"]
+GALLERY = [
+    "strength",
+    "go_greenhouse",
+    "take_box",
+    "back_hall",
+    "stairs_box",
+    "go_up",
+    "go_library",
+    "take_crowbar",
+    "back_gallery",
+    "fight_crowbar",
+]
 
 
 def test_the_guardian_power_is_the_keepers_not_the_players() -> None:
@@ -358,8 +430,12 @@ def test_the_guardian_power_is_the_keepers_not_the_players() -> None:
     texts = [e["text"] for e in map(json.loads, player.splitlines()) if e["type"] == "narration"]
     assert any("硝子の番人" in t for t in texts)
     assert not [t for t in texts if "戦力" in t or " 対 " in t], texts
-    assert any(t.startswith("あなた〈○強力〉〈×不器用〉 1.5 + バール 1 = 2.5 → 対等") for t in texts), texts
-    gm = katari("play", "ureg_glass_greenhouse", "--jsonl", "--seed", "1", "--gm", stdin=stdin).stdout
+    assert any(
+        t.startswith("あなた〈○強力〉〈×不器用〉 1.5 + バール 1 = 2.5 → 対等") for t in texts
+    ), texts
+    gm = katari(
+        "play", "ureg_glass_greenhouse", "--jsonl", "--seed", "1", "--gm", stdin=stdin
+    ).stdout
     notes = [e["text"] for e in map(json.loads, gm.splitlines()) if e.get("keeper")]
     assert any("2.5 対 敵の戦力 2" in t for t in notes), notes
 
@@ -369,15 +445,35 @@ def test_the_guard_catches_each_kind_of_leak() -> None:
     story = load(SHIPPED["ureg_glass_greenhouse"])
     v = Viewer(story)
     state, _ = new_game(story, seed=1)
-    v.events([{"type": "narration", "text": "【敵NPC　硝子の番人　戦力2】", "speaker": "narrator"},
-              {"type": "narration", "text": "秘密", "speaker": "narrator", "keeper": True},
-              {"type": "narration", "text": "ついてきて", "speaker": "tsugumi", "name": "ツグミ"},
-              {"type": "state", "title": "", "vars": {"ally_with": False}, "inventory": {},
-               "stats": {"warden": {"power": 2}}, "gm": {}, "ureg": {"npcs": []}},
-              {"type": "prompt", "actions": [{"label": "ally_with を見る"}]}], state)
+    v.events(
+        [
+            {"type": "narration", "text": "【敵NPC　硝子の番人　戦力2】", "speaker": "narrator"},
+            {"type": "narration", "text": "秘密", "speaker": "narrator", "keeper": True},
+            {"type": "narration", "text": "ついてきて", "speaker": "tsugumi", "name": "ツグミ"},
+            {
+                "type": "state",
+                "title": "",
+                "vars": {"ally_with": False},
+                "inventory": {},
+                "stats": {"warden": {"power": 2}},
+                "gm": {},
+                "ureg": {"npcs": []},
+            },
+            {"type": "prompt", "actions": [{"label": "ally_with を見る"}]},
+        ],
+        state,
+    )
     found = "\n".join(v.problems)
-    for want in ("keeper stat '戦力2'", "keeper-only", "named 'ツグミ' before", "'ally_with' is shown while",
-                 "stats of 'warden'", "GM field 'gm'", "GM field 'npcs'", "raw id 'ally_with'"):
+    for want in (
+        "keeper stat '戦力2'",
+        "keeper-only",
+        "named 'ツグミ' before",
+        "'ally_with' is shown while",
+        "stats of 'warden'",
+        "GM field 'gm'",
+        "GM field 'npcs'",
+        "raw id 'ally_with'",
+    ):
         assert want in found, (want, found)
 
 
@@ -387,4 +483,6 @@ def test_a_rule_line_by_no_character_is_the_narrators() -> None:
     lines = [e for e in map(json.loads, r.stdout.splitlines()) if e["type"] == "narration"]
     assert any("STR" in e["text"] for e in lines)
     story = load(SHIPPED["deep_sea_atelier"])
-    assert {e["speaker"] for e in lines} <= {"narrator", *story.characters}, {e["speaker"] for e in lines}
+    assert {e["speaker"] for e in lines} <= {"narrator", *story.characters}, {
+        e["speaker"] for e in lines
+    }

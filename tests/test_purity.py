@@ -16,15 +16,30 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PURE = ("runner/engine", "runner/rules")
 BANNED_CALLS = {"print", "open", "input", "eval", "exec", "breakpoint"}
-BANNED_MODULES = {"random", "time", "datetime", "os", "subprocess", "pathlib", "io", "shutil",
-                  "socket", "threading", "multiprocessing", "tempfile", "builtins"}
+BANNED_MODULES = {
+    "random",
+    "time",
+    "datetime",
+    "os",
+    "subprocess",
+    "pathlib",
+    "io",
+    "shutil",
+    "socket",
+    "threading",
+    "multiprocessing",
+    "tempfile",
+    "builtins",
+}
 BANNED_ATTRS = {("time", "time"), ("random", "random"), ("datetime", "now")}
 
 KNOWN = {
     # Reached through the loader (runner.story), which reads story files with PyYAML: the
     # engine/loader boundary work of #14 item 4 makes what the engine needs public and small,
     # and then these leave the list.
-    "runner/story/loader.py", "runner/story/source.py", "runner/story/yamlpos.py",
+    "runner/story/loader.py",
+    "runner/story/source.py",
+    "runner/story/yamlpos.py",
     "runner/story/fastyaml.py",  # (the fast YAML pass, split out of the loader: same standing)
     "runner/kana.py",
     # The registry: reads the installed distributions' katari.rules entry points the first
@@ -60,7 +75,7 @@ def _imports(path: Path) -> list[tuple[int, str]]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(pkg[:len(pkg) - node.level + 1] + ([base] if base else []))
+                base = ".".join(pkg[: len(pkg) - node.level + 1] + ([base] if base else []))
             for a in node.names:
                 sub = f"{base}.{a.name}"
                 out.append((node.lineno, sub if _path_of(sub) else base))
@@ -81,10 +96,17 @@ def problems(path: Path) -> list[str]:
         elif top not in sys.stdlib_module_names or top in BANNED_MODULES:
             out.append(f"{rel}:{line}: imports {name}")
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in BANNED_CALLS:
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in BANNED_CALLS
+        ):
             out.append(f"{rel}:{node.lineno}: {node.func.id}()")
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                and (node.value.id, node.attr) in BANNED_ATTRS:
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and (node.value.id, node.attr) in BANNED_ATTRS
+        ):
             out.append(f"{rel}:{node.lineno}: {node.value.id}.{node.attr}")
     return out
 
@@ -129,7 +151,9 @@ def test_what_the_pure_files_import_is_pure_too() -> None:
 
 def test_the_guard_follows_imports_made_inside_functions(tmp_path: Path) -> None:
     # coc7's offer imports the engine's Choice inside a function: the walk goes there.
-    assert ROOT / "runner" / "engine" / "engine.py" in reached([ROOT / "runner" / "rules" / "coc7" / "offer.py"])
+    assert ROOT / "runner" / "engine" / "engine.py" in reached(
+        [ROOT / "runner" / "rules" / "coc7" / "offer.py"]
+    )
     f = tmp_path / "probe.py"
     f.write_text("def hook(ctx):\n    import os\n    print(os.getcwd())\n", encoding="utf-8")
     assert problems(f) == ["probe.py:2: imports os", "probe.py:3: print()"]

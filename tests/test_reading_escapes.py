@@ -12,7 +12,12 @@ import pytest
 from runner.ui.narrator.readings import reading_for
 
 HOSTILE = [
-    "\x1b[2J", "\x1b]0;pwned\x07", "\x1b]52;c;aGVsbG8=\x07", "\x1b[31m", "\x1bP1;2|xyz\x1b\\", "\x9b2J",
+    "\x1b[2J",
+    "\x1b]0;pwned\x07",
+    "\x1b]52;c;aGVsbG8=\x07",
+    "\x1b[31m",
+    "\x1bP1;2|xyz\x1b\\",
+    "\x9b2J",
 ]
 
 
@@ -24,7 +29,11 @@ def test_an_escape_sequence_is_never_read_aloud(engine: str, seq: str) -> None:
 
 
 def test_speak_show_reading_drops_whole_sequences() -> None:
-    out = subprocess.run([sys.executable, "-m", "runner", "speak", "\x1b[2Jあ\x1b]0;x\x07い", "--show-reading"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "runner", "speak", "\x1b[2Jあ\x1b]0;x\x07い", "--show-reading"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "アイ"

@@ -55,17 +55,25 @@ def _play(story, keys: str, **kw) -> tuple[Repl, str]:
 
 
 def test_play_to_the_ending_with_save_load_undo_and_a_bad_command(home: Path, story) -> None:
-    keys = "".join(f"{k}\r" for k in [
-        "1",              # by number: 〈○閃き〉〈×平凡〉
-        "見渡す",          # by a Japanese alias
-        "zzz",            # garbage: an error, nothing changes
-        "save s1",        # turn 2, no ladder yet
-        "はしご",          # take the ladder (turn 3)
-        "undo",           # back to turn 2
-        "redo",           # forward to turn 3 without rerolling anything
-        "load s1",        # back to the save: turn 2
-        "はしご", "立て掛ける", "登る",
-    ]) + "\x04"           # Ctrl-D leaves
+    keys = (
+        "".join(
+            f"{k}\r"
+            for k in [
+                "1",  # by number: 〈○閃き〉〈×平凡〉
+                "見渡す",  # by a Japanese alias
+                "zzz",  # garbage: an error, nothing changes
+                "save s1",  # turn 2, no ladder yet
+                "はしご",  # take the ladder (turn 3)
+                "undo",  # back to turn 2
+                "redo",  # forward to turn 3 without rerolling anything
+                "load s1",  # back to the save: turn 2
+                "はしご",
+                "立て掛ける",
+                "登る",
+            ]
+        )
+        + "\x04"
+    )  # Ctrl-D leaves
     repl, screen = _play(story, keys, seed=7, new=True)
     st = repl.state
     assert st.ending == "escaped"
@@ -78,7 +86,13 @@ def test_play_to_the_ending_with_save_load_undo_and_a_bad_command(home: Path, st
     # The autosave holds the same game and verifies.
     body = files.read_doc(files.slot_path(story.id, "autosave"))
     assert body["state"] == st.to_dict()
-    assert [c["command"] for c in body["commands"]] == ["1", "見渡す", "はしご", "立て掛ける", "登る"]
+    assert [c["command"] for c in body["commands"]] == [
+        "1",
+        "見渡す",
+        "はしご",
+        "立て掛ける",
+        "登る",
+    ]
     assert body["seed"] == 7 and len(body["states"]) == 6
 
 
@@ -95,10 +109,15 @@ def test_completion_lists_japanese_labels_with_numbers(home: Path, story) -> Non
         repl = Repl(story, use_prompt_toolkit=True, color=False, seed=3, new=True, history=False)
         repl.begin()
         completer = repl.io.session.completer
-        got = list(completer.get_completions(Document(""), CompleteEvent(completion_requested=True)))
+        got = list(
+            completer.get_completions(Document(""), CompleteEvent(completion_requested=True))
+        )
         shown = [c.display_text for c in got]
-        assert shown == ["1. 〈○閃き〉〈×平凡〉の脱出者", "2. 〈○小柄〉〈×低身長〉の脱出者",
-                         "3. 自分で脱出者をつくる（長所と短所をひとつずつ選ぶ）"]
+        assert shown == [
+            "1. 〈○閃き〉〈×平凡〉の脱出者",
+            "2. 〈○小柄〉〈×低身長〉の脱出者",
+            "3. 自分で脱出者をつくる（長所と短所をひとつずつ選ぶ）",
+        ]
         # Kana typed for a kanji label finds it through its aliases; the label is inserted.
         got = list(completer.get_completions(Document("こがら"), CompleteEvent()))
         assert [c.text for c in got] == ["〈○小柄〉〈×低身長〉の脱出者"]
@@ -166,6 +185,12 @@ def test_transcript_and_english_interface(home: Path, story, tmp_path: Path) -> 
     text = md.read_text(encoding="utf-8")
     assert "**▶ look around**" in text and "脱出成功" in text
     data = files.read_replay(md)
-    assert [c["command"] for c in data["commands"]] == ["1", "look around", "take ladder", "lean ladder", "climb"]
+    assert [c["command"] for c in data["commands"]] == [
+        "1",
+        "look around",
+        "take ladder",
+        "lean ladder",
+        "climb",
+    ]
     assert data["state"] == repl.state.to_dict()
     json.dumps(data)

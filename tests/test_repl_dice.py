@@ -62,7 +62,9 @@ def story(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 def _run(story, keys: str, *, color: bool = False, **kw) -> tuple[Repl, str, str]:
     buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=30, columns=70), term="xterm-256color", enable_cpr=False)
+    out = Vt100_Output(
+        buf, lambda: Size(rows=30, columns=70), term="xterm-256color", enable_cpr=False
+    )
     with create_pipe_input() as inp:
         inp.send_text(keys)
         with create_app_session(input=inp, output=out):
@@ -82,8 +84,9 @@ def test_manual_dice_are_asked_for_checked_and_saved(story) -> None:
     body = files.read_doc(files.slot_path(story.id, "autosave"))
     assert body["commands"] == [{"command": "ダイスを振る", "dice": [3, 5], "manual": True}]
     # The save replays to the same end with the same faces.
-    tl = files.rebuild(story, body["seed"], [files.Entry.from_json(c) for c in body["commands"]],
-                       manual=True)
+    tl = files.rebuild(
+        story, body["seed"], [files.Entry.from_json(c) for c in body["commands"]], manual=True
+    )
     assert tl.state.to_dict() == body["state"]
 
 

@@ -21,10 +21,36 @@ STORY = load(ROOT / "stories" / "ureg_window_room")
 CONTROL = st.text(st.characters(categories=["Cc", "Cf", "Zs", "Zl", "Zp"]), max_size=50)
 EMOJI = st.text(st.sampled_from("🙂🎲🧙‍♀️👍🏽🇯🇵\u200d\ufe0f"), max_size=40)
 LONG = st.integers(1000, 10_000).map(lambda n: "あx🙂"[n % 3] * n)
-WORDS = st.sampled_from(["xyzzy", "plugh", "ふぁぼ", "ほげほげ", "42", "0", "-1", "999999999999",
-                         "/", ":", "/nonsense", ":;", "%s%n", "{}", "${HOME}", "\\x00", "''", '"'])
-ANY = st.one_of(st.text(max_size=200), CONTROL, EMOJI, LONG, WORDS,
-                st.lists(st.one_of(WORDS, EMOJI, CONTROL), max_size=5).map(" ".join))
+WORDS = st.sampled_from(
+    [
+        "xyzzy",
+        "plugh",
+        "ふぁぼ",
+        "ほげほげ",
+        "42",
+        "0",
+        "-1",
+        "999999999999",
+        "/",
+        ":",
+        "/nonsense",
+        ":;",
+        "%s%n",
+        "{}",
+        "${HOME}",
+        "\\x00",
+        "''",
+        '"',
+    ]
+)
+ANY = st.one_of(
+    st.text(max_size=200),
+    CONTROL,
+    EMOJI,
+    LONG,
+    WORDS,
+    st.lists(st.one_of(WORDS, EMOJI, CONTROL), max_size=5).map(" ".join),
+)
 GARBAGE = st.one_of(CONTROL, EMOJI, LONG, WORDS.filter(lambda w: not w.startswith(("/", ":"))))
 
 
@@ -49,13 +75,21 @@ def _split_word(text: str) -> str:
 
 
 def _reset(repl: Repl, tl: files.Timeline) -> None:
-    repl.tl = files.Timeline(tl.story, tl.seed, list(tl.states[: tl.pos + 1]), list(tl.log[: tl.pos]),
-                             tl.pos, events=list(tl.events[: tl.pos + 1]))
+    repl.tl = files.Timeline(
+        tl.story,
+        tl.seed,
+        list(tl.states[: tl.pos + 1]),
+        list(tl.log[: tl.pos]),
+        tl.pos,
+        events=list(tl.events[: tl.pos + 1]),
+    )
     repl._choices = None
     repl.refresh()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=ANY)
 def test_any_input_no_traceback_and_non_commands_change_nothing(fuzz, text: str) -> None:
     repl, out, tl = fuzz
@@ -75,7 +109,9 @@ def test_any_input_no_traceback_and_non_commands_change_nothing(fuzz, text: str)
         assert len(repl.tl.log) == tl.pos
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=GARBAGE)
 def test_garbage_is_answered_and_the_state_is_unchanged(fuzz, text: str) -> None:
     repl, out, tl = fuzz

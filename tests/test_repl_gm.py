@@ -147,15 +147,35 @@ def test_keeper_notes_and_the_gm_panel_only_in_gm_mode(story) -> None:
 def test_overrides_in_japanese_and_english_go_through_step(story, tmp_path: Path) -> None:
     md = tmp_path / "gm.md"
     nar = RecordingNarrator()
-    lines = "\n".join([
-        "gm set alarm 3", "変数 found はい", "gm clock +30", "時計 35分",  # 10:00 → 10:30 → 11:05
-        "gm damage 大ネズミ 2 耐久力", "強制 失敗", "目星", "gm give 鍵", "移動 廊下",
-    ]) + "\n"
+    lines = (
+        "\n".join(
+            [
+                "gm set alarm 3",
+                "変数 found はい",
+                "gm clock +30",
+                "時計 35分",  # 10:00 → 10:30 → 11:05
+                "gm damage 大ネズミ 2 耐久力",
+                "強制 失敗",
+                "目星",
+                "gm give 鍵",
+                "移動 廊下",
+            ]
+        )
+        + "\n"
+    )
     repl, out = _plain(story, lines, seed=1, gm=True, transcript=md, narrator=nar)
     st = repl.state
     assert [e.command for e in repl.tl.commands] == [
-        "!set alarm 3", "!set found true", "!clock +30", "!clock +35", "!damage 大ネズミ 2 耐久力",
-        "!force failure", "目星", "!give 鍵", "!goto 廊下"]
+        "!set alarm 3",
+        "!set found true",
+        "!clock +30",
+        "!clock +35",
+        "!damage 大ネズミ 2 耐久力",
+        "!force failure",
+        "目星",
+        "!give 鍵",
+        "!goto 廊下",
+    ]
     assert st.vars == {"found": True, "alarm": 3} and st.clock == 65
     assert st.stats["rat"]["耐久力"] == 3 and st.ending == "escaped"
     assert "遠くで鐘が鳴った。" in out  # the timed event fired when the GM moved the clock
@@ -173,7 +193,9 @@ def test_overrides_in_japanese_and_english_go_through_step(story, tmp_path: Path
     assert "> **［GM 上書き］** alarm：0 → 3" in text
     assert "> ［GM］ *机の裏に鍵が貼ってある。目星で見つかる。*" in text
     data = files.read_replay(md)
-    tl = files.rebuild(story, data["seed"], [files.Entry.from_json(c) for c in data["commands"]], gm=True)
+    tl = files.rebuild(
+        story, data["seed"], [files.Entry.from_json(c) for c in data["commands"]], gm=True
+    )
     assert tl.state.to_dict() == st.to_dict()
 
 

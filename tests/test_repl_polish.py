@@ -61,6 +61,7 @@ def _repl(story, lines: str = "", cols: int = 100, **kw) -> tuple[Repl, io.Strin
 
 # -- 1. rule-system keys and values in the interface language ----------------
 
+
 def test_coc7_luck_mov_and_build_are_named_in_japanese(deep_sea) -> None:
     player, gm = _state(deep_sea, "1", gm=True)
     bar, status, panel = _screens(deep_sea, player, gm, "ja")
@@ -82,14 +83,20 @@ def test_ktane_led_solved_and_edgework_in_japanese(dungeon) -> None:
     assert f"LED {colours[player['led']]}" in bar and f"LED: {colours[player['led']]}" in status
     assert "解除: まだ" in status and "解除 ✗" not in bar
     lit = "、".join(("点灯" if i["lit"] else "消灯") + i["label"] for i in edge["indicators"])
-    want = f"外観: シリアル {edge['serial']}・" + (f"インジケーター {lit}・" if lit else "") + \
-        f"電池 {edge['batteries']}本"
+    want = (
+        f"外観: シリアル {edge['serial']}・"
+        + (f"インジケーター {lit}・" if lit else "")
+        + f"電池 {edge['batteries']}本"
+    )
     assert want in status
     assert f"外観 {edge['serial']}" in bar and f"電池{edge['batteries']}" in bar
     assert re.search(r"隠し値: レベル \d.*動き [前左右]・正解 [前左右]", panel), panel
     for text in (bar, status, panel):
-        assert not re.search(r"\b(red|yellow|green|blue|magenta|serial|indicators|batteries|move|"
-                             r"expected|left|right|forward)\b", text), text
+        assert not re.search(
+            r"\b(red|yellow|green|blue|magenta|serial|indicators|batteries|move|"
+            r"expected|left|right|forward)\b",
+            text,
+        ), text
     # English stays English.
     bar, status, panel = _screens(dungeon, player, gm, "en")
     assert f"LED: {player['led']}" in status and f"serial {edge['serial']}" in status
@@ -98,8 +105,15 @@ def test_ktane_led_solved_and_edgework_in_japanese(dungeon) -> None:
 
 def test_every_led_colour_and_the_dark_led_have_japanese_names(dungeon) -> None:
     player, _ = _state(dungeon)
-    for colour, name in [("red", "赤"), ("yellow", "黄"), ("green", "緑"), ("blue", "青"),
-                         ("magenta", "マゼンタ"), ("white", "白"), ("off", "消灯")]:
+    for colour, name in [
+        ("red", "赤"),
+        ("yellow", "黄"),
+        ("green", "緑"),
+        ("blue", "青"),
+        ("magenta", "マゼンタ"),
+        ("white", "白"),
+        ("off", "消灯"),
+    ]:
         bar = "".join(x for _, x in toolbar({**player, "led": colour}, dungeon, "ja", cols=200))
         assert f"LED {name} " in bar
 
@@ -114,7 +128,10 @@ def test_gm_panel_lists_each_ureg_stat_once(window) -> None:
 
 # -- 2. the quit line names the story unless it is the default ----------------
 
-def test_quit_line_names_the_story_unless_it_is_the_default(home: Path, window, deep_sea, tmp_path) -> None:
+
+def test_quit_line_names_the_story_unless_it_is_the_default(
+    home: Path, window, deep_sea, tmp_path
+) -> None:
     repl, out = _repl(window, "1\nquit\n", new=True)
     repl.run()
     assert "次回「katari play ureg_window_room」で続きから遊べます。" in out.getvalue()
@@ -136,8 +153,10 @@ def test_quit_line_names_the_story_unless_it_is_the_default(home: Path, window, 
 
 # -- 3. a save folder that cannot be written ---------------------------------
 
+
 def test_unwritable_home_is_said_once_in_japanese_and_quit_says_nothing_was_saved(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window
+) -> None:
     blocker = tmp_path / "home-is-a-file"
     blocker.write_text("x")
     monkeypatch.setenv("KATARI_HOME", str(blocker))
@@ -172,6 +191,7 @@ def test_line_history_in_a_broken_folder_never_crashes(tmp_path: Path) -> None:
 
 # -- 4. file errors in the interface language --------------------------------
 
+
 def test_corrupt_autosave_is_reported_in_one_language(home: Path, window) -> None:
     auto = files.slot_path(window.id, "autosave")
     auto.parent.mkdir(parents=True)
@@ -179,7 +199,10 @@ def test_corrupt_autosave_is_reported_in_one_language(home: Path, window) -> Non
     repl, out = _repl(window, "quit\n")
     repl.run()
     text = out.getvalue().replace("\n", "")
-    assert "セーブ「autosave.json」は読めません（ファイルが壊れているか、セーブではありません）" in text
+    assert (
+        "セーブ「autosave.json」は読めません（ファイルが壊れているか、セーブではありません）"
+        in text
+    )
     assert "not JSON" not in text
     repl, out = _repl(window, "saves\nquit\n", lang="en")
     repl.run()
@@ -192,7 +215,9 @@ def test_corrupt_autosave_is_reported_in_one_language(home: Path, window) -> Non
     assert not re.search(r"[A-Za-z]{4}", files.reason(e.value, "ja"))
 
 
-def test_replay_of_a_missing_file_speaks_the_interface_language(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_replay_of_a_missing_file_speaks_the_interface_language(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["replay", "nothere.json"]) == 2
     err = capsys.readouterr().err
@@ -205,6 +230,7 @@ def test_replay_of_a_missing_file_speaks_the_interface_language(tmp_path: Path, 
 
 
 # -- 5. piped echo -----------------------------------------------------------
+
 
 def test_a_runaway_piped_line_is_echoed_short(home: Path, window) -> None:
     long = "あ" * 5000
@@ -219,6 +245,7 @@ def test_a_runaway_piped_line_is_echoed_short(home: Path, window) -> None:
 
 
 # -- 6. the narrator worker and empty clips ----------------------------------
+
 
 class _FlakyEngine:
     """Gives an empty clip for the first ``empty`` calls, then a short tone."""
@@ -249,11 +276,22 @@ def _speak_with(engine, tmp_path: Path, monkeypatch, text: str) -> tuple[list[di
     sink.mkdir()
     w = Worker({"output": f"dir:{sink}", "pace": 50.0}, status)
     profile = Profile(engine="pyttsx3", voice="en-us").as_dict()
-    w.speak({"op": "speak", "seq": 1, "text": text, "speaker": "narrator", "profile": profile, "lang": "en"})
+    w.speak(
+        {
+            "op": "speak",
+            "seq": 1,
+            "text": text,
+            "speaker": "narrator",
+            "profile": profile,
+            "lang": "en",
+        }
+    )
     return [json.loads(x) for x in status.getvalue().splitlines()], sorted(sink.glob("*.wav"))
 
 
-def test_worker_retries_a_sentence_that_came_back_without_audio(tmp_path: Path, monkeypatch) -> None:
+def test_worker_retries_a_sentence_that_came_back_without_audio(
+    tmp_path: Path, monkeypatch
+) -> None:
     from runner.ui.narrator.audio import read_wav
 
     eng = _FlakyEngine(empty=1)
@@ -263,7 +301,9 @@ def test_worker_retries_a_sentence_that_came_back_without_audio(tmp_path: Path, 
     assert wavs and all(read_wav(p).frames > 0 for p in wavs)
 
 
-def test_worker_reports_an_error_not_completed_when_the_retry_is_empty_too(tmp_path: Path, monkeypatch) -> None:
+def test_worker_reports_an_error_not_completed_when_the_retry_is_empty_too(
+    tmp_path: Path, monkeypatch
+) -> None:
     eng = _FlakyEngine(empty=99)
     msgs, wavs = _speak_with(eng, tmp_path, monkeypatch, "The door opens.")
     assert len(eng.calls) == 2  # one retry, no more

@@ -61,11 +61,25 @@ def _spent(repl: Repl) -> float:
 
 def test_ureg_time_is_reported_paused_and_never_given_back(home: Path, greenhouse) -> None:
     clock = FakeClock()
-    script = [(0, "1"), (100, "時計"), (50, "undo 2"), (10, "status"), (0, "1"),
-              (0, "pause"), (600, "status"), (0, "resume"), (20, "時計")]
+    script = [
+        (0, "1"),
+        (100, "時計"),
+        (50, "undo 2"),
+        (10, "status"),
+        (0, "1"),
+        (0, "pause"),
+        (600, "status"),
+        (0, "resume"),
+        (20, "時計"),
+    ]
     out = io.StringIO()
-    repl = Repl(greenhouse, io=PlainIO(ClockedInput(clock, script), out, cols=100), seed=1, new=True,
-                clock=clock)
+    repl = Repl(
+        greenhouse,
+        io=PlainIO(ClockedInput(clock, script), out, cols=100),
+        seed=1,
+        new=True,
+        clock=clock,
+    )
     repl.run()
     text = out.getvalue()
     cmds = [e.command for e in repl.tl.commands]
@@ -112,8 +126,17 @@ def test_time_running_out_ends_the_game_with_no_key_pressed(home: Path, greenhou
         th = threading.Thread(target=table)
         th.start()
         with create_app_session(input=inp, output=out):
-            repl = Repl(greenhouse, use_prompt_toolkit=True, color=False, history=False, new=True,
-                        seed=1, clock=clock, tick=0.02, report_every=10_000)
+            repl = Repl(
+                greenhouse,
+                use_prompt_toolkit=True,
+                color=False,
+                history=False,
+                new=True,
+                seed=1,
+                clock=clock,
+                tick=0.02,
+                report_every=10_000,
+            )
             box["repl"] = repl
             repl.run()
         th.join()
@@ -129,8 +152,15 @@ def test_plain_pipe_input_also_runs_out_of_time(home: Path, greenhouse) -> None:
     os.write(w, "1\n".encode())
     inp = os.fdopen(r, "r", encoding="utf-8")
     out = io.StringIO()
-    repl = Repl(greenhouse, io=PlainIO(inp, out, cols=100), seed=1, new=True, clock=clock, tick=0.02,
-                report_every=60)
+    repl = Repl(
+        greenhouse,
+        io=PlainIO(inp, out, cols=100),
+        seed=1,
+        new=True,
+        clock=clock,
+        tick=0.02,
+        report_every=60,
+    )
 
     def table() -> None:
         while repl.tl is None or repl.state.turn < 1:
@@ -158,11 +188,15 @@ def test_the_bomb_countdown_ticks_in_real_time(home: Path, tmp_path: Path) -> No
     d = tmp_path / "bomb"
     shutil.copytree(ROOT / "stories" / "dungeon_2f", d)
     y = d / "story.yaml"
-    y.write_text(y.read_text(encoding="utf-8").replace("timer: null", "timer: 60"), encoding="utf-8")
+    y.write_text(
+        y.read_text(encoding="utf-8").replace("timer: null", "timer: 60"), encoding="utf-8"
+    )
     story = load(d)
     clock = FakeClock()
     out = io.StringIO()
-    repl = Repl(story, io=PlainIO(io.StringIO(), out, cols=100), seed=3, new=True, gm=True, clock=clock)
+    repl = Repl(
+        story, io=PlainIO(io.StringIO(), out, cols=100), seed=3, new=True, gm=True, clock=clock
+    )
     repl.begin()
     repl.handle("status")
     assert "残り時間: 1:00" in out.getvalue()
@@ -177,7 +211,7 @@ def test_the_bomb_countdown_ticks_in_real_time(home: Path, tmp_path: Path) -> No
     clock.now += 30
     repl.handle("status")
     assert repl.state.ending is None  # nothing is sent until the next report...
-    repl.sync_time()                  # ...which the timer (or the next command) makes
+    repl.sync_time()  # ...which the timer (or the next command) makes
     assert repl.state.ending == "exploded"
     # The State after the undo had heard of 20 s; 65 s have been played: 45 more, not 30.
     assert [e.command for e in repl.tl.commands] == ["@tick 20", "@tick 45"]

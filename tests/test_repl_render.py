@@ -37,7 +37,8 @@ def test_a_folded_story_line_loses_the_fold_space_at_load(tmp_path) -> None:
         "story: {id: s, title: s, language: ja, rules: none, start: a}\nnodes:\n  a:\n    title: A\n"
         "    narration:\n      - >\n        一行目。\n        二行目。\n    actions:\n"
         "      - {id: e, label: 終わる, end: out}\nendings:\n  out: {kind: good, title: 終}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     story = load(tmp_path / "s.yaml")
     assert story.nodes["a"].narration[0].text == "一行目。二行目。"
 
@@ -61,24 +62,51 @@ def test_wrap_never_overflows_and_keeps_every_letter(text: str, cols: int) -> No
 
 def test_events_render() -> None:
     r = Renderer(None, lang="ja", gm=False, cols=60)
-    out = plain(r.events([
-        {"type": "narration", "text": "こんにちは。", "speaker": "浜田", "id": "a"},
-        {"type": "narration", "text": "秘密", "speaker": "narrator", "keeper": True},
-        {"type": "roll", "expr": "1d100", "dice": [4, 2], "sides": [10, 10], "total": 42,
-         "level": "hard", "label": "目星", "target": 50},
-        {"type": "roll", "expr": "1d6+1d4", "dice": [3, 2], "sides": [6, 4], "total": 5},
-        {"type": "ending", "id": "e", "kind": "bad", "title": "闇の中"},
-    ]))
+    out = plain(
+        r.events(
+            [
+                {"type": "narration", "text": "こんにちは。", "speaker": "浜田", "id": "a"},
+                {"type": "narration", "text": "秘密", "speaker": "narrator", "keeper": True},
+                {
+                    "type": "roll",
+                    "expr": "1d100",
+                    "dice": [4, 2],
+                    "sides": [10, 10],
+                    "total": 42,
+                    "level": "hard",
+                    "label": "目星",
+                    "target": 50,
+                },
+                {"type": "roll", "expr": "1d6+1d4", "dice": [3, 2], "sides": [6, 4], "total": 5},
+                {"type": "ending", "id": "e", "kind": "bad", "title": "闇の中"},
+            ]
+        )
+    )
     assert "「浜田」こんにちは。" in out
     assert "秘密" not in out
     assert "🎲 目星 1d100：[40] [2] → 42（目標 50） ハード成功" in out
     assert "1d6+1d4：[3/d6] [2/d4] → 5" in out
-    miss = plain(r.event({"type": "roll", "expr": "1d100<=25", "dice": [10, 10], "sides": [10, 10],
-                          "total": 100, "level": "regular", "success": False, "difficulty": "hard"}))
+    miss = plain(
+        r.event(
+            {
+                "type": "roll",
+                "expr": "1d100<=25",
+                "dice": [10, 10],
+                "sides": [10, 10],
+                "total": 100,
+                "level": "regular",
+                "success": False,
+                "difficulty": "hard",
+            }
+        )
+    )
     assert "[00] [0] → 100" in miss and "レギュラー成功 ＞ 失敗（ハード成功が必要）" in miss
     assert "エンディング：闇の中（バッド）" in out
-    gm = plain(Renderer(None, lang="en", gm=True, cols=60).events(
-        [{"type": "narration", "text": "secret", "keeper": True}]))
+    gm = plain(
+        Renderer(None, lang="en", gm=True, cols=60).events(
+            [{"type": "narration", "text": "secret", "keeper": True}]
+        )
+    )
     assert gm == "[GM] secret"
 
 
@@ -87,17 +115,54 @@ def test_status_bar_shows_rule_system_keys_generically() -> None:
     # for the gauges, the names of its keys and its own short forms.
     coc7_story = SimpleNamespace(rules="coc7", variables={})
     ktane_story = SimpleNamespace(rules="ktane", variables={})
-    coc = {"type": "state", "node": "n", "title": "書斎", "turn": 3, "clock": 30, "time": "10:30",
-           "time_left": 90, "vars": {"clue": 2}, "inventory": {},
-           "stats": {"pc": {"name": "探索者", "hp": 9, "hp_max": 11, "mp": 10, "san": 55, "luck": 60,
-                            "skills": {"目星": 60}}}}
+    coc = {
+        "type": "state",
+        "node": "n",
+        "title": "書斎",
+        "turn": 3,
+        "clock": 30,
+        "time": "10:30",
+        "time_left": 90,
+        "vars": {"clue": 2},
+        "inventory": {},
+        "stats": {
+            "pc": {
+                "name": "探索者",
+                "hp": 9,
+                "hp_max": 11,
+                "mp": 10,
+                "san": 55,
+                "luck": 60,
+                "skills": {"目星": 60},
+            }
+        },
+    }
     items = dict(status_items(coc, coc7_story, "ja"))
     assert items["場所"] == "書斎" and items["時刻"] == "10:30" and items["残り"] == "1時間30分"
-    assert items["HP"] == "9/11" and items["SAN"] == "55" and items["幸運"] == "60" and items["MP"] == "10"
+    assert (
+        items["HP"] == "9/11"
+        and items["SAN"] == "55"
+        and items["幸運"] == "60"
+        and items["MP"] == "10"
+    )
     assert items["clue"] == "2" and "skills" not in items
-    ktane = {"type": "state", "node": "m", "title": "ダンジョン", "turn": 0, "clock": 0, "vars": {},
-             "inventory": {}, "stage": 2, "strikes": 1, "led": "red",
-             "edgework": {"serial": "AB12", "indicators": [{"label": "CAR", "lit": True}], "batteries": 2}}
+    ktane = {
+        "type": "state",
+        "node": "m",
+        "title": "ダンジョン",
+        "turn": 0,
+        "clock": 0,
+        "vars": {},
+        "inventory": {},
+        "stage": 2,
+        "strikes": 1,
+        "led": "red",
+        "edgework": {
+            "serial": "AB12",
+            "indicators": [{"label": "CAR", "lit": True}],
+            "batteries": 2,
+        },
+    }
     items = dict(status_items(ktane, ktane_story, "en"))
     assert items["strikes"] == "1" and items["stage"] == "2"
     assert items["edgework"] == "serial AB12 · indicators lit CAR · batteries 2"

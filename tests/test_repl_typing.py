@@ -55,7 +55,9 @@ def _play(story, keys: str, **kw) -> tuple[Repl, str]:
 
 def _plain(story, lines: list[str], **kw) -> tuple[Repl, str]:
     out = io.StringIO()
-    repl = Repl(story, io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=100), history=False, **kw)
+    repl = Repl(
+        story, io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=100), history=False, **kw
+    )
     assert repl.run() == 0
     return repl, out.getvalue()
 
@@ -91,11 +93,23 @@ def test_a_pasted_block_runs_as_several_commands_each_echoed(home: Path, window)
 
 
 def test_a_pasted_block_stops_where_the_story_ends(home: Path, window) -> None:
-    repl2 = Repl(window, io=PlainIO(io.StringIO(""), io.StringIO(), cols=100), history=False, seed=1, new=True)
+    repl2 = Repl(
+        window,
+        io=PlainIO(io.StringIO(""), io.StringIO(), cols=100),
+        history=False,
+        seed=1,
+        new=True,
+    )
     repl2.begin()
     assert repl2.handle("1\r\nみわたす\r\nはしご\r\n立て掛ける\r\n登る\r\nはしご\r\n見渡す")
     assert repl2.state.ending == "escaped"
-    assert [e.command for e in repl2.tl.commands] == ["1", "みわたす", "はしご", "立て掛ける", "登る"]
+    assert [e.command for e in repl2.tl.commands] == [
+        "1",
+        "みわたす",
+        "はしご",
+        "立て掛ける",
+        "登る",
+    ]
 
 
 def test_g_repeats_the_last_command(home: Path, window) -> None:
@@ -108,7 +122,9 @@ def test_g_repeats_the_last_command(home: Path, window) -> None:
     assert "はいまはできません（g は直前と同じ行動をもう一度します）。" in out
 
 
-def test_look_at_a_thing_is_a_story_command_and_look_alone_the_consoles(home: Path, deep_sea) -> None:
+def test_look_at_a_thing_is_a_story_command_and_look_alone_the_consoles(
+    home: Path, deep_sea
+) -> None:
     repl, out = _plain(deep_sea, [*TO_CARPET, "look at 新聞", "look"], seed=1, new=True)
     assert [e.command for e in repl.tl.commands][-1] == "look at 新聞"
     assert out.count("ローテーブルの上") >= 1
@@ -121,7 +137,9 @@ def test_an_over_long_line_is_refused_in_one_line(home: Path, window) -> None:
     assert len(repl.tl.commands) == 1
 
 
-@pytest.mark.skipif(not kana.installed(), reason="kana readings of kanji need pyopenjtalk (the voice extra)")
+@pytest.mark.skipif(
+    not kana.installed(), reason="kana readings of kanji need pyopenjtalk (the voice extra)"
+)
 def test_tab_offers_kanji_labels_for_their_kana(home: Path, deep_sea) -> None:
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
         repl = Repl(deep_sea, use_prompt_toolkit=True, color=False, seed=3, new=True, history=False)

@@ -34,8 +34,10 @@ ROOT = Path(__file__).resolve().parent.parent
 WINDOW = ROOT / "stories" / "ureg_window_room"
 KO_STORY = ROOT / "tests" / "data" / "ko_story.yaml"
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
-needs_tts = pytest.mark.skipif(engine_problem("pyttsx3", needs_kana=True) is not None,
-                               reason="pyttsx3/espeak-ng/pyopenjtalk-plus not installed")
+needs_tts = pytest.mark.skipif(
+    engine_problem("pyttsx3", needs_kana=True) is not None,
+    reason="pyttsx3/espeak-ng/pyopenjtalk-plus not installed",
+)
 KEEPER_STORY = """\
 story: {id: speak_test, title: 朗読の部屋, language: ja, rules: none, start: room}
 nodes:
@@ -58,9 +60,11 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 # -- the narrator ------------------------------------------------------------
 
+
 @needs_tts
 def test_real_worker_speaks_narration_never_keeper_notes_and_mutes_the_microphone(
-        home: Path, tmp_path: Path) -> None:
+    home: Path, tmp_path: Path
+) -> None:
     d = tmp_path / "speak"
     d.mkdir()
     (d / "story.yaml").write_text(KEEPER_STORY, encoding="utf-8")
@@ -70,15 +74,23 @@ def test_real_worker_speaks_narration_never_keeper_notes_and_mutes_the_microphon
     assert msg is None, msg
     listener = ScriptedListener([])
     out = io.StringIO()
-    repl = Repl(story, io=PlainIO(io.StringIO(), out, cols=80), seed=1, new=True, gm=True,
-                narrator=nar, listener=listener, tick=0.02)
+    repl = Repl(
+        story,
+        io=PlainIO(io.StringIO(), out, cols=80),
+        seed=1,
+        new=True,
+        gm=True,
+        narrator=nar,
+        listener=listener,
+        tick=0.02,
+    )
     try:
         repl.begin()
         assert "蓄音機の中に鍵が隠してある" in out.getvalue()  # the GM reads it ...
         threading.Thread(target=repl._ticker, daemon=True).start()
         assert listener.muted.is_set()  # ... the game does not hear itself while it speaks
         assert nar.wait(1, op="first", timeout=30)  # the first line is playing ...
-        repl.handle("skip")             # ... skip stops it; the second still plays
+        repl.handle("skip")  # ... skip stops it; the second still plays
         assert nar.wait(1, op="done", timeout=30)["completed"] is False
         assert nar.wait(2, op="done", timeout=60)["completed"] is True
         deadline = time.monotonic() + 5
@@ -91,15 +103,19 @@ def test_real_worker_speaks_narration_never_keeper_notes_and_mutes_the_microphon
         repl.finish()
     started = [m for m in nar.history if m.get("op") == "started"]
     assert [m["id"] for m in started] == ["room.1", "room.2", "room.2"]  # no keeper line, ever
-    assert not any("蓄音機の中" in m.get("reading", "") or "カギ" in m.get("reading", "") for m in started)
+    assert not any(
+        "蓄音機の中" in m.get("reading", "") or "カギ" in m.get("reading", "") for m in started
+    )
     wavs = sorted(p.name for p in sink.glob("*.wav"))
     assert {w.split("-")[0] for w in wavs} == {"0001", "0002", "0003"}
     sizes = {w: (sink / w).stat().st_size for w in wavs}
     again = sum(v for k, v in sizes.items() if k.startswith("0003"))
-    assert again == pytest.approx(sum(v for k, v in sizes.items() if k.startswith("0002")), rel=0.05), \
-        sizes  # "again" said the whole line again
-    assert sum(v for k, v in sizes.items() if k.startswith("0001")) < \
-        sum(v for k, v in sizes.items() if k.startswith("0002"))  # the skipped line was cut short
+    assert again == pytest.approx(
+        sum(v for k, v in sizes.items() if k.startswith("0002")), rel=0.05
+    ), sizes  # "again" said the whole line again
+    assert sum(v for k, v in sizes.items() if k.startswith("0001")) < sum(
+        v for k, v in sizes.items() if k.startswith("0002")
+    )  # the skipped line was cut short
 
 
 class KeyListener(ScriptedListener):
@@ -126,11 +142,21 @@ def test_ctrl_s_stops_the_line_and_f5_talks(home: Path) -> None:
     out = Vt100_Output(buf, lambda: Size(rows=30, columns=80), term="xterm", enable_cpr=False)
     with create_pipe_input() as inp:
         inp.send_text("\x13\x1b[15~")  # Ctrl-S, F5
-        timer = threading.Timer(0.5, lambda: inp.send_text("\x1b[15~\x00\x00\x04"))  # F5, Ctrl-Space ×2
+        timer = threading.Timer(
+            0.5, lambda: inp.send_text("\x1b[15~\x00\x00\x04")
+        )  # F5, Ctrl-Space ×2
         timer.start()
         with create_app_session(input=inp, output=out):
-            Repl(story, use_prompt_toolkit=True, color=False, history=False, new=True, seed=1,
-                 narrator=nar, listener=lst).run()
+            Repl(
+                story,
+                use_prompt_toolkit=True,
+                color=False,
+                history=False,
+                new=True,
+                seed=1,
+                narrator=nar,
+                listener=lst,
+            ).run()
         timer.join()
     assert ("skip", False) in nar.log
     assert lst.keys == ["press", "release", "press", "release"]
@@ -139,6 +165,7 @@ def test_ctrl_s_stops_the_line_and_f5_talks(home: Path) -> None:
 
 
 # -- voice commands through the console ---------------------------------------
+
 
 class TurnListener(ScriptedListener):
     """Says the next line of its script only once the console has set new phrases (after the
@@ -170,8 +197,16 @@ def test_voice_commands_show_in_the_input_line_and_unsure_ones_ask_first(home: P
     story = load(WINDOW)
     # 〈○閃き〉 by its label; "見渡す" heard unsure → did you mean? → "はい"; "はしご" unsure →
     # "いいえ" (nothing runs); then 梯子を持つ for sure.
-    lst = TurnListener(["〈○閃き〉〈×平凡〉の脱出者", ("見渡す", 0.5), "はい", ("梯子を持つ", 0.5),
-                        "いいえ", "梯子を持つ"])
+    lst = TurnListener(
+        [
+            "〈○閃き〉〈×平凡〉の脱出者",
+            ("見渡す", 0.5),
+            "はい",
+            ("梯子を持つ", 0.5),
+            "いいえ",
+            "梯子を持つ",
+        ]
+    )
     buf = io.StringIO()
     out = Vt100_Output(buf, lambda: Size(rows=40, columns=90), term="xterm", enable_cpr=False)
     with create_pipe_input() as inp:
@@ -179,8 +214,11 @@ def test_voice_commands_show_in_the_input_line_and_unsure_ones_ask_first(home: P
 
         def leave() -> None:
             end = time.monotonic() + 30
-            while time.monotonic() < end and (box.get("r") is None or box["r"].tl is None
-                                              or "ladder" not in box["r"].state.inventory):
+            while time.monotonic() < end and (
+                box.get("r") is None
+                or box["r"].tl is None
+                or "ladder" not in box["r"].state.inventory
+            ):
                 time.sleep(0.02)
             time.sleep(0.2)
             inp.send_text("\x04")
@@ -188,8 +226,16 @@ def test_voice_commands_show_in_the_input_line_and_unsure_ones_ask_first(home: P
         th = threading.Thread(target=leave)
         th.start()
         with create_app_session(input=inp, output=out):
-            repl = Repl(story, use_prompt_toolkit=True, color=False, history=False, new=True, seed=7,
-                        listener=lst, echo_delay=0.05)
+            repl = Repl(
+                story,
+                use_prompt_toolkit=True,
+                color=False,
+                history=False,
+                new=True,
+                seed=7,
+                listener=lst,
+                echo_delay=0.05,
+            )
             box["r"] = repl
             repl.run()
         th.join()
@@ -203,15 +249,17 @@ def test_voice_commands_show_in_the_input_line_and_unsure_ones_ask_first(home: P
     assert [p.text for p in lst.history[2]] == ["はい", "うん", "いいえ", "違う"]
     texts = [[p.text for p in h] for h in lst.history]
     assert "見渡す" in texts[1] and "梯子を持つ" not in texts[1]  # before looking round
-    assert any("梯子を持つ" in x for x in texts[3:-1])             # after: the ladder is there
-    assert "梯子を持つ" not in texts[-1]                            # taken: no longer offered
+    assert any("梯子を持つ" in x for x in texts[3:-1])  # after: the ladder is there
+    assert "梯子を持つ" not in texts[-1]  # taken: no longer offered
 
 
 def test_did_you_mean_answered_by_keyboard(home: Path) -> None:
     story = load(WINDOW)
     out = io.StringIO()
     lst = ScriptedListener([("〈○閃き〉〈×平凡〉の脱出", 0.5)])
-    repl = Repl(story, io=PlainIO(io.StringIO("y\n"), out, cols=100), seed=7, new=True, listener=lst)
+    repl = Repl(
+        story, io=PlainIO(io.StringIO("y\n"), out, cols=100), seed=7, new=True, listener=lst
+    )
     repl.begin()
     repl.on_heard(lst.next_heard())
     assert "ですか？" in out.getvalue() and repl.tl.commands == []
@@ -221,6 +269,7 @@ def test_did_you_mean_answered_by_keyboard(home: Path) -> None:
 
 
 # -- recorded Korean utterances through real vosk, in a subprocess -------------
+
 
 def _ko_model() -> Path:
     pytest.importorskip("vosk")
@@ -265,9 +314,26 @@ def test_a_game_played_from_recorded_korean_utterances(home: Path, tmp_path: Pat
         state, _ = engine.step(story, state, h.command)
     assert state.ending == "escaped"
     env = dict(os.environ, KATARI_HOME=str(home), PYTHONPATH=str(ROOT))
-    r = subprocess.run([sys.executable, "-m", "runner", "play", str(KO_STORY), "--voice-input", *wavs,
-                        "--model", str(model), "--new"], stdin=subprocess.DEVNULL, capture_output=True,
-                       text=True, env=env, timeout=300, cwd=tmp_path)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "runner",
+            "play",
+            str(KO_STORY),
+            "--voice-input",
+            *wavs,
+            "--model",
+            str(model),
+            "--new",
+        ],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=tmp_path,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stderr.strip() == ""
     for w in wavs:
@@ -283,17 +349,38 @@ def test_a_game_played_from_recorded_korean_utterances(home: Path, tmp_path: Pat
         assert m is not None, c
         ran.append(m.id)
         st, _ = engine.step(story, st, c["command"])
-    assert ran == expected == ["take_ladder", "go_down", "open_box", "take_key", "climb", "open_door"]
+    assert (
+        ran == expected == ["take_ladder", "go_down", "open_box", "take_key", "climb", "open_door"]
+    )
 
 
 def test_no_model_gives_one_line_and_the_keyboard_goes_on(home: Path, tmp_path: Path) -> None:
     env = dict(os.environ, KATARI_HOME=str(home), PYTHONPATH=str(ROOT))
     wav = tmp_path / "x.wav"
     wav.write_bytes(b"RIFF")
-    keys = "사다리를 잡는다\n아래로 내려간다\n상자를 연다\n열쇠를 줍는다\n위로 올라간다\n문을 연다\n"
-    r = subprocess.run([sys.executable, "-m", "runner", "play", str(KO_STORY), "--voice-input", str(wav),
-                        "--model", str(tmp_path / "no-such-model"), "--new"], input=keys,
-                       capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
+    keys = (
+        "사다리를 잡는다\n아래로 내려간다\n상자를 연다\n열쇠를 줍는다\n위로 올라간다\n문을 연다\n"
+    )
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "runner",
+            "play",
+            str(KO_STORY),
+            "--voice-input",
+            str(wav),
+            "--model",
+            str(tmp_path / "no-such-model"),
+            "--new",
+        ],
+        input=keys,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert r.returncode == 0
     lines = [x for x in r.stderr.splitlines() if x.strip()]
     assert len(lines) == 1 and "音声入力は使えません" in lines[0], r.stderr

@@ -18,12 +18,17 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def roll(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "runner", "roll", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", "roll", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+    )
 
 
 def test_a_huge_expression_is_refused_at_once_quoting_a_prefix() -> None:
-    nested = "CC" + "(" * 50000 + "1" + ")" * 50000      # 100 KB: 27 s before, and echoed whole
+    nested = "CC" + "(" * 50000 + "1" + ")" * 50000  # 100 KB: 27 s before, and echoed whole
     t0 = time.perf_counter()
     p = roll(nested)
     assert time.perf_counter() - t0 < 10
@@ -33,8 +38,12 @@ def test_a_huge_expression_is_refused_at_once_quoting_a_prefix() -> None:
 
 
 def test_numbers_too_long_for_int_are_refused_without_a_traceback() -> None:
-    for args in (["CC" + "9" * 5000], ["1d" + "6" * 5000], ["1d6", "--dice", "9" * 5000],
-                 ["1d6", "--dice", ",".join(["1"] * 5000)]):
+    for args in (
+        ["CC" + "9" * 5000],
+        ["1d" + "6" * 5000],
+        ["1d6", "--dice", "9" * 5000],
+        ["1d6", "--dice", ",".join(["1"] * 5000)],
+    ):
         p = roll(*args)
         assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr[-500:]
         assert len(p.stderr) < 200, p.stderr
@@ -59,7 +68,7 @@ def _reference(cmd: str) -> str:
         s = str(v)
         if v >= 0 and m.start() > 0 and cmd[m.start() - 1].isalpha() and m.group(1)[0] == "+":
             s = "+" + s
-        cmd = cmd[:m.start()] + s + cmd[m.end():]
+        cmd = cmd[: m.start()] + s + cmd[m.end() :]
 
 
 @settings(max_examples=2000, deadline=None)

@@ -32,9 +32,14 @@ def _strict(text: str) -> dict:
 
 def jsonl(story: str, lines: list[str], home: Path) -> list[list[dict]]:
     env = {**os.environ, "KATARI_HOME": str(home)}
-    p = subprocess.run([sys.executable, "-m", "runner", "play", story, "--jsonl", "--seed", "1"],
-                       input="".join(x + "\n" for x in lines).encode(), capture_output=True, cwd=ROOT,
-                       env=env, timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-m", "runner", "play", story, "--jsonl", "--seed", "1"],
+        input="".join(x + "\n" for x in lines).encode(),
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
     err = p.stderr.decode("utf-8", "replace")
     assert p.returncode == 0 and "Traceback" not in err, err[-2000:]
     turns: list[list[dict]] = [[]]
@@ -49,8 +54,22 @@ def jsonl(story: str, lines: list[str], home: Path) -> list[list[dict]]:
     return turns
 
 
-BAD_SECONDS = ["inf", "-inf", "nan", "NaN", "1e400", "-5", "1e3", "9" * 5000, "0x10", "30s", "１e9",
-               "99999999999", "12.3456", "Infinity"]
+BAD_SECONDS = [
+    "inf",
+    "-inf",
+    "nan",
+    "NaN",
+    "1e400",
+    "-5",
+    "1e3",
+    "9" * 5000,
+    "0x10",
+    "30s",
+    "１e9",
+    "99999999999",
+    "12.3456",
+    "Infinity",
+]
 
 
 def test_clock_reports_with_numbers_that_break_things_are_refused(tmp_path) -> None:
@@ -58,7 +77,7 @@ def test_clock_reports_with_numbers_that_break_things_are_refused(tmp_path) -> N
     lines += [f"@time_passed {x}" for x in BAD_SECONDS] + [f"@time_sync {x}" for x in BAD_SECONDS]
     lines += ["@time_passed 30", "@time_passed 12.5", "@time_sync 100", "@time_passed"]
     turns = jsonl("ureg_glass_greenhouse", lines, tmp_path)
-    bad = turns[2:2 + 2 * len(BAD_SECONDS)]
+    bad = turns[2 : 2 + 2 * len(BAD_SECONDS)]
     for t in bad:
         assert t[0]["type"] == "error" and t[0]["code"] == "bad_arguments", t[0]
         assert len(t[0]["message"]) < 160
@@ -68,7 +87,7 @@ def test_clock_reports_with_numbers_that_break_things_are_refused(tmp_path) -> N
 
 
 def test_carry_json_is_bounded_before_it_is_read(tmp_path) -> None:
-    deep = "@carry " + "[" * 8000 + "]" * 8000   # under the line bound; json.loads would recurse
+    deep = "@carry " + "[" * 8000 + "]" * 8000  # under the line bound; json.loads would recurse
     wide = '@carry {"pc":{"good":"閃き","bad":"平凡","name":"' + "x" * (MAX_LINE + 10) + '"}}'
     nan = '@carry {"pc":{"good":"閃き","bad":"平凡","n":NaN}}'
     huge = '@carry {"pc":{"good":"閃き","bad":"平凡","n":' + "9" * 4400 + "}}"
@@ -86,8 +105,19 @@ def test_tick_takes_whole_seconds_in_bounds(tmp_path) -> None:
     timed = tmp_path / "dungeon_timed.yaml"
     text = (ROOT / "stories" / "dungeon_2f" / "story.yaml").read_text(encoding="utf-8")
     timed.write_text(text.replace("timer: null", "timer: 300"), encoding="utf-8")
-    turns = jsonl(str(timed), ["@tick 1e9", "@tick " + "9" * 30, "@tick -3", "@tick nan",
-                                 "@tick 5", "@describe", "@describe now"], tmp_path)
+    turns = jsonl(
+        str(timed),
+        [
+            "@tick 1e9",
+            "@tick " + "9" * 30,
+            "@tick -3",
+            "@tick nan",
+            "@tick 5",
+            "@describe",
+            "@describe now",
+        ],
+        tmp_path,
+    )
     left = turns[0][-2]["time_left"]
     for t in turns[1:5]:
         assert t[0]["code"] == "bad_arguments" and t[-2]["time_left"] == left
@@ -110,10 +140,29 @@ def test_json_depth_is_linear_and_ignores_strings() -> None:
 _STORIES = {p.name if p.is_dir() else p.stem: load(p) for p in shipped()}
 _ARG = st.one_of(
     st.text(max_size=30),
-    st.sampled_from(["inf", "nan", "-1", "1e400", "9" * 5000, "[" * 3000, "{" * 50, "0", "1", "30", "@pc",
-                     '{"pc":{"good":"閃き","bad":"平凡"}}', "Strength", "○身軽 ×低身長", "\x00", "\udcff"]),
-    st.integers(min_value=-10**30, max_value=10**30).map(str),
-    st.floats(allow_nan=True, allow_infinity=True).map(repr))
+    st.sampled_from(
+        [
+            "inf",
+            "nan",
+            "-1",
+            "1e400",
+            "9" * 5000,
+            "[" * 3000,
+            "{" * 50,
+            "0",
+            "1",
+            "30",
+            "@pc",
+            '{"pc":{"good":"閃き","bad":"平凡"}}',
+            "Strength",
+            "○身軽 ×低身長",
+            "\x00",
+            "\udcff",
+        ]
+    ),
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -140,18 +189,35 @@ def test_any_arguments_to_any_rule_command_give_a_clean_turn(story: str, data) -
 
 # ---------------------------------------------------------------- the console (#13 item 11)
 
+
 def console(story: str, lines: list[str], home: Path) -> str:
     env = {**os.environ, "KATARI_HOME": str(home)}
-    p = subprocess.run([sys.executable, "-m", "runner", "play", story, "--new", "--seed", "1"],
-                       input="".join(x + "\n" for x in lines), capture_output=True, text=True, cwd=ROOT,
-                       env=env, timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-m", "runner", "play", story, "--new", "--seed", "1"],
+        input="".join(x + "\n" for x in lines),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
     assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr[-2000:]
     return p.stdout
 
 
-@pytest.mark.parametrize("cmd", ["@time_passed 1780", "@time_passed 1770", "@time_sync 0",
-                                 '@carry {"pc":{"good":"閃き","bad":"平凡"}}', "@choose Strength",
-                                 "@restart", "@wind", "@ time_passed 1800"])
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "@time_passed 1780",
+        "@time_passed 1770",
+        "@time_sync 0",
+        '@carry {"pc":{"good":"閃き","bad":"平凡"}}',
+        "@choose Strength",
+        "@restart",
+        "@wind",
+        "@ time_passed 1800",
+    ],
+)
 def test_players_cannot_type_the_console_own_commands(cmd: str, tmp_path) -> None:
     out = console("ureg_glass_greenhouse", ["1", cmd, "status"], tmp_path)
     name = cmd[1:].strip().split()[0]
@@ -163,7 +229,7 @@ def test_players_cannot_type_the_console_own_commands(cmd: str, tmp_path) -> Non
 
 def test_players_may_type_the_rule_commands_meant_for_them(tmp_path) -> None:
     out = console("ureg_glass_greenhouse", ["1", "@hint", "@nosuch"], tmp_path)
-    assert "鍵がないなら" in out                       # the 閃き hint
+    assert "鍵がないなら" in out  # the 閃き hint
     assert "知らないコマンドです：@nosuch" in out
     out = console("dungeon_2f", ["@tick 600", "@describe"], tmp_path)
     assert "「@tick」は Katari が自分で送るコマンドで、入力はできません。" in out

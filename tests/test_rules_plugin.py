@@ -31,9 +31,19 @@ def _env(extra: Path, home: Path) -> dict[str, str]:
     return env
 
 
-def katari(env: dict[str, str], *args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "runner", *args], input=stdin, capture_output=True,
-                          text=True, encoding="utf-8", env=env, cwd=cwd or ROOT, timeout=300)
+def katari(
+    env: dict[str, str], *args: str, stdin: str = "", cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "runner", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        cwd=cwd or ROOT,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +53,22 @@ def plugin(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     src = tmp / "src"
     shutil.copytree(DIST, src, ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
     target = tmp / "site"
-    r = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target),
-                        str(src)], capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "-q",
+            "--target",
+            str(target),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     assert list(target.glob("katari_twodice-*.dist-info"))
     return _env(target, tmp / "home")
@@ -53,7 +77,9 @@ def plugin(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def test_katari_rules_lists_the_installed_system(plugin) -> None:
     r = katari(plugin, "rules", "--lang", "en")
     assert r.returncode == 0, r.stderr
-    rows = dict(line.split(None, 1) for line in r.stdout.splitlines() if line and not line.startswith(" "))
+    rows = dict(
+        line.split(None, 1) for line in r.stdout.splitlines() if line and not line.startswith(" ")
+    )
     assert rows["twodice"] == "2d6 against a target"
     assert {"coc7", "ureg", "ktane", "none"} <= set(rows)  # Katari's own, found the same way
     r = katari(plugin, "rules", "twodice")
@@ -70,15 +96,22 @@ def test_katari_check_passes_and_uses_the_systems_declarations(plugin, tmp_path:
     bad = tmp_path / "bad"
     shutil.copytree(STORY, bad)
     text = (bad / "story.yaml").read_text(encoding="utf-8")
-    (bad / "story.yaml").write_text(text.replace("success: {say", "sucess: {say")
-                                    .replace("twodice.grit() == 0", "twodice.grt() == 0"), encoding="utf-8")
+    (bad / "story.yaml").write_text(
+        text.replace("success: {say", "sucess: {say").replace(
+            "twodice.grit() == 0", "twodice.grt() == 0"
+        ),
+        encoding="utf-8",
+    )
     r = katari(plugin, "check", str(bad))
     assert r.returncode == 1
     assert "unknown function 'twodice.grt' (did you mean 'twodice.grit'?)" in r.stdout
     # (The unknown function stops the load; fix it and the outcome warning shows.)
     (bad / "story.yaml").write_text(text.replace("success: {say", "sucess: {say"), encoding="utf-8")
     r = katari(plugin, "check", str(bad))
-    assert "story.yaml:18:11: outcome 'sucess' can never happen: this check gives failure, success" in r.stdout
+    assert (
+        "story.yaml:18:11: outcome 'sucess' can never happen: this check gives failure, success"
+        in r.stdout
+    )
     assert r.returncode == 0 and "(warning)" in r.stdout
     # Without the distribution the same story names a rule system that is not installed.
     r = katari({**plugin, "PYTHONPATH": ""}, "check", str(STORY))
@@ -87,8 +120,16 @@ def test_katari_check_passes_and_uses_the_systems_declarations(plugin, tmp_path:
 
 
 def _play(env: dict[str, str], seed: int, commands: list[str]) -> list[dict]:
-    r = katari(env, "play", str(STORY), "--jsonl", "--seed", str(seed), "--new",
-               stdin="".join(c + "\n" for c in commands))
+    r = katari(
+        env,
+        "play",
+        str(STORY),
+        "--jsonl",
+        "--seed",
+        str(seed),
+        "--new",
+        stdin="".join(c + "\n" for c in commands),
+    )
     assert r.returncode == 0, r.stderr
     return [json.loads(line) for line in r.stdout.splitlines()]
 
@@ -99,8 +140,11 @@ def test_a_story_on_the_system_plays_headless_to_an_ending(plugin) -> None:
     rolls = [e for e in events if e["type"] == "roll"]
     states = [e for e in events if e["type"] == "state"]
     assert states[0]["twodice"] == {"grit": 3}  # its init, through its view
-    assert [(r["expr"], r["dice"], r["total"], r["target"]) for r in rolls] == \
-        [("2d6", [1, 2], 3, 8), ("2d6", [2, 2], 4, 8), ("2d6", [3, 1], 4, 8)]
+    assert [(r["expr"], r["dice"], r["total"], r["target"]) for r in rolls] == [
+        ("2d6", [1, 2], 3, 8),
+        ("2d6", [2, 2], 4, 8),
+        ("2d6", [3, 1], 4, 8),
+    ]
     assert [s["twodice"]["grit"] for s in states if s["twodice"]["grit"] < 3] == [2, 2, 1, 1, 0]
     prompts = [[a["id"] for a in e["actions"]] for e in events if e["type"] == "prompt"]
     assert prompts == [["climb"]] * 2 + [["climb", "rest"]] * 4  # (each :dice line is a turn too)
@@ -114,12 +158,16 @@ def test_a_story_on_the_system_plays_headless_to_an_ending(plugin) -> None:
 
 
 def test_its_labels_and_its_template(plugin, tmp_path: Path) -> None:
-    code = ("from types import SimpleNamespace as N\n"
-            "from runner.ui.render import status_items\n"
-            "ev = {'type': 'state', 'node': 'wall', 'title': 'Wall', 'twodice': {'grit': 2}}\n"
-            "for lang in ('ja', 'en'):\n"
-            "    print(dict(status_items(ev, N(rules='twodice', variables={}), lang)))\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=plugin, timeout=120)
+    code = (
+        "from types import SimpleNamespace as N\n"
+        "from runner.ui.render import status_items\n"
+        "ev = {'type': 'state', 'node': 'wall', 'title': 'Wall', 'twodice': {'grit': 2}}\n"
+        "for lang in ('ja', 'en'):\n"
+        "    print(dict(status_items(ev, N(rules='twodice', variables={}), lang)))\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=plugin, timeout=120
+    )
     assert r.returncode == 0, r.stderr
     ja, en = r.stdout.splitlines()
     assert "'気力': '2'" in ja and "'grit': '2'" in en
@@ -139,17 +187,24 @@ def test_a_declared_system_that_cannot_load_is_one_line(tmp_path: Path) -> None:
     info = site / "katari_broken-0.1.dist-info"
     info.mkdir(parents=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: katari-broken\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[katari.rules]\nbroken = katari_broken_missing:SYSTEM\n")
+    (info / "entry_points.txt").write_text(
+        "[katari.rules]\nbroken = katari_broken_missing:SYSTEM\n"
+    )
     story = tmp_path / "s"
     story.mkdir()
     (story / "story.yaml").write_text(
         "story: {id: s, title: S, rules: broken, start: a}\n"
         "nodes: {a: {narration: [x], actions: [{id: go, label: Go, end: e}]}}\n"
-        "endings: {e: {kind: good, title: E}}\n", encoding="utf-8")
+        "endings: {e: {kind: good, title: E}}\n",
+        encoding="utf-8",
+    )
     env = _env(site, tmp_path / "home")
     r = katari(env, "check", str(story))
     assert r.returncode == 1 and "Traceback" not in r.stdout + r.stderr
-    assert "rule system 'broken' (katari_broken_missing:SYSTEM) cannot be loaded: ModuleNotFoundError" in r.stdout
+    assert (
+        "rule system 'broken' (katari_broken_missing:SYSTEM) cannot be loaded: ModuleNotFoundError"
+        in r.stdout
+    )
     r = katari(env, "rules", "--lang", "en")
     assert r.returncode == 0 and "Traceback" not in r.stderr
     assert "broken   (cannot be loaded: " in r.stdout and "coc7" in r.stdout

@@ -22,8 +22,9 @@ from runner.rules.base import Display, RuleSystem
 from runner.story import StoryError, load
 
 ROOT = Path(__file__).resolve().parent.parent
-DECLARED = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
-    "project"]["entry-points"]["katari.rules"]
+DECLARED = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+    "entry-points"
+]["katari.rules"]
 
 
 def test_katari_registers_its_own_systems_as_any_package_does() -> None:
@@ -41,13 +42,17 @@ def loads(text: str, tmp: Path):  # noqa: ANN201 - a Story
 
 
 def _minimal(rules: str) -> str:
-    return (f"story: {{id: t, title: T, rules: {rules}, start: a}}\n"
-            "nodes: {a: {narration: [x], actions: [{id: go, label: Go, end: e}]}}\n"
-            "endings: {e: {kind: good, title: E}}\n")
+    return (
+        f"story: {{id: t, title: T, rules: {rules}, start: a}}\n"
+        "nodes: {a: {narration: [x], actions: [{id: go, label: Go, end: e}]}}\n"
+        "endings: {e: {kind: good, title: E}}\n"
+    )
 
 
 @pytest.mark.parametrize("name", names())
-def test_every_installed_system_is_usable_listed_and_in_the_schema(name: str, capsys, tmp_path: Path) -> None:
+def test_every_installed_system_is_usable_listed_and_in_the_schema(
+    name: str, capsys, tmp_path: Path
+) -> None:
     from runner.story.schema import story_schema
 
     rs = system(name)
@@ -56,7 +61,9 @@ def test_every_installed_system_is_usable_listed_and_in_the_schema(name: str, ca
     enum = story_schema()["properties"]["story"]["properties"]["rules"]["enum"]
     assert name in enum and name in story_schema()["properties"]  # and its own section
     assert main(["rules", "--lang", "en"]) == 0
-    assert any(line.split()[0] == name for line in capsys.readouterr().out.splitlines() if line.strip())
+    assert any(
+        line.split()[0] == name for line in capsys.readouterr().out.splitlines() if line.strip()
+    )
 
 
 def test_an_unknown_system_is_one_positioned_line(tmp_path: Path) -> None:
@@ -72,7 +79,9 @@ def fake(monkeypatch: pytest.MonkeyPatch):
 
     def install(rs: RuleSystem) -> RuleSystem:
         found = dict(registry._found())
-        found[rs.name] = SimpleNamespace(name=rs.name, value=f"fake:{rs.name}", load=lambda: rs, dist=None)
+        found[rs.name] = SimpleNamespace(
+            name=rs.name, value=f"fake:{rs.name}", load=lambda: rs, dist=None
+        )
         monkeypatch.setattr(registry, "_entries", found)
         monkeypatch.setitem(registry._loaded, rs.name, rs)
         return rs
@@ -84,7 +93,10 @@ def test_a_systems_lint_finding_always_has_a_code(fake, tmp_path: Path) -> None:
     from runner.authoring.lint import lint
 
     rs = fake(RuleSystem("linty", "lints"))
-    rs.lint = lambda story, texts: [("no code given", "", "warning"), ("its own code", "K399", "warning")]
+    rs.lint = lambda story, texts: [
+        ("no code given", "", "warning"),
+        ("its own code", "K399", "warning"),
+    ]
     (tmp_path / "story.yaml").write_text(_minimal("linty"), encoding="utf-8")
     found = [(d.message, d.code, d.line) for d in lint(load(tmp_path))]
     assert found == [("no code given", "K300", 1), ("its own code", "K399", 1)]
@@ -93,11 +105,27 @@ def test_a_systems_lint_finding_always_has_a_code(fake, tmp_path: Path) -> None:
 def test_the_front_ends_take_labels_and_gauges_from_the_system(fake) -> None:
     from runner.ui.render import status_items
 
-    fake(RuleSystem("gauges", "g", display=Display(
-        labels={"ja": {"nerve": "胆力", "moves": "手数"}, "en": {"nerve": "nerve", "moves": "moves"}},
-        stats=("nerve",), status_skip=frozenset({"secret"}))))
-    ev = {"type": "state", "node": "n", "title": "N", "stats": {"pc": {"name": "P", "nerve": 4, "hp": 9}},
-          "gauges": {"moves": 3, "secret": 1}}
+    fake(
+        RuleSystem(
+            "gauges",
+            "g",
+            display=Display(
+                labels={
+                    "ja": {"nerve": "胆力", "moves": "手数"},
+                    "en": {"nerve": "nerve", "moves": "moves"},
+                },
+                stats=("nerve",),
+                status_skip=frozenset({"secret"}),
+            ),
+        )
+    )
+    ev = {
+        "type": "state",
+        "node": "n",
+        "title": "N",
+        "stats": {"pc": {"name": "P", "nerve": 4, "hp": 9}},
+        "gauges": {"moves": 3, "secret": 1},
+    }
     story = SimpleNamespace(rules="gauges", variables={})
     assert dict(status_items(ev, story, "ja")) == {"場所": "N", "胆力": "4", "手数": "3"}
     assert dict(status_items(ev, story, "en")) == {"Place": "N", "nerve": "4", "moves": "3"}
@@ -112,8 +140,12 @@ def _mentions(text: str, systems: list[str]) -> list[str]:
     for sid in SHIPPED_STORY_IDS:  # a story's id (ureg_window_room) names a story, not its rules
         text = text.replace(sid, "")
     alts = "|".join(re.escape(s) for s in systems)
-    return sorted({m.group(1).lower() for m in re.finditer(rf"(?<![A-Za-z0-9])({alts})(?![A-Za-z0-9])",
-                                                              text, re.IGNORECASE)})
+    return sorted(
+        {
+            m.group(1).lower()
+            for m in re.finditer(rf"(?<![A-Za-z0-9])({alts})(?![A-Za-z0-9])", text, re.IGNORECASE)
+        }
+    )
 
 
 def test_no_module_outside_a_rule_systems_package_names_one() -> None:
@@ -136,7 +168,11 @@ def test_no_module_outside_a_rule_systems_package_names_one() -> None:
     own.add(ROOT / "runner" / "ccfolia")
     offenders = []
     for f in sorted((ROOT / "runner").rglob("*")):
-        if not f.is_file() or "__pycache__" in f.parts or (ROOT / "runner" / "shipped") in f.parents:
+        if (
+            not f.is_file()
+            or "__pycache__" in f.parts
+            or (ROOT / "runner" / "shipped") in f.parents
+        ):
             continue
         if f in own or any(d in f.parents for d in own):
             continue

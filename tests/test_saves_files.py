@@ -47,8 +47,19 @@ def test_save_document_round_trip(home: Path, story) -> None:
     doc = files.write_save(path, story, tl)
     assert doc["format"] == "katari-save" and doc["version"] == 1 and len(doc["sha256"]) == 64
     body = doc["body"]
-    for key in ("story", "fingerprint", "seed", "commands", "redo", "state", "states", "saved_at",
-                "place", "time", "turn"):
+    for key in (
+        "story",
+        "fingerprint",
+        "seed",
+        "commands",
+        "redo",
+        "state",
+        "states",
+        "saved_at",
+        "place",
+        "time",
+        "turn",
+    ):
         assert key in body
     assert body["place"] == "六メートル四方の部屋" and body["turn"] == 2
     assert [c["command"] for c in body["redo"]] == ["はしご"]
@@ -59,13 +70,16 @@ def test_save_document_round_trip(home: Path, story) -> None:
     assert not list(path.parent.glob(".*.tmp"))  # no temp file left behind
 
 
-@pytest.mark.parametrize("damage", [
-    lambda b: b[: len(b) // 2],                               # cut short (a crash without atomic writes)
-    lambda b: b.replace(b'"turn":2', b'"turn":3'),            # edited by hand: checksum fails
-    lambda b: b"\x00\xff garbage",                             # not even text
-    lambda b: b'{"hello": "world"}',                           # someone else's JSON
-    lambda b: b"",                                             # empty
-])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda b: b[: len(b) // 2],  # cut short (a crash without atomic writes)
+        lambda b: b.replace(b'"turn":2', b'"turn":3'),  # edited by hand: checksum fails
+        lambda b: b"\x00\xff garbage",  # not even text
+        lambda b: b'{"hello": "world"}',  # someone else's JSON
+        lambda b: b"",  # empty
+    ],
+)
 def test_damaged_save_is_reported_in_one_line_and_left_untouched(home: Path, story, damage) -> None:
     tl = _game(story, "1", "look around")
     files.write_save(files.slot_path(story.id, "good"), story, tl)
@@ -100,7 +114,9 @@ def test_a_save_of_another_story_is_refused(home: Path, story, tmp_path: Path) -
     assert files.save_info(path, story.id).error
 
 
-def test_damaged_autosave_is_moved_aside_whole_and_the_session_saves_in_its_place(home: Path, story) -> None:
+def test_damaged_autosave_is_moved_aside_whole_and_the_session_saves_in_its_place(
+    home: Path, story
+) -> None:
     auto = files.slot_path(story.id, "autosave")
     auto.parent.mkdir(parents=True)
     auto.write_bytes(b"{not json")
@@ -110,8 +126,10 @@ def test_damaged_autosave_is_moved_aside_whole_and_the_session_saves_in_its_plac
     assert len(aside) == 1 and aside[0].read_bytes() == b"{not json"  # kept, byte for byte
     text = out.getvalue()
     assert text.count(aside[0].stem) == 2  # where it went (one message), and in the list
-    assert f"セーブ「autosave.json」は読めません（ファイルが壊れているか、セーブではありません）。" \
-           f"消さずに「{aside[0].stem}」へ移しました。" in text.replace("\n", "")
+    assert (
+        f"セーブ「autosave.json」は読めません（ファイルが壊れているか、セーブではありません）。"
+        f"消さずに「{aside[0].stem}」へ移しました。" in text.replace("\n", "")
+    )
     assert files.read_doc(auto)["turn"] == 1
     # The next session offers the good autosave and leaves the damaged one alone.
     repl, out = _repl(story, "y\n")
@@ -135,20 +153,24 @@ def test_slot_names_cannot_escape_the_folder(home: Path, story) -> None:
 def test_story_change_is_noticed(home: Path, story, tmp_path: Path) -> None:
     copy = tmp_path / "copy"
     copy.mkdir()
-    (copy / "story.yaml").write_text((STORY / "story.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (copy / "story.yaml").write_text(
+        (STORY / "story.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     s1 = load(copy)
     tl = files.rebuild(s1, 9, [files.Entry("1")])
     path = files.slot_path(s1.id, "c")
     files.write_save(path, s1, tl)
-    (copy / "story.yaml").write_text((copy / "story.yaml").read_text(encoding="utf-8") + "\n# edited\n",
-                                     encoding="utf-8")
+    (copy / "story.yaml").write_text(
+        (copy / "story.yaml").read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8"
+    )
     files._fp_cache.clear()
     _, changed = files.load_save(path, load(copy))
     assert changed
 
 
 def test_atomic_write_keeps_the_old_file_when_the_write_fails(
-        home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     p = tmp_path / "f.json"
     files.atomic_write(p, b"old")
 
@@ -170,8 +192,9 @@ def test_stale_temp_files_of_dead_processes_are_cleaned(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True).stdout.strip()
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    ).stdout.strip()
     stale = tmp_path / f".autosave.json.{dead}.tmp"
     stale.write_bytes(b"half")
     live = tmp_path / f".autosave.json.{os.getppid()}.tmp"
@@ -193,7 +216,9 @@ def test_the_journal_holds_each_command_and_a_stale_one_is_never_applied_twice(h
     repl.handle("undo")
     repl.handle("walk")
     repl.handle("walk")
-    assert journal.exists() and len(journal.read_bytes().splitlines()) == 1 + 7  # header + a line a save
+    assert (
+        journal.exists() and len(journal.read_bytes().splitlines()) == 1 + 7
+    )  # header + a line a save
     assert [c["command"] for c in files.read_doc(auto)["commands"]] == ["walk"] * 6
     stale = journal.read_bytes()
     repl.finish()  # a clean exit folds the journal into the save
@@ -235,11 +260,17 @@ def test_a_full_disk_keeps_the_last_good_save_and_the_game_goes_on(home: Path, m
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(files.os, "write", full)
-    monkeypatch.setattr(files, "_write_tmp", lambda *a, **k: (_ for _ in ()).throw(
-        OSError(errno.ENOSPC, "No space left on device")))
+    monkeypatch.setattr(
+        files,
+        "_write_tmp",
+        lambda *a, **k: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")),
+    )
     for _ in range(3):
         repl.handle("walk")
-    assert out.getvalue().count("セーブを書けません") == 1 and "ディスクに空きがありません" in out.getvalue()
+    assert (
+        out.getvalue().count("セーブを書けません") == 1
+        and "ディスクに空きがありません" in out.getvalue()
+    )
     assert len(files.read_doc(auto)["commands"]) == 4 and repl.state.vars["steps"] == 7
     monkeypatch.undo()
     repl.handle("walk")

@@ -31,8 +31,15 @@ pty = pytest.importorskip("pty")
 
 def _env(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KATARI_", "PYTEST"))}
-    env.update(KATARI_HOME=str(home), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", COLUMNS="80",
-               LINES="24", PYTHONPATH=str(ROOT), **extra)
+    env.update(
+        KATARI_HOME=str(home),
+        TERM="xterm",
+        PROMPT_TOOLKIT_NO_CPR="1",
+        COLUMNS="80",
+        LINES="24",
+        PYTHONPATH=str(ROOT),
+        **extra,
+    )
     return env
 
 
@@ -64,8 +71,11 @@ def test_sigkill_during_a_save_loses_only_the_command_in_flight(tmp_path: Path) 
     if pid == 0:  # the child: a player's terminal
         os.chdir(ROOT)
         # Every save writes the whole game here: the kill lands in the rename window.
-        os.execve(sys.executable, [sys.executable, "-m", "runner", "play", str(STORY), "--new", "--seed", "5"],
-                  _env(home, KATARI_TEST_SAVE_SLEEP="3:60", KATARI_TEST_COMPACT_BYTES="0"))
+        os.execve(
+            sys.executable,
+            [sys.executable, "-m", "runner", "play", str(STORY), "--new", "--seed", "5"],
+            _env(home, KATARI_TEST_SAVE_SLEEP="3:60", KATARI_TEST_COMPACT_BYTES="0"),
+        )
     screen: list[bytes] = []
 
     def drain() -> None:
@@ -96,15 +106,24 @@ def test_sigkill_during_a_save_loses_only_the_command_in_flight(tmp_path: Path) 
         except (ProcessLookupError, ChildProcessError):
             pass
         os.close(fd)
-    assert "六メートル四方の部屋" in b"".join(screen).decode("utf-8", "replace")  # the status bar was drawn
+    assert "六メートル四方の部屋" in b"".join(screen).decode(
+        "utf-8", "replace"
+    )  # the status bar was drawn
     # The autosave is whole and holds everything but the command in flight.
     body = files.read_doc(auto)
     assert body["turn"] == 2
     assert [c["command"] for c in body["commands"]] == ["1", "look around"]
     assert list(saves.glob(".autosave.json.*.tmp"))  # the dead process's half-done write
     # The next session offers to resume, cleans the stale temp file, and the game goes on.
-    p = subprocess.run([sys.executable, "-m", "runner", "play", str(STORY)], input="y\nはしご\n",
-                       capture_output=True, text=True, cwd=ROOT, env=_env(home), timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "runner", "play", str(STORY)],
+        input="y\nはしご\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_env(home),
+        timeout=60,
+    )
     assert p.returncode == 0, p.stderr
     assert "続けますか" in p.stdout and "続きから再開しました" in p.stdout
     assert "肩にかついだ" in p.stdout
@@ -119,9 +138,14 @@ class _Session:
     prompt is on the output (the autosave runs before the turn is shown)."""
 
     def __init__(self, home: Path, story: Path, *args: str, **env: str) -> None:
-        self.p = subprocess.Popen([sys.executable, "-m", "runner", "play", str(story), *args],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  cwd=ROOT, env=_env(home, **env))
+        self.p = subprocess.Popen(
+            [sys.executable, "-m", "runner", "play", str(story), *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env=_env(home, **env),
+        )
         self.out = bytearray()
         self.reader = threading.Thread(target=self._drain, daemon=True)
         self.reader.start()
@@ -170,8 +194,15 @@ def test_sigkill_in_the_middle_of_a_journal_line_loses_only_that_command(tmp_pat
     assert not journal.read_bytes().endswith(b"\n")  # the torn line
     body = files.read_doc(auto)
     assert [c["command"] for c in body["commands"]] == ["1", "look around"] and body["turn"] == 2
-    p = subprocess.run([sys.executable, "-m", "runner", "play", str(STORY)], input="y\nはしご\n",
-                       capture_output=True, text=True, cwd=ROOT, env=_env(home), timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "runner", "play", str(STORY)],
+        input="y\nはしご\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_env(home),
+        timeout=60,
+    )
     assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
     assert "続きから再開しました" in p.stdout and "肩にかついだ" in p.stdout
     body = files.read_doc(auto)
@@ -180,7 +211,8 @@ def test_sigkill_in_the_middle_of_a_journal_line_loses_only_that_command(tmp_pat
 
 
 def test_random_sigkills_while_the_journal_grows_and_is_folded_lose_only_the_command_in_flight(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Kills at random moments of a long game whose journal is folded into the save every few
     commands: the save always loads, and holds every acknowledged command (and at most the one
     in flight), whatever the kill interrupted: an append, a fold's whole write, its rename, or

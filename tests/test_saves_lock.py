@@ -37,9 +37,14 @@ class _Session:
     """``katari play`` kept running on a pipe (the forgotten terminal)."""
 
     def __init__(self, home: Path, *args: str) -> None:
-        self.p = subprocess.Popen([sys.executable, "-m", "runner", "play", str(WALK), *args],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  cwd=ROOT, env=_env(home))
+        self.p = subprocess.Popen(
+            [sys.executable, "-m", "runner", "play", str(WALK), *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env=_env(home),
+        )
         self.out = bytearray()
         threading.Thread(target=self._drain, daemon=True).start()
 
@@ -67,8 +72,15 @@ class _Session:
 
 
 def _play(home: Path, stdin: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "runner", "play", str(WALK), *args], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT, env=_env(home), timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", "play", str(WALK), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_env(home),
+        timeout=60,
+    )
 
 
 def _commands(path: Path) -> list[str]:
@@ -104,7 +116,10 @@ def test_a_second_session_is_told_and_neither_loses_anything(tmp_path: Path) -> 
 
     # --new while the game is open elsewhere: the other slot is taken, and said.
     p = _play(home, "walk\n", "--new")
-    assert "「autosave」は別の画面で使われています。このゲームは「autosave-3」にセーブします。" in p.stdout
+    assert (
+        "「autosave」は別の画面で使われています。このゲームは「autosave-3」にセーブします。"
+        in p.stdout
+    )
 
     # The first session never noticed: it goes on and ends with all of its game.
     first.command("walk")

@@ -26,7 +26,13 @@ def played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]
     md = tmp_path / "リプレイ.md"
     story = load(STORY)
     cmds = "1\nlook around\nはしご\nundo\npush box\nはしご\nladder on box\nclimb\n"
-    Repl(story, io=PlainIO(io.StringIO(cmds), io.StringIO(), cols=80), seed=21, new=True, transcript=md).run()
+    Repl(
+        story,
+        io=PlainIO(io.StringIO(cmds), io.StringIO(), cols=80),
+        seed=21,
+        new=True,
+        transcript=md,
+    ).run()
     return md, files.slot_path(story.id, "autosave")
 
 
@@ -67,6 +73,11 @@ def test_unreadable_files_exit_2(tmp_path: Path, capsys) -> None:
 
 def test_replay_as_a_user_runs_it(played) -> None:
     md, _ = played
-    p = subprocess.run([sys.executable, "-m", "runner", "replay", str(md)], cwd=ROOT,
-                       capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "runner", "replay", str(md)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert p.returncode == 0 and p.stdout.startswith("OK")

@@ -65,9 +65,15 @@ def _check_screen(out: str) -> list[str]:
 
 
 def test_a_piped_game_writes_each_line_once_and_no_escape(home: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "runner", "play", "ureg_window_room", "--new", "--seed", "1"],
-                       input=GAME, capture_output=True, text=True, env=_env(home, TERM="xterm-256color"),
-                       timeout=120, cwd=home.parent)
+    r = subprocess.run(
+        [sys.executable, "-m", "runner", "play", "ureg_window_room", "--new", "--seed", "1"],
+        input=GAME,
+        capture_output=True,
+        text=True,
+        env=_env(home, TERM="xterm-256color"),
+        timeout=120,
+        cwd=home.parent,
+    )
     assert r.returncode == 0, r.stderr
     assert not ESC.search(r.stderr)
     lines = _check_screen(r.stdout)
@@ -85,9 +91,15 @@ def test_a_piped_game_writes_each_line_once_and_no_escape(home: Path) -> None:
 def test_term_dumb_on_a_terminal_is_the_screen_reader_console(home: Path) -> None:
     """TERM=dumb on a real terminal (a pty): no prompt_toolkit, no escape sequence at all."""
     master, slave = pty.openpty()
-    p = subprocess.Popen([sys.executable, "-m", "runner", "play", "ureg_window_room", "--new", "--seed", "1"],
-                         stdin=slave, stdout=slave, stderr=slave, env=_env(home, TERM="dumb"),
-                         cwd=home.parent, close_fds=True)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "runner", "play", "ureg_window_room", "--new", "--seed", "1"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=_env(home, TERM="dumb"),
+        cwd=home.parent,
+        close_fds=True,
+    )
     os.close(slave)
     buf = b""
 
@@ -125,8 +137,19 @@ def test_screen_reader_flag_wins_and_rolls_are_words(home: Path) -> None:
     story = load(DEEP)
     repl = Repl(story, io=ScreenReaderIO(io.StringIO(""), out), seed=4, new=True)
     repl.begin()
-    for cmd in ("pregen2", "take_lighter", "wake", "use_lighter", "switch_on", "go_carpet", "search",
-                "open_case", "wear_glasses", "flip", "groove_look"):
+    for cmd in (
+        "pregen2",
+        "take_lighter",
+        "wake",
+        "use_lighter",
+        "switch_on",
+        "go_carpet",
+        "search",
+        "open_case",
+        "wear_glasses",
+        "flip",
+        "groove_look",
+    ):
         repl.handle(cmd)
     repl.finish()
     text = out.getvalue()
@@ -139,10 +162,19 @@ def test_screen_reader_flag_wins_and_rolls_are_words(home: Path) -> None:
 def test_roll_words_and_numbers() -> None:
     assert ja_number(23) == "二十三" and ja_number(40) == "四十" and ja_number(100) == "百"
     assert ja_number(1205) == "千二百五" and ja_number(0) == "零" and ja_number(30000) == "三万"
-    ev = {"type": "roll", "label": "目星", "target": 40, "total": 23, "level": "regular", "success": True}
+    ev = {
+        "type": "roll",
+        "label": "目星",
+        "target": 40,
+        "total": 23,
+        "level": "regular",
+        "success": True,
+    }
     assert roll_words(ev, "ja") == "目星、四十に対して二十三、レギュラー成功"
-    assert roll_words({**ev, "total": 71, "level": "failure", "success": False}, "ja") == \
-        "目星、四十に対して七十一、失敗"
+    assert (
+        roll_words({**ev, "total": 71, "level": "failure", "success": False}, "ja")
+        == "目星、四十に対して七十一、失敗"
+    )
     assert roll_words(ev, "en") == "目星, 23 against 40, regular success"
     assert roll_words({"label": "ダメージ", "total": 7}, "ja") == "ダメージ、七"
     assert roll_words(ev, "ja", spoken=False) == "目星、40に対して23、レギュラー成功"
@@ -152,25 +184,55 @@ def test_narrate_reads_the_screen_in_order_never_keeper_notes(home: Path) -> Non
     story = load(DEEP)
     nar = RecordingNarrator()
     out = io.StringIO()
-    repl = Repl(story, io=ScreenReaderIO(io.StringIO(""), out), seed=4, new=True, gm=True, narrator=nar)
+    repl = Repl(
+        story, io=ScreenReaderIO(io.StringIO(""), out), seed=4, new=True, gm=True, narrator=nar
+    )
     repl.begin()
-    for cmd in ("pregen2", "take_lighter", "wake", "use_lighter", "switch_on", "go_carpet", "search",
-                "open_case", "wear_glasses", "flip", "groove_look", "選択肢", "zzz", "速く", "遅く", "遅く",
-                "back", "go_shelf", "way_spines", "md_read", "back", "cast_spell", "chant"):
+    for cmd in (
+        "pregen2",
+        "take_lighter",
+        "wake",
+        "use_lighter",
+        "switch_on",
+        "go_carpet",
+        "search",
+        "open_case",
+        "wear_glasses",
+        "flip",
+        "groove_look",
+        "選択肢",
+        "zzz",
+        "速く",
+        "遅く",
+        "遅く",
+        "back",
+        "go_shelf",
+        "way_spines",
+        "md_read",
+        "back",
+        "cast_spell",
+        "chant",
+    ):
         repl.handle(cmd)
     repl.finish()
     assert repl.state.ending == "spell_home"
     spoken = [(x["speaker"], x["text"]) for x in nar.lines]
     texts = [t for _, t in spoken]
-    keeper = [e for e in repl.tl.events_at(repl.tl.pos) if e.get("keeper")] if hasattr(repl.tl, "events_at") else []
+    keeper = (
+        [e for e in repl.tl.events_at(repl.tl.pos) if e.get("keeper")]
+        if hasattr(repl.tl, "events_at")
+        else []
+    )
     assert not keeper or not any(k["text"] in texts for k in keeper)
     assert not any("【KP" in t or "キーパー" in t for t in texts)
     rolls = [t for s, t in spoken if "に対して" in t]
     assert rolls and all(s == "system" for s, t in spoken if t in rolls)
-    assert re.search(r"[一二三四五六七八九十百]+に対して[一二三四五六七八九十百]+、", rolls[0]), rolls
+    assert re.search(r"[一二三四五六七八九十百]+に対して[一二三四五六七八九十百]+、", rolls[0]), (
+        rolls
+    )
     lists = [t for t in texts if t.startswith("選択肢は")]
     assert len(lists) == 1 and "一、" in lists[0]  # asked once, spoken once
-    assert any("「zzz」" in t for t in texts)      # what went wrong is said too
+    assert any("「zzz」" in t for t in texts)  # what went wrong is said too
     assert texts[-1].startswith("エンディング、")  # the ending, last
     assert ("faster",) in nar.log and nar.log.count(("slower",)) == 2
     assert "読み上げの速さ：×1.25" in out.getvalue() and "読み上げの速さ：×0.8" in out.getvalue()
@@ -180,5 +242,5 @@ def test_narrate_reads_the_screen_in_order_never_keeper_notes(home: Path) -> Non
     for s, t in spoken:
         if s != "system":
             found = screen.find(t.replace(" ", "").split("。")[0][:12], at)
-            assert found >= 0, (t, screen[at:at + 300])  # each one after the one before
+            assert found >= 0, (t, screen[at : at + 300])  # each one after the one before
             at = found

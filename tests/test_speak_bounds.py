@@ -17,17 +17,28 @@ from runner.commands.speak import MAX_TEXT, chunks
 from runner.ui.narrator.engines import engine_problem
 
 ROOT = Path(__file__).resolve().parents[1]
-needs_espeak = pytest.mark.skipif(engine_problem("pyttsx3", needs_kana=True) is not None,
-                                  reason="pyttsx3/espeak-ng (or the kana reader) not installed")
+needs_espeak = pytest.mark.skipif(
+    engine_problem("pyttsx3", needs_kana=True) is not None,
+    reason="pyttsx3/espeak-ng (or the kana reader) not installed",
+)
 
 EN = "The lamp flickered and the sea pressed against the glass, cold and patient. "
 JA = "深海のアトリエで、彼は古い時計を見つめた。窓の外には暗い海が広がっている！"
 
 
 def speak(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    env = {**os.environ, "KATARI_HOME": str(Path(os.environ.get("TMPDIR", "/tmp")) / "katari-speak-test")}
-    return subprocess.run([sys.executable, "-m", "runner", "speak", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout, env=env)
+    env = {
+        **os.environ,
+        "KATARI_HOME": str(Path(os.environ.get("TMPDIR", "/tmp")) / "katari-speak-test"),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "runner", "speak", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
 
 
 def _loud(path: Path, start: float, end: float) -> float:
@@ -67,7 +78,11 @@ def test_long_japanese_is_read_a_chunk_at_a_time(tmp_path: Path) -> None:
     r = speak(text, "--show-reading", "--out", str(out))
     assert r.returncode == 0, r.stderr[-1000:]
     reading = r.stdout.splitlines()
-    assert len(reading) == 1 and reading[0].startswith("シンカイノアトリエデ") and len(reading[0]) > 6000
+    assert (
+        len(reading) == 1
+        and reading[0].startswith("シンカイノアトリエデ")
+        and len(reading[0]) > 6000
+    )
     assert _seconds(out) > 300 and _loud(out, 0.95, 1.0) > 1000
 
 
@@ -81,18 +96,28 @@ def test_more_than_the_bound_is_refused_in_one_line(tmp_path: Path) -> None:
 def test_out_that_cannot_be_written_is_one_line_and_touches_nothing(tmp_path: Path) -> None:
     blocker = tmp_path / "afile"
     blocker.write_text("keep", encoding="utf-8")
-    for out, why in (("/dev/full", "not a regular file"), (str(blocker / "x.wav"), "a file is where a folder"),
-                     (str(tmp_path), "not a regular file")):
+    for out, why in (
+        ("/dev/full", "not a regular file"),
+        (str(blocker / "x.wav"), "a file is where a folder"),
+        (str(tmp_path), "not a regular file"),
+    ):
         r = speak("hello there", "--lang", "en", "--out", out, timeout=120)
         assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
         assert r.stderr.startswith("katari speak: cannot write") and why in r.stderr, r.stderr
         assert r.stderr.count("\n") == 1
-    assert stat.S_ISCHR(os.stat("/dev/full").st_mode) and blocker.read_text(encoding="utf-8") == "keep"
+    assert (
+        stat.S_ISCHR(os.stat("/dev/full").st_mode) and blocker.read_text(encoding="utf-8") == "keep"
+    )
     # A missing folder is made; an existing WAV is replaced whole, no temp file left behind.
     out = tmp_path / "new" / "deeper" / "a.wav"
     assert speak("hello there", "--lang", "en", "--out", str(out), timeout=120).returncode == 0
     first = out.stat().st_size
-    assert speak("hello there, and more words", "--lang", "en", "--out", str(out), timeout=120).returncode == 0
+    assert (
+        speak(
+            "hello there, and more words", "--lang", "en", "--out", str(out), timeout=120
+        ).returncode
+        == 0
+    )
     assert out.stat().st_size > first and os.listdir(out.parent) == ["a.wav"]
 
 

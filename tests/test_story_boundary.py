@@ -23,13 +23,17 @@ ROOM = ROOT / "stories" / "ureg_window_room"
 
 
 def _fresh(code: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def test_importing_the_engine_imports_no_yaml_and_no_loader() -> None:
-    got = _fresh("import json, sys\nimport runner.engine\n"
-                 "print(json.dumps({'yaml': 'yaml' in sys.modules, 'loader': 'runner.story.loader' in sys.modules}))")
+    got = _fresh(
+        "import json, sys\nimport runner.engine\n"
+        "print(json.dumps({'yaml': 'yaml' in sys.modules, 'loader': 'runner.story.loader' in sys.modules}))"
+    )
     assert got == {"yaml": False, "loader": False}
 
 
@@ -55,8 +59,10 @@ print(json.dumps({{"yaml": "yaml" in sys.modules, "end": [e for e in events if e
 
 def test_compile_effects_reads_effect_data_as_the_loader_does() -> None:
     story = load(ROOM)
-    assert compile_effects(story, [{"set": {"looked": True}}, {"goto": "room"}]) == \
-        (("set", (("looked", ("lit", True)),)), ("goto", "room"))
+    assert compile_effects(story, [{"set": {"looked": True}}, {"goto": "room"}]) == (
+        ("set", (("looked", ("lit", True)),)),
+        ("goto", "room"),
+    )
     with pytest.raises(EffectError, match="unknown variable 'nope'"):
         compile_effects(story, [{"set": {"nope": 1}}])
     with pytest.raises(EffectError, match="unknown effect 'jump'"):

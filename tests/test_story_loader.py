@@ -17,8 +17,14 @@ LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<msg>.+)$")
 
 
 def katari(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "runner", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def test_ten_mistakes_give_ten_located_lines_and_exit_1() -> None:
@@ -81,23 +87,53 @@ def test_a_valid_story_loads(tmp_path: Path) -> None:
     assert s.nodes["a"].narration[0].id == "a.1"
 
 
-@pytest.mark.parametrize("text,fragment,line", [
-    ("story: [1, 2\n", "YAML syntax", 2),
-    ("story: {id: t, title: T, start: a}\nstory: {id: u}\n", "duplicate key 'story'", 2),
-    (MINIMAL.replace("end: w}", "end: ww}"), "end 'ww': no such ending", 9),
-    (MINIMAL.replace("      - {id: win, label: Win, end: w}\n", ""), "dead end", 7),
-    (MINIMAL.replace("start: a}", "start: z}"), "start node 'z' does not exist", 1),
-    (MINIMAL + "events:\n  - {id: e, effects: [{goto: a}]}\n", "needs 'at' or 'when'", 13),
-    (MINIMAL.replace("{id: go, label: Go, goto: b}", "{id: go, label: Go, cost: soon, goto: b}"), "cost 'soon'", 6),
-    (MINIMAL.replace("rules: none", "rules: dnd"), "unknown rule system 'dnd'", 1),
-    (MINIMAL.replace("{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, when: \"roll('1d6') > 3\"}"),
-     "changes the game and cannot be used in a condition", 6),
-    (MINIMAL.replace("{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, when: \"open('x')\"}"),
-     "'open' is not allowed", 6),
-    (MINIMAL.replace("{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, when: \"coc7.check('x')\"}"),
-     "belongs to the coc7 rules", 6),
-    (MINIMAL.replace("{id: go, label: Go, goto: b}", "{id: go, label: Go, gotoo: b}"), "did you mean 'goto'", 6),
-])
+@pytest.mark.parametrize(
+    "text,fragment,line",
+    [
+        ("story: [1, 2\n", "YAML syntax", 2),
+        ("story: {id: t, title: T, start: a}\nstory: {id: u}\n", "duplicate key 'story'", 2),
+        (MINIMAL.replace("end: w}", "end: ww}"), "end 'ww': no such ending", 9),
+        (MINIMAL.replace("      - {id: win, label: Win, end: w}\n", ""), "dead end", 7),
+        (MINIMAL.replace("start: a}", "start: z}"), "start node 'z' does not exist", 1),
+        (MINIMAL + "events:\n  - {id: e, effects: [{goto: a}]}\n", "needs 'at' or 'when'", 13),
+        (
+            MINIMAL.replace(
+                "{id: go, label: Go, goto: b}", "{id: go, label: Go, cost: soon, goto: b}"
+            ),
+            "cost 'soon'",
+            6,
+        ),
+        (MINIMAL.replace("rules: none", "rules: dnd"), "unknown rule system 'dnd'", 1),
+        (
+            MINIMAL.replace(
+                "{id: go, label: Go, goto: b}",
+                "{id: go, label: Go, goto: b, when: \"roll('1d6') > 3\"}",
+            ),
+            "changes the game and cannot be used in a condition",
+            6,
+        ),
+        (
+            MINIMAL.replace(
+                "{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, when: \"open('x')\"}"
+            ),
+            "'open' is not allowed",
+            6,
+        ),
+        (
+            MINIMAL.replace(
+                "{id: go, label: Go, goto: b}",
+                "{id: go, label: Go, goto: b, when: \"coc7.check('x')\"}",
+            ),
+            "belongs to the coc7 rules",
+            6,
+        ),
+        (
+            MINIMAL.replace("{id: go, label: Go, goto: b}", "{id: go, label: Go, gotoo: b}"),
+            "did you mean 'goto'",
+            6,
+        ),
+    ],
+)
 def test_each_mistake_is_located(tmp_path: Path, text: str, fragment: str, line: int) -> None:
     with pytest.raises(StoryError) as err:
         load(write(tmp_path, text))
@@ -120,14 +156,19 @@ def test_a_folder_story_merges_files_and_reports_cross_file_duplicates(tmp_path:
     d = tmp_path / "st"
     d.mkdir()
     (d / "story.yaml").write_text(MINIMAL, encoding="utf-8")
-    (d / "more.yaml").write_text("nodes:\n  c:\n    actions: [{id: x, label: X, goto: a}]\n"
-                                 "  b:\n    actions: [{id: y, label: Y, goto: a}]\n", encoding="utf-8")
+    (d / "more.yaml").write_text(
+        "nodes:\n  c:\n    actions: [{id: x, label: X, goto: a}]\n"
+        "  b:\n    actions: [{id: y, label: Y, goto: a}]\n",
+        encoding="utf-8",
+    )
     with pytest.raises(StoryError) as err:
         load(d)
     msgs = [str(x) for x in err.value.diagnostics]
     assert any("story.yaml:7:3: node 'b' is defined twice" in m for m in msgs), msgs
     _story, diags = check(d)  # an unreachable node is a warning now (#15), listed by check
-    assert any("node 'c' cannot be reached" in str(x) and x.severity == "warning" for x in diags), diags
+    assert any("node 'c' cannot be reached" in str(x) and x.severity == "warning" for x in diags), (
+        diags
+    )
 
 
 def test_yaml_1_2_keeps_times_and_no_as_text(tmp_path: Path) -> None:
@@ -165,25 +206,37 @@ def test_an_empty_file_is_an_error(tmp_path: Path) -> None:
 
 
 def test_columns_point_inside_expressions(tmp_path: Path) -> None:
-    unquoted = MINIMAL.replace("{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, when: hp > 1 and}")
+    unquoted = MINIMAL.replace(
+        "{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, when: hp > 1 and}"
+    )
     msgs = _diags(tmp_path, unquoted.replace("story:", "variables: {hp: 1}\nstory:"))
     # `when: hp > 1 and` starts at column 44 of line 7; the expression ends 10 characters on
     assert any(m.endswith("ends too early") and ":7:54:" in m for m in msgs), msgs
-    quoted = MINIMAL.replace("{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, when: \"1 < hpp\"}")
+    quoted = MINIMAL.replace(
+        "{id: go, label: Go, goto: b}", '{id: go, label: Go, goto: b, when: "1 < hpp"}'
+    )
     msgs = _diags(tmp_path, quoted.replace("story:", "variables: {hp: 1}\nstory:"))
-    assert any("unknown variable 'hpp' (did you mean 'hp'?)" in m and ":7:49:" in m for m in msgs), msgs
+    assert any(
+        "unknown variable 'hpp' (did you mean 'hp'?)" in m and ":7:49:" in m for m in msgs
+    ), msgs
 
 
 def test_a_misspelt_hook_gets_a_suggestion(tmp_path: Path) -> None:
     text = MINIMAL.replace("rules: none", "rules: coc7").replace(
-        "{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, check: \"coc7.chek('STR')\", outcomes: {success: []}}")
+        "{id: go, label: Go, goto: b}",
+        "{id: go, label: Go, goto: b, check: \"coc7.chek('STR')\", outcomes: {success: []}}",
+    )
     msgs = _diags(tmp_path, text)
     assert any("unknown function 'coc7.chek' (did you mean 'coc7.check'?)" in m for m in msgs), msgs
 
 
 def test_numbers_beyond_the_engine_bound_are_refused(tmp_path: Path) -> None:
-    text = MINIMAL.replace("story:", "variables: {big: 100000000000000000000000, ok: 5}\nstory:").replace(
-        "{id: go, label: Go, goto: b}", "{id: go, label: Go, goto: b, effects: [{add: {ok: 99999999999999999999999}}]}")
+    text = MINIMAL.replace(
+        "story:", "variables: {big: 100000000000000000000000, ok: 5}\nstory:"
+    ).replace(
+        "{id: go, label: Go, goto: b}",
+        "{id: go, label: Go, goto: b, effects: [{add: {ok: 99999999999999999999999}}]}",
+    )
     msgs = _diags(tmp_path, text)
     assert sum("out of range" in m for m in msgs) == 2, msgs
 

@@ -105,8 +105,19 @@ def test_the_phrasing_table_selects_the_intended_action_in_every_shipped_story(s
                     n += 1
                     got = resolve(story, st, text, choices)
                     if got.choice is None or got.choice.id != c.id:
-                        misses.append((sid, node.id, kind, text, c.label, got.how,
-                                       got.choice.label if got.choice else [x.label for x in got.candidates]))
+                        misses.append(
+                            (
+                                sid,
+                                node.id,
+                                kind,
+                                text,
+                                c.label,
+                                got.how,
+                                got.choice.label
+                                if got.choice
+                                else [x.label for x in got.candidates],
+                            )
+                        )
         per_story[sid] = n
     assert not misses, f"{len(misses)} phrasings miss, e.g. {misses[:5]}"
     assert all(per_story.values()), per_story
@@ -188,7 +199,15 @@ def test_typed_phrasings_play_exactly_as_chosen_actions(stories, sid: str) -> No
 def test_several_actions_answer_with_a_question_and_nothing_changes(stories) -> None:
     story = stories["deep_sea_atelier"]
     st, _ = new_game(story, 1)
-    for cmd in ["pregen2", "take_lighter", "wake", "use_lighter", "switch_on", "go_carpet", "search"]:
+    for cmd in [
+        "pregen2",
+        "take_lighter",
+        "wake",
+        "use_lighter",
+        "switch_on",
+        "go_carpet",
+        "search",
+    ]:
         st, _ = step(story, st, cmd)
     new, ev = step(story, st, "読む")  # the newspaper or the notebook?
     assert new is st
@@ -207,7 +226,15 @@ def test_several_actions_answer_with_a_question_and_nothing_changes(stories) -> 
 def test_not_understood_and_not_now_are_told_apart(stories) -> None:
     story = stories["deep_sea_atelier"]
     st, _ = new_game(story, 1)
-    for cmd in ["pregen2", "take_lighter", "wake", "use_lighter", "switch_on", "go_carpet", "search"]:
+    for cmd in [
+        "pregen2",
+        "take_lighter",
+        "wake",
+        "use_lighter",
+        "switch_on",
+        "go_carpet",
+        "search",
+    ]:
         st, _ = step(story, st, cmd)
     _, ev = step(story, st, "ほげほげ")
     assert ev[0]["code"] == "unknown_command"
@@ -246,6 +273,7 @@ def test_a_dictionary_that_fails_to_load_leaves_the_story_readings() -> None:
 
 # ---- #20 item 18: bounded memory and line length ---------------------------------------------
 
+
 def test_normalise_remembers_a_bounded_number_of_texts() -> None:
     m = sys.modules["runner.engine.match"]
     for i in range(10_000):
@@ -272,7 +300,9 @@ def test_distinct_long_lines_do_not_grow_a_headless_session(stories) -> None:
     from runner.ui.jsonl import turns
 
     story = stories["ureg_window_room"]
-    lines = [f"{i:06d}" + "x" * 12_000 for i in range(400)] + [f"{i:06d}" + "y" * 50_000 for i in range(50)]
+    lines = [f"{i:06d}" + "x" * 12_000 for i in range(400)] + [
+        f"{i:06d}" + "y" * 50_000 for i in range(50)
+    ]
     list(turns(story, iter(["1", "zzz"]), seed=1))  # warm: forms, readings, first states
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
@@ -288,12 +318,29 @@ def test_distinct_long_lines_do_not_grow_a_headless_session(stories) -> None:
 
 # ---- through `katari play --jsonl` ------------------------------------------------------------
 
+
 def test_jsonl_a_label_without_its_annotation_and_a_question(tmp_path: Path) -> None:
-    lines = ["pregen2", "take_lighter", "wake", "use_lighter", "switch_on", "go_carpet", "search",
-             "ノートを読む", "読む", "zzz"]
-    r = subprocess.run([sys.executable, "-m", "runner", "play", "deep_sea_atelier", "--jsonl", "--seed", "1"],
-                       input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120,
-                       cwd=ROOT, env={"KATARI_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    lines = [
+        "pregen2",
+        "take_lighter",
+        "wake",
+        "use_lighter",
+        "switch_on",
+        "go_carpet",
+        "search",
+        "ノートを読む",
+        "読む",
+        "zzz",
+    ]
+    r = subprocess.run(
+        [sys.executable, "-m", "runner", "play", "deep_sea_atelier", "--jsonl", "--seed", "1"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={"KATARI_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
     assert r.returncode == 0, r.stderr
     events = [json.loads(x) for x in r.stdout.splitlines()]
     turns: list[list[dict]] = [[]]

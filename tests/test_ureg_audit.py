@@ -33,6 +33,7 @@ def ch(good: str = "", bad: str = "", cid: str = "a") -> AB.Character:
 
 # ---------------------------------------------------------------- abilities and archetypes
 
+
 def test_fourteen_abilities_and_six_archetypes():
     assert list(AB.GOOD_ABILITIES) == ["閃き", "身軽", "強力", "器用", "夜目", "小柄", "武術"]
     assert list(AB.BAD_ABILITIES) == ["平凡", "非力", "不器用", "鳥目", "鈍重", "低身長", "ひ弱"]
@@ -47,12 +48,15 @@ def test_fourteen_abilities_and_six_archetypes():
     }
 
 
-@pytest.mark.parametrize("spec, want", [
-    ("Inspiration", ("Inspiration", "閃き", "平凡")),
-    ("〇武術 ×ひ弱", ("", "武術", "ひ弱")),          # UA-05: 〇 (U+3007) read as ○
-    ("○身軽/×低身長", ("", "身軽", "低身長")),
-    ("〈○小柄〉〈×低身長〉", ("Littleness", "小柄", "低身長")),
-])
+@pytest.mark.parametrize(
+    "spec, want",
+    [
+        ("Inspiration", ("Inspiration", "閃き", "平凡")),
+        ("〇武術 ×ひ弱", ("", "武術", "ひ弱")),  # UA-05: 〇 (U+3007) read as ○
+        ("○身軽/×低身長", ("", "身軽", "低身長")),
+        ("〈○小柄〉〈×低身長〉", ("Littleness", "小柄", "低身長")),
+    ],
+)
 def test_creation_one_good_one_bad(spec, want):
     assert AB.parse_choice(spec) == want
 
@@ -63,21 +67,35 @@ def test_creation_rejects_other_pairs(spec):
         AB.parse_choice(spec)
 
 
-@pytest.mark.parametrize("name, words", [
-    ("閃き", ["1度", "ヒント"]), ("身軽", ["不安定な足場", "75cm", "3m"]),
-    ("強力", ["素手", "鈍重", "頑丈な壁や扉は壊せない"]), ("器用", ["加工", "投げ", "道具"]),
-    ("夜目", ["暗闇", "白黒", "影"]), ("小柄", ["狭い", "肩車"]), ("武術", ["+2"]),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("閃き", ["1度", "ヒント"]),
+        ("身軽", ["不安定な足場", "75cm", "3m"]),
+        ("強力", ["素手", "鈍重", "頑丈な壁や扉は壊せない"]),
+        ("器用", ["加工", "投げ", "道具"]),
+        ("夜目", ["暗闇", "白黒", "影"]),
+        ("小柄", ["狭い", "肩車"]),
+        ("武術", ["+2"]),
+    ],
+)
 def test_good_ability_effects(name, words):
     for w in words:
         assert w in AB.GOOD_ABILITIES[name][1], (name, w)
 
 
-@pytest.mark.parametrize("name, words", [
-    ("平凡", ["普通"]), ("非力", ["小柄", "曲げ", "-0.5"]), ("不器用", ["繊細", "力加減", "鍵"]),
-    ("鳥目", ["薄暗い", "手を引", "這"]), ("鈍重", ["支え", "不安定な足場", "25cm", "1m"]),
-    ("低身長", ["50cm", "小柄", "1m"]), ("ひ弱", ["-0.5"]),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("平凡", ["普通"]),
+        ("非力", ["小柄", "曲げ", "-0.5"]),
+        ("不器用", ["繊細", "力加減", "鍵"]),
+        ("鳥目", ["薄暗い", "手を引", "這"]),
+        ("鈍重", ["支え", "不安定な足場", "25cm", "1m"]),
+        ("低身長", ["50cm", "小柄", "1m"]),
+        ("ひ弱", ["-0.5"]),
+    ],
+)
 def test_bad_ability_effects(name, words):
     for w in words:
         assert w in AB.BAD_ABILITIES[name][1], (name, w)
@@ -85,26 +103,34 @@ def test_bad_ability_effects(name, words):
 
 # ---------------------------------------------------------------- bodies (Q&A, UA-10..15)
 
+
 def test_reach():
     assert P.reach(ch("閃き", "平凡")) == 2
-    assert P.reach(ch("小柄", "低身長")) == F(3, 2)   # every reach 50 cm lower
-    assert P.reach(ch("小柄", "平凡")) == 2           # UA-11
+    assert P.reach(ch("小柄", "低身長")) == F(3, 2)  # every reach 50 cm lower
+    assert P.reach(ch("小柄", "平凡")) == 2  # UA-11
 
 
 def test_shoulder_rides():
-    plain, nimble, little = ch("閃き", "平凡", "p"), ch("身軽", "非力", "n"), ch("小柄", "低身長", "l")
+    plain, nimble, little = (
+        ch("閃き", "平凡", "p"),
+        ch("身軽", "非力", "n"),
+        ch("小柄", "低身長", "l"),
+    )
     assert P.shoulder_reach(plain, ch("強力", "不器用", "s")) == 3
     assert P.can_stand_on_shoulders(nimble) and P.can_stand_on_shoulders(little)
-    assert not P.can_stand_on_shoulders(plain)        # UA-12: only 身軽/小柄 on top
+    assert not P.can_stand_on_shoulders(plain)  # UA-12: only 身軽/小柄 on top
     assert P.shoulder_reach(plain, nimble, standing=True) == F(7, 2)
     assert P.shoulder_reach(plain, little) == F(5, 2)  # UA-11: 低身長 on top −0.5
 
 
-@pytest.mark.parametrize("good, bad, v, lj, vr, lr", [
-    ("閃き", "平凡", F(1, 2), F(3, 2), F(3, 4), F(3)),
-    ("身軽", "非力", F(3, 4), F(3), F(9, 8), F(6)),      # UA-15: 112.5 cm / 6 m
-    ("夜目", "鈍重", F(1, 4), F(1), F(3, 8), F(2)),      # 37.5 cm / 2 m
-])
+@pytest.mark.parametrize(
+    "good, bad, v, lj, vr, lr",
+    [
+        ("閃き", "平凡", F(1, 2), F(3, 2), F(3, 4), F(3)),
+        ("身軽", "非力", F(3, 4), F(3), F(9, 8), F(6)),  # UA-15: 112.5 cm / 6 m
+        ("夜目", "鈍重", F(1, 4), F(1), F(3, 8), F(2)),  # 37.5 cm / 2 m
+    ],
+)
 def test_jumps_and_run_up(good, bad, v, lj, vr, lr):
     c = ch(good, bad)
     assert (P.vertical_jump(c), P.long_jump(c)) == (v, lj)
@@ -112,13 +138,23 @@ def test_jumps_and_run_up(good, bad, v, lj, vr, lr):
 
 
 def test_who_can_lift_whom():
-    plain, weak, strong = ch("閃き", "平凡", "p"), ch("身軽", "非力", "w"), ch("強力", "不器用", "s")
-    heavy, little, short_plain = ch("夜目", "鈍重", "h"), ch("小柄", "低身長", "l"), ch("器用", "低身長", "t")
-    assert P.can_lift(plain, little) and P.can_lift(weak, little) and P.can_lift(short_plain, little)
-    assert not P.can_lift(weak, plain)                # 非力 lifts only 小柄
-    assert not P.can_lift(short_plain, plain)         # 低身長 lifts only 小柄
-    assert not P.can_lift(plain, heavy)               # ordinary people cannot lift 鈍重
-    assert P.can_lift(strong, heavy)                  # 強力 can
+    plain, weak, strong = (
+        ch("閃き", "平凡", "p"),
+        ch("身軽", "非力", "w"),
+        ch("強力", "不器用", "s"),
+    )
+    heavy, little, short_plain = (
+        ch("夜目", "鈍重", "h"),
+        ch("小柄", "低身長", "l"),
+        ch("器用", "低身長", "t"),
+    )
+    assert (
+        P.can_lift(plain, little) and P.can_lift(weak, little) and P.can_lift(short_plain, little)
+    )
+    assert not P.can_lift(weak, plain)  # 非力 lifts only 小柄
+    assert not P.can_lift(short_plain, plain)  # 低身長 lifts only 小柄
+    assert not P.can_lift(plain, heavy)  # ordinary people cannot lift 鈍重
+    assert P.can_lift(strong, heavy)  # 強力 can
     assert P.can_pull_up(strong, heavy) and not P.can_pull_up(plain, heavy)
 
 
@@ -130,24 +166,44 @@ def test_sample_play_arithmetic():
     ok, fail = P.solve(F(5), [ch("小柄", "低身長")], ladder, stances=("stand",))
     assert ok is None and fail.total == F(9, 2)
     ok, fail = P.solve(F(5), [ch("夜目", "鈍重")], ladder, stances=("stand",), exact_items=True)
-    assert ok is None and fail.blocked                # UA-14: no support, no ladder
+    assert ok is None and fail.blocked  # UA-14: no support, no ladder
 
 
 # ---------------------------------------------------------------- numeric combat
 
-@pytest.mark.parametrize("good, bad, armed, power", [
-    ("閃き", "平凡", False, F(1)), ("強力", "不器用", False, F(3, 2)), ("武術", "平凡", False, F(3)),
-    ("閃き", "ひ弱", False, F(1, 2)), ("身軽", "非力", False, F(1, 2)), ("身軽", "非力", True, F(1)),
-])
+
+@pytest.mark.parametrize(
+    "good, bad, armed, power",
+    [
+        ("閃き", "平凡", False, F(1)),
+        ("強力", "不器用", False, F(3, 2)),
+        ("武術", "平凡", False, F(3)),
+        ("閃き", "ひ弱", False, F(1, 2)),
+        ("身軽", "非力", False, F(1, 2)),
+        ("身軽", "非力", True, F(1)),
+    ],
+)
 def test_pc_power(good, bad, armed, power):
     assert K.pc_power(ch(good, bad), armed) == power
 
 
-@pytest.mark.parametrize("item, power", [
-    ("crowbar", F(1)), ("hammer", F(1)), ("pickaxe", F(3, 2)), ("sword", F(2)), ("handgun", F(2)),
-    ("chainsaw", F(5, 2)), ("dynamite", F(5)), ("iron_pipe", F(1, 2)), ("knife", F(1, 2)),
-    ("timber", F(1, 2)), ("broom", F(1, 2)), ("chair", F(1, 2)),
-])
+@pytest.mark.parametrize(
+    "item, power",
+    [
+        ("crowbar", F(1)),
+        ("hammer", F(1)),
+        ("pickaxe", F(3, 2)),
+        ("sword", F(2)),
+        ("handgun", F(2)),
+        ("chainsaw", F(5, 2)),
+        ("dynamite", F(5)),
+        ("iron_pipe", F(1, 2)),
+        ("knife", F(1, 2)),
+        ("timber", F(1, 2)),
+        ("broom", F(1, 2)),
+        ("chair", F(1, 2)),
+    ],
+)
 def test_item_power(item, power):
     assert K.item_power(CATALOGUE[item].props) == power
     assert K.item_power(None) == 0
@@ -156,7 +212,7 @@ def test_item_power(item, power):
 def test_difference_under_one_is_even():
     assert K.compare(F(5, 2), F(2)) == K.EVEN
     assert K.compare(F(3, 2), F(2)) == K.EVEN
-    assert K.compare(F(3), F(2)) == K.ADVANTAGE       # exactly 1 is not even (UA-03)
+    assert K.compare(F(3), F(2)) == K.ADVANTAGE  # exactly 1 is not even (UA-03)
     assert K.compare(F(1), F(2)) == K.DISADVANTAGE
 
 
@@ -194,14 +250,33 @@ def test_every_source_item_is_in_the_catalogue():
         assert f"{name} [" in out
 
 
-@pytest.mark.parametrize("item, figures", [
-    ("empty_bottle", ["500ml"]), ("oil", ["1L"]), ("timber", ["2m"]), ("stepladder", ["2m", "4m"]),
-    ("wooden_box", ["1m"]), ("jack", ["2000kg", "30cm"]), ("shovel", ["30cm"]),
-    ("pickaxe", ["1m"]), ("iron_pipe", ["2m"]), ("angel_statue", ["2m"]), ("sword", ["1m"]),
-    ("knife", ["10cm"]), ("pot", ["3L"]), ("plush", ["20cm"]), ("crowbar", ["50cm"]),
-    ("bucket", ["40cm", "30L"]), ("ladder", ["3m"]), ("creepy_statue", ["2m"]), ("pen", ["15cm"]),
-    ("broom", ["1m"]), ("candle", ["1時間"]), ("rope", ["10m"]),
-])
+@pytest.mark.parametrize(
+    "item, figures",
+    [
+        ("empty_bottle", ["500ml"]),
+        ("oil", ["1L"]),
+        ("timber", ["2m"]),
+        ("stepladder", ["2m", "4m"]),
+        ("wooden_box", ["1m"]),
+        ("jack", ["2000kg", "30cm"]),
+        ("shovel", ["30cm"]),
+        ("pickaxe", ["1m"]),
+        ("iron_pipe", ["2m"]),
+        ("angel_statue", ["2m"]),
+        ("sword", ["1m"]),
+        ("knife", ["10cm"]),
+        ("pot", ["3L"]),
+        ("plush", ["20cm"]),
+        ("crowbar", ["50cm"]),
+        ("bucket", ["40cm", "30L"]),
+        ("ladder", ["3m"]),
+        ("creepy_statue", ["2m"]),
+        ("pen", ["15cm"]),
+        ("broom", ["1m"]),
+        ("candle", ["1時間"]),
+        ("rope", ["10m"]),
+    ],
+)
 def test_item_figures(item, figures):
     for f in figures:
         assert f in CATALOGUE[item].description, (item, f)
@@ -209,23 +284,32 @@ def test_item_figures(item, figures):
 
 def test_item_rule_properties():
     c = CATALOGUE
-    assert [(f["height"], bool(f.get("unstable"))) for f in c["stepladder"].props["platform"]] == [("2", False), ("4", True)]
-    assert c["ladder"].props["platform"][0]["height"] == "3" and c["ladder"].props["platform"][0]["unstable"]
+    assert [(f["height"], bool(f.get("unstable"))) for f in c["stepladder"].props["platform"]] == [
+        ("2", False),
+        ("4", True),
+    ]
+    assert (
+        c["ladder"].props["platform"][0]["height"] == "3"
+        and c["ladder"].props["platform"][0]["unstable"]
+    )
     assert c["wooden_box"].props["platform"][0]["height"] == "1"
     assert c["timber"].props["length"] == "2" and c["iron_pipe"].props["length"] == "2"
     assert c["rope"].props["length"] == "10"
     assert c["jack"].props["lift_kg"] == 2000 and c["jack"].props["gap_m"] == "0.3"
-    assert c["dynamite"].props["needs"] == "manual"           # expert knowledge
-    assert "強力" in c["chainsaw"].props["needs"]               # strength, size or knowledge
+    assert c["dynamite"].props["needs"] == "manual"  # expert knowledge
+    assert "強力" in c["chainsaw"].props["needs"]  # strength, size or knowledge
     assert c["pen"].props["aid"] == "memo" and c["calculator"].props["aid"] == "calculator"
-    assert c["tablet"].props["aid"] == "lookup"               # UA-17
-    assert {c[f"flower_{k}"].props["flower"] for k in ("yellow", "white", "purple", "pink", "blue", "red")} == {
-        "yellow", "white", "purple", "pink", "blue", "red"}
+    assert c["tablet"].props["aid"] == "lookup"  # UA-17
+    assert {
+        c[f"flower_{k}"].props["flower"]
+        for k in ("yellow", "white", "purple", "pink", "blue", "red")
+    } == {"yellow", "white", "purple", "pink", "blue", "red"}
     assert c["pocket_watch"].props["watch"] is True
     assert by_name("はしご").id == "ladder" and by_name("脚立").id == "stepladder"
 
 
 # ---------------------------------------------------------------- text, credit, options
+
 
 def test_credit_line_everywhere():
     assert CREDIT == CREDIT_LINE
@@ -240,34 +324,74 @@ def test_credit_line_everywhere():
 
 
 def test_katari_rules_ureg_cli():
-    out = subprocess.run([sys.executable, "-m", "runner", "rules", "ureg"], capture_output=True,
-                         text=True, cwd=ROOT, check=True).stdout
-    for fact in (CREDIT_LINE, "2 m", "50 cm", "肩車 3 m", "75 cm", "25 cm", "×1.5", "×2",
-                 "〈○強力〉+0.5", "〈○武術〉+2", "〈×ひ弱〉−0.5", "素手で−0.5", "即席の武器+0.5",
-                 "バール・トンカチ+1", "つるはし+1.5", "刀剣・拳銃+2", "チェーンソー+2.5",
-                 "ダイナマイト+5", "−5〜+5", "1未満なら対等", "完全勝利", "部分的勝利",
-                 "ライフには消滅", "戦闘には NPC・消滅・ライフ", "〈○閃き〉〈×平凡〉",
-                 "10歳以上", "2〜5人", "30分", "直接は教えない"):
+    out = subprocess.run(
+        [sys.executable, "-m", "runner", "rules", "ureg"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout
+    for fact in (
+        CREDIT_LINE,
+        "2 m",
+        "50 cm",
+        "肩車 3 m",
+        "75 cm",
+        "25 cm",
+        "×1.5",
+        "×2",
+        "〈○強力〉+0.5",
+        "〈○武術〉+2",
+        "〈×ひ弱〉−0.5",
+        "素手で−0.5",
+        "即席の武器+0.5",
+        "バール・トンカチ+1",
+        "つるはし+1.5",
+        "刀剣・拳銃+2",
+        "チェーンソー+2.5",
+        "ダイナマイト+5",
+        "−5〜+5",
+        "1未満なら対等",
+        "完全勝利",
+        "部分的勝利",
+        "ライフには消滅",
+        "戦闘には NPC・消滅・ライフ",
+        "〈○閃き〉〈×平凡〉",
+        "10歳以上",
+        "2〜5人",
+        "30分",
+        "直接は教えない",
+    ):
         assert fact in out, fact
-    items = subprocess.run([sys.executable, "-m", "runner", "rules", "ureg", "items"],
-                           capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    items = subprocess.run(
+        [sys.executable, "-m", "runner", "rules", "ureg", "items"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout
     assert "梯子 [ladder]" in items and "ジャッキ [jack]" in items and CREDIT_LINE in items
 
 
-@pytest.mark.parametrize("opts, bad", [
-    ({"life": True}, "vanish"),
-    ({"combat": "numeric", "npc": True, "vanish": True}, "life"),
-    ({"combat": "numeric", "life": True, "vanish": True}, "npc"),
-    ({"continue": True}, "pocket watch"),
-])
+@pytest.mark.parametrize(
+    "opts, bad",
+    [
+        ({"life": True}, "vanish"),
+        ({"combat": "numeric", "npc": True, "vanish": True}, "life"),
+        ({"combat": "numeric", "life": True, "vanish": True}, "npc"),
+        ({"continue": True}, "pocket watch"),
+    ],
+)
 def test_rule_dependencies(opts, bad):
     msgs = " ".join(m for _, m in validate({"story": {"options": opts}, "items": {}}))
     assert bad in msgs
 
 
 def test_enemy_needs_power_for_numeric_combat():
-    raw = {"story": {"options": {"combat": "numeric", "npc": True, "vanish": True, "life": True}},
-           "characters": {"ghost": {"kind": "enemy"}}}
+    raw = {
+        "story": {"options": {"combat": "numeric", "npc": True, "vanish": True, "life": True}},
+        "characters": {"ghost": {"kind": "enemy"}},
+    }
     assert any("power" in m for _, m in validate(raw))
 
 
@@ -363,7 +487,9 @@ def test_story_short_needs_the_box(tmp_path):
     text, end, _ = run(tmp_path, ["little", "take", "梯子を窓に立て掛けて登る"])
     assert end is None and any("1.5 m = 4.5 m < 5 m" in t for t in text)
     text, end, _ = run(tmp_path, ["little", "take", "木箱の上に梯子を載せて窓へ登る"])
-    assert any("木箱 1 m + 梯子 3 m + 手の届く高さ（×低身長） 1.5 m = 5.5 m ≥ 5 m" in t for t in text)
+    assert any(
+        "木箱 1 m + 梯子 3 m + 手の届く高さ（×低身長） 1.5 m = 5.5 m ≥ 5 m" in t for t in text
+    )
     assert end == "partial_victory"
 
 
@@ -413,35 +539,68 @@ def test_story_life_needs_the_option(tmp_path):
 
 # ---------------------------------------------------------------- the two shipped stories
 
+
 def _story_run(name, lines):
     story = load(ROOT / "stories" / name)
     ev = list(turns(story, lines))
     return [e["text"] for e in ev if e["type"] == "narration"], next(
-        (e["id"] for e in ev if e["type"] == "ending"), None)
+        (e["id"] for e in ev if e["type"] == "ending"), None
+    )
 
 
 def test_window_room_matches_the_sample_play():
-    text, end = _story_run("ureg_window_room", ["inspiration", "look_around", "take_ladder",
-                                                "lean_ladder", "climb"])
+    text, end = _story_run(
+        "ureg_window_room", ["inspiration", "look_around", "take_ladder", "lean_ladder", "climb"]
+    )
     assert any("梯子 3 m + 手の届く高さ 2 m = 5 m ≥ 5 m" in t for t in text) and end == "escaped"
-    text, end = _story_run("ureg_window_room", ["littleness", "look_around", "take_ladder",
-                                                "lean_ladder", "climb"])
+    text, end = _story_run(
+        "ureg_window_room", ["littleness", "look_around", "take_ladder", "lean_ladder", "climb"]
+    )
     assert end is None and any("4.5 m < 5 m" in t for t in text)
 
 
 def test_greenhouse_free_words_do_not_misread_verbs():
     """「番人を調べる」 holds 「べる」, which must not read as the bell (ベル)."""
-    text, _ = _story_run("ureg_glass_greenhouse", ["inspiration", "go_greenhouse", "take_box",
-                                                   "back_hall", "stairs_box", "go_up", "番人を調べる"])
+    text, _ = _story_run(
+        "ureg_glass_greenhouse",
+        [
+            "inspiration",
+            "go_greenhouse",
+            "take_box",
+            "back_hall",
+            "stairs_box",
+            "go_up",
+            "番人を調べる",
+        ],
+    )
     assert not any("呼び鈴」は手元にない" in t for t in text)
 
 
 def test_greenhouse_free_text_fight_and_ally_support():
-    text, end = _story_run("ureg_glass_greenhouse", [
-        "night_vision", "go_greenhouse", "dig_pot", "back_hall", "unlock_door", "go_storeroom",
-        "talk_ally", "take_ladder", "leave_storeroom", "ツグミに梯子を支えてもらって登る", "go_up",
-        "take_curtain", "go_library", "take_crowbar", "take_stepladder", "back_gallery",
-        "カーテンを番人に被せてバールで殴る", "go_dome", "skylight_step"])
+    text, end = _story_run(
+        "ureg_glass_greenhouse",
+        [
+            "night_vision",
+            "go_greenhouse",
+            "dig_pot",
+            "back_hall",
+            "unlock_door",
+            "go_storeroom",
+            "talk_ally",
+            "take_ladder",
+            "leave_storeroom",
+            "ツグミに梯子を支えてもらって登る",
+            "go_up",
+            "take_curtain",
+            "go_library",
+            "take_crowbar",
+            "take_stepladder",
+            "back_gallery",
+            "カーテンを番人に被せてバールで殴る",
+            "go_dome",
+            "skylight_step",
+        ],
+    )
     assert any("ツグミが梯子の脚を両手で押さえて" in t for t in text)
     assert any("1 + バール 1 + 作戦 +1 = 3 → 有利" in t for t in text)
     assert end == "full_victory"

@@ -94,8 +94,9 @@ def test_time_runs_out(story):
 
 
 def test_validate_reports_rule_dependencies(tmp_path):
-    bad = STORY.replace("options: {vanish: true,", "options: {life: true, combat: numeric, npc: true,") \
-        .replace("items:\n", "characters:\n  ghost: {name: 亡霊, kind: enemy}\nitems:\n", 1)
+    bad = STORY.replace(
+        "options: {vanish: true,", "options: {life: true, combat: numeric, npc: true,"
+    ).replace("items:\n", "characters:\n  ghost: {name: 亡霊, kind: enemy}\nitems:\n", 1)
     (tmp_path / "story.yaml").write_text(bad, encoding="utf-8")
     with pytest.raises(StoryError) as e:
         load(tmp_path)

@@ -16,8 +16,10 @@ STRONG = Character("st", "強力", "不器用", "強力さん")
 HEAVY = Character("h", "夜目", "鈍重", "鈍重さん")
 LADDER = P.Form("ladder", "梯子", "ladder", F(3), unstable=True)
 BOX = P.Form("wooden_box", "木箱", "wooden crate", F(1))
-STEP = [P.Form("stepladder", "脚立", "stepladder", F(2), support=True),
-        P.Form("stepladder", "脚立", "stepladder", F(4), unstable=True)]
+STEP = [
+    P.Form("stepladder", "脚立", "stepladder", F(2), support=True),
+    P.Form("stepladder", "脚立", "stepladder", F(4), unstable=True),
+]
 
 
 def test_reach_figures():
@@ -39,7 +41,9 @@ def test_window_room_short_needs_the_box_too():
     assert "4.5 m < 5 m" in fail.explain()
     ok, _ = P.solve(F(5), [SHORT], {"ladder": [LADDER], "wooden_box": [BOX]}, exact_items=True)
     assert ok is not None and ok.total == F(11, 2)
-    assert ok.explain().startswith("木箱 1 m + 梯子 3 m + 手の届く高さ（×低身長） 1.5 m = 5.5 m ≥ 5 m")
+    assert ok.explain().startswith(
+        "木箱 1 m + 梯子 3 m + 手の届く高さ（×低身長） 1.5 m = 5.5 m ≥ 5 m"
+    )
 
 
 def test_search_finds_the_simplest_way():
@@ -51,19 +55,23 @@ def test_search_finds_the_simplest_way():
 
 def test_equality_succeeds_and_a_hair_less_fails():
     assert P.solve(F(3), [ORDINARY], {"b": [BOX]}, exact_items=True, stances=("stand",))[0]
-    assert not P.solve(F(3) + F(1, 100), [ORDINARY], {"b": [BOX]}, exact_items=True,
-                       stances=("stand",))[0]
+    assert not P.solve(
+        F(3) + F(1, 100), [ORDINARY], {"b": [BOX]}, exact_items=True, stances=("stand",)
+    )[0]
 
 
-@pytest.mark.parametrize("pc,plain,run", [
-    (ORDINARY, F(1, 2), F(3, 4)), (NIMBLE, F(3, 4), F(9, 8)), (HEAVY, F(1, 4), F(3, 8))])
+@pytest.mark.parametrize(
+    "pc,plain,run",
+    [(ORDINARY, F(1, 2), F(3, 4)), (NIMBLE, F(3, 4), F(9, 8)), (HEAVY, F(1, 4), F(3, 8))],
+)
 def test_vertical_jumps(pc, plain, run):
     assert P.vertical_jump(pc) == plain
     assert P.vertical_jump(pc, run_up=True) == run  # ×1.5 of the adjusted figure (UA-15)
 
 
-@pytest.mark.parametrize("pc,plain,run", [
-    (ORDINARY, F(3, 2), F(3)), (NIMBLE, F(3), F(6)), (HEAVY, F(1), F(2))])
+@pytest.mark.parametrize(
+    "pc,plain,run", [(ORDINARY, F(3, 2), F(3)), (NIMBLE, F(3), F(6)), (HEAVY, F(1), F(2))]
+)
 def test_long_jumps(pc, plain, run):
     assert P.long_jump(pc) == plain
     assert P.long_jump(pc, run_up=True) == run
@@ -78,7 +86,9 @@ def test_jump_touch_is_reach_plus_jump():
     ok, _ = P.solve(F(11, 4), [ORDINARY], {}, stances=("run_touch",))
     assert ok.total == F(11, 4)  # run-up 0.75 m
     # No run-up from a box top.
-    ok, _ = P.solve(F(1) + F(11, 4), [ORDINARY], {"b": [BOX]}, exact_items=True, stances=("run_touch",))
+    ok, _ = P.solve(
+        F(1) + F(11, 4), [ORDINARY], {"b": [BOX]}, exact_items=True, stances=("run_touch",)
+    )
     assert ok is None
 
 
@@ -110,7 +120,9 @@ def test_who_can_lift_whom():
     assert P.can_lift(ORDINARY, STRONG)
     assert not P.can_lift(ORDINARY, HEAVY)  # ordinary people cannot lift 〈×鈍重〉
     assert P.can_lift(STRONG, HEAVY)
-    assert not P.can_lift(NIMBLE, ORDINARY) and P.can_lift(NIMBLE, SHORT)  # 〈×非力〉: only 〈○小柄〉
+    assert not P.can_lift(NIMBLE, ORDINARY) and P.can_lift(
+        NIMBLE, SHORT
+    )  # 〈×非力〉: only 〈○小柄〉
     assert not P.can_lift(SHORT, ORDINARY)  # 〈×低身長〉: only 〈○小柄〉
     assert P.can_lift(SHORT, Character("t", "小柄", "平凡"))
     assert P.can_pull_up(HEAVY, SHORT) and not P.can_pull_up(ORDINARY, HEAVY)
@@ -120,7 +132,9 @@ def test_who_can_lift_whom():
 def test_heavy_needs_support_on_a_ladder():
     ok, fail = P.solve(F(5), [HEAVY], {"ladder": [LADDER]}, exact_items=True)
     assert ok is None and fail.blocked and "支え" in fail.note
-    ok, _ = P.solve(F(5), [HEAVY, ORDINARY], {"ladder": [LADDER]}, exact_items=True, stances=("stand",))
+    ok, _ = P.solve(
+        F(5), [HEAVY, ORDINARY], {"ladder": [LADDER]}, exact_items=True, stances=("stand",)
+    )
     assert ok is not None  # someone holds it (UA-14)
     # An open stepladder supports itself.
     ok, _ = P.solve(F(4), [HEAVY], {"stepladder": STEP}, exact_items=True)

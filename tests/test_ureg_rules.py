@@ -21,7 +21,8 @@ SEED_ITEM_NAMES = (
     "チェーンソー 机 つるはし 手鏡 鉄パイプ 天使の像 電卓 電池 刀剣 ドライバー トンカチ ナイフ 鍋 ぬいぐるみ "
     "バール バケツ 梯子 針金 万能接着材 ビー玉 ビニールシート 不気味な像 筆 ブラックライト ペン 棒 箒 "
     "防弾チョッキ ボール マニュアル ライター ラジコン ロウソク ロープ 花（黄） 花（白） 花（紫） 花（ピンク） "
-    "花（青） 花（赤） 懐中時計 キーアイテムA キーアイテムB キーアイテムC").split()
+    "花（青） 花（赤） 懐中時計 キーアイテムA キーアイテムB キーアイテムC"
+).split()
 
 
 def story(**options) -> dict:
@@ -32,16 +33,30 @@ def story(**options) -> dict:
 
 # ---- characters ----
 
-@pytest.mark.parametrize("spec,good,bad", [
-    ("Inspiration", "閃き", "平凡"), ("nimbleness", "身軽", "非力"), ("Strength", "強力", "不器用"),
-    ("Dexterity", "器用", "鳥目"), ("Night Vision", "夜目", "鈍重"), ("Littleness", "小柄", "低身長"),
-    ("〇武術 ×ひ弱", "武術", "ひ弱"), ("×低身長/○身軽", "身軽", "低身長")])
+
+@pytest.mark.parametrize(
+    "spec,good,bad",
+    [
+        ("Inspiration", "閃き", "平凡"),
+        ("nimbleness", "身軽", "非力"),
+        ("Strength", "強力", "不器用"),
+        ("Dexterity", "器用", "鳥目"),
+        ("Night Vision", "夜目", "鈍重"),
+        ("Littleness", "小柄", "低身長"),
+        ("〇武術 ×ひ弱", "武術", "ひ弱"),
+        ("×低身長/○身軽", "身軽", "低身長"),
+    ],
+)
 def test_choose(spec, good, bad):
     c = ureg_context(WINDOW_ROOM)
     c.h("choose", spec)
     st = c.state.stats["pc"]
     assert (st["good"], st["bad"]) == (good, bad)
-    assert c.h("has", f"○{good}") and c.h("has", bad) and not c.h("has", "強力" if good != "強力" else "器用")
+    assert (
+        c.h("has", f"○{good}")
+        and c.h("has", bad)
+        and not c.h("has", "強力" if good != "強力" else "器用")
+    )
 
 
 @pytest.mark.parametrize("spec", ["○閃き ○身軽", "×平凡 ×鈍重", "閃き", "○空中浮遊 ×平凡"])
@@ -54,8 +69,10 @@ def test_solo_default_and_story_characters():
     c = ureg_context(WINDOW_ROOM)
     assert c.state.stats["pc"]["good"] == "閃き"  # recommended solo PC until chosen
     s = story()
-    s["characters"] = {"ai": {"name": "アイ", "kind": "pc", "stats": {"archetype": "Littleness"}},
-                       "bo": {"name": "ボウ", "kind": "pc", "stats": {"abilities": "〇強力 ×不器用"}}}
+    s["characters"] = {
+        "ai": {"name": "アイ", "kind": "pc", "stats": {"archetype": "Littleness"}},
+        "bo": {"name": "ボウ", "kind": "pc", "stats": {"abilities": "〇強力 ×不器用"}},
+    }
     c = ureg_context(s)
     assert c.state.rules["ureg"]["pcs"] == ["ai", "bo"]
     assert c.h("can_lift", "bo", "ai") and not c.h("can_lift", "ai", "bo")
@@ -70,6 +87,7 @@ def test_campaign_locks_the_first_choice():
 
 # ---- items ----
 
+
 def test_catalogue_has_every_seed_item():
     assert len(ITEMS) == len(SEED_ITEM_NAMES) == 70
     assert [i.name for i in ITEMS] == SEED_ITEM_NAMES
@@ -82,6 +100,7 @@ def test_catalogue_has_every_seed_item():
 
 
 # ---- proposals ----
+
 
 def test_proposal_ordinary_ladder_window():
     c = ureg_context(WINDOW_ROOM)
@@ -123,12 +142,25 @@ def test_proposal_unknown_and_missing():
 
 def test_shoulder_ride_proposal_and_touch_rule():
     s = story()
-    s["story"]["options"]["obstacles"] = {"switch": {"node": "room", "name": "スイッチ", "height": 3,
-                                                      "touch": True, "effects": [{"goto": "outside"}]},
-                                          "vent": {"node": "room", "name": "通気口", "height": "3.5",
-                                                   "effects": [{"goto": "outside"}]}}
-    s["characters"] = {"a": {"kind": "pc", "name": "アイ", "stats": {"archetype": "Inspiration"}},
-                       "b": {"kind": "pc", "name": "ボウ", "stats": {"archetype": "Nimbleness"}}}
+    s["story"]["options"]["obstacles"] = {
+        "switch": {
+            "node": "room",
+            "name": "スイッチ",
+            "height": 3,
+            "touch": True,
+            "effects": [{"goto": "outside"}],
+        },
+        "vent": {
+            "node": "room",
+            "name": "通気口",
+            "height": "3.5",
+            "effects": [{"goto": "outside"}],
+        },
+    }
+    s["characters"] = {
+        "a": {"kind": "pc", "name": "アイ", "stats": {"archetype": "Inspiration"}},
+        "b": {"kind": "pc", "name": "ボウ", "stats": {"archetype": "Nimbleness"}},
+    }
     c = ureg_context(s)
     assert c.h("can_reach", 3.5, "", "", "standing_shoulder")
     assert SYSTEM.on_unmatched(c, "肩車して通気口に手を伸ばす")
@@ -142,10 +174,22 @@ def test_shoulder_ride_proposal_and_touch_rule():
 def test_break_sturdy_and_strength():
     s = story()
     s["story"]["options"]["obstacles"] = {
-        "door": {"node": "room", "name": "木の扉", "aliases": ["扉", "door"], "breakable": True,
-                 "lock": {"key": "key"}, "effects": [{"goto": "outside"}]},
-        "wall": {"node": "room", "name": "鉄の壁", "aliases": ["壁"], "sturdy": True,
-                 "effects": [{"goto": "outside"}]}}
+        "door": {
+            "node": "room",
+            "name": "木の扉",
+            "aliases": ["扉", "door"],
+            "breakable": True,
+            "lock": {"key": "key"},
+            "effects": [{"goto": "outside"}],
+        },
+        "wall": {
+            "node": "room",
+            "name": "鉄の壁",
+            "aliases": ["壁"],
+            "sturdy": True,
+            "effects": [{"goto": "outside"}],
+        },
+    }
     c = ureg_context(s)
     assert SYSTEM.on_unmatched(c, "扉を壊す")
     assert not c.h("solved", "door") and "素手" in c.texts()[-1]
@@ -163,8 +207,14 @@ def test_break_sturdy_and_strength():
 def test_lock_picking():
     s = story()
     s["story"]["options"]["obstacles"] = {
-        "door": {"node": "room", "name": "扉", "lock": {"key": "key"}, "effects": [{"goto": "outside"}]},
-        "safe": {"node": "room", "name": "金庫", "lock": {"key": "safety_key", "safety": True}}}
+        "door": {
+            "node": "room",
+            "name": "扉",
+            "lock": {"key": "key"},
+            "effects": [{"goto": "outside"}],
+        },
+        "safe": {"node": "room", "name": "金庫", "lock": {"key": "safety_key", "safety": True}},
+    }
     c = ureg_context(s)
     c.state.inventory = {"wire": 1}
     assert SYSTEM.on_unmatched(c, "針金で扉の鍵を開ける")
@@ -183,10 +233,20 @@ def test_lock_picking():
 
 def test_story_ways_and_modification():
     s = story()
-    s["story"]["options"]["obstacles"] = {"ledge": {
-        "node": "room", "name": "出っ張り", "ways": [
-            {"items": ["ladder"], "mods": {"ladder": "bent"}, "say": "曲げた梯子を引っ掛けた。",
-             "effects": [{"set": {"hooked": True}}]}]}}
+    s["story"]["options"]["obstacles"] = {
+        "ledge": {
+            "node": "room",
+            "name": "出っ張り",
+            "ways": [
+                {
+                    "items": ["ladder"],
+                    "mods": {"ladder": "bent"},
+                    "say": "曲げた梯子を引っ掛けた。",
+                    "effects": [{"set": {"hooked": True}}],
+                }
+            ],
+        }
+    }
     c = ureg_context(s)
     c.state.inventory = {"ladder": 1, "crowbar": 1}
     assert SYSTEM.on_unmatched(c, "梯子を出っ張りに引っ掛ける")
@@ -220,6 +280,7 @@ def test_hint_once():
 
 
 # ---- light ----
+
 
 def test_night_blind_in_the_dim():
     s = story()
@@ -274,6 +335,7 @@ def test_life_needs_the_option():
 
 # ---- combat ----
 
+
 def test_power_table():
     assert K.pc_power(Character("a", "強力", "平凡"), False) == F(3, 2)
     assert K.pc_power(Character("a", "武術", "ひ弱"), False) == F(5, 2)
@@ -290,9 +352,17 @@ def test_power_table():
     assert K.item_power(CATALOGUE["plush"].props) == 0
 
 
-@pytest.mark.parametrize("pc,enemy,result", [
-    (F(3), F(2), "advantage"), (F(5, 2), F(2), "even"), (F(2), F(2), "even"),
-    (F(3, 2), F(2), "even"), (F(1), F(2), "disadvantage"), (F(1, 2), F(2), "disadvantage")])
+@pytest.mark.parametrize(
+    "pc,enemy,result",
+    [
+        (F(3), F(2), "advantage"),
+        (F(5, 2), F(2), "even"),
+        (F(2), F(2), "even"),
+        (F(3, 2), F(2), "even"),
+        (F(1), F(2), "disadvantage"),
+        (F(1, 2), F(2), "disadvantage"),
+    ],
+)
 def test_difference_boundaries(pc, enemy, result):
     assert K.compare(pc, enemy) == result  # exactly 1 decides, under 1 is even (UA-03)
 
@@ -305,8 +375,10 @@ def test_plan_range():
 
 def _combat_story():
     s = story(**LIFE, combat="numeric")
-    s["characters"] = {"pc": {"kind": "pc", "name": "PC", "stats": {"archetype": "Strength"}},
-                       "ghost": {"kind": "enemy", "name": "亡霊", "stats": {"power": 3}}}
+    s["characters"] = {
+        "pc": {"kind": "pc", "name": "PC", "stats": {"archetype": "Strength"}},
+        "ghost": {"kind": "enemy", "name": "亡霊", "stats": {"power": 3}},
+    }
     return s
 
 
@@ -350,6 +422,7 @@ def test_about_combat_result():
 
 # ---- continue, time, victory ----
 
+
 def test_continue_resets_but_keeps_watch_time_and_hint():
     s = story(**LIFE, time_limit_minutes=30, **{"continue": True})
     s["variables"] = {"looked": False}
@@ -392,8 +465,12 @@ def test_time_limit_ends_the_game_and_undo_does_not_give_time_back():
 
 def test_victory_outcomes():
     s = story(npc=True)
-    s["characters"] = {"a": {"kind": "pc", "name": "A"}, "b": {"kind": "pc", "name": "B"},
-                       "cat": {"kind": "ally", "name": "猫"}, "man": {"kind": "npc", "name": "男"}}
+    s["characters"] = {
+        "a": {"kind": "pc", "name": "A"},
+        "b": {"kind": "pc", "name": "B"},
+        "cat": {"kind": "ally", "name": "猫"},
+        "man": {"kind": "npc", "name": "男"},
+    }
     c = ureg_context(s)
     assert c.h("failure")
     c.h("escape", "a")
@@ -416,12 +493,26 @@ def test_view():
 def test_validate_checks_an_obstacle_fight():
     from runner.rules.ureg.validate import validate
 
-    raw = {"story": {"options": {"npc": True, "vanish": True, "life": True, "combat": "numeric"}},
-           "characters": {"ghost": {"kind": "enemy", "stats": {"power": 2}}, "girl": {"kind": "ally"}},
-           "items": {"sheet": {"name": "布"}},
-           "nodes": {"room": {"props": {"obstacles": {"ghost": {"fight": {
-               "enemies": ["ghost", "girl"], "odds": 1,
-               "plans": [{"items": ["sheet"], "modifier": 6}, {"modifier": 1}]}}}}}}}
+    raw = {
+        "story": {"options": {"npc": True, "vanish": True, "life": True, "combat": "numeric"}},
+        "characters": {"ghost": {"kind": "enemy", "stats": {"power": 2}}, "girl": {"kind": "ally"}},
+        "items": {"sheet": {"name": "布"}},
+        "nodes": {
+            "room": {
+                "props": {
+                    "obstacles": {
+                        "ghost": {
+                            "fight": {
+                                "enemies": ["ghost", "girl"],
+                                "odds": 1,
+                                "plans": [{"items": ["sheet"], "modifier": 6}, {"modifier": 1}],
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    }
     msgs = "\n".join(m for _p, m in validate(raw))
     assert "'girl' is not an enemy character" in msgs
     assert "unknown fight field 'odds'" in msgs

@@ -22,9 +22,22 @@ STORY = ROOT / "stories" / "ureg_glass_greenhouse"
 SOLO = ["inspiration", "nimbleness", "strength", "dexterity", "night_vision", "littleness"]
 
 # Key actions for a full victory that every character can do (the universal ways).
-FULL = ["look_clock", "dig_pot", "take_flashlight", "take_box", "pick_red", "unlock_door",
-        "talk_ally", "stairs_box", "go_up", "take_crowbar", "take_stepladder", "take_curtain",
-        "fight_plan", "skylight_step"]
+FULL = [
+    "look_clock",
+    "dig_pot",
+    "take_flashlight",
+    "take_box",
+    "pick_red",
+    "unlock_door",
+    "talk_ally",
+    "stairs_box",
+    "go_up",
+    "take_crowbar",
+    "take_stepladder",
+    "take_curtain",
+    "fight_plan",
+    "skylight_step",
+]
 PARTIAL = [a for a in FULL if a != "talk_ally"]
 FAILURE = ["take_box", "stairs_box", "go_up", "fight_bare"]
 
@@ -34,8 +47,16 @@ def story():
     return load(STORY)
 
 
-def bot(story, first: list[str], plan: list[str], seed: int, *, tick: int = 0,
-        max_turns: int = 400, gm: bool = False) -> tuple[str | None, list[dict]]:
+def bot(
+    story,
+    first: list[str],
+    plan: list[str],
+    seed: int,
+    *,
+    tick: int = 0,
+    max_turns: int = 400,
+    gm: bool = False,
+) -> tuple[str | None, list[dict]]:
     """Plays through ``turns``: the next plan action when the prompt offers it, otherwise a
     seeded random move between rooms. With ``tick``, reports that many real seconds after
     every command (as a front end does). Returns the ending id and every event."""
@@ -84,7 +105,9 @@ def test_bot_reaches_full_victory_with_every_character(story, who, seed):
     assert ending == "full_victory", texts(ev)[-5:]
     last = [e for e in ev if e["type"] == "state"][-1]["ureg"]
     assert last["characters"][0]["status"] == "escaped"
-    assert "npcs" not in last  # the story's NPCs are the keeper's list, not the player's (#13 item 25)
+    assert (
+        "npcs" not in last
+    )  # the story's NPCs are the keeper's list, not the player's (#13 item 25)
     _, gev = bot(story, [who], FULL, seed, gm=True)
     gm = [e for e in gev if e["type"] == "state"][-1]["ureg"]
     assert {"id": "tsugumi", "name": "ツグミ", "kind": "ally", "status": "escaped"} in gm["npcs"]
@@ -113,7 +136,9 @@ def test_bot_with_a_party_of_two(story):
     ending, ev = bot(story, ["duo", "a_night_vision", "b_littleness"], FULL, 11)
     assert ending == "full_victory"
     chars = [e for e in ev if e["type"] == "state"][-1]["ureg"]["characters"]
-    assert [c["name"] for c in chars] == ["あなた", "相棒"] and all(c["status"] == "escaped" for c in chars)
+    assert [c["name"] for c in chars] == ["あなた", "相棒"] and all(
+        c["status"] == "escaped" for c in chars
+    )
 
 
 def _jsonl(lines):
@@ -121,14 +146,36 @@ def _jsonl(lines):
 
 
 def test_jsonl_in_process_each_ending():
-    full = ["inspiration", "look_clock", "go_greenhouse", "dig_pot", "take_flashlight", "take_box",
-            "pick_red", "back_hall", "unlock_door", "go_storeroom", "talk_ally", "leave_storeroom",
-            "stairs_box", "go_up", "go_library", "take_crowbar", "take_stepladder", "back_gallery",
-            "take_curtain", "fight_plan", "go_dome", "skylight_step"]
-    for lines, want, kind in ((full, "full_victory", "good"),
-                              ([x for x in full if x != "talk_ally"], "partial_victory", "partial"),
-                              (["inspiration", "give_up"], "failure", "failure"),
-                              (["inspiration", "@time_passed 1800"], "time_up", "failure")):
+    full = [
+        "inspiration",
+        "look_clock",
+        "go_greenhouse",
+        "dig_pot",
+        "take_flashlight",
+        "take_box",
+        "pick_red",
+        "back_hall",
+        "unlock_door",
+        "go_storeroom",
+        "talk_ally",
+        "leave_storeroom",
+        "stairs_box",
+        "go_up",
+        "go_library",
+        "take_crowbar",
+        "take_stepladder",
+        "back_gallery",
+        "take_curtain",
+        "fight_plan",
+        "go_dome",
+        "skylight_step",
+    ]
+    for lines, want, kind in (
+        (full, "full_victory", "good"),
+        ([x for x in full if x != "talk_ally"], "partial_victory", "partial"),
+        (["inspiration", "give_up"], "failure", "failure"),
+        (["inspiration", "@time_passed 1800"], "time_up", "failure"),
+    ):
         ev = _jsonl(lines)
         assert ev[-1] == {"type": "ending", "id": want, "kind": kind, "title": ev[-1]["title"]}
         assert ev[-2]["type"] == "state"
@@ -138,13 +185,37 @@ def test_jsonl_in_process_each_ending():
 
 
 def test_jsonl_subprocess_full_victory():
-    cmds = ["inspiration", "go_greenhouse", "dig_pot", "take_flashlight", "take_box", "back_hall",
-            "unlock_door", "go_storeroom", "talk_ally", "leave_storeroom", "stairs_box", "go_up", "go_library",
-            "take_stepladder", "take_crowbar", "back_gallery", "take_curtain", "fight_plan",
-            "go_dome", "skylight_ladder"]
-    out = subprocess.run([sys.executable, "-m", "runner", "play", str(STORY), "--jsonl", "--seed", "1"],
-                         input="\n".join(cmds) + "\n", capture_output=True, text=True, cwd=ROOT,
-                         timeout=60, encoding="utf-8")
+    cmds = [
+        "inspiration",
+        "go_greenhouse",
+        "dig_pot",
+        "take_flashlight",
+        "take_box",
+        "back_hall",
+        "unlock_door",
+        "go_storeroom",
+        "talk_ally",
+        "leave_storeroom",
+        "stairs_box",
+        "go_up",
+        "go_library",
+        "take_stepladder",
+        "take_crowbar",
+        "back_gallery",
+        "take_curtain",
+        "fight_plan",
+        "go_dome",
+        "skylight_ladder",
+    ]
+    out = subprocess.run(
+        [sys.executable, "-m", "runner", "play", str(STORY), "--jsonl", "--seed", "1"],
+        input="\n".join(cmds) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        encoding="utf-8",
+    )
     assert out.returncode == 0, out.stderr
     ev = [json.loads(x) for x in out.stdout.splitlines()]
     assert ev[-1]["type"] == "ending" and ev[-1]["id"] == "full_victory"
@@ -153,6 +224,7 @@ def test_jsonl_subprocess_full_victory():
 
 
 # ---- the hooks the scenario relies on ----
+
 
 def play(story, *commands):
     st, ev = new_game(story, 1)
@@ -164,8 +236,17 @@ def play(story, *commands):
 
 
 def test_floors_leave_first_floor_items_and_give_them_back(story):
-    st, seen = play(story, "inspiration", "go_greenhouse", "take_box", "take_flashlight", "pick_red",
-                    "back_hall", "stairs_box", "go_up")
+    st, seen = play(
+        story,
+        "inspiration",
+        "go_greenhouse",
+        "take_box",
+        "take_flashlight",
+        "pick_red",
+        "back_hall",
+        "stairs_box",
+        "go_up",
+    )
     assert st.rules["ureg"]["floor"] == "2F"
     assert set(st.inventory) == {"rose_red"}  # flowers carry everywhere, floor items do not
     assert st.rules["ureg"]["left"]["1F"] == {"box": 1, "flashlight": 1}
@@ -175,8 +256,17 @@ def test_floors_leave_first_floor_items_and_give_them_back(story):
 
 
 def test_continue_keeps_the_character_and_the_watch_and_skips_selection(story):
-    st, seen = play(story, "strength", "look_clock", "go_greenhouse", "take_box", "back_hall",
-                    "stairs_box", "go_up", "fight_bare")
+    st, seen = play(
+        story,
+        "strength",
+        "look_clock",
+        "go_greenhouse",
+        "take_box",
+        "back_hall",
+        "stairs_box",
+        "go_up",
+        "fight_bare",
+    )
     assert st.node == "hall" and st.inventory == {"pocket_watch": 1}
     assert st.stats["pc"]["good"] == "強力" and st.stats["pc"]["status"] == "in"
     assert st.stats["warden"]["status"] == "in" and st.rules["ureg"]["continues"] == 1
@@ -192,8 +282,19 @@ def test_one_flower_colour_at_a_time_and_a_flower_takes_the_blow(story):
 
 def test_the_warden_fights_by_numbers_and_keeps_its_power_to_the_keeper(story):
     assert story.characters["warden"].stats["power"] == 2
-    st, seen = play(story, "strength", "go_greenhouse", "take_box", "back_hall", "stairs_box",
-                    "go_up", "go_library", "take_crowbar", "back_gallery", "fight_crowbar")
+    st, seen = play(
+        story,
+        "strength",
+        "go_greenhouse",
+        "take_box",
+        "back_hall",
+        "stairs_box",
+        "go_up",
+        "go_library",
+        "take_crowbar",
+        "back_gallery",
+        "fight_crowbar",
+    )
     # #13 item 25: the player meets 硝子の番人 in the text, never its power (a keeper stat).
     assert any("硝子の番人はドームの扉の前から動かない" in t for t in seen)
     assert not any("戦力2" in t or "戦力 2" in t or "対 2" in t for t in seen), seen
@@ -246,8 +347,16 @@ def test_after_a_continue_the_clock_no_longer_holds_a_second_watch(story):
 def test_tsugumi_holds_the_ladder_only_when_she_is_with_you(story):
     # 〈×鈍重〉 climbs a ladder only while someone holds it (UA-14); the ally cooperates with a
     # proposal, but only once she has been found and follows the party.
-    base = ["night_vision", "go_greenhouse", "dig_pot", "back_hall", "unlock_door", "go_storeroom",
-            "take_ladder", "leave_storeroom"]
+    base = [
+        "night_vision",
+        "go_greenhouse",
+        "dig_pot",
+        "back_hall",
+        "unlock_door",
+        "go_storeroom",
+        "take_ladder",
+        "leave_storeroom",
+    ]
     st, seen = play(story, *base, "梯子をツグミに支えてもらって階段に登る")
     assert st.vars["stairs_open"] is False and "stairs" not in st.rules["ureg"]["solved"]
     assert any("ツグミはここにいない" in t for t in seen)
@@ -279,19 +388,28 @@ def test_the_duct_takes_the_party_only_if_everyone_is_small(story):
     up = ["go_greenhouse", "take_box", "back_hall", "stairs_box", "go_up", "go_library"]
     st, seen = play(story, "duo", "a_inspiration", "b_littleness", *up, "crawl_duct")
     assert st.node == "library" and any("あなたは〈○小柄〉ではなく" in t for t in seen)
-    st, seen = play(story, "duo", "a_inspiration", "b_littleness", *up, "相棒が通気ダクトに潜り込む")
+    st, seen = play(
+        story, "duo", "a_inspiration", "b_littleness", *up, "相棒が通気ダクトに潜り込む"
+    )
     assert st.node == "library"
     st, seen = play(story, "duo", "a_littleness", "b_littleness", *up, "crawl_duct")
     assert st.node == "catwalk"
 
 
-@pytest.mark.parametrize("a,b,ok", [
-    ("a_inspiration", "b_inspiration", True),
-    ("a_strength", "b_night_vision", True),     # 〈○強力〉 lifts 〈×鈍重〉, who pulls them up
-    ("a_littleness", "b_littleness", True),     # anyone pulls up a 〈○小柄〉
-    ("a_inspiration", "b_littleness", False),   # 〈×低身長〉 on top cannot pull an ordinary PC up
-    ("a_night_vision", "b_inspiration", False),  # nobody ordinary pulls up 〈×鈍重〉
-])
+@pytest.mark.parametrize(
+    "a,b,ok",
+    [
+        ("a_inspiration", "b_inspiration", True),
+        ("a_strength", "b_night_vision", True),  # 〈○強力〉 lifts 〈×鈍重〉, who pulls them up
+        ("a_littleness", "b_littleness", True),  # anyone pulls up a 〈○小柄〉
+        (
+            "a_inspiration",
+            "b_littleness",
+            False,
+        ),  # 〈×低身長〉 on top cannot pull an ordinary PC up
+        ("a_night_vision", "b_inspiration", False),  # nobody ordinary pulls up 〈×鈍重〉
+    ],
+)
 def test_a_shoulder_ride_up_the_stairs_needs_the_top_to_pull_the_bottom_up(story, a, b, ok):
     st, seen = play(story, "duo", a, b, "stairs_shoulder")
     assert st.vars["stairs_open"] is ok, seen[-2:]
@@ -304,21 +422,53 @@ def test_tsugumi_follows_up_the_stairs_only_if_she_can_climb_or_be_pulled_up(sto
     # the ordinary girl needs a box or a ladder to climb, or she waits below.
     from runner.engine import available
 
-    meet = ["nimbleness", "go_greenhouse", "dig_pot", "take_flashlight", "back_hall", "unlock_door",
-            "go_storeroom", "talk_ally", "leave_storeroom", "stairs_reach", "stairs_rail"]
+    meet = [
+        "nimbleness",
+        "go_greenhouse",
+        "dig_pot",
+        "take_flashlight",
+        "back_hall",
+        "unlock_door",
+        "go_storeroom",
+        "talk_ally",
+        "leave_storeroom",
+        "stairs_reach",
+        "stairs_rail",
+    ]
     st, seen = play(story, *meet)
     ids = [c.id for c in available(story, st)]
     assert "go_up" not in ids and "climb_alone" in ids
     st, seen = play(story, *meet, "climb_alone")
     assert st.node == "gallery" and st.vars["ally_with"] is False
     # Back in the hall she is still there, and comes along once a box is at hand.
-    st, seen = play(story, *meet, "climb_alone", "go_down", "go_greenhouse", "take_box", "back_hall",
-                    "call_ally", "go_up")
+    st, seen = play(
+        story,
+        *meet,
+        "climb_alone",
+        "go_down",
+        "go_greenhouse",
+        "take_box",
+        "back_hall",
+        "call_ally",
+        "go_up",
+    )
     assert st.node == "gallery" and st.vars["ally_with"] is True
     # An ordinary PC can pull her up without any box.
-    st, seen = play(story, "inspiration", "go_greenhouse", "dig_pot", "take_flashlight", "take_box",
-                    "back_hall", "unlock_door", "go_storeroom", "talk_ally", "leave_storeroom",
-                    "stairs_box", "go_up")
+    st, seen = play(
+        story,
+        "inspiration",
+        "go_greenhouse",
+        "dig_pot",
+        "take_flashlight",
+        "take_box",
+        "back_hall",
+        "unlock_door",
+        "go_storeroom",
+        "talk_ally",
+        "leave_storeroom",
+        "stairs_box",
+        "go_up",
+    )
     assert st.node == "gallery" and st.vars["ally_with"] is True
 
 
@@ -328,9 +478,20 @@ UP = ["go_greenhouse", "take_box", "back_hall", "stairs_box", "go_up"]
 def test_a_fight_may_use_any_swingable_item_as_an_improvised_weapon(story):
     # UA-04: an item not in the table that can be swung or thrown counts +0.5. The stepladder:
     # 1 + 0.5 = 1.5 against 2, under 1 apart: even (the PC takes damage, the warden falls).
-    st, seen = play(story, "inspiration", "go_greenhouse", "pick_red",
-                    "take_box", "back_hall", "stairs_box", "go_up", "go_library", "take_stepladder",
-                    "back_gallery", "脚立で番人に殴りかかる")
+    st, seen = play(
+        story,
+        "inspiration",
+        "go_greenhouse",
+        "pick_red",
+        "take_box",
+        "back_hall",
+        "stairs_box",
+        "go_up",
+        "go_library",
+        "take_stepladder",
+        "back_gallery",
+        "脚立で番人に殴りかかる",
+    )
     assert any("脚立 0.5 = 1.5 → 対等" in t for t in seen), seen[-4:]
     assert st.vars["warden_gone"] is True and st.stats["warden"]["status"] == "neutralised"
     assert "rose_red" not in st.inventory  # the rose took the blow
@@ -340,7 +501,15 @@ def test_a_fight_lets_the_players_say_who_fights_and_who_holds_what(story):
     # 〈×非力〉's −0.5 goes once they hold any item (UA-04): the crowbar in the 〈×非力〉
     # partner's hands makes 1 + 1 + 1 = 3 against 2 (advantage, no damage) where the first
     # PC holding it makes 2 + 0.5 = 2.5 (even, both hurt).
-    pre = ["duo", "a_inspiration", "b_nimbleness", *UP, "go_library", "take_crowbar", "back_gallery"]
+    pre = [
+        "duo",
+        "a_inspiration",
+        "b_nimbleness",
+        *UP,
+        "go_library",
+        "take_crowbar",
+        "back_gallery",
+    ]
     st, seen = play(story, *pre, "相棒がバールで、あなたは素手で番人と戦う")
     assert any("= 3 → 有利" in t for t in seen), seen[-4:]
     assert all(st.stats[p]["status"] == "in" for p in ("pc", "pc2")) and st.vars["warden_gone"]
@@ -351,11 +520,25 @@ def test_a_fight_lets_the_players_say_who_fights_and_who_holds_what(story):
 
 
 def test_a_losing_fight_in_free_text_retreats_and_the_warden_stays(story):
-    st, seen = play(story, "inspiration", "look_clock", "go_greenhouse", "pick_red", "take_box",
-                    "back_hall", "stairs_box", "go_up", "素手で番人と戦う")
+    st, seen = play(
+        story,
+        "inspiration",
+        "look_clock",
+        "go_greenhouse",
+        "pick_red",
+        "take_box",
+        "back_hall",
+        "stairs_box",
+        "go_up",
+        "素手で番人と戦う",
+    )
     assert any("1（素手） = 1 → 不利" in t for t in seen)
     assert any("回廊の入口まで転がって退いた" in t for t in seen)
-    assert st.node == "gallery" and not st.vars["warden_gone"] and "warden" not in st.rules["ureg"]["solved"]
+    assert (
+        st.node == "gallery"
+        and not st.vars["warden_gone"]
+        and "warden" not in st.rules["ureg"]["solved"]
+    )
 
 
 def test_the_special_hint_answers_the_obstacle_the_player_asks_about(story):
@@ -368,6 +551,7 @@ def test_the_special_hint_answers_the_obstacle_the_player_asks_about(story):
 
 
 # ---- the English edition (#18) ----------------------------------------------------------
+
 
 def _proposals_by_node() -> list[tuple[str, str]]:
     """Every ``ureg.propose('…')`` the story's own actions make, with the node it is made in."""
@@ -430,8 +614,20 @@ def test_an_english_player_proposes_in_english_and_names_the_partner(story):
     from runner.story import translate as T
 
     en = T.apply(story, "en")
-    st, seen = play(en, "duo", "a_littleness", "b_strength", "go_greenhouse", "take_box",
-                    "back_hall", "stairs_box", "go_up", "go_library", "take_crowbar",
-                    "back_gallery", "Partner attacks the warden with the crowbar")
+    st, seen = play(
+        en,
+        "duo",
+        "a_littleness",
+        "b_strength",
+        "go_greenhouse",
+        "take_box",
+        "back_hall",
+        "stairs_box",
+        "go_up",
+        "go_library",
+        "take_crowbar",
+        "back_gallery",
+        "Partner attacks the warden with the crowbar",
+    )
     assert any("Partner 1.5 + crowbar 1 = 2.5 → even" in t for t in seen), seen[-4:]
     assert st.vars["warden_gone"] is True

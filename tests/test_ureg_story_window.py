@@ -54,7 +54,9 @@ def test_short_fails_with_the_ladder_alone(story):
 
 
 def test_short_escapes_with_the_box_under_the_ladder(story):
-    st, seen = play(story, "littleness", "look around", "take ladder", "push box", "ladder on box", "climb")
+    st, seen = play(
+        story, "littleness", "look around", "take ladder", "push box", "ladder on box", "climb"
+    )
     assert "木箱 1 m + 梯子 3 m + 手の届く高さ（×低身長） 1.5 m = 5.5 m ≥ 5 m" in seen
     assert st.ending == "escaped"
 
@@ -76,8 +78,13 @@ def _reachable_endings(story, first: str, banned: set[str]) -> set[str]:
     st, _ = step(story, st, first)
 
     def key(s):
-        return (s.node, tuple(sorted(s.vars.items())), tuple(sorted(s.inventory.items())),
-                tuple(sorted(s.done)), repr(s.rules))
+        return (
+            s.node,
+            tuple(sorted(s.vars.items())),
+            tuple(sorted(s.inventory.items())),
+            tuple(sorted(s.done)),
+            repr(s.rules),
+        )
 
     seen = {key(st)}
     todo = deque([st])
@@ -115,13 +122,21 @@ def test_the_sample_play_in_the_players_own_words(story):
     # The source's example of play, the player's lines typed as they stand: look around for
     # another exit (the box and the 3 m ladder turn up), take the ladder, lean it under the
     # window and reach: 〈×平凡〉's hands just reach the 5 m window.
-    st, seen = play(story, "inspiration", "辺りを見渡して他に出口がないか調べます。",
-                    "「梯子」を持つことはできますか？")
+    st, seen = play(
+        story,
+        "inspiration",
+        "辺りを見渡して他に出口がないか調べます。",
+        "「梯子」を持つことはできますか？",
+    )
     assert st.vars["looked"] is True and st.inventory == {"ladder": 1}
     assert any("「木箱」と三メートルの「梯子」" in t for t in seen)
-    st, seen = play(story, "inspiration", "辺りを見渡して他に出口がないか調べます。",
-                    "「梯子」を持つことはできますか？",
-                    "その「梯子」を窓の下に立て掛けて、両手を伸ばせば窓を開けて出られますか？")
+    st, seen = play(
+        story,
+        "inspiration",
+        "辺りを見渡して他に出口がないか調べます。",
+        "「梯子」を持つことはできますか？",
+        "その「梯子」を窓の下に立て掛けて、両手を伸ばせば窓を開けて出られますか？",
+    )
     assert "梯子 3 m + 手の届く高さ 2 m = 5 m ≥ 5 m。届いた！" in seen
     assert st.ending == "escaped" and st.rules["ureg"]["outcome"] == "full_victory"
 

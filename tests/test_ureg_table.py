@@ -21,8 +21,14 @@ WINDOW = ROOT / "stories" / "ureg_window_room"
 
 
 def katari(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "runner", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "runner", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def events(out: str) -> list[dict]:
@@ -60,13 +66,19 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 # ---------------------------------------------------------------- item 16: the clock starts with the opening
 
+
 def test_the_console_clock_stands_still_during_the_character_selection(home: Path) -> None:
     clock = FakeClock()
     # Two minutes reading the selection, then the opening; thirty seconds later a move.
     script = [(120, "1"), (30, "時計"), (0, "status")]
     out = io.StringIO()
-    repl = Repl(load(GREENHOUSE), io=PlainIO(ClockedInput(clock, script), out, cols=100), seed=1,
-                new=True, clock=clock)
+    repl = Repl(
+        load(GREENHOUSE),
+        io=PlainIO(ClockedInput(clock, script), out, cols=100),
+        seed=1,
+        new=True,
+        clock=clock,
+    )
     repl.run()
     cmds = [e.command for e in repl.tl.commands]
     assert cmds == ["1", "@time_passed 30", "時計"], cmds
@@ -75,8 +87,14 @@ def test_the_console_clock_stands_still_during_the_character_selection(home: Pat
 
 
 def test_time_reported_before_the_opening_does_not_count() -> None:
-    r = katari("play", "ureg_glass_greenhouse", "--jsonl", "--seed", "1",
-               stdin="@time_passed 300\ninspiration\n@time_passed 40\n")
+    r = katari(
+        "play",
+        "ureg_glass_greenhouse",
+        "--jsonl",
+        "--seed",
+        "1",
+        stdin="@time_passed 300\ninspiration\n@time_passed 40\n",
+    )
     st = [e["ureg"] for e in events(r.stdout) if e["type"] == "state"]
     assert [s["time_spent"] for s in st] == [0, 0, 0, 40]
     assert st[1]["time_left"] == 1800 and st[3]["time_left"] == 1760
@@ -97,10 +115,12 @@ def test_the_rules_creation_is_offered_next_to_the_presets(story: str) -> None:
     r = katari("play", story, "--jsonl", "--seed", "1", stdin="create\n武術\nひ弱\n")
     evs = events(r.stdout)
     menus = prompts(evs)
-    assert any("〈○閃き〉〈×平凡〉" in x for x in menus[0]) and any("自分で脱出者をつくる" in x for x in menus[0])
+    assert any("〈○閃き〉〈×平凡〉" in x for x in menus[0]) and any(
+        "自分で脱出者をつくる" in x for x in menus[0]
+    )
     # UA-05: one ○ of the seven, one × of the seven, as the rulebook names them.
-    goods = [x[2:x.index("〉")] for x in menus[1] if x.startswith("〈○")]
-    bads = [x[2:x.index("〉")] for x in menus[2] if x.startswith("〈×")]
+    goods = [x[2 : x.index("〉")] for x in menus[1] if x.startswith("〈○")]
+    bads = [x[2 : x.index("〉")] for x in menus[2] if x.startswith("〈×")]
     assert goods == GOOD and bads == BAD, (menus[1], menus[2])
     st = [e for e in evs if e["type"] == "state"][-1]
     assert st["stats"]["pc"]["good"] == "武術" and st["stats"]["pc"]["bad"] == "ひ弱"
@@ -109,8 +129,14 @@ def test_the_rules_creation_is_offered_next_to_the_presets(story: str) -> None:
 
 
 def test_a_made_escaper_plays_the_sample_room_to_the_end() -> None:
-    r = katari("play", "ureg_window_room", "--jsonl", "--seed", "1",
-               stdin="create\n夜目\n低身長\nlook_around\ntake_ladder\nlean_ladder\nclimb\npush_box\nladder_on_box\nclimb\n")
+    r = katari(
+        "play",
+        "ureg_window_room",
+        "--jsonl",
+        "--seed",
+        "1",
+        stdin="create\n夜目\n低身長\nlook_around\ntake_ladder\nlean_ladder\nclimb\npush_box\nladder_on_box\nclimb\n",
+    )
     evs = events(r.stdout)
     texts = [e["text"] for e in evs if e["type"] == "narration"]
     assert any("梯子 3 m + 手の届く高さ（×低身長） 1.5 m = 4.5 m < 5 m" in t for t in texts), texts
@@ -123,24 +149,57 @@ def test_a_made_escaper_plays_the_sample_room_to_the_end() -> None:
 
 def test_made_escapers_fight_by_their_own_power_in_the_greenhouse() -> None:
     to_gallery = ["go_greenhouse", "take_box", "back_hall", "stairs_box", "go_up"]
-    martial = katari("play", "ureg_glass_greenhouse", "--jsonl", "--seed", "1",
-                     stdin="\n".join(["create", "武術", "平凡", *to_gallery, "fight_bare"]) + "\n")
+    martial = katari(
+        "play",
+        "ureg_glass_greenhouse",
+        "--jsonl",
+        "--seed",
+        "1",
+        stdin="\n".join(["create", "武術", "平凡", *to_gallery, "fight_bare"]) + "\n",
+    )
     texts = [e["text"] for e in events(martial.stdout) if e["type"] == "narration"]
     assert any(t.startswith("あなた〈○武術〉〈×平凡〉 3（素手） = 3 → 有利") for t in texts), texts
-    frail = katari("play", "ureg_glass_greenhouse", "--jsonl", "--seed", "1",
-                   stdin="\n".join(["create", "閃き", "ひ弱", *to_gallery, "go_library", "take_crowbar",
-                                    "back_gallery", "fight_crowbar"]) + "\n")
+    frail = katari(
+        "play",
+        "ureg_glass_greenhouse",
+        "--jsonl",
+        "--seed",
+        "1",
+        stdin="\n".join(
+            [
+                "create",
+                "閃き",
+                "ひ弱",
+                *to_gallery,
+                "go_library",
+                "take_crowbar",
+                "back_gallery",
+                "fight_crowbar",
+            ]
+        )
+        + "\n",
+    )
     texts = [e["text"] for e in events(frail.stdout) if e["type"] == "narration"]
-    assert any(t.startswith("あなた〈○閃き〉〈×ひ弱〉 0.5 + バール 1 = 1.5 → 対等") for t in texts), texts
+    assert any(
+        t.startswith("あなた〈○閃き〉〈×ひ弱〉 0.5 + バール 1 = 1.5 → 対等") for t in texts
+    ), texts
 
 
 def test_a_party_of_two_makes_both_escapers() -> None:
-    r = katari("play", "ureg_glass_greenhouse", "--jsonl", "--seed", "1",
-               stdin="duo\na_create\n夜目\n低身長\nb_create\n強力\n鳥目\n")
+    r = katari(
+        "play",
+        "ureg_glass_greenhouse",
+        "--jsonl",
+        "--seed",
+        "1",
+        stdin="duo\na_create\n夜目\n低身長\nb_create\n強力\n鳥目\n",
+    )
     st = [e for e in events(r.stdout) if e["type"] == "state"][-1]
     assert st["node"] == "hall"
     assert [(c["name"], c["abilities"]) for c in st["ureg"]["characters"]] == [
-        ("あなた", ["○夜目", "×低身長"]), ("相棒", ["○強力", "×鳥目"])]
+        ("あなた", ["○夜目", "×低身長"]),
+        ("相棒", ["○強力", "×鳥目"]),
+    ]
 
 
 @pytest.mark.parametrize(("good", "bad"), [("武術", "ひ弱"), ("夜目", "鈍重"), ("小柄", "低身長")])
@@ -153,25 +212,33 @@ def test_every_made_escaper_can_still_win_the_greenhouse(good: str, bad: str) ->
 
 # ---------------------------------------------------------------- item 23: the sample's three cards
 
+
 def test_the_sample_room_lays_three_cards_and_looking_around_turns_up_two() -> None:
-    r = katari("play", "ureg_window_room", "--jsonl", "--seed", "1", stdin="1\nlook around\nはしご\n")
+    r = katari(
+        "play", "ureg_window_room", "--jsonl", "--seed", "1", stdin="1\nlook around\nはしご\n"
+    )
     evs = events(r.stdout)
     cards = [e["ureg"]["cards"] for e in evs if e["type"] == "state"]
     assert cards[0] == {"face_up": [], "face_down": 3}
-    assert cards[1] == {"face_up": [], "face_down": 3}          # choosing the escaper finds nothing
+    assert cards[1] == {"face_up": [], "face_down": 3}  # choosing the escaper finds nothing
     assert cards[2] == {"face_up": ["木箱", "梯子"], "face_down": 1}
-    assert cards[3] == cards[2]                                  # nothing else here: one stays face down
+    assert cards[3] == cards[2]  # nothing else here: one stays face down
     texts = [e["text"] for e in evs if e["type"] == "narration"]
     assert texts[0] == "場にアイテムカードが三枚、裏向きに置かれた。"
     assert "（アイテムカード「木箱」「梯子」を表向きにした）" in texts
-    gm = katari("play", "ureg_window_room", "--jsonl", "--seed", "1", "--gm", stdin="1\nlook around\n")
+    gm = katari(
+        "play", "ureg_window_room", "--jsonl", "--seed", "1", "--gm", stdin="1\nlook around\n"
+    )
     last = [e for e in events(gm.stdout) if e["type"] == "state"][-1]["ureg"]["cards"]
     assert last["hidden"] == ["?"]  # the scenario never shows the third card's face
 
 
 def test_check_rejects_a_card_that_is_no_item(tmp_path: Path) -> None:
-    text = WINDOW.joinpath("story.yaml").read_text(encoding="utf-8").replace(
-        'cards: [box, ladder, "?"]', 'cards: [box, ladder, rope]')
+    text = (
+        WINDOW.joinpath("story.yaml")
+        .read_text(encoding="utf-8")
+        .replace('cards: [box, ladder, "?"]', "cards: [box, ladder, rope]")
+    )
     d = tmp_path / "room"
     d.mkdir()
     (d / "story.yaml").write_text(text, encoding="utf-8")
@@ -180,6 +247,7 @@ def test_check_rejects_a_card_that_is_no_item(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- item 25: a word for what was never found
+
 
 @pytest.mark.parametrize("story", ["ureg_window_room", "ureg_glass_greenhouse"])
 def test_proposing_an_undiscovered_ladder_answers_as_for_an_unknown_word(story: str) -> None:
@@ -190,17 +258,36 @@ def test_proposing_an_undiscovered_ladder_answers_as_for_an_unknown_word(story: 
     ladder = reply("梯子を立て掛けて登る")
     nonsense = reply("ほげを立て掛けて登る")
     # The same answer, word for word (an error may quote the command as typed).
-    assert json.dumps(ladder, ensure_ascii=False).replace("梯子を立て掛けて", "ほげを立て掛けて") == \
-        json.dumps(nonsense, ensure_ascii=False), (ladder, nonsense)
-    assert not any("梯子は" in str(e.get("text", "")) or "「梯子」" in str(e.get("text", "")) for e in ladder)
+    assert json.dumps(ladder, ensure_ascii=False).replace(
+        "梯子を立て掛けて", "ほげを立て掛けて"
+    ) == json.dumps(nonsense, ensure_ascii=False), (ladder, nonsense)
+    assert not any(
+        "梯子は" in str(e.get("text", "")) or "「梯子」" in str(e.get("text", "")) for e in ladder
+    )
 
 
 def test_a_found_ladder_not_in_hand_is_said_to_be_not_at_hand() -> None:
-    out = katari("play", "ureg_window_room", "--jsonl", "--seed", "2",
-                 stdin="1\nlook around\n梯子を立て掛けて登る\n").stdout
+    out = katari(
+        "play",
+        "ureg_window_room",
+        "--jsonl",
+        "--seed",
+        "2",
+        stdin="1\nlook around\n梯子を立て掛けて登る\n",
+    ).stdout
     assert "「梯子」は手元にない。" in [e.get("text") for e in events(out)]
     # In the greenhouse: seen in the lit storeroom, not taken yet.
-    seen = ["1", "go_greenhouse", "take_flashlight", "dig_pot", "back_hall", "unlock_door", "go_storeroom",
-            "梯子を立て掛けて登る"]
-    out = katari("play", "ureg_glass_greenhouse", "--jsonl", "--seed", "2", stdin="\n".join(seen) + "\n").stdout
+    seen = [
+        "1",
+        "go_greenhouse",
+        "take_flashlight",
+        "dig_pot",
+        "back_hall",
+        "unlock_door",
+        "go_storeroom",
+        "梯子を立て掛けて登る",
+    ]
+    out = katari(
+        "play", "ureg_glass_greenhouse", "--jsonl", "--seed", "2", stdin="\n".join(seen) + "\n"
+    ).stdout
     assert "「梯子」は手元にない。" in [e.get("text") for e in events(out)]

@@ -25,10 +25,24 @@ ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(p.name for p in (ROOT / "stories").iterdir() if p.is_dir())
 
 
-def _run(cmd: list[str], *, cwd: Path, env: dict[str, str], stdin: str | None = None,
-         timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, cwd=cwd, env=env, input=stdin, capture_output=True, text=True,
-                          encoding="utf-8", timeout=timeout)
+def _run(
+    cmd: list[str],
+    *,
+    cwd: Path,
+    env: dict[str, str],
+    stdin: str | None = None,
+    timeout: float = 300,
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        cmd,
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=timeout,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -42,19 +56,43 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, src / name)
     for name in ("runner", "stories", "voices"):
-        shutil.copytree(ROOT / name, src / name, symlinks=True,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(
+            ROOT / name,
+            src / name,
+            symlinks=True,
+            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+        )
     dist = tmp / "dist"
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "KATARI_STORIES")}
-    build = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(src)],
-                 cwd=tmp, env=env, timeout=600)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "KATARI_STORIES")
+    }
+    build = _run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(src)],
+        cwd=tmp,
+        env=env,
+        timeout=600,
+    )
     assert build.returncode == 0, build.stderr[-2000:]
     (wheel,) = dist.glob("katari-*.whl")
     venv.EnvBuilder(with_pip=False).create(tmp / "venv")
     bin_ = tmp / "venv" / "bin"
-    inst = _run([sys.executable, "-m", "pip", "--python", str(bin_ / "python"), "install", "-q",
-                 str(wheel)], cwd=tmp, env=env, timeout=600)
+    inst = _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(bin_ / "python"),
+            "install",
+            "-q",
+            str(wheel),
+        ],
+        cwd=tmp,
+        env=env,
+        timeout=600,
+    )
     assert inst.returncode == 0, inst.stderr[-2000:]
     empty = tmp / "elsewhere"
     empty.mkdir()
@@ -64,7 +102,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
 
 def test_the_installed_package_is_the_wheel_not_the_checkout(installed) -> None:
     bin_, env, cwd = installed
-    r = _run([str(bin_ / "python"), "-c", "import runner; print(runner.__file__)"], cwd=cwd, env=env)
+    r = _run(
+        [str(bin_ / "python"), "-c", "import runner; print(runner.__file__)"], cwd=cwd, env=env
+    )
     assert r.returncode == 0, r.stderr
     where = Path(r.stdout.strip()).resolve()
     assert bin_.parent.resolve() in where.parents
@@ -73,10 +113,16 @@ def test_the_installed_package_is_the_wheel_not_the_checkout(installed) -> None:
 
 def test_the_wheel_carries_every_file_of_stories_and_voices(installed) -> None:
     bin_, env, cwd = installed
-    r = _run([str(bin_ / "python"), "-c", "import runner.shipped as s; print(s.__file__)"], cwd=cwd, env=env)
+    r = _run(
+        [str(bin_ / "python"), "-c", "import runner.shipped as s; print(s.__file__)"],
+        cwd=cwd,
+        env=env,
+    )
     pkg = Path(r.stdout.strip()).parent
     for kind in ("stories", "voices"):
-        want = sorted(str(p.relative_to(ROOT / kind)) for p in (ROOT / kind).rglob("*") if p.is_file())
+        want = sorted(
+            str(p.relative_to(ROOT / kind)) for p in (ROOT / kind).rglob("*") if p.is_file()
+        )
         got = sorted(str(p.relative_to(pkg / kind)) for p in (pkg / kind).rglob("*") if p.is_file())
         assert got == want and want
 
@@ -85,8 +131,11 @@ def test_katari_list_shows_every_shipped_story(installed) -> None:
     bin_, env, cwd = installed
     r = _run([str(bin_ / "katari"), "list"], cwd=cwd, env=env)
     assert r.returncode == 0, r.stderr
-    listed = [line.split()[1] if line.startswith("*") else line.split()[0]
-              for line in r.stdout.splitlines() if line.startswith(("*", " "))]
+    listed = [
+        line.split()[1] if line.startswith("*") else line.split()[0]
+        for line in r.stdout.splitlines()
+        if line.startswith(("*", " "))
+    ]
     assert sorted(listed) == SHIPPED
 
 
@@ -101,8 +150,12 @@ def test_katari_check_passes_on_every_shipped_story(installed, story: str) -> No
 def test_the_window_room_plays_to_its_ending(installed) -> None:
     bin_, env, cwd = installed
     commands = "inspiration\nlook around\ntake ladder\nlean ladder\nclimb\n"
-    r = _run([str(bin_ / "katari"), "play", "ureg_window_room", "--jsonl", "--seed", "1"],
-             cwd=cwd, env=env, stdin=commands)
+    r = _run(
+        [str(bin_ / "katari"), "play", "ureg_window_room", "--jsonl", "--seed", "1"],
+        cwd=cwd,
+        env=env,
+        stdin=commands,
+    )
     assert r.returncode == 0, r.stderr
     events = [json.loads(line) for line in r.stdout.splitlines()]
     assert events[-1] == {"type": "ending", "id": "escaped", "kind": "good", "title": "脱出成功"}
@@ -112,7 +165,7 @@ def test_the_shipped_voice_profiles_are_found(installed) -> None:
     bin_, env, cwd = installed
     r = _run([str(bin_ / "katari"), "voices"], cwd=cwd, env=env)
     assert r.returncode == 0, r.stderr
-    profiles = r.stdout[r.stdout.index("\nprofiles (") + 1:].splitlines()[1:]
+    profiles = r.stdout[r.stdout.index("\nprofiles (") + 1 :].splitlines()[1:]
     names = [line.split(":")[0].strip() for line in profiles if not line.startswith("    ")]
     assert names == sorted(p.stem for p in (ROOT / "voices").glob("*.yaml"))
     assert not any("broken" in line for line in profiles)
@@ -126,6 +179,9 @@ def test_the_version_is_kept_in_one_place(installed) -> None:
 
     r = _run([str(bin_ / "katari"), "--version"], cwd=cwd, env=env)
     assert r.stdout.strip() == f"katari {__version__}"
-    r = _run([str(bin_ / "python"), "-c", "import importlib.metadata as m; print(m.version('katari'))"],
-             cwd=cwd, env=env)
+    r = _run(
+        [str(bin_ / "python"), "-c", "import importlib.metadata as m; print(m.version('katari'))"],
+        cwd=cwd,
+        env=env,
+    )
     assert r.stdout.strip() == __version__

@@ -13,7 +13,11 @@ import wave
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SPEAKERS = [
-    {"name": "ずんだもん", "speaker_uuid": "z", "styles": [{"name": "ノーマル", "id": 3}, {"name": "あまあま", "id": 1}]},
+    {
+        "name": "ずんだもん",
+        "speaker_uuid": "z",
+        "styles": [{"name": "ノーマル", "id": 3}, {"name": "あまあま", "id": 1}],
+    },
     {"name": "四国めたん", "speaker_uuid": "m", "styles": [{"name": "ノーマル", "id": 2}]},
     {"name": "春日部つむぎ", "speaker_uuid": "t", "styles": [{"name": "ノーマル", "id": 8}]},
     {"name": "玄野武宏", "speaker_uuid": "k", "styles": [{"name": "ノーマル", "id": 11}]},
@@ -29,7 +33,9 @@ def _morae(kana: str) -> list[dict]:
             out[-1] += ch
         elif ch not in "'/_、 ":
             out.append(ch)
-    return [{"text": m, "consonant": None, "vowel": "a", "vowel_length": 0.1, "pitch": 5.5} for m in out]
+    return [
+        {"text": m, "consonant": None, "vowel": "a", "vowel_length": 0.1, "pitch": 5.5} for m in out
+    ]
 
 
 def _phrases_from_kana(kana: str) -> list[dict]:
@@ -38,8 +44,9 @@ def _phrases_from_kana(kana: str) -> list[dict]:
         if not part:
             continue
         accent = len(_morae(part.split("'")[0])) or 1
-        phrases.append({"moras": _morae(part), "accent": accent, "pause_mora": None,
-                        "is_interrogative": False})
+        phrases.append(
+            {"moras": _morae(part), "accent": accent, "pause_mora": None, "is_interrogative": False}
+        )
     return phrases
 
 
@@ -85,7 +92,9 @@ class StandIn:
                 self.wfile.write(body)
 
             def _json(self, data) -> None:
-                self._send(200, json.dumps(data, ensure_ascii=False).encode("utf-8"), "application/json")
+                self._send(
+                    200, json.dumps(data, ensure_ascii=False).encode("utf-8"), "application/json"
+                )
 
             def do_GET(self):
                 url = urllib.parse.urlparse(self.path)
@@ -107,16 +116,28 @@ class StandIn:
                 if q.get("speaker") is not None and int(q["speaker"]) not in ids:
                     self._send(422, b'{"detail":"no such speaker"}', "application/json")
                 elif url.path == "/audio_query":
-                    self._json({"accent_phrases": _phrases_from_text(q["text"]), "speedScale": 1.0,
-                                "pitchScale": 0.0, "intonationScale": 1.0, "volumeScale": 1.0,
-                                "prePhonemeLength": 0.1, "postPhonemeLength": 0.1,
-                                "outputSamplingRate": 24000, "outputStereo": False, "kana": ""})
+                    self._json(
+                        {
+                            "accent_phrases": _phrases_from_text(q["text"]),
+                            "speedScale": 1.0,
+                            "pitchScale": 0.0,
+                            "intonationScale": 1.0,
+                            "volumeScale": 1.0,
+                            "prePhonemeLength": 0.1,
+                            "postPhonemeLength": 0.1,
+                            "outputSamplingRate": 24000,
+                            "outputStereo": False,
+                            "kana": "",
+                        }
+                    )
                 elif url.path == "/accent_phrases":
                     assert q.get("is_kana") == "true"
                     self._json(_phrases_from_kana(q["text"]))
                 elif url.path == "/synthesis":
                     kana = "".join(m["text"] for p in body["accent_phrases"] for m in p["moras"])
-                    self._send(200, _wav(kana, body["speedScale"], body["volumeScale"]), "audio/wav")
+                    self._send(
+                        200, _wav(kana, body["speedScale"], body["volumeScale"]), "audio/wav"
+                    )
                 else:
                     self._send(404, b"{}", "application/json")
 

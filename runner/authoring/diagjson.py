@@ -55,8 +55,15 @@ def span(lines: list[str] | None, line: int, col: int) -> tuple[int, int]:
 def to_json(d: Any, lines_of: Callable[[str], list[str] | None]) -> dict:
     """One diagnostic as ``check --json`` writes it (see docs/editor.md)."""
     end_line, end_col = span(lines_of(d.path), d.line, d.col)
-    return {"code": d.code, "severity": d.severity, "path": d.path, "line": d.line, "column": d.col,
-            "end": {"line": end_line, "column": end_col}, "message": d.message}
+    return {
+        "code": d.code,
+        "severity": d.severity,
+        "path": d.path,
+        "line": d.line,
+        "column": d.col,
+        "end": {"line": end_line, "column": end_col},
+        "message": d.message,
+    }
 
 
 class Sources:
@@ -87,14 +94,31 @@ def document(results: Iterable[tuple[str, Any, list]], sources: Sources | None =
     diags: list[dict] = []
     for path, story, ds in results:
         errors = sum(1 for d in ds if d.severity == "error")
-        entry: dict[str, Any] = {"path": path, "ok": errors == 0, "errors": errors,
-                                 "warnings": len(ds) - errors}
+        entry: dict[str, Any] = {
+            "path": path,
+            "ok": errors == 0,
+            "errors": errors,
+            "warnings": len(ds) - errors,
+        }
         if story is not None:
-            entry.update({"id": story.id, "title": story.title, "rules": story.rules,
-                          "language": story.language, "nodes": len(story.nodes),
-                          "endings": len(story.endings)})
+            entry.update(
+                {
+                    "id": story.id,
+                    "title": story.title,
+                    "rules": story.rules,
+                    "language": story.language,
+                    "nodes": len(story.nodes),
+                    "endings": len(story.endings),
+                }
+            )
         stories.append(entry)
         diags.extend(to_json(d, sources) | {"story": path} for d in ds)
-    return {"format": FORMAT, "version": VERSION, "ok": all(s["ok"] for s in stories),
-            "errors": sum(s["errors"] for s in stories), "warnings": sum(s["warnings"] for s in stories),
-            "stories": stories, "diagnostics": diags}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "ok": all(s["ok"] for s in stories),
+        "errors": sum(s["errors"] for s in stories),
+        "warnings": sum(s["warnings"] for s in stories),
+        "stories": stories,
+        "diagnostics": diags,
+    }

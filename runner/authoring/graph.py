@@ -30,11 +30,22 @@ MAX_PARALLEL = 3
 DOT_TIMEOUT = 60.0
 """Seconds Graphviz may take to lay a map out; then it is stopped (and its process with it)."""
 
-KIND_SHAPE = {"place": ("box", "#ffffff"), "check": ("diamond", "#fff4cc"),
-              "combat": ("octagon", "#ffd9c2"), "scene": ("box", "#eef3ff")}
-ENDING_COLOUR = {"good": "#a8e6a1", "normal": "#cfe2f3", "neutral": "#e6e6e6",
-                 "partial": "#fff0a8", "extra": "#e3d4f7", "bad": "#f5a9a9",
-                 "failure": "#f7c6a3", "death": "#7a7a7a"}
+KIND_SHAPE = {
+    "place": ("box", "#ffffff"),
+    "check": ("diamond", "#fff4cc"),
+    "combat": ("octagon", "#ffd9c2"),
+    "scene": ("box", "#eef3ff"),
+}
+ENDING_COLOUR = {
+    "good": "#a8e6a1",
+    "normal": "#cfe2f3",
+    "neutral": "#e6e6e6",
+    "partial": "#fff0a8",
+    "extra": "#e3d4f7",
+    "bad": "#f5a9a9",
+    "failure": "#f7c6a3",
+    "death": "#7a7a7a",
+}
 
 
 class GraphvizMissing(RuntimeError):
@@ -87,8 +98,19 @@ class Graph:
 
 # ----------------------------------------------------------------- text of expressions
 
-_PREC = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "//": 6,
-         "%": 6, "neg": 7}
+_PREC = {
+    "or": 1,
+    "and": 2,
+    "not": 3,
+    "cmp": 4,
+    "+": 5,
+    "-": 5,
+    "*": 6,
+    "/": 6,
+    "//": 6,
+    "%": 6,
+    "neg": 7,
+}
 
 
 def unparse(n: Any, parent: int = 0) -> str:
@@ -155,8 +177,11 @@ def describe_effect(e: Effect) -> str:
     if k == "do":
         return "do " + "; ".join(unparse(x) for x in e[1])
     if k == "if":
-        return f"if {unparse(e[1])}: " + "; ".join(describe_effect(x) for x in e[2]) + (
-            " else: " + "; ".join(describe_effect(x) for x in e[3]) if e[3] else "")
+        return (
+            f"if {unparse(e[1])}: "
+            + "; ".join(describe_effect(x) for x in e[2])
+            + (" else: " + "; ".join(describe_effect(x) for x in e[3]) if e[3] else "")
+        )
     if k == "roll":
         return f"roll {e[1]}" + (f" → {e[2]}" if e[2] else "")
     if k == "check":
@@ -173,7 +198,9 @@ def cond_text(conds: tuple[str, ...]) -> str:
     return " · ".join(f"({c})" if " " in c else c for c in conds)
 
 
-def moves(effects: tuple, conds: tuple[str, ...] = ()) -> Iterator[tuple[str, str, tuple[str, ...]]]:
+def moves(
+    effects: tuple, conds: tuple[str, ...] = ()
+) -> Iterator[tuple[str, str, tuple[str, ...]]]:
     """Every ``goto``/``end`` in effects: (kind, target, the conditions on the way there)."""
     for e in effects:
         k = e[0]
@@ -233,37 +260,75 @@ def _props_moves(v: Any) -> Iterator[str]:
 
 # ----------------------------------------------------------------- building
 
+
 def _lines(lines: tuple) -> list[dict]:
-    return [{"text": ln.text, "when": unparse(ln.when) if ln.when is not None else "",
-             "speaker": ln.speaker or ""} for ln in lines]
+    return [
+        {
+            "text": ln.text,
+            "when": unparse(ln.when) if ln.when is not None else "",
+            "speaker": ln.speaker or "",
+        }
+        for ln in lines
+    ]
 
 
 def _node_info(n: Node) -> dict:
     acts = []
     for a in n.actions:
-        acts.append({
-            "id": a.id, "label": a.label, "when": unparse(a.when) if a.when is not None else "",
-            "once": a.once, "hidden": a.hidden, "cost": a.cost,
-            "check": unparse(a.check) if a.check is not None else "",
-            "effects": [describe_effect(e) for e in (*a.effects, *a.after)],
-            "outcomes": {o.key: [describe_effect(e) for e in o.effects] for o in a.outcomes},
-            "targets": sorted({t for _k, t, _c in action_moves(a)}),
-        })
-    return {"id": n.id, "title": n.title, "kind": n.kind, "scene": n.scene,
-            "narration": _lines(n.narration), "keeper": _lines(n.keeper),
-            "on_enter": [describe_effect(e) for e in n.on_enter], "actions": acts}
+        acts.append(
+            {
+                "id": a.id,
+                "label": a.label,
+                "when": unparse(a.when) if a.when is not None else "",
+                "once": a.once,
+                "hidden": a.hidden,
+                "cost": a.cost,
+                "check": unparse(a.check) if a.check is not None else "",
+                "effects": [describe_effect(e) for e in (*a.effects, *a.after)],
+                "outcomes": {o.key: [describe_effect(e) for e in o.effects] for o in a.outcomes},
+                "targets": sorted({t for _k, t, _c in action_moves(a)}),
+            }
+        )
+    return {
+        "id": n.id,
+        "title": n.title,
+        "kind": n.kind,
+        "scene": n.scene,
+        "narration": _lines(n.narration),
+        "keeper": _lines(n.keeper),
+        "on_enter": [describe_effect(e) for e in n.on_enter],
+        "actions": acts,
+    }
 
 
 def build(story: Story) -> Graph:
     """Reads the story's nodes, endings, timed events and every move between them."""
     nodes: dict[str, GNode] = {}
     for i, n in enumerate(story.nodes.values()):
-        nodes[n.id] = GNode(f"n{i}", n.id, n.title or n.id, n.kind, scene=n.scene,
-                            start=n.id == story.start, info=_node_info(n))
+        nodes[n.id] = GNode(
+            f"n{i}",
+            n.id,
+            n.title or n.id,
+            n.kind,
+            scene=n.scene,
+            start=n.id == story.start,
+            info=_node_info(n),
+        )
     for i, e in enumerate(story.endings.values()):
-        nodes[e.id] = GNode(f"e{i}", e.id, e.title or e.id, "ending", ending_kind=e.kind,
-                            info={"id": e.id, "title": e.title, "kind": "ending",
-                                  "ending": e.kind, "narration": _lines(e.narration)})
+        nodes[e.id] = GNode(
+            f"e{i}",
+            e.id,
+            e.title or e.id,
+            "ending",
+            ending_kind=e.kind,
+            info={
+                "id": e.id,
+                "title": e.title,
+                "kind": "ending",
+                "ending": e.kind,
+                "narration": _lines(e.narration),
+            },
+        )
     edges: list[Edge] = []
     for n in story.nodes.values():
         for _k, t, conds in moves(n.on_enter):
@@ -282,13 +347,32 @@ def build(story: Story) -> Graph:
         key = "@" + ev.id
         when = unparse(ev.when) if ev.when is not None else ""
         at = f"{ev.at} min" if ev.at is not None else ""
-        label = "⏰ " + ev.id + (f"\n{at}" if at else "") + (f"\nif {shorten(when, 28)}" if when else "")
-        nodes[key] = GNode(f"t{i}", key, label, "event", info={
-            "id": ev.id, "title": f"⏰ {ev.id}", "kind": "event", "at": ev.at, "when": when,
-            "repeat": ev.repeat, "effects": [describe_effect(e) for e in ev.effects]})
+        label = (
+            "⏰ "
+            + ev.id
+            + (f"\n{at}" if at else "")
+            + (f"\nif {shorten(when, 28)}" if when else "")
+        )
+        nodes[key] = GNode(
+            f"t{i}",
+            key,
+            label,
+            "event",
+            info={
+                "id": ev.id,
+                "title": f"⏰ {ev.id}",
+                "kind": "event",
+                "at": ev.at,
+                "when": when,
+                "repeat": ev.repeat,
+                "effects": [describe_effect(e) for e in ev.effects],
+            },
+        )
         for _k, t, conds in moves(ev.effects):
             edges.append(Edge(key, t, "", cond_text(conds), "event"))
-    return Graph(story.title, story.start, nodes, merge_parallel([e for e in edges if e.dst in nodes]))
+    return Graph(
+        story.title, story.start, nodes, merge_parallel([e for e in edges if e.dst in nodes])
+    )
 
 
 def merge_parallel(edges: list[Edge], keep: int = MAX_PARALLEL) -> list[Edge]:
@@ -325,9 +409,19 @@ def scene_graph(g: Graph) -> Graph:
         counts[s] = counts.get(s, 0) + 1
     for i, s in enumerate(sorted(counts)):
         start = scene_of.get(g.start) == s
-        nodes[s] = GNode(f"s{i}", s, f"{s}\n{counts[s]} nodes", "scene", start=start,
-                         info={"id": s, "title": s, "kind": "scene",
-                               "nodes": sorted(k for k, v in scene_of.items() if v == s)[:500]})
+        nodes[s] = GNode(
+            f"s{i}",
+            s,
+            f"{s}\n{counts[s]} nodes",
+            "scene",
+            start=start,
+            info={
+                "id": s,
+                "title": s,
+                "kind": "scene",
+                "nodes": sorted(k for k, v in scene_of.items() if v == s)[:500],
+            },
+        )
     for gn in g.nodes.values():
         if gn.kind in ("ending", "event"):
             nodes[gn.id] = gn
@@ -338,10 +432,18 @@ def scene_graph(g: Graph) -> Graph:
         if a is None or b is None or a == b:
             continue
         agg[(a, b)] = agg.get((a, b), 0) + 1
-    edges = [Edge(a, b, f"{n} moves" if n > 1 else "1 move", "", "scene") for (a, b), n in agg.items()]
+    edges = [
+        Edge(a, b, f"{n} moves" if n > 1 else "1 move", "", "scene") for (a, b), n in agg.items()
+    ]
     start = scene_of.get(g.start, g.start)
-    return Graph(g.title, start, nodes, edges, collapsed=True,
-                 note=f"{sum(counts.values())} nodes drawn as {len(counts)} scenes")
+    return Graph(
+        g.title,
+        start,
+        nodes,
+        edges,
+        collapsed=True,
+        note=f"{sum(counts.values())} nodes drawn as {len(counts)} scenes",
+    )
 
 
 def too_large(g: Graph, limit: int = LAYOUT_LIMIT) -> bool:
@@ -365,6 +467,7 @@ def for_layout(g: Graph, limit: int = LAYOUT_LIMIT) -> Graph | None:
 
 
 # ----------------------------------------------------------------- DOT / SVG
+
 
 def _dq(s: str) -> str:
     """A DOT double-quoted string (backslashes, quotes and newlines escaped)."""
@@ -407,11 +510,13 @@ def _node_attrs(gn: GNode) -> str:
 
 def to_dot(g: Graph, *, clusters: bool = True) -> str:
     """Graphviz DOT text; nodes grouped by scene when the story has more than one."""
-    out = ["digraph story {",
-           f"  graph [rankdir=LR, fontname=\"sans-serif\", label={_dq(g.title + (' — ' + g.note if g.note else ''))}, "
-           "labelloc=t, nodesep=0.3, ranksep=0.5];",
-           '  node [fontname="sans-serif", fontsize=11];',
-           '  edge [fontname="sans-serif", fontsize=9, color="#555555"];']
+    out = [
+        "digraph story {",
+        f'  graph [rankdir=LR, fontname="sans-serif", label={_dq(g.title + (" — " + g.note if g.note else ""))}, '
+        "labelloc=t, nodesep=0.3, ranksep=0.5];",
+        '  node [fontname="sans-serif", fontsize=11];',
+        '  edge [fontname="sans-serif", fontsize=9, color="#555555"];',
+    ]
     scenes: dict[str, list[GNode]] = {}
     for gn in g.nodes.values():
         # Only story nodes (keys n…) belong to a scene; endings and events float outside.
@@ -436,7 +541,9 @@ def to_dot(g: Graph, *, clusters: bool = True) -> str:
             attrs.append("style=bold")
         if e.cond:
             attrs.append(f"tooltip={_dq(e.cond)}")
-        out.append(f"  {keys[e.src]} -> {keys[e.dst]}" + (f" [{', '.join(attrs)}]" if attrs else "") + ";")
+        out.append(
+            f"  {keys[e.src]} -> {keys[e.dst]}" + (f" [{', '.join(attrs)}]" if attrs else "") + ";"
+        )
     out.append("}")
     return "\n".join(out) + "\n"
 
@@ -449,20 +556,31 @@ def render_svg(dot_text: str, *, timeout: float = DOT_TIMEOUT) -> str:
     killed and reaped, so no layout is left running. Raises :class:`LayoutTimeout`."""
     exe = shutil.which("dot")
     if exe is None:
-        raise GraphvizMissing("graphviz is not installed: install it (apt install graphviz, "
-                              "brew install graphviz, or https://graphviz.org/download/) "
-                              "or use --format mermaid / dot")
+        raise GraphvizMissing(
+            "graphviz is not installed: install it (apt install graphviz, "
+            "brew install graphviz, or https://graphviz.org/download/) "
+            "or use --format mermaid / dot"
+        )
     posix = os.name == "posix"
-    extra: dict[str, Any] = {"start_new_session": True, "preexec_fn": _child_limits(timeout)} if posix else {}
-    proc = subprocess.Popen([exe, "-Tsvg"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, **extra)
+    extra: dict[str, Any] = (
+        {"start_new_session": True, "preexec_fn": _child_limits(timeout)} if posix else {}
+    )
+    proc = subprocess.Popen(
+        [exe, "-Tsvg"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **extra,
+    )
     try:
         out, err = proc.communicate(dot_text.encode("utf-8"), timeout=timeout)
     except subprocess.TimeoutExpired:
         _stop(proc)
-        raise LayoutTimeout(f"Graphviz took longer than {timeout:g} s to lay the map out and was stopped: "
-                            "the map is too tangled to draw; use --format html for a searchable list "
-                            "(it falls back to one), --format dot or mermaid, or add scene: to nodes") from None
+        raise LayoutTimeout(
+            f"Graphviz took longer than {timeout:g} s to lay the map out and was stopped: "
+            "the map is too tangled to draw; use --format html for a searchable list "
+            "(it falls back to one), --format dot or mermaid, or add scene: to nodes"
+        ) from None
     except BaseException:
         _stop(proc)
         raise
@@ -517,9 +635,16 @@ def _stop(proc: subprocess.Popen) -> None:
 
 # ----------------------------------------------------------------- Mermaid
 
+
 def _mq(s: str) -> str:
     """Text inside a Mermaid ``"..."`` label: quotes and markup as entity codes."""
-    s = str(s).replace("&", "#amp;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+    s = (
+        str(s)
+        .replace("&", "#amp;")
+        .replace('"', "#quot;")
+        .replace("<", "#lt;")
+        .replace(">", "#gt;")
+    )
     s = s.replace("\r", "").replace("\n", "<br/>")
     return s.replace("|", "#124;").replace("`", "#96;")
 
@@ -562,7 +687,9 @@ def to_mermaid(g: Graph) -> str:
     for e in g.edges:
         lab = _edge_label(e)
         arrow = "-.->" if e.kind in ("event", "rules") else "-->"
-        out.append(f'  {keys[e.src]} {arrow}' + (f'|"{_mq(lab)}"|' if lab else "") + f" {keys[e.dst]}")
+        out.append(
+            f"  {keys[e.src]} {arrow}" + (f'|"{_mq(lab)}"|' if lab else "") + f" {keys[e.dst]}"
+        )
     for kind, colour in ENDING_COLOUR.items():
         font = ",color:#fff" if kind == "death" else ""
         out.append(f"  classDef end_{kind} fill:{colour}{font}")
@@ -572,11 +699,17 @@ def to_mermaid(g: Graph) -> str:
 
 # ----------------------------------------------------------------- HTML
 
+
 def _json_for_script(data: Any) -> str:
     """JSON safe inside ``<script type="application/json">`` (no ``</script>``, no ``<!--``)."""
     s = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return (s.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    return (
+        s.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
 
 
 def _svg_body(svg: str) -> str:
@@ -590,8 +723,14 @@ def to_html(g: Graph, svg: str | None, *, lang: str = "ja") -> str:
 
     With ``svg`` None (a story too large to lay out) the page lists the nodes instead.
     """
-    data = {"title": g.title, "start": g.start, "collapsed": g.collapsed, "note": g.note,
-            "lang": lang, "nodes": {}}
+    data = {
+        "title": g.title,
+        "start": g.start,
+        "collapsed": g.collapsed,
+        "note": g.note,
+        "lang": lang,
+        "nodes": {},
+    }
     for gn in g.nodes.values():
         info = dict(gn.info) if gn.info else {"id": gn.id, "title": gn.label, "kind": gn.kind}
         info["key"] = gn.key
@@ -600,42 +739,72 @@ def to_html(g: Graph, svg: str | None, *, lang: str = "ja") -> str:
     start_key = "k" + g.nodes[g.start].key if g.start in g.nodes else ""
     data["startKey"] = start_key
     t = _T[lang if lang in _T else "en"]
-    body = _svg_body(svg) if svg else f'<p class="nolayout">{html.escape(t["nolayout"])}</p><ul id="list"></ul>'
+    body = (
+        _svg_body(svg)
+        if svg
+        else f'<p class="nolayout">{html.escape(t["nolayout"])}</p><ul id="list"></ul>'
+    )
     values = {
-        "LANG": html.escape(lang), "TITLE": html.escape(g.title), "MAPOF": html.escape(t["map"]),
-        "NOTE": html.escape(g.note), "HELP": html.escape(t["help"]), "SEARCH": html.escape(t["search"]),
+        "LANG": html.escape(lang),
+        "TITLE": html.escape(g.title),
+        "MAPOF": html.escape(t["map"]),
+        "NOTE": html.escape(g.note),
+        "HELP": html.escape(t["help"]),
+        "SEARCH": html.escape(t["search"]),
         "PICK": html.escape(t["pick"]),
-        "COUNTS": html.escape(t["counts"].format(
-            n=sum(1 for x in g.nodes.values() if x.kind not in ("ending", "event")),
-            e=sum(1 for x in g.nodes.values() if x.kind == "ending"), m=len(g.edges))),
-        "DATA": _json_for_script(data), "SVG": body,
+        "COUNTS": html.escape(
+            t["counts"].format(
+                n=sum(1 for x in g.nodes.values() if x.kind not in ("ending", "event")),
+                e=sum(1 for x in g.nodes.values() if x.kind == "ending"),
+                m=len(g.edges),
+            )
+        ),
+        "DATA": _json_for_script(data),
+        "SVG": body,
     }
     # One pass: text put into a slot is never scanned again, whatever the story says.
     return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: values[m.group(1)], _page())
 
 
-
 @functools.cache
 def _page() -> str:
     """The page's HTML, CSS and script with ``{{SLOT}}`` holes: graph_page.html, package data."""
-    return importlib.resources.files("runner.authoring").joinpath("graph_page.html").read_text(encoding="utf-8")
+    return (
+        importlib.resources.files("runner.authoring")
+        .joinpath("graph_page.html")
+        .read_text(encoding="utf-8")
+    )
 
 
 _T = {
-    "ja": {"map": "ストーリーマップ", "help": "ホイールで拡大縮小、ドラッグで移動、クリックで詳細。",
-           "search": "ノードを検索（id・題名）", "pick": "ノードをクリックすると、語り・GMメモ・行動が出ます。",
-           "counts": "ノード {n}・エンディング {e}・移動 {m}",
-           "nolayout": "ノードが多すぎて配置図を描けません。一覧から選ぶか、scene: でまとめてください。"},
-    "en": {"map": "story map", "help": "Wheel to zoom, drag to pan, click a box for details.",
-           "search": "find a node (id or title)", "pick": "Click a node to see its narration, keeper notes and actions.",
-           "counts": "{n} nodes · {e} endings · {m} moves",
-           "nolayout": "Too many nodes to lay out; pick one from the list, or group nodes with scene:."},
+    "ja": {
+        "map": "ストーリーマップ",
+        "help": "ホイールで拡大縮小、ドラッグで移動、クリックで詳細。",
+        "search": "ノードを検索（id・題名）",
+        "pick": "ノードをクリックすると、語り・GMメモ・行動が出ます。",
+        "counts": "ノード {n}・エンディング {e}・移動 {m}",
+        "nolayout": "ノードが多すぎて配置図を描けません。一覧から選ぶか、scene: でまとめてください。",
+    },
+    "en": {
+        "map": "story map",
+        "help": "Wheel to zoom, drag to pan, click a box for details.",
+        "search": "find a node (id or title)",
+        "pick": "Click a node to see its narration, keeper notes and actions.",
+        "counts": "{n} nodes · {e} endings · {m} moves",
+        "nolayout": "Too many nodes to lay out; pick one from the list, or group nodes with scene:.",
+    },
 }
 
 
-
-def render(story: Story, fmt: str, *, limit: int = LAYOUT_LIMIT, full: bool = False,
-           lang: str = "ja", timeout: float = DOT_TIMEOUT) -> tuple[str, str]:
+def render(
+    story: Story,
+    fmt: str,
+    *,
+    limit: int = LAYOUT_LIMIT,
+    full: bool = False,
+    lang: str = "ja",
+    timeout: float = DOT_TIMEOUT,
+) -> tuple[str, str]:
     """The map of ``story`` in ``fmt`` (svg, dot, mermaid, html) and a note for the author.
 
     Raises :class:`GraphvizMissing` for svg/html without Graphviz, and ValueError for an
@@ -651,8 +820,10 @@ def render(story: Story, fmt: str, *, limit: int = LAYOUT_LIMIT, full: bool = Fa
             note = f"{size} is too many to draw one by one: drawing {drawn.note}."
         elif fmt in ("dot", "mermaid"):
             drawn = g
-            note = (f"{size} and no scenes to group them: the {fmt} text is complete "
-                    "but too large to render well; add scene: to nodes or split the story into files.")
+            note = (
+                f"{size} and no scenes to group them: the {fmt} text is complete "
+                "but too large to render well; add scene: to nodes or split the story into files."
+            )
     if fmt == "dot":
         assert drawn is not None
         return to_dot(drawn), note
@@ -661,9 +832,11 @@ def render(story: Story, fmt: str, *, limit: int = LAYOUT_LIMIT, full: bool = Fa
         return to_mermaid(drawn), note
     if fmt == "svg":
         if drawn is None:
-            raise ValueError(f"{size} is too many to lay out and the story has no "
-                             "scenes to group them; use --format html (a searchable list), "
-                             "--format dot, or add scene: to nodes")
+            raise ValueError(
+                f"{size} is too many to lay out and the story has no "
+                "scenes to group them; use --format html (a searchable list), "
+                "--format dot, or add scene: to nodes"
+            )
         return render_svg(to_dot(drawn), timeout=timeout), note
     if fmt == "html":
         if drawn is None:
@@ -676,4 +849,3 @@ def render(story: Story, fmt: str, *, limit: int = LAYOUT_LIMIT, full: bool = Fa
             return to_html(g, None, lang=lang), note
         return to_html(drawn, svg, lang=lang), note
     raise ValueError(f"unknown format {fmt!r}")
-

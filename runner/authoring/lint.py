@@ -24,7 +24,13 @@ from runner.story.yamlpos import load as yaml_load
 
 _BOOL = {"success", "failure"}
 # Core hooks whose first argument names something the story declares.
-_NAME_ARGS = {"has": "items", "count": "items", "visited": "nodes", "visits": "nodes", "fired": "events"}
+_NAME_ARGS = {
+    "has": "items",
+    "count": "items",
+    "visited": "nodes",
+    "visits": "nodes",
+    "fired": "events",
+}
 _EXPR_KEYS = ("when", "check", "if", "do")
 
 
@@ -49,7 +55,9 @@ def _expr_col(text: str, m: Map, key: Any, col: int, lines: list[str]) -> tuple[
     line, c = m.vpos.get(key, m.pos)
     if "\n" in text:
         return line, c
-    quoted = 0 < line <= len(lines) and 0 < c <= len(lines[line - 1]) and lines[line - 1][c - 1] in "'\""
+    quoted = (
+        0 < line <= len(lines) and 0 < c <= len(lines[line - 1]) and lines[line - 1][c - 1] in "'\""
+    )
     return line, c + col + (1 if quoted else 0)
 
 
@@ -144,14 +152,22 @@ def _suspect(story: Story, names: dict[str, set[str]], speakers: set[str]) -> bo
             return True
         for name, args, _col in _calls(node):
             kind = _NAME_ARGS.get(name)
-            if kind and args and args[0][0] == "lit" and isinstance(args[0][1], str) \
-                    and args[0][1] not in names[kind]:
+            if (
+                kind
+                and args
+                and args[0][0] == "lit"
+                and isinstance(args[0][1], str)
+                and args[0][1] not in names[kind]
+            ):
                 return True
         return False
 
     def bad_lines(lines: Any) -> bool:
-        return any(bad_expr(ln.when) or (ln.speaker and ln.speaker not in speakers
-                                         and _near(ln.speaker, speakers)) for ln in lines)
+        return any(
+            bad_expr(ln.when)
+            or (ln.speaker and ln.speaker not in speakers and _near(ln.speaker, speakers))
+            for ln in lines
+        )
 
     def bad_outcomes(check: X.Node | None, outcomes: Any) -> bool:
         keys = _outcome_keys(check, story.rules) if check is not None else None
@@ -185,8 +201,12 @@ def _suspect(story: Story, names: dict[str, set[str]], speakers: set[str]) -> bo
         if bad_lines(n.narration) or bad_lines(n.keeper) or bad_effects(n.on_enter):
             return True
         for a in n.actions:
-            if bad_expr(a.when) or bad_effects(a.effects) or bad_effects(a.after) \
-                    or bad_outcomes(a.check, a.outcomes):
+            if (
+                bad_expr(a.when)
+                or bad_effects(a.effects)
+                or bad_effects(a.after)
+                or bad_outcomes(a.check, a.outcomes)
+            ):
                 return True
     if any(bad_lines(e.narration) for e in story.endings.values()):
         return True
@@ -196,12 +216,19 @@ def _suspect(story: Story, names: dict[str, set[str]], speakers: set[str]) -> bo
 def lint(story: Story) -> list[Diagnostic]:
     """Every problem found, for a story :func:`runner.story.check` loaded."""
     out: list[Diagnostic] = []
-    names = {"items": set(story.items), "nodes": set(story.nodes) | set(story.endings),
-             "events": {e.id for e in story.events}}
+    names = {
+        "items": set(story.items),
+        "nodes": set(story.nodes) | set(story.endings),
+        "events": {e.id for e in story.events},
+    }
     # Any name may speak (a voice profile of its own name is used), so only a near miss
     # of a known speaker is reported: a typo, not a new voice.
-    speakers = {"narrator", *story.characters, *(c.name for c in story.characters.values()),
-                *story.voices}
+    speakers = {
+        "narrator",
+        *story.characters,
+        *(c.name for c in story.characters.values()),
+        *story.voices,
+    }
     untitled = any(e.at is not None and not e.title for e in story.events)
     if not untitled and not _suspect(story, names, speakers):
         return out
@@ -233,8 +260,9 @@ def lint(story: Story) -> list[Diagnostic]:
     return out
 
 
-def _names_in(m: Map, file: str, names: dict[str, set[str]], lines: list[str],
-              story: Story | None = None) -> list[Diagnostic]:
+def _names_in(
+    m: Map, file: str, names: dict[str, set[str]], lines: list[str], story: Story | None = None
+) -> list[Diagnostic]:
     out = []
     targets: list[tuple[Map, Any]] = [(m, k) for k in _EXPR_KEYS if k in m]
     for k in ("set", "add"):
@@ -255,8 +283,15 @@ def _names_in(m: Map, file: str, names: dict[str, set[str]], lines: list[str],
             if args[0][1] not in names[kind]:
                 line, c = _expr_col(text, where, key, col, lines)
                 what = {"items": "item", "nodes": "node or ending", "events": "timed event"}[kind]
-                out.append(Diagnostic(file, line, c, f"{name}({args[0][1]!r}): no such {what}"
-                                      f"{_near(args[0][1], names[kind])}", "K301"))
+                out.append(
+                    Diagnostic(
+                        file,
+                        line,
+                        c,
+                        f"{name}({args[0][1]!r}): no such {what}{_near(args[0][1], names[kind])}",
+                        "K301",
+                    )
+                )
     return out
 
 
@@ -266,9 +301,17 @@ def _untitled(events: Any, file: str) -> list[Diagnostic]:
     for ev in events if isinstance(events, list) else []:
         if isinstance(ev, Map) and "at" in ev and not ev.get("title"):
             line, col = ev.pos
-            out.append(Diagnostic(file, line, col, f"timed event {str(ev.get('id', ''))!r} has no title: "
-                                  "the GM panel and status name it by its id (add `title: 家主の帰宅`)",
-                                  "K307", "warning"))
+            out.append(
+                Diagnostic(
+                    file,
+                    line,
+                    col,
+                    f"timed event {str(ev.get('id', ''))!r} has no title: "
+                    "the GM panel and status name it by its id (add `title: 家主の帰宅`)",
+                    "K307",
+                    "warning",
+                )
+            )
     return out
 
 
@@ -280,8 +323,16 @@ def _speaker(m: Map, file: str, speakers: set[str]) -> list[Diagnostic]:
     if not near:
         return []
     line, col = m.vpos.get("speaker", m.pos)
-    return [Diagnostic(file, line, col, f"speaker {who!r} is neither a character nor in 'voices'{near}",
-                       "K302", "warning")]
+    return [
+        Diagnostic(
+            file,
+            line,
+            col,
+            f"speaker {who!r} is neither a character nor in 'voices'{near}",
+            "K302",
+            "warning",
+        )
+    ]
 
 
 def _outcomes(m: Map, file: str, rules: str) -> list[Diagnostic]:
@@ -297,9 +348,17 @@ def _outcomes(m: Map, file: str, rules: str) -> list[Diagnostic]:
         if str(key) in keys or key == "otherwise":
             continue
         line, col = outs.kpos.get(key, outs.pos)
-        out.append(Diagnostic(file, line, col, f"outcome {key!r} can never happen: this check gives "
-                              f"{', '.join(sorted(keys))}{_near(str(key), keys | {'otherwise'})}",
-                              "K303", "warning"))
+        out.append(
+            Diagnostic(
+                file,
+                line,
+                col,
+                f"outcome {key!r} can never happen: this check gives "
+                f"{', '.join(sorted(keys))}{_near(str(key), keys | {'otherwise'})}",
+                "K303",
+                "warning",
+            )
+        )
     return out
 
 
@@ -323,11 +382,18 @@ def _enter_loops(story: Story, pos: dict[str, tuple[str, int, int]]) -> list[Dia
             path.append(cur)
             cur = nxt[cur]
         if cur in seen and cur not in reported:
-            loop = path[path.index(cur):]
+            loop = path[path.index(cur) :]
             reported.update(loop)
             file, line, col = pos.get(cur, (story.path, 1, 1))
-            out.append(Diagnostic(file, line, col, "on_enter gotos go round for ever: "
-                                  + " → ".join([*loop, cur]), "K304"))
+            out.append(
+                Diagnostic(
+                    file,
+                    line,
+                    col,
+                    "on_enter gotos go round for ever: " + " → ".join([*loop, cur]),
+                    "K304",
+                )
+            )
     return out
 
 
@@ -348,7 +414,9 @@ def _rules_lint(story: Story, texts: list[str]) -> list[Diagnostic]:
     for msg, code, severity in rs_lint(story, texts):
         # Every diagnostic has a code (K3xx for lint); a rule system's that has none is K300.
         code = code if isinstance(code, str) and re.fullmatch(r"K3\d\d", code) else "K300"
-        out.append(Diagnostic(first, 1, 1, str(msg), code, "error" if severity == "error" else "warning"))
+        out.append(
+            Diagnostic(first, 1, 1, str(msg), code, "error" if severity == "error" else "warning")
+        )
     return out
 
 

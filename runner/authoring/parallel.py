@@ -36,6 +36,7 @@ def cores() -> int:
 
 # -- the story, as files ---------------------------------------------------------
 
+
 def bundle(story: Any) -> dict:
     """The story's YAML files as ``{"name": ..., "files": {relative path: bytes}, "key": sha}``:
     what a process with no access to this machine's disk needs to load it."""
@@ -52,7 +53,13 @@ def bundle(story: Any) -> dict:
     # The options travel too: ``katari sweep`` plays the story with options of its own.
     options = json.dumps(story.options, sort_keys=True, ensure_ascii=False, default=str)
     h.update(options.encode())
-    return {"name": p.name, "dir": p.is_dir(), "files": files, "key": h.hexdigest(), "options": story.options}
+    return {
+        "name": p.name,
+        "dir": p.is_dir(),
+        "files": files,
+        "key": h.hexdigest(),
+        "options": story.options,
+    }
 
 
 def from_bundle(b: dict) -> Any:
@@ -73,13 +80,17 @@ def from_bundle(b: dict) -> Any:
     if b.get("options") is not None and b["options"] != story.options:
         import dataclasses
 
-        story = dataclasses.replace(story, options=b["options"],
-                                    cache={k: v for k, v in story.cache.items() if k == "_kana"})
+        story = dataclasses.replace(
+            story,
+            options=b["options"],
+            cache={k: v for k, v in story.cache.items() if k == "_kana"},
+        )
     _LOADED[b["key"]] = story
     return story
 
 
 # -- workers -------------------------------------------------------------------
+
 
 def _play_forked(start: int, count: int, opts: dict) -> Any:
     from runner.authoring.simulate import play_chunk
@@ -93,9 +104,17 @@ def _play_bundled(b: dict, start: int, count: int, opts: dict) -> Any:
     return play_chunk(from_bundle(b), start, count, **opts)
 
 
-def run_chunks(story: Any, todo: list[tuple[int, int]], opts: dict, *, jobs: int = 0,
-               cluster: str | None = None, address: str | None = None,
-               progress: Callable[[int, int], None] | None = None, runs: int = 0) -> list:
+def run_chunks(
+    story: Any,
+    todo: list[tuple[int, int]],
+    opts: dict,
+    *,
+    jobs: int = 0,
+    cluster: str | None = None,
+    address: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    runs: int = 0,
+) -> list:
     """Plays every (first seed, games) chunk of ``todo``; returns their Partials (any order)."""
     if cluster == "ray":
         return _ray(story, todo, opts, address=address, progress=progress, runs=runs)
@@ -104,8 +123,15 @@ def run_chunks(story: Any, todo: list[tuple[int, int]], opts: dict, *, jobs: int
     return _local(story, todo, opts, jobs=jobs or cores(), progress=progress, runs=runs)
 
 
-def _local(story: Any, todo: list[tuple[int, int]], opts: dict, *, jobs: int,
-           progress: Callable[[int, int], None] | None, runs: int) -> list:
+def _local(
+    story: Any,
+    todo: list[tuple[int, int]],
+    opts: dict,
+    *,
+    jobs: int,
+    progress: Callable[[int, int], None] | None,
+    runs: int,
+) -> list:
     import multiprocessing as mp
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -118,8 +144,12 @@ def _local(story: Any, todo: list[tuple[int, int]], opts: dict, *, jobs: int,
     done = 0
     pool = ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo))), mp_context=ctx)
     try:
-        pending = {pool.submit(_play_forked, s, n, opts) if fork else pool.submit(_play_bundled, b, s, n, opts)
-                   for s, n in todo}
+        pending = {
+            pool.submit(_play_forked, s, n, opts)
+            if fork
+            else pool.submit(_play_bundled, b, s, n, opts)
+            for s, n in todo
+        }
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:
@@ -137,8 +167,15 @@ def _local(story: Any, todo: list[tuple[int, int]], opts: dict, *, jobs: int,
     return out
 
 
-def _ray(story: Any, todo: list[tuple[int, int]], opts: dict, *, address: str | None,
-         progress: Callable[[int, int], None] | None, runs: int) -> list:
+def _ray(
+    story: Any,
+    todo: list[tuple[int, int]],
+    opts: dict,
+    *,
+    address: str | None,
+    progress: Callable[[int, int], None] | None,
+    runs: int,
+) -> list:
     try:
         import ray
     except ImportError:
@@ -146,8 +183,13 @@ def _ray(story: Any, todo: list[tuple[int, int]], opts: dict, *, address: str | 
     started = False
     if not ray.is_initialized():
         # address None starts a Ray on this machine; "auto" or "ray://host:10001" joins a cluster.
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 logging_level="ERROR", configure_logging=False)
+        ray.init(
+            address=address,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level="ERROR",
+            configure_logging=False,
+        )
         started = True
     try:
         task = ray.remote(_play_bundled)

@@ -32,8 +32,23 @@ from runner.story.yamlpos import Map, Refused, Seq
 from runner.story.yamlpos import load as yaml_load
 
 CASE_KEYS = {"name", "seed", "gm", "dice", "commands", "expect", "allow_errors", "skip", "lang"}
-EXPECT_KEYS = {"after", "node", "var", "vars", "ending", "has", "lacks", "clock", "text",
-               "no_text", "offers", "not_offers", "visited", "turn", "fired"}
+EXPECT_KEYS = {
+    "after",
+    "node",
+    "var",
+    "vars",
+    "ending",
+    "has",
+    "lacks",
+    "clock",
+    "text",
+    "no_text",
+    "offers",
+    "not_offers",
+    "visited",
+    "turn",
+    "fired",
+}
 COMMAND_KEYS = {"command", "dice"}
 
 
@@ -124,7 +139,9 @@ def _near(word: str, options: set[str]) -> str:
     return f" (did you mean {hit[0]!r}?)" if hit else ""
 
 
-def load_cases(path: str | Path, *, display: str | None = None, root: Path | None = None) -> list[Case]:
+def load_cases(
+    path: str | Path, *, display: str | None = None, root: Path | None = None
+) -> list[Case]:
     """Reads one test file (a regular file, inside ``root`` when given). Raises
     :class:`PlaytestError` for a malformed one."""
     p = Path(path)
@@ -138,7 +155,9 @@ def load_cases(path: str | Path, *, display: str | None = None, root: Path | Non
         raise PlaytestError(f"{shown}:{mark.line + 1 if mark else 1}", str(e.problem)) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
-        raise PlaytestError(f"{shown}:{mark.line + 1 if mark else 1}", f"YAML syntax: {e.problem or e.context}") from None
+        raise PlaytestError(
+            f"{shown}:{mark.line + 1 if mark else 1}", f"YAML syntax: {e.problem or e.context}"
+        ) from None
     except (OSError, yaml.YAMLError) as e:
         raise PlaytestError(f"{shown}:1", f"cannot read: {e}") from None
     if dups:
@@ -153,17 +172,29 @@ def load_cases(path: str | Path, *, display: str | None = None, root: Path | Non
         line = _line(data, index=i) if isinstance(data, list) else _line(data)
         where = f"{shown}:{line}"
         if not isinstance(raw, dict):
-            raise PlaytestError(where, "a test case must be a mapping with name, commands and expect")
+            raise PlaytestError(
+                where, "a test case must be a mapping with name, commands and expect"
+            )
         for k in raw:
             if k not in CASE_KEYS:
-                raise PlaytestError(f"{shown}:{_line(raw, k)}", f"unknown key {k!r} in a test case{_near(str(k), CASE_KEYS)}")
+                raise PlaytestError(
+                    f"{shown}:{_line(raw, k)}",
+                    f"unknown key {k!r} in a test case{_near(str(k), CASE_KEYS)}",
+                )
         name = str(raw.get("name") or f"case {i + 1}")
         if name in names:
             raise PlaytestError(where, f"two cases are named {name!r}")
         names.add(name)
-        case = Case(name, shown, line, seed=int(raw.get("seed", 0) or 0), gm=bool(raw.get("gm", False)),
-                    allow_errors=bool(raw.get("allow_errors", False)), skip=str(raw.get("skip") or ""),
-                    lang=str(raw.get("lang") or ""))
+        case = Case(
+            name,
+            shown,
+            line,
+            seed=int(raw.get("seed", 0) or 0),
+            gm=bool(raw.get("gm", False)),
+            allow_errors=bool(raw.get("allow_errors", False)),
+            skip=str(raw.get("skip") or ""),
+            lang=str(raw.get("lang") or ""),
+        )
         case.dice = _faces(raw.get("dice"), f"{shown}:{_line(raw, 'dice')}")
         case.dice_line = _line(raw, "dice")
         cmds = raw.get("commands") or []
@@ -176,10 +207,17 @@ def load_cases(path: str | Path, *, display: str | None = None, root: Path | Non
             if isinstance(c, dict):
                 for k in c:
                     if k not in COMMAND_KEYS:
-                        raise PlaytestError(f"{shown}:{cl}", f"unknown key {k!r} in a command{_near(str(k), COMMAND_KEYS)}")
+                        raise PlaytestError(
+                            f"{shown}:{cl}",
+                            f"unknown key {k!r} in a command{_near(str(k), COMMAND_KEYS)}",
+                        )
                 if "command" not in c:
-                    raise PlaytestError(f"{shown}:{cl}", "a command written as a mapping needs 'command'")
-                case.commands.append(Command(str(c["command"]), _faces(c.get("dice"), f"{shown}:{cl}"), cl))
+                    raise PlaytestError(
+                        f"{shown}:{cl}", "a command written as a mapping needs 'command'"
+                    )
+                case.commands.append(
+                    Command(str(c["command"]), _faces(c.get("dice"), f"{shown}:{cl}"), cl)
+                )
             elif c is None or isinstance(c, (list, bool)):
                 raise PlaytestError(f"{shown}:{cl}", f"a command must be text, not {c!r}")
             else:
@@ -192,21 +230,35 @@ def load_cases(path: str | Path, *, display: str | None = None, root: Path | Non
         for j, x in enumerate(exps):
             xl = _line(exps, index=j) if isinstance(exps, Seq) else _line(raw, "expect")
             if not isinstance(x, dict) or not x:
-                raise PlaytestError(f"{shown}:{xl}", "an expectation is a mapping such as {node: room}")
+                raise PlaytestError(
+                    f"{shown}:{xl}", "an expectation is a mapping such as {node: room}"
+                )
             for k in x:
                 if k not in EXPECT_KEYS:
-                    raise PlaytestError(f"{shown}:{_line(x, k)}", f"unknown expectation {k!r}{_near(str(k), EXPECT_KEYS)}")
+                    raise PlaytestError(
+                        f"{shown}:{_line(x, k)}",
+                        f"unknown expectation {k!r}{_near(str(k), EXPECT_KEYS)}",
+                    )
             after = x.get("after")
-            if after is not None and (not isinstance(after, int) or isinstance(after, bool)
-                                      or not 0 <= after <= len(case.commands)):
-                raise PlaytestError(f"{shown}:{_line(x, 'after')}",
-                                    f"after must be 0 to {len(case.commands)} (the number of commands played)")
+            if after is not None and (
+                not isinstance(after, int)
+                or isinstance(after, bool)
+                or not 0 <= after <= len(case.commands)
+            ):
+                raise PlaytestError(
+                    f"{shown}:{_line(x, 'after')}",
+                    f"after must be 0 to {len(case.commands)} (the number of commands played)",
+                )
             checks = {k: v for k, v in x.items() if k != "after"}
             if not checks:
-                raise PlaytestError(f"{shown}:{xl}", "an expectation needs something to check besides 'after'")
+                raise PlaytestError(
+                    f"{shown}:{xl}", "an expectation needs something to check besides 'after'"
+                )
             for k in ("node", "ending"):
                 if k in checks and isinstance(checks[k], (list, dict)):
-                    raise PlaytestError(f"{shown}:{_line(x, k)}", f"{k} is one name, not {checks[k]!r}")
+                    raise PlaytestError(
+                        f"{shown}:{_line(x, k)}", f"{k} is one name, not {checks[k]!r}"
+                    )
             case.expect.append(Expect(checks, after, xl, {str(k): _line(x, k) for k in checks}))
         cases.append(case)
     return cases
@@ -222,21 +274,31 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-def check_expectation(story: Story, state: Any, seen: list[str], checks: dict[str, Any]) -> list[str]:
+def check_expectation(
+    story: Story, state: Any, seen: list[str], checks: dict[str, Any]
+) -> list[str]:
     """What does not hold, as messages (empty when everything does)."""
     bad: list[str] = []
     for key, want in checks.items():
         if key == "node":
             if state.node != str(want):
-                bad.append(f"expected to be at node {want!r}, but at {state.node!r}"
-                           + (f" (the game ended: {state.ending})" if state.ending else ""))
+                bad.append(
+                    f"expected to be at node {want!r}, but at {state.node!r}"
+                    + (f" (the game ended: {state.ending})" if state.ending else "")
+                )
         elif key == "ending":
             if want is None or want is False or str(want).lower() == "none":
                 if state.ending is not None:
                     bad.append(f"expected the game to go on, but it ended: {state.ending!r}")
             elif state.ending != str(want):
-                bad.append(f"expected ending {want!r}, but " + (f"got {state.ending!r}" if state.ending
-                                                               else f"the game goes on at {state.node!r}"))
+                bad.append(
+                    f"expected ending {want!r}, but "
+                    + (
+                        f"got {state.ending!r}"
+                        if state.ending
+                        else f"the game goes on at {state.node!r}"
+                    )
+                )
         elif key in ("var", "vars"):
             if not isinstance(want, dict):
                 bad.append(f"{key}: write a mapping such as {{gold: 3}}")
@@ -251,9 +313,13 @@ def check_expectation(story: Story, state: Any, seen: list[str], checks: dict[st
                 if isinstance(item, dict):
                     for it, n in item.items():
                         if state.inventory.get(str(it), 0) != n:
-                            bad.append(f"expected {n} × {it}, have {state.inventory.get(str(it), 0)}")
+                            bad.append(
+                                f"expected {n} × {it}, have {state.inventory.get(str(it), 0)}"
+                            )
                 elif not state.inventory.get(str(item)):
-                    bad.append(f"expected to have {item!r}; inventory: {dict(state.inventory) or 'empty'}")
+                    bad.append(
+                        f"expected to have {item!r}; inventory: {dict(state.inventory) or 'empty'}"
+                    )
         elif key == "lacks":
             for item in _as_list(want):
                 if state.inventory.get(str(item)):
@@ -271,8 +337,10 @@ def check_expectation(story: Story, state: Any, seen: list[str], checks: dict[st
         elif key == "text":
             for s in _as_list(want):
                 if not any(str(s) in t for t in seen):
-                    bad.append(f"expected to see text {str(s)!r}; last lines: "
-                               + " / ".join(repr(t[:40]) for t in seen[-3:]))
+                    bad.append(
+                        f"expected to see text {str(s)!r}; last lines: "
+                        + " / ".join(repr(t[:40]) for t in seen[-3:])
+                    )
         elif key == "no_text":
             for s in _as_list(want):
                 if any(str(s) in t for t in seen):
@@ -283,7 +351,9 @@ def check_expectation(story: Story, state: Any, seen: list[str], checks: dict[st
             for a in _as_list(want):
                 present = str(a) in ids or str(a) in labels
                 if key == "offers" and not present:
-                    bad.append(f"expected action {a!r} to be offered; offered: {', '.join(sorted(ids)) or 'none'}")
+                    bad.append(
+                        f"expected action {a!r} to be offered; offered: {', '.join(sorted(ids)) or 'none'}"
+                    )
                 if key == "not_offers" and present:
                     bad.append(f"did not expect action {a!r} to be offered")
         elif key == "visited":
@@ -293,20 +363,35 @@ def check_expectation(story: Story, state: Any, seen: list[str], checks: dict[st
         elif key == "fired":
             for ev in _as_list(want):
                 if str(ev) not in state.fired:
-                    bad.append(f"expected event {ev!r} to have fired; fired: {', '.join(state.fired) or 'none'}")
+                    bad.append(
+                        f"expected event {ev!r} to have fired; fired: {', '.join(state.fired) or 'none'}"
+                    )
     return bad
 
 
 def _names(story: Story) -> dict[str, set[str]]:
     actions = {a.id for n in story.nodes.values() for a in n.actions}
     actions |= {a.label for n in story.nodes.values() for a in n.actions}
-    return {"node": set(story.nodes), "ending": set(story.endings), "item": set(story.items),
-            "action": actions, "event": {e.id for e in story.events}}
+    return {
+        "node": set(story.nodes),
+        "ending": set(story.endings),
+        "item": set(story.items),
+        "action": actions,
+        "event": {e.id for e in story.events},
+    }
 
 
 # What each expectation names; a typo there would make a negative expectation pass for ever.
-_NAMED = {"node": "node", "visited": "node", "ending": "ending", "has": "item", "lacks": "item",
-          "offers": "action", "not_offers": "action", "fired": "event"}
+_NAMED = {
+    "node": "node",
+    "visited": "node",
+    "ending": "ending",
+    "has": "item",
+    "lacks": "item",
+    "offers": "action",
+    "not_offers": "action",
+    "fired": "event",
+}
 
 
 def unknown_names(story: Story, checks: dict[str, Any]) -> list[tuple[str, str]]:
@@ -329,7 +414,9 @@ def unknown_names(story: Story, checks: dict[str, Any]) -> list[tuple[str, str]]
     return out
 
 
-def _step_counting(story: Story, state: Any, text: str, queue: list[int], gm: bool) -> tuple[Any, list[dict], int]:
+def _step_counting(
+    story: Story, state: Any, text: str, queue: list[int], gm: bool
+) -> tuple[Any, list[dict], int]:
     """Steps with the queued faces first; returns how many of them the command used.
 
     A step is pure, so trying it with 0, 1, 2… faces and only dice from the list finds
@@ -395,7 +482,9 @@ def run_case(story: Story, case: Case) -> Result:
 
     # A mistyped name would make `lacks:` or `not_offers:` pass for ever: say so up front.
     for x in case.expect:
-        for key, msg in sorted(unknown_names(story, x.checks), key=lambda km: x.lines.get(km[0], 0)):
+        for key, msg in sorted(
+            unknown_names(story, x.checks), key=lambda km: x.lines.get(km[0], 0)
+        ):
             res.warnings.append(f"{case.file}:{x.lines.get(key, x.line)}: {msg}")
 
     for msg in absorb(events):
@@ -403,8 +492,10 @@ def run_case(story: Story, case: Case) -> Result:
     verify(0)
     for i, cmd in enumerate(case.commands, 1):
         if state.ending is not None:
-            fails.append(f"{case.file}:{cmd.line}: the game already ended ({state.ending}) "
-                         f"before command {i} {cmd.text!r}")
+            fails.append(
+                f"{case.file}:{cmd.line}: the game already ended ({state.ending}) "
+                f"before command {i} {cmd.text!r}"
+            )
             break
         queue = cmd.dice + queue
         try:
@@ -415,15 +506,19 @@ def run_case(story: Story, case: Case) -> Result:
         queue = queue[used:]
         errs = absorb(events)
         if new is state and errs and not case.allow_errors:
-            fails.append(f"{case.file}:{cmd.line}: command {i} {cmd.text!r} failed at node "
-                         f"{state.node!r}: {errs[0]}")
+            fails.append(
+                f"{case.file}:{cmd.line}: command {i} {cmd.text!r} failed at node "
+                f"{state.node!r}: {errs[0]}"
+            )
             break
         state = new
         verify(i)
     else:
         if queue:
-            fails.append(f"{case.file}:{case.dice_line or case.line}: {len(queue)} dice face(s) "
-                         f"were never rolled: {queue}")
+            fails.append(
+                f"{case.file}:{case.dice_line or case.line}: {len(queue)} dice face(s) "
+                f"were never rolled: {queue}"
+            )
         verify(None)
     res.outcome = "failed" if fails else "passed"
     res.seconds = time.perf_counter() - t0
@@ -445,7 +540,9 @@ def _run_translated(story: Story, source: Story, case: Case, t0: float) -> Resul
     queue = list(case.dice)
     for ev in events:
         if ev["type"] == "error":
-            fails.append(f"{case.file}:{case.line}: the {lang} story fails at the start: {ev.get('message', '')}")
+            fails.append(
+                f"{case.file}:{case.line}: the {lang} story fails at the start: {ev.get('message', '')}"
+            )
 
     def verify(k: int | None) -> None:
         for x in at.get(k, ()):
@@ -463,10 +560,14 @@ def _run_translated(story: Story, source: Story, case: Case, t0: float) -> Resul
     verify(0)
     for i, cmd in enumerate(case.commands, 1):
         if state.ending is not None:
-            fails.append(f"{case.file}:{cmd.line}: the {lang} game already ended ({state.ending}) "
-                         f"before command {i} {cmd.text!r}")
+            fails.append(
+                f"{case.file}:{cmd.line}: the {lang} game already ended ({state.ending}) "
+                f"before command {i} {cmd.text!r}"
+            )
             break
-        found = None if cmd.text.startswith(("!", "@")) else resolve(source, mirror, cmd.text).choice
+        found = (
+            None if cmd.text.startswith(("!", "@")) else resolve(source, mirror, cmd.text).choice
+        )
         text = found.id if found is not None else cmd.text
         queue = cmd.dice + queue
         try:
@@ -478,14 +579,20 @@ def _run_translated(story: Story, source: Story, case: Case, t0: float) -> Resul
         queue = queue[used2:]
         errs = [str(ev.get("message", "")) for ev in events if ev["type"] == "error"]
         if new is state and errs and not case.allow_errors and new_m is not mirror:
-            fails.append(f"{case.file}:{cmd.line}: command {i} {text!r} failed in {lang} at node "
-                         f"{state.node!r}: {errs[0]}")
+            fails.append(
+                f"{case.file}:{cmd.line}: command {i} {text!r} failed in {lang} at node "
+                f"{state.node!r}: {errs[0]}"
+            )
             break
         state, mirror = new, new_m
-        why = differs(mirror, state) or ("" if used == used2 else f"dice: {used2} used in {lang}, {used}")
+        why = differs(mirror, state) or (
+            "" if used == used2 else f"dice: {used2} used in {lang}, {used}"
+        )
         if why:
-            fails.append(f"{case.file}:{cmd.line}: after command {i} {cmd.text!r} the {lang} game differs "
-                         f"from the {source.language} one: {why}")
+            fails.append(
+                f"{case.file}:{cmd.line}: after command {i} {cmd.text!r} the {lang} game differs "
+                f"from the {source.language} one: {why}"
+            )
             break
         verify(i)
     else:
@@ -504,14 +611,17 @@ def playtest_files(story_path: str | Path) -> list[Path]:
     return sorted(q for q in folder.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file())
 
 
-def run_tests(story: Story, files: list[Path], *, select: str = "",
-              display_base: Path | None = None) -> list[Result]:
+def run_tests(
+    story: Story, files: list[Path], *, select: str = "", display_base: Path | None = None
+) -> list[Result]:
     """Runs every case in ``files`` (those whose id contains ``select``)."""
     results: list[Result] = []
     root = story_root(story.path)
     if root is None:  # a one-file story: its tests/ folder is next to it
         root = Path(os.path.realpath(Path(story.path).parent))
-    home = os.path.abspath(Path(story.path) if Path(story.path).is_dir() else Path(story.path).parent)
+    home = os.path.abspath(
+        Path(story.path) if Path(story.path).is_dir() else Path(story.path).parent
+    )
     for f in files:
         shown = str(f)
         # Files found in the story's own tests/ stay inside its folder; files the user

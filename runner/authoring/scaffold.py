@@ -311,8 +311,9 @@ def offered() -> list[str]:
     return [n for n in names() if templates(n)]
 
 
-def new_story(name: str, *, rules: str = "none", parent: str | Path = ".", title: str = "",
-              lang: str = "ja") -> Path:
+def new_story(
+    name: str, *, rules: str = "none", parent: str | Path = ".", title: str = "", lang: str = "ja"
+) -> Path:
     """Writes ``parent/name/story.yaml`` and ``tests/smoke.yaml`` (in Japanese, or with
     ``lang="en"`` an English story, ``language: en``, where the rule system has one; else in
     the language it has); returns the folder."""
@@ -325,8 +326,10 @@ def new_story(name: str, *, rules: str = "none", parent: str | Path = ".", title
     folder = Path(parent) / name
     sid = folder.name
     if not _ID.match(sid):
-        raise ScaffoldError(f"{sid!r} cannot be a story id: use letters, digits, _ and - "
-                            "(starting with a letter), e.g. my_story")
+        raise ScaffoldError(
+            f"{sid!r} cannot be a story id: use letters, digits, _ and - "
+            "(starting with a letter), e.g. my_story"
+        )
     if folder.exists() and any(folder.iterdir()):
         raise ScaffoldError(f"{folder} already exists and is not empty")
     story_t, test_t = found.get(lang) or next(iter(found.values()))
@@ -345,4 +348,8 @@ def _yaml_text(s: str) -> str:
     import json
 
     plain = re.fullmatch(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^:#\n]*", s) and not s.endswith(" ")
-    return s if plain and s.lower() not in ("true", "false", "null", "yes", "no", "on", "off") else json.dumps(s, ensure_ascii=False)
+    return (
+        s
+        if plain and s.lower() not in ("true", "false", "null", "yes", "no", "on", "off")
+        else json.dumps(s, ensure_ascii=False)
+    )

@@ -113,7 +113,11 @@ def _outcome_marks(story: Story) -> tuple[dict[str, tuple[str, str]], dict[tuple
             walk(a.after, where)
             if a.check is not None:
                 name = f"{where}: {unparse(a.check)}"
-                action_checks[(n.id, a.id)] = [name, a.outcomes, {o.key: says(o.effects) for o in a.outcomes}]
+                action_checks[(n.id, a.id)] = [
+                    name,
+                    a.outcomes,
+                    {o.key: says(o.effects) for o in a.outcomes},
+                ]
                 for o in a.outcomes:
                     for nid in says(o.effects):
                         marks[nid] = (name, o.key)
@@ -123,7 +127,7 @@ def _outcome_marks(story: Story) -> tuple[dict[str, tuple[str, str]], dict[tuple
 
 class _Tally:
     def __init__(self) -> None:
-        self.rolls: dict[str, list] = {}   # label -> [count, successes, judged, Counter(levels)]
+        self.rolls: dict[str, list] = {}  # label -> [count, successes, judged, Counter(levels)]
         self.checks: dict[str, Counter] = {}
 
     def roll(self, ev: dict) -> None:
@@ -192,8 +196,16 @@ def _minmax(acc: list, x: int) -> None:
     acc[2] = x if acc[2] is None or x > acc[2] else acc[2]
 
 
-def play_chunk(story: Story, start: int, count: int, *, policy: str = "random", max_turns: int = 500,
-               secrets: bool = False, progress: Callable[[int], None] | None = None) -> Partial:
+def play_chunk(
+    story: Story,
+    start: int,
+    count: int,
+    *,
+    policy: str = "random",
+    max_turns: int = 500,
+    secrets: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Partial:
     """Plays games ``start`` .. ``start + count - 1`` (each game's seed is its number)."""
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}: one of {', '.join(POLICIES)}")
@@ -204,8 +216,8 @@ def play_chunk(story: Story, start: int, count: int, *, policy: str = "random", 
     endings_set = frozenset(story.endings)
     part = Partial(start, count)
     visited = part.visited
-    taken = part.taken             # "node.action"
-    offered = part.offered         # node -> ids of the actions offered there
+    taken = part.taken  # "node.action"
+    offered = part.offered  # node -> ids of the actions offered there
     reached_endings = part.reached
     shown = part.shown
     outcomes = part.outcomes
@@ -250,12 +262,24 @@ def play_chunk(story: Story, start: int, count: int, *, policy: str = "random", 
             if policy == "random" or len(choices) == 1:
                 pick = choices[int(choice_rng() * len(choices))]
             else:
-                pick = _pick(policy, choices, node, state, taken, visited, reached_endings,
-                             targets, endings_set, choice_rng)
+                pick = _pick(
+                    policy,
+                    choices,
+                    node,
+                    state,
+                    taken,
+                    visited,
+                    reached_endings,
+                    targets,
+                    endings_set,
+                    choice_rng,
+                )
             commands.append(pick.id)
             new, events = step(story, state, pick, tail_events=False)
             if new is state:
-                msg = next((ev.get("message", "") for ev in events if ev["type"] == "error"), "no change")
+                msg = next(
+                    (ev.get("message", "") for ev in events if ev["type"] == "error"), "no change"
+                )
                 errors[(msg, node)] += 1
                 result = "(error)"
                 why = "error: " + msg
@@ -290,8 +314,15 @@ def play_chunk(story: Story, start: int, count: int, *, policy: str = "random", 
             if len(part.failed_seeds) < SEEDS_KEPT:
                 part.failed_seeds.append(seed)
             if len(part.failures) < FAILURES_KEPT:
-                part.failures.append({"seed": seed, "why": why, "node": state.node, "turns": state.turn,
-                                      "commands": commands})
+                part.failures.append(
+                    {
+                        "seed": seed,
+                        "why": why,
+                        "node": state.node,
+                        "turns": state.turn,
+                        "commands": commands,
+                    }
+                )
         outcomes[result] += 1
         _minmax(part.turns, state.turn)
         _minmax(part.clock, state.clock)
@@ -310,10 +341,20 @@ def chunks(runs: int, seed: int = 0, size: int = CHUNK) -> list[tuple[int, int]]
     return [(seed + k, min(size, runs - k)) for k in range(0, runs, size)]
 
 
-def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "random",
-             max_turns: int = 500, secrets: bool = False,
-             progress: Callable[[int, int], None] | None = None, jobs: int = 1,
-             chunk: int = CHUNK, cluster: str | None = None, address: str | None = None) -> Report:
+def simulate(
+    story: Story,
+    runs: int = 100,
+    *,
+    seed: int = 0,
+    policy: str = "random",
+    max_turns: int = 500,
+    secrets: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
+    chunk: int = CHUNK,
+    cluster: str | None = None,
+    address: str | None = None,
+) -> Report:
     """Plays ``runs`` games and reports endings, lengths, coverage, dead ends and rolls.
 
     The games are cut into chunks of ``chunk`` seeds, played in this process (``jobs`` 1),
@@ -331,15 +372,33 @@ def simulate(story: Story, runs: int = 100, *, seed: int = 0, policy: str = "ran
             done[0] += n
             progress(done[0], runs)  # type: ignore[misc]
 
-        parts = [play_chunk(story, s, n, progress=tick if progress is not None else None, **opts)
-                 for s, n in todo]
+        parts = [
+            play_chunk(story, s, n, progress=tick if progress is not None else None, **opts)
+            for s, n in todo
+        ]
     else:
         from runner.authoring import parallel
 
-        parts = parallel.run_chunks(story, todo, opts, jobs=jobs, cluster=cluster, address=address,
-                                    progress=progress, runs=runs)
-    rep = merge(story, parts, runs=runs, seed=seed, policy=policy, max_turns=max_turns,
-                secrets=secrets, chunk=chunk)
+        parts = parallel.run_chunks(
+            story,
+            todo,
+            opts,
+            jobs=jobs,
+            cluster=cluster,
+            address=address,
+            progress=progress,
+            runs=runs,
+        )
+    rep = merge(
+        story,
+        parts,
+        runs=runs,
+        seed=seed,
+        policy=policy,
+        max_turns=max_turns,
+        secrets=secrets,
+        chunk=chunk,
+    )
     rep.elapsed = time.perf_counter() - t0
     return rep
 
@@ -382,8 +441,17 @@ def _pct(n: int, total: int) -> float:
     return round(100.0 * n / total, 1) if total else 100.0
 
 
-def merge(story: Story, parts: list[Partial], *, runs: int, seed: int, policy: str, max_turns: int,
-          secrets: bool = False, chunk: int = CHUNK) -> Report:
+def merge(
+    story: Story,
+    parts: list[Partial],
+    *,
+    runs: int,
+    seed: int,
+    policy: str,
+    max_turns: int,
+    secrets: bool = False,
+    chunk: int = CHUNK,
+) -> Report:
     """One report from the chunks' findings (in any order: they are sorted by first seed)."""
     parts = sorted(parts, key=lambda p: p.start)
     outcomes: Counter = Counter()
@@ -427,8 +495,8 @@ def merge(story: Story, parts: list[Partial], *, runs: int, seed: int, policy: s
         for name, keys in p.checks.items():
             checks.setdefault(name, Counter()).update(keys)
         failed += p.failed
-        failures.extend(p.failures[:max(0, FAILURES_KEPT - len(failures))])
-        failed_seeds.extend(p.failed_seeds[:max(0, SEEDS_KEPT - len(failed_seeds))])
+        failures.extend(p.failures[: max(0, FAILURES_KEPT - len(failures))])
+        failed_seeds.extend(p.failed_seeds[: max(0, SEEDS_KEPT - len(failed_seeds))])
 
     def stats(acc: list) -> dict[str, float]:
         if acc[1] is None:
@@ -443,18 +511,26 @@ def merge(story: Story, parts: list[Partial], *, runs: int, seed: int, policy: s
     rep.clock = stats(clocks)
     rep.nodes_total = len(story.nodes)
     rep.unreached_nodes = [n for n in story.nodes if n not in visited]
-    all_actions = [(n.id, a.id) for n in story.nodes.values() for a in n.actions
-                   if secrets or not a.hidden]
+    all_actions = [
+        (n.id, a.id) for n in story.nodes.values() for a in n.actions if secrets or not a.hidden
+    ]
     rep.actions_total = len(all_actions)
-    rep.untaken_actions = [f"{n}.{a}" for n, a in all_actions if n in visited and f"{n}.{a}" not in taken]
+    rep.untaken_actions = [
+        f"{n}.{a}" for n, a in all_actions if n in visited and f"{n}.{a}" not in taken
+    ]
     missing = [e for e in story.endings if e not in reached]
     g = build(story) if missing else None
-    rep.unreached_endings = [{"id": e, **_why_unreached(g, e, visited, offered, taken, fired)}
-                             for e in missing]
-    rep.stuck = [{"node": n, "why": why, "games": c} for (n, why), c in
-                 sorted(stuck.items(), key=lambda kv: (-kv[1], kv[0]))]
-    rep.errors = [{"message": m, "node": n, "count": c} for (m, n), c in
-                  sorted(errors.items(), key=lambda kv: (-kv[1], kv[0]))]
+    rep.unreached_endings = [
+        {"id": e, **_why_unreached(g, e, visited, offered, taken, fired)} for e in missing
+    ]
+    rep.stuck = [
+        {"node": n, "why": why, "games": c}
+        for (n, why), c in sorted(stuck.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+    rep.errors = [
+        {"message": m, "node": n, "count": c}
+        for (m, n), c in sorted(errors.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
     for label, (count, ok, judged, levels) in sorted(rolls.items()):
         row: dict[str, Any] = {"label": label, "count": count}
         if judged:
@@ -473,10 +549,12 @@ def merge(story: Story, parts: list[Partial], *, runs: int, seed: int, policy: s
     rep.lines_total = len(lines)
     rep.unshown_lines = [x for x in lines if x not in shown]
     taken_n = sum(1 for n, a in all_actions if f"{n}.{a}" in taken)
-    rep.coverage = {"nodes": _pct(len(story.nodes) - len(rep.unreached_nodes), len(story.nodes)),
-                    "actions": _pct(taken_n, len(all_actions)),
-                    "endings": _pct(len(story.endings) - len(missing), len(story.endings)),
-                    "lines": _pct(len(lines) - len(rep.unshown_lines), len(lines))}
+    rep.coverage = {
+        "nodes": _pct(len(story.nodes) - len(rep.unreached_nodes), len(story.nodes)),
+        "actions": _pct(taken_n, len(all_actions)),
+        "endings": _pct(len(story.endings) - len(missing), len(story.endings)),
+        "lines": _pct(len(lines) - len(rep.unshown_lines), len(lines)),
+    }
     rep.failed_games = failed
     rep.failures = failures
     rep.failed_seeds = failed_seeds
@@ -500,19 +578,38 @@ _choice_id = itemgetter(1)
 """A Choice's id (Choice is a NamedTuple: n, id, ...), read in C for every offered action."""
 
 
-def _pick(policy: str, choices: list, node: str, state: Any, taken: set[str], visited: set[str],
-          reached: set[str], targets: dict, endings: frozenset[str], rnd: Callable[[], float]) -> Any:
+def _pick(
+    policy: str,
+    choices: list,
+    node: str,
+    state: Any,
+    taken: set[str],
+    visited: set[str],
+    reached: set[str],
+    targets: dict,
+    endings: frozenset[str],
+    rnd: Callable[[], float],
+) -> Any:
     cands = choices
     if policy == "greedy":
         seen_here = state.visits
         done_here = state.done
         # Once per game per action: retrying a failed way is the explorer's business.
-        fresh = [c for c in choices if f"{node}.{c.id}" not in done_here
-                 and any((t not in endings and t not in seen_here) or (t in endings and t not in reached)
-                        for t in targets.get((node, c.id), ()))]
+        fresh = [
+            c
+            for c in choices
+            if f"{node}.{c.id}" not in done_here
+            and any(
+                (t not in endings and t not in seen_here) or (t in endings and t not in reached)
+                for t in targets.get((node, c.id), ())
+            )
+        ]
         if fresh:
-            never = [c for c in fresh if any(t not in visited and t not in reached
-                                             for t in targets.get((node, c.id), ()))]
+            never = [
+                c
+                for c in fresh
+                if any(t not in visited and t not in reached for t in targets.get((node, c.id), ()))
+            ]
             cands = never or fresh
             return cands[int(rnd() * len(cands))]
     done = state.done
@@ -527,35 +624,64 @@ def _pick(policy: str, choices: list, node: str, state: Any, taken: set[str], vi
 
 
 REASONS = {
-    "no_move": ("どの移動もここへ来ない（ルールの処理だけが終わらせられる）",
-                "no move in the story leads here (only a rule system could end here)"),
-    "source_unreached": ("ここへ来る場所に一度も着かなかった",
-                         "the places that lead here were never reached"),
-    "never_offered": ("行動が一度も選べなかった（when が真にならなかった）",
-                      "the action was never offered (its 'when' was never true)"),
-    "never_chosen": ("行動は選べたが一度も選ばれなかった（回数や方針を変えて）",
-                     "the action was offered but never chosen (more runs or another policy)"),
-    "condition_never_true": ("行動はしたが、ここへ来る条件・判定結果が出なかった",
-                             "the action was taken but the condition or check result leading here never came up"),
+    "no_move": (
+        "どの移動もここへ来ない（ルールの処理だけが終わらせられる）",
+        "no move in the story leads here (only a rule system could end here)",
+    ),
+    "source_unreached": (
+        "ここへ来る場所に一度も着かなかった",
+        "the places that lead here were never reached",
+    ),
+    "never_offered": (
+        "行動が一度も選べなかった（when が真にならなかった）",
+        "the action was never offered (its 'when' was never true)",
+    ),
+    "never_chosen": (
+        "行動は選べたが一度も選ばれなかった（回数や方針を変えて）",
+        "the action was offered but never chosen (more runs or another policy)",
+    ),
+    "condition_never_true": (
+        "行動はしたが、ここへ来る条件・判定結果が出なかった",
+        "the action was taken but the condition or check result leading here never came up",
+    ),
     "event_never_fired": ("時間イベントが起きなかった", "the timed event never fired"),
-    "needs_rules_input": ("ルールの入力次第（ランダムな選択では出にくい）",
-                          "depends on rule-system input that random play does not produce"),
+    "needs_rules_input": (
+        "ルールの入力次第（ランダムな選択では出にくい）",
+        "depends on rule-system input that random play does not produce",
+    ),
 }
 
 
-def _why_unreached(g: Graph | None, ending: str, visited: set[str], offered: dict[str, set[str]],
-                   taken: set[str], fired: set[str]) -> dict:
+def _why_unreached(
+    g: Graph | None,
+    ending: str,
+    visited: set[str],
+    offered: dict[str, set[str]],
+    taken: set[str],
+    fired: set[str],
+) -> dict:
     """Guesses why no game reached ``ending``: the furthest any path to it got."""
     assert g is not None
-    rank = {"no_move": 0, "source_unreached": 1, "event_never_fired": 2, "never_offered": 3,
-            "never_chosen": 4, "condition_never_true": 5, "needs_rules_input": 6}
+    rank = {
+        "no_move": 0,
+        "source_unreached": 1,
+        "event_never_fired": 2,
+        "never_offered": 3,
+        "never_chosen": 4,
+        "condition_never_true": 5,
+        "needs_rules_input": 6,
+    }
     best = ("no_move", "")
     for e in g.edges:
         if e.dst != ending:
             continue
         if e.kind == "event":
             ev = e.src[1:]
-            r = ("event_never_fired", ev) if ev not in fired else ("condition_never_true", f"event {ev}: {e.cond}")
+            r = (
+                ("event_never_fired", ev)
+                if ev not in fired
+                else ("condition_never_true", f"event {ev}: {e.cond}")
+            )
         elif e.src not in visited:
             r = ("source_unreached", e.src)
         elif e.kind == "action":
@@ -580,50 +706,93 @@ def _why_unreached(g: Graph | None, ending: str, visited: set[str], offered: dic
 # ----------------------------------------------------------------- text report
 
 _T = {
-    "ja": {"head": "{story}: {runs} 回（方針 {policy}、シード {seed}、上限 {cap} 手）",
-           "endings": "エンディング", "turns": "手数", "clock": "ゲーム内時間（分）",
-           "stat": "平均 {mean}・最小 {min}・最大 {max}", "nodes": "到達したノード {n}/{t}",
-           "unreached_nodes": "一度も着かなかったノード", "actions": "選ばれなかった行動（着いたノードで）",
-           "unreached_endings": "一度も出なかったエンディング", "stuck": "行き詰まり",
-           "no_action": "選べる行動がない", "turn_cap": "手数の上限（ループ？）", "errors": "ストーリーのエラー",
-           "rolls": "ロール", "checks": "判定の結果", "rate": "成功率",
-           "games": "回", "coverage": "網羅率：ノード {nodes}%・行動 {actions}%・エンディング {endings}%・文 {lines}%",
-           "unshown": "一度も表示されなかった文（ナレーションの id）",
-           "failures": "行き詰まった・エラーのゲーム（シードとコマンド）",
-           "failure": "シード {seed}：{node} で{why}（{turns} 手）",
-           "replay": "再現：katari play {story} --seed SEED --replay-commands FILE（FILE はコマンドを一行ずつ）",
-           "replay_dir": "再現：katari play {story} --replay-commands {dir}/seed-SEED.txt",
-           "more_failures": "ほか {n} ゲーム（コマンドは最初の {kept} ゲームだけを記録）", "seeds": "シード",
-           "why_no_action": "選べる行動がない", "why_turn_cap": "手数の上限", "why_error": "エラー"},
-    "en": {"head": "{story}: {runs} games (policy {policy}, seed {seed}, cap {cap} turns)",
-           "endings": "endings", "turns": "turns", "clock": "in-game time (minutes)",
-           "stat": "mean {mean}, min {min}, max {max}", "nodes": "nodes reached {n}/{t}",
-           "unreached_nodes": "nodes never reached", "actions": "actions never taken (in reached nodes)",
-           "unreached_endings": "endings never reached", "stuck": "stuck",
-           "no_action": "no valid action", "turn_cap": "turn cap reached (a loop?)", "errors": "story errors",
-           "rolls": "rolls", "checks": "check outcomes", "rate": "success",
-           "games": "games", "coverage": "coverage: nodes {nodes}%, actions {actions}%, endings {endings}%, lines {lines}%",
-           "unshown": "lines never shown (narration ids)",
-           "failures": "stuck or errored games (seed and commands)",
-           "failure": "seed {seed}: {why} at {node} ({turns} turns)",
-           "replay": "replay one: katari play {story} --seed SEED --replay-commands FILE (FILE: the commands, one a line)",
-           "replay_dir": "replay one: katari play {story} --replay-commands {dir}/seed-SEED.txt",
-           "more_failures": "{n} more games (commands kept for the first {kept})", "seeds": "seeds",
-           "why_no_action": "no valid action", "why_turn_cap": "turn cap", "why_error": "error"},
+    "ja": {
+        "head": "{story}: {runs} 回（方針 {policy}、シード {seed}、上限 {cap} 手）",
+        "endings": "エンディング",
+        "turns": "手数",
+        "clock": "ゲーム内時間（分）",
+        "stat": "平均 {mean}・最小 {min}・最大 {max}",
+        "nodes": "到達したノード {n}/{t}",
+        "unreached_nodes": "一度も着かなかったノード",
+        "actions": "選ばれなかった行動（着いたノードで）",
+        "unreached_endings": "一度も出なかったエンディング",
+        "stuck": "行き詰まり",
+        "no_action": "選べる行動がない",
+        "turn_cap": "手数の上限（ループ？）",
+        "errors": "ストーリーのエラー",
+        "rolls": "ロール",
+        "checks": "判定の結果",
+        "rate": "成功率",
+        "games": "回",
+        "coverage": "網羅率：ノード {nodes}%・行動 {actions}%・エンディング {endings}%・文 {lines}%",
+        "unshown": "一度も表示されなかった文（ナレーションの id）",
+        "failures": "行き詰まった・エラーのゲーム（シードとコマンド）",
+        "failure": "シード {seed}：{node} で{why}（{turns} 手）",
+        "replay": "再現：katari play {story} --seed SEED --replay-commands FILE（FILE はコマンドを一行ずつ）",
+        "replay_dir": "再現：katari play {story} --replay-commands {dir}/seed-SEED.txt",
+        "more_failures": "ほか {n} ゲーム（コマンドは最初の {kept} ゲームだけを記録）",
+        "seeds": "シード",
+        "why_no_action": "選べる行動がない",
+        "why_turn_cap": "手数の上限",
+        "why_error": "エラー",
+    },
+    "en": {
+        "head": "{story}: {runs} games (policy {policy}, seed {seed}, cap {cap} turns)",
+        "endings": "endings",
+        "turns": "turns",
+        "clock": "in-game time (minutes)",
+        "stat": "mean {mean}, min {min}, max {max}",
+        "nodes": "nodes reached {n}/{t}",
+        "unreached_nodes": "nodes never reached",
+        "actions": "actions never taken (in reached nodes)",
+        "unreached_endings": "endings never reached",
+        "stuck": "stuck",
+        "no_action": "no valid action",
+        "turn_cap": "turn cap reached (a loop?)",
+        "errors": "story errors",
+        "rolls": "rolls",
+        "checks": "check outcomes",
+        "rate": "success",
+        "games": "games",
+        "coverage": "coverage: nodes {nodes}%, actions {actions}%, endings {endings}%, lines {lines}%",
+        "unshown": "lines never shown (narration ids)",
+        "failures": "stuck or errored games (seed and commands)",
+        "failure": "seed {seed}: {why} at {node} ({turns} turns)",
+        "replay": "replay one: katari play {story} --seed SEED --replay-commands FILE (FILE: the commands, one a line)",
+        "replay_dir": "replay one: katari play {story} --replay-commands {dir}/seed-SEED.txt",
+        "more_failures": "{n} more games (commands kept for the first {kept})",
+        "seeds": "seeds",
+        "why_no_action": "no valid action",
+        "why_turn_cap": "turn cap",
+        "why_error": "error",
+    },
 }
 
 
-def format_report(rep: Report, lang: str = "ja", *, limit: int = 20, story_arg: str | None = None,
-                  failures_dir: str | None = None) -> str:
+def format_report(
+    rep: Report,
+    lang: str = "ja",
+    *,
+    limit: int = 20,
+    story_arg: str | None = None,
+    failures_dir: str | None = None,
+) -> str:
     """The report as text for a person."""
     t = _T.get(lang, _T["en"])
     li = 0 if lang == "ja" else 1
-    out = [t["head"].format(story=rep.story, runs=rep.runs, policy=rep.policy, seed=rep.seed,
-                            cap=rep.max_turns), ""]
+    out = [
+        t["head"].format(
+            story=rep.story, runs=rep.runs, policy=rep.policy, seed=rep.seed, cap=rep.max_turns
+        ),
+        "",
+    ]
     out.append(t["endings"] + ":")
     for k, c in rep.endings.items():
         kind = rep.ending_kinds.get(k)
-        out.append(f"  {k:<24} {c:>6}  {100 * c / max(1, rep.runs):5.1f}%" + (f"  ({kind})" if kind else ""))
+        out.append(
+            f"  {k:<24} {c:>6}  {100 * c / max(1, rep.runs):5.1f}%"
+            + (f"  ({kind})" if kind else "")
+        )
     out.append(f"{t['turns']}: " + t["stat"].format(**rep.turns))
     out.append(f"{t['clock']}: " + t["stat"].format(**rep.clock))
     out.append(t["nodes"].format(n=rep.nodes_total - len(rep.unreached_nodes), t=rep.nodes_total))
@@ -641,9 +810,13 @@ def format_report(rep: Report, lang: str = "ja", *, limit: int = 20, story_arg: 
 
     listing(t["unreached_nodes"], rep.unreached_nodes)
     listing(t["actions"], rep.untaken_actions)
-    listing(t["unreached_endings"], [
-        f"{u['id']}: {REASONS[u['reason']][li]}" + (f" — {u['detail']}" if u["detail"] else "")
-        for u in rep.unreached_endings])
+    listing(
+        t["unreached_endings"],
+        [
+            f"{u['id']}: {REASONS[u['reason']][li]}" + (f" — {u['detail']}" if u["detail"] else "")
+            for u in rep.unreached_endings
+        ],
+    )
     listing(t["stuck"], [f"{s['node']}: {t[s['why']]} ×{s['games']}" for s in rep.stuck])
     listing(t["errors"], [f"{e['node']}: {e['message']} ×{e['count']}" for e in rep.errors])
     rows = []
@@ -655,7 +828,9 @@ def format_report(rep: Report, lang: str = "ja", *, limit: int = 20, story_arg: 
     rows = []
     for c in rep.checks:
         extra = f"  {t['rate']} {100 * c['success_rate']:.1f}%" if "success_rate" in c else ""
-        rows.append(f"{c['check']}: " + ", ".join(f"{k} {v}" for k, v in c["outcomes"].items()) + extra)
+        rows.append(
+            f"{c['check']}: " + ", ".join(f"{k} {v}" for k, v in c["outcomes"].items()) + extra
+        )
     listing(t["checks"], rows)
     listing(t["unshown"], rep.unshown_lines)
     if rep.failures:
@@ -664,18 +839,36 @@ def format_report(rep: Report, lang: str = "ja", *, limit: int = 20, story_arg: 
         out.append(f"{t['failures']} ({rep.failed_games}):")
         for f in rep.failures[:limit]:
             why = f["why"]
-            said = t["why_error"] + why[len("error"):] if why.startswith("error") else t.get(f"why_{why}", why)
+            said = (
+                t["why_error"] + why[len("error") :]
+                if why.startswith("error")
+                else t.get(f"why_{why}", why)
+            )
             cmds = ", ".join(f["commands"]) or "-"
             if len(cmds) > 160:
                 cmds = cmds[:157] + "…"
-            out.append("  " + t["failure"].format(seed=f["seed"], why=said, node=f["node"], turns=f["turns"])
-                       + f": {cmds}")
+            out.append(
+                "  "
+                + t["failure"].format(seed=f["seed"], why=said, node=f["node"], turns=f["turns"])
+                + f": {cmds}"
+            )
         if rep.failed_games > min(limit, len(rep.failures)):
-            rest = rep.failed_seeds[min(limit, len(rep.failures)):]
+            rest = rep.failed_seeds[min(limit, len(rep.failures)) :]
             seeds = ", ".join(map(str, rest[:30])) + (", …" if len(rest) > 30 else "")
-            out.append("  " + t["more_failures"].format(n=rep.failed_games - min(limit, len(rep.failures)),
-                                                      kept=len(rep.failures)) + f": {t['seeds']} {seeds}")
+            out.append(
+                "  "
+                + t["more_failures"].format(
+                    n=rep.failed_games - min(limit, len(rep.failures)), kept=len(rep.failures)
+                )
+                + f": {t['seeds']} {seeds}"
+            )
         story = shlex.quote(story_arg or rep.story)
-        out.append("  " + (t["replay_dir"].format(story=story, dir=failures_dir) if failures_dir
-                           else t["replay"].format(story=story)))
+        out.append(
+            "  "
+            + (
+                t["replay_dir"].format(story=story, dir=failures_dir)
+                if failures_dir
+                else t["replay"].format(story=story)
+            )
+        )
     return "\n".join(out) + "\n"

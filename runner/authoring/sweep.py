@@ -64,8 +64,9 @@ def with_options(story: Story, values: dict[str, Any]) -> Story:
     opts = dict(story.options)
     for k, v in values.items():
         opts = _put(opts, k, v)
-    new = dataclasses.replace(story, options=opts,
-                              cache={k: v for k, v in story.cache.items() if k == "_kana"})
+    new = dataclasses.replace(
+        story, options=opts, cache={k: v for k, v in story.cache.items() if k == "_kana"}
+    )
     problems = _validate(new)
     if problems:
         raise SweepError(f"{', '.join(f'{k}={v!r}' for k, v in values.items())}: {problems[0]}")
@@ -81,15 +82,25 @@ def _validate(story: Story) -> list[str]:
     rs = system(story.rules)
     if rs.validate is None:
         return []
-    raw = {"story": {"id": story.id, "title": story.title, "rules": story.rules, "start": story.start,
-                     "language": story.language, "options": story.options},
-           "variables": {k: v.value for k, v in story.variables.items()},
-           "items": {k: {"name": v.name, **v.props} for k, v in story.items.items()},
-           "characters": {k: {"name": c.name, "kind": c.kind, "stats": c.stats, "props": c.props}
-                          for k, c in story.characters.items()},
-           "nodes": {k: n.props for k, n in story.nodes.items()},
-           "endings": {k: {"kind": e.kind, "title": e.title} for k, e in story.endings.items()},
-           **story.extra}
+    raw = {
+        "story": {
+            "id": story.id,
+            "title": story.title,
+            "rules": story.rules,
+            "start": story.start,
+            "language": story.language,
+            "options": story.options,
+        },
+        "variables": {k: v.value for k, v in story.variables.items()},
+        "items": {k: {"name": v.name, **v.props} for k, v in story.items.items()},
+        "characters": {
+            k: {"name": c.name, "kind": c.kind, "stats": c.stats, "props": c.props}
+            for k, c in story.characters.items()
+        },
+        "nodes": {k: n.props for k, n in story.nodes.items()},
+        "endings": {k: {"kind": e.kind, "title": e.title} for k, e in story.endings.items()},
+        **story.extra,
+    }
     try:
         found = rs.validate(raw)
     except Exception as e:  # noqa: BLE001 - a rule system that chokes on the value
@@ -110,12 +121,26 @@ def sweep(story: Story, sets: list[tuple[str, list[Any]]], runs: int, **sim: Any
         for e in rep.endings:
             if e not in endings:
                 endings.append(e)
-        rows.append({"set": values, "endings": rep.endings, "turns": rep.turns, "coverage": rep.coverage,
-                     "failed_games": rep.failed_games})
+        rows.append(
+            {
+                "set": values,
+                "endings": rep.endings,
+                "turns": rep.turns,
+                "coverage": rep.coverage,
+                "failed_games": rep.failed_games,
+            }
+        )
     reached = [e for e in endings if any(r["endings"].get(e) for r in rows)]
-    return {"story": story.id, "runs": runs, "seed": sim.get("seed", 0), "policy": sim.get("policy", "random"),
-            "options": keys, "endings": reached,
-            "ending_kinds": {e: story.endings[e].kind for e in reached if e in story.endings}, "rows": rows}
+    return {
+        "story": story.id,
+        "runs": runs,
+        "seed": sim.get("seed", 0),
+        "policy": sim.get("policy", "random"),
+        "options": keys,
+        "endings": reached,
+        "ending_kinds": {e: story.endings[e].kind for e in reached if e in story.endings},
+        "rows": rows,
+    }
 
 
 def _show(v: Any) -> str:
@@ -132,14 +157,18 @@ def format_table(res: dict, lang: str = "ja") -> str:
     """Endings (percent of games) per setting, one row each."""
     from runner.ui.render import width
 
-    head = (f"{res['story']}: 各設定 {res['runs']} 回（方針 {res['policy']}、シード {res['seed']}）"
-            if lang == "ja" else
-            f"{res['story']}: {res['runs']} games per setting (policy {res['policy']}, seed {res['seed']})")
+    head = (
+        f"{res['story']}: 各設定 {res['runs']} 回（方針 {res['policy']}、シード {res['seed']}）"
+        if lang == "ja"
+        else f"{res['story']}: {res['runs']} games per setting (policy {res['policy']}, seed {res['seed']})"
+    )
     cols = [*res["options"], *res["endings"], "turns" if lang != "ja" else "手数"]
     body = []
     for r in res["rows"]:
         cells = [_show(r["set"][k]) for k in res["options"]]
-        cells += [f"{100 * r['endings'].get(e, 0) / max(1, res['runs']):.1f}%" for e in res["endings"]]
+        cells += [
+            f"{100 * r['endings'].get(e, 0) / max(1, res['runs']):.1f}%" for e in res["endings"]
+        ]
         cells.append(f"{r['turns']['mean']:g}")
         body.append(cells)
     widths = [max(width(c) for c in [h, *(row[i] for row in body)]) for i, h in enumerate(cols)]

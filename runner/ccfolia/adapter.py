@@ -10,5 +10,15 @@ from runner.ccfolia.investigator import Imported, investigator, load
 from runner.ccfolia.messages import SheetError, say
 from runner.ccfolia.read import MAX_BYTES, complete, parse, read_file
 
-__all__ = ["MAX_BYTES", "Imported", "SheetError", "complete", "investigator", "load", "parse", "piece",
-           "read_file", "say"]
+__all__ = [
+    "MAX_BYTES",
+    "Imported",
+    "SheetError",
+    "complete",
+    "investigator",
+    "load",
+    "parse",
+    "piece",
+    "read_file",
+    "say",
+]

@@ -32,6 +32,7 @@ GM_COLOR = "#9e9e9e"
 
 # ---------------------------------------------------------------- the piece
 
+
 def display_name(s: dict) -> str:
     """The name a table sees: ``御影 灯子（みかげ とうこ）`` when the sheet has a reading."""
     return s["name"] + (f"（{s['reading']}）" if s.get("reading") else "")
@@ -67,12 +68,20 @@ def skill_lines(s: dict) -> list[tuple[str, int]]:
 
 def palette(s: dict) -> str:
     """A 7th-edition chat palette for the sheet (CCFOLIA's ``commands``)."""
-    lines = ["CC<={SAN} 【正気度ロール】", "CC<={INT} 【アイデア】", "CC<={EDU} 【知識】", "CC<={幸運} 【幸運】"]
+    lines = [
+        "CC<={SAN} 【正気度ロール】",
+        "CC<={INT} 【アイデア】",
+        "CC<={EDU} 【知識】",
+        "CC<={幸運} 【幸運】",
+    ]
     lines += [f"CC<={v} 【{k}】" for k, v in skill_lines(s)]
     for w in s.get("weapons", []):
         dmg = str(w.get("damage", "1d3")).upper()
-        lines.append(f"{dmg}+{{DB}} 【{w['name']}のダメージ】" if w.get("db", True) and not w.get("firearm")
-                     else f"{dmg} 【{w['name']}のダメージ】")
+        lines.append(
+            f"{dmg}+{{DB}} 【{w['name']}のダメージ】"
+            if w.get("db", True) and not w.get("firearm")
+            else f"{dmg} 【{w['name']}のダメージ】"
+        )
     lines += [f"CC<={{{c}}} 【{c}】" for c in sh.CHARS]
     return "\n".join(lines)
 
@@ -87,22 +96,45 @@ def piece(s: dict, *, note: str = "") -> dict:
     if note:
         memo.append(note)
     params = [{"label": c, "value": str(s["chars"][c])} for c in sh.CHARS]
-    params += [{"label": "DB", "value": printable(str(s.get("db", "0")))},
-               {"label": "ビルド", "value": str(s.get("build", 0))},
-               {"label": "MOV", "value": str(s.get("mov", 0))}]
-    status = [{"label": "HP", "value": s["hp"], "max": s["hp_max"]},
-              {"label": "MP", "value": s["mp"], "max": s["mp_max"]},
-              {"label": "SAN", "value": s["san"], "max": s.get("san_max", 99)},
-              {"label": "幸運", "value": s["luck"], "max": 99}]
-    return {"kind": "character", "data": {
-        "name": printable(display_name(s)), "initiative": s["chars"]["DEX"], "externalUrl": printable(str(s.get("url", ""))),
-        "iconUrl": "", "memo": printable("\n".join(memo)), "commands": printable(palette(s)), "status": status,
-        "params": params, "faces": [], "x": 0, "y": 0, "angle": 0, "width": 4, "height": 4,
-        "active": True, "secret": False, "invisible": False, "hideStatus": False,
-        "color": PC_COLOR}}
+    params += [
+        {"label": "DB", "value": printable(str(s.get("db", "0")))},
+        {"label": "ビルド", "value": str(s.get("build", 0))},
+        {"label": "MOV", "value": str(s.get("mov", 0))},
+    ]
+    status = [
+        {"label": "HP", "value": s["hp"], "max": s["hp_max"]},
+        {"label": "MP", "value": s["mp"], "max": s["mp_max"]},
+        {"label": "SAN", "value": s["san"], "max": s.get("san_max", 99)},
+        {"label": "幸運", "value": s["luck"], "max": 99},
+    ]
+    return {
+        "kind": "character",
+        "data": {
+            "name": printable(display_name(s)),
+            "initiative": s["chars"]["DEX"],
+            "externalUrl": printable(str(s.get("url", ""))),
+            "iconUrl": "",
+            "memo": printable("\n".join(memo)),
+            "commands": printable(palette(s)),
+            "status": status,
+            "params": params,
+            "faces": [],
+            "x": 0,
+            "y": 0,
+            "angle": 0,
+            "width": 4,
+            "height": 4,
+            "active": True,
+            "secret": False,
+            "invisible": False,
+            "hideStatus": False,
+            "color": PC_COLOR,
+        },
+    }
 
 
 # ---------------------------------------------------------------- the game as messages
+
 
 @dataclass
 class Message:
@@ -119,7 +151,9 @@ _POINTS = (("hp", "HP"), ("mp", "MP"), ("san", "SAN"), ("luck", "幸運"))
 
 def _investigators(state: Any) -> dict[str, dict]:
     stats = getattr(state, "stats", None) or {}
-    return {k: v for k, v in stats.items() if isinstance(v, dict) and v.get("kind") == "investigator"}
+    return {
+        k: v for k, v in stats.items() if isinstance(v, dict) and v.get("kind") == "investigator"
+    }
 
 
 def active_investigator(state: Any, rules: str | None = None) -> dict | None:
@@ -143,9 +177,16 @@ def _changes(before: Any, after: Any) -> list[Message]:
         if o is None:
             continue
         for key, label in _POINTS:
-            if o.get(key) != s.get(key) and isinstance(s.get(key), int) and isinstance(o.get(key), int):
-                out.append(Message("system", f"[ {s['name']} ] {label} : {o[key]} → {s[key]}",
-                                   kind="system"))
+            if (
+                o.get(key) != s.get(key)
+                and isinstance(s.get(key), int)
+                and isinstance(o.get(key), int)
+            ):
+                out.append(
+                    Message(
+                        "system", f"[ {s['name']} ] {label} : {o[key]} → {s[key]}", kind="system"
+                    )
+                )
     return out
 
 
@@ -173,7 +214,9 @@ def _roll_text(ev: dict) -> str:
         from runner.rules.dice import ManualDice
 
         try:
-            res = add_dice(str(ev.get("expr", "")).replace(" ", ""), ManualDice(list(ev.get("dice") or [])))
+            res = add_dice(
+                str(ev.get("expr", "")).replace(" ", ""), ManualDice(list(ev.get("dice") or []))
+            )
         except Exception:  # noqa: BLE001 - a roll the dice module cannot read back: its total
             res = None
         text = res.text if res is not None else f"({cmd}) ＞ {ev.get('total', '')}"
@@ -209,7 +252,9 @@ def messages(story: Any, tl: Any, *, gm: bool = False) -> list[Message]:
         events = tl.events[i] or []
         state = tl.states[i]
         before = tl.states[i - 1] if i else None
-        pc = active_investigator(state) or (active_investigator(before) if before is not None else None)
+        pc = active_investigator(state) or (
+            active_investigator(before) if before is not None else None
+        )
         pc_name = pc["name"] if pc else "PL"
         if i:
             cmd = tl.log[i - 1].command
@@ -231,8 +276,15 @@ def messages(story: Any, tl: Any, *, gm: bool = False) -> list[Message]:
                 if sp in ("narrator", "system"):
                     out.append(Message("KP", str(ev.get("text", "")), tab, kind="kp"))
                 else:
-                    out.append(Message(str(ev.get("name") or sp), str(ev.get("text", "")), tab,
-                                       NPC_COLOR, "npc"))
+                    out.append(
+                        Message(
+                            str(ev.get("name") or sp),
+                            str(ev.get("text", "")),
+                            tab,
+                            NPC_COLOR,
+                            "npc",
+                        )
+                    )
             elif kind == "roll":
                 out.append(Message(_who(ev, state, pc_name), _roll_text(ev), tab, kind="roll"))
             elif kind == "ending":
@@ -254,29 +306,40 @@ def _color(m: Message) -> str:
 def _printable(title: str, msgs: list[Message]) -> tuple[str, list[Message]]:
     """What a log writes, without control characters (a save or a transcript is a file from
     elsewhere: its names and lines reach a terminal, a browser, a blog)."""
-    return printable(title), [Message(printable(m.name), printable(m.text), m.tab, m.color, m.kind)
-                              for m in msgs]
+    return printable(title), [
+        Message(printable(m.name), printable(m.text), m.tab, m.color, m.kind) for m in msgs
+    ]
 
 
 def log_html(title: str, msgs: list[Message]) -> str:
     """CCFOLIA's ログ出力: one ``<p>`` a message (tab, name, text), HTML-escaped, ``<br>`` for
     new lines."""
     title, msgs = _printable(title, msgs)
-    head = ["<!DOCTYPE html>", '<html lang="ja">', "  <head>", '    <meta charset="UTF-8" />',
-            '    <meta name="viewport" content="width=device-width, initial-scale=1.0" />',
-            '    <meta http-equiv="X-UA-Compatible" content="ie=edge" />',
-            f"    <title>{html.escape(title)} - logs</title>", "  </head>", "  <body>", "    "]
+    head = [
+        "<!DOCTYPE html>",
+        '<html lang="ja">',
+        "  <head>",
+        '    <meta charset="UTF-8" />',
+        '    <meta name="viewport" content="width=device-width, initial-scale=1.0" />',
+        '    <meta http-equiv="X-UA-Compatible" content="ie=edge" />',
+        f"    <title>{html.escape(title)} - logs</title>",
+        "  </head>",
+        "  <body>",
+        "    ",
+    ]
     body = []
     for m in msgs:
         text = "<br>".join(html.escape(line) for line in m.text.split("\n"))
-        body += [f'    <p style="color:{_color(m)};">',
-                 f"      <span> [{html.escape(m.tab)}]</span>",
-                 f"      <span>{html.escape(m.name)}</span> :",
-                 "      <span>",
-                 f"        {text}",
-                 "      </span>",
-                 "    </p>",
-                 "    "]
+        body += [
+            f'    <p style="color:{_color(m)};">',
+            f"      <span> [{html.escape(m.tab)}]</span>",
+            f"      <span>{html.escape(m.name)}</span> :",
+            "      <span>",
+            f"        {text}",
+            "      </span>",
+            "    </p>",
+            "    ",
+        ]
     return "\n".join(head + body + ["  </body>", "</html>", ""])
 
 

@@ -51,15 +51,25 @@ class Imported:
 
 # ---------------------------------------------------------------- small readers
 
+
 def _num(v: Any, where: str) -> int | None:
     """A whole number from JSON (numbers, or text like "65", "６５", "28歳"); None if empty."""
     if v is None or v == "":
         return None
     if type(v) is bool:
-        raise SheetError("bad_field", where=where, what=(f"{v!r} は数ではありません", f"{v!r} is not a number"))
+        raise SheetError(
+            "bad_field", where=where, what=(f"{v!r} は数ではありません", f"{v!r} is not a number")
+        )
     if isinstance(v, (int, float)):
         if v != v or abs(v) > 10**6:
-            raise SheetError("bad_field", where=where, what=(f"{v!r} はシートに書ける数ではありません", f"{v!r} is not a number a sheet holds"))
+            raise SheetError(
+                "bad_field",
+                where=where,
+                what=(
+                    f"{v!r} はシートに書ける数ではありません",
+                    f"{v!r} is not a number a sheet holds",
+                ),
+            )
         return int(v)
     if isinstance(v, str):
         s = unicodedata.normalize("NFKC", v).strip()
@@ -68,7 +78,14 @@ def _num(v: Any, where: str) -> int | None:
             return int(m.group(1))
         if not s:
             return None
-    raise SheetError("bad_field", where=where, what=(f"{clean(str(v))[:40]!r} は数ではありません", f"{clean(str(v))[:40]!r} is not a number"))
+    raise SheetError(
+        "bad_field",
+        where=where,
+        what=(
+            f"{clean(str(v))[:40]!r} は数ではありません",
+            f"{clean(str(v))[:40]!r} is not a number",
+        ),
+    )
 
 
 def _str(v: Any, where: str, n: int = 200) -> str:
@@ -124,6 +141,7 @@ def _memo_field(memo: str, *keys: str) -> str:
 
 # ---------------------------------------------------------------- skills
 
+
 class _Skills:
     """Skills gathered from a sheet: canonical names, the highest value where several names
     meet (こぶし and キック both become 近接戦闘(格闘)), and what was renamed or unknown."""
@@ -163,12 +181,32 @@ class _Skills:
 
 # ---------------------------------------------------------------- CCFOLIA
 
-_STATUS = {"HP": "hp", "耐久力": "hp", "ＨＰ": "hp", "MP": "mp", "マジック・ポイント": "mp",
-           "マジックポイント": "mp", "SAN": "san", "正気度": "san", "SAN値": "san",
-           "幸運": "luck", "LUCK": "luck", "Luck": "luck"}
-_PARAM_EXTRA = {"DB": "db", "ダメージボーナス": "db", "ダメージ・ボーナス": "db", "ビルド": "build",
-                "BUILD": "build", "Build": "build", "MOV": "mov", "移動率": "mov", "年齢": "age",
-                "AGE": "age"}
+_STATUS = {
+    "HP": "hp",
+    "耐久力": "hp",
+    "ＨＰ": "hp",
+    "MP": "mp",
+    "マジック・ポイント": "mp",
+    "マジックポイント": "mp",
+    "SAN": "san",
+    "正気度": "san",
+    "SAN値": "san",
+    "幸運": "luck",
+    "LUCK": "luck",
+    "Luck": "luck",
+}
+_PARAM_EXTRA = {
+    "DB": "db",
+    "ダメージボーナス": "db",
+    "ダメージ・ボーナス": "db",
+    "ビルド": "build",
+    "BUILD": "build",
+    "Build": "build",
+    "MOV": "mov",
+    "移動率": "mov",
+    "年齢": "age",
+    "AGE": "age",
+}
 
 
 def from_ccfolia(doc: dict, where: str = "input") -> Imported:
@@ -177,7 +215,11 @@ def from_ccfolia(doc: dict, where: str = "input") -> Imported:
         raise SheetError("other_kind", where=where, kind=clean(str(kind))[:40])
     data = doc.get("data")
     if not isinstance(data, dict):
-        raise SheetError("bad_field", where=f"{where}: data", what=("オブジェクトではありません", "not an object"))
+        raise SheetError(
+            "bad_field",
+            where=f"{where}: data",
+            what=("オブジェクトではありません", "not an object"),
+        )
     name, rd = split_name(_str(data.get("name"), f"{where}: data.name"))
     if not name:
         raise SheetError("no_name", where=f"{where}: data.name")
@@ -186,7 +228,9 @@ def from_ccfolia(doc: dict, where: str = "input") -> Imported:
     for i, p in enumerate(_list(data.get("params"), f"{where}: data.params")):
         at = f"{where}: data.params[{i}]"
         if not isinstance(p, dict):
-            raise SheetError("bad_field", where=at, what=("オブジェクトではありません", "not an object"))
+            raise SheetError(
+                "bad_field", where=at, what=("オブジェクトではありません", "not an object")
+            )
         label = unicodedata.normalize("NFKC", _str(p.get("label"), at + ".label")).strip()
         if label in _PARAM_EXTRA:
             extra[_PARAM_EXTRA[label]] = _str(p.get("value"), at + ".value", 20)
@@ -200,17 +244,25 @@ def from_ccfolia(doc: dict, where: str = "input") -> Imported:
     for i, st in enumerate(_list(data.get("status"), f"{where}: data.status")):
         at = f"{where}: data.status[{i}]"
         if not isinstance(st, dict):
-            raise SheetError("bad_field", where=at, what=("オブジェクトではありません", "not an object"))
+            raise SheetError(
+                "bad_field", where=at, what=("オブジェクトではありません", "not an object")
+            )
         label = unicodedata.normalize("NFKC", _str(st.get("label"), at + ".label")).strip()
         key = _STATUS.get(label) or _STATUS.get(label.upper())
         if key:
             status[key] = (_num(st.get("value"), at + ".value"), _num(st.get("max"), at + ".max"))
     palette = data.get("commands") or ""
     if not isinstance(palette, str):
-        raise SheetError("bad_field", where=f"{where}: data.commands", what=("テキストではありません", "not text"))
+        raise SheetError(
+            "bad_field",
+            where=f"{where}: data.commands",
+            what=("テキストではありません", "not text"),
+        )
     n_lines = len(palette.rstrip("\r\n").replace("\r\n", "\n").replace("\r", "\n").split("\n"))
     if n_lines > MAX_PALETTE_LINES:
-        raise SheetError("too_many_lines", where=f"{where}: data.commands", n=n_lines, max=MAX_PALETTE_LINES)
+        raise SheetError(
+            "too_many_lines", where=f"{where}: data.commands", n=n_lines, max=MAX_PALETTE_LINES
+        )
     rolls, other = read_palette(palette)
     sixth_lines = sum(1 for r in rolls if r.command == "CCB")
     seventh_lines = sum(1 for r in rolls if r.command == "CC")
@@ -240,10 +292,13 @@ def from_ccfolia(doc: dict, where: str = "input") -> Imported:
             skipped.append((r.n, r.text))
     memo = _str(data.get("memo"), f"{where}: data.memo", MAX_TEXT)
     occupation = _memo_field(memo, "職業", "Occupation", "occupation")
-    age = _num(_memo_field(memo, "年齢", "Age", "age") or extra.get("age"), f"{where}: data.memo 年齢")
+    age = _num(
+        _memo_field(memo, "年齢", "Age", "age") or extra.get("age"), f"{where}: data.memo 年齢"
+    )
     url = _str(data.get("externalUrl"), f"{where}: data.externalUrl", 300)
-    sixth = sixth_lines > seventh_lines or (len(chars) >= 8 and max(chars.values()) <= 21
-                                            and seventh_lines == 0)
+    sixth = sixth_lines > seventh_lines or (
+        len(chars) >= 8 and max(chars.values()) <= 21 and seventh_lines == 0
+    )
     # Characteristics from the palette (CC<=50 【STR】) when the piece has no params (a 6th-
     # edition palette rolls them ×5, and アイデア is INT×5 there: not read).
     if not sixth:
@@ -263,36 +318,133 @@ def from_ccfolia(doc: dict, where: str = "input") -> Imported:
         cur["luck"] = sk.luck
     if sk.san is not None and "san" not in cur:
         cur["san"] = sk.san
-    imp = _finish(name, rd, chars, sk, cur, maxima, extra, occupation, age, url, "CCFOLIA",
-                  sixth, notes, where)
+    imp = _finish(
+        name,
+        rd,
+        chars,
+        sk,
+        cur,
+        maxima,
+        extra,
+        occupation,
+        age,
+        url,
+        "CCFOLIA",
+        sixth,
+        notes,
+        where,
+    )
     dex = imp.sheet["chars"]["DEX"]
     if init is not None and not sixth and init != dex:
-        notes.append(Note("mismatch", what=("イニシアティブ", "initiative"), have=init, formula="DEX", want=dex))
+        notes.append(
+            Note(
+                "mismatch",
+                what=("イニシアティブ", "initiative"),
+                have=init,
+                formula="DEX",
+                want=dex,
+            )
+        )
     return imp
 
 
 # ---------------------------------------------------------------- キャラクター保管所
 
 _SIX_LISTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("TBAP", "TBAName", ("回避", "キック", "組み付き", "こぶし(パンチ)", "頭突き", "投擲", "マーシャルアーツ",
-                         "拳銃", "サブマシンガン", "ショットガン", "マシンガン", "ライフル")),
-    ("TFAP", "TFAName", ("応急手当", "鍵開け", "隠す", "隠れる", "聞き耳", "忍び歩き", "写真術", "精神分析",
-                         "追跡", "登攀", "図書館", "目星")),
-    ("TAAP", "TAAName", ("運転", "機械修理", "重機械操作", "乗馬", "水泳", "製作", "操縦", "跳躍", "電気修理",
-                         "ナビゲート", "変装")),
+    (
+        "TBAP",
+        "TBAName",
+        (
+            "回避",
+            "キック",
+            "組み付き",
+            "こぶし(パンチ)",
+            "頭突き",
+            "投擲",
+            "マーシャルアーツ",
+            "拳銃",
+            "サブマシンガン",
+            "ショットガン",
+            "マシンガン",
+            "ライフル",
+        ),
+    ),
+    (
+        "TFAP",
+        "TFAName",
+        (
+            "応急手当",
+            "鍵開け",
+            "隠す",
+            "隠れる",
+            "聞き耳",
+            "忍び歩き",
+            "写真術",
+            "精神分析",
+            "追跡",
+            "登攀",
+            "図書館",
+            "目星",
+        ),
+    ),
+    (
+        "TAAP",
+        "TAAName",
+        (
+            "運転",
+            "機械修理",
+            "重機械操作",
+            "乗馬",
+            "水泳",
+            "製作",
+            "操縦",
+            "跳躍",
+            "電気修理",
+            "ナビゲート",
+            "変装",
+        ),
+    ),
     ("TCAP", "TCAName", ("言いくるめ", "信用", "説得", "値切り", "母国語")),
-    ("TKAP", "TKAName", ("医学", "オカルト", "化学", "クトゥルフ神話", "芸術", "経理", "考古学", "コンピューター",
-                         "心理学", "人類学", "生物学", "地質学", "電子工学", "天文学", "博物学", "物理学", "法律",
-                         "薬学", "歴史")),
+    (
+        "TKAP",
+        "TKAName",
+        (
+            "医学",
+            "オカルト",
+            "化学",
+            "クトゥルフ神話",
+            "芸術",
+            "経理",
+            "考古学",
+            "コンピューター",
+            "心理学",
+            "人類学",
+            "生物学",
+            "地質学",
+            "電子工学",
+            "天文学",
+            "博物学",
+            "物理学",
+            "法律",
+            "薬学",
+            "歴史",
+        ),
+    ),
 )
 """キャラクター保管所's 6th-edition skill rows: the values' list, the extra rows' names, and
 the fixed names of its rows, in order."""
-_SIX_SPECS = {"運転": "unten_bunya", "製作": "seisaku_bunya", "操縦": "main_souju_norimono",
-              "母国語": "mylang_name", "芸術": "geijutu_bunya"}
+_SIX_SPECS = {
+    "運転": "unten_bunya",
+    "製作": "seisaku_bunya",
+    "操縦": "main_souju_norimono",
+    "母国語": "mylang_name",
+    "芸術": "geijutu_bunya",
+}
 
 
-def _order(values: list[int], hp: int | None, mp: int | None, san_start: int | None,
-           sixth: bool) -> tuple[tuple[str, ...], str]:
+def _order(
+    values: list[int], hp: int | None, mp: int | None, san_start: int | None, sixth: bool
+) -> tuple[tuple[str, ...], str]:
     """The order of NA1..NA8 under which the sheet's HP and MP fit their formulas, and
     which note to give."""
     if sixth:
@@ -300,9 +452,11 @@ def _order(values: list[int], hp: int | None, mp: int | None, san_start: int | N
     fits = []
     for order in CHAR_ORDERS:
         c = dict(zip(order, values, strict=True))
-        ok = (hp is None or hp == sh.hp_max(c["CON"], c["SIZ"])) and \
-             (mp is None or mp == sh.mp_max(c["POW"])) and \
-             (san_start is None or hp is not None or mp is not None or san_start == c["POW"])
+        ok = (
+            (hp is None or hp == sh.hp_max(c["CON"], c["SIZ"]))
+            and (mp is None or mp == sh.mp_max(c["POW"]))
+            and (san_start is None or hp is not None or mp is not None or san_start == c["POW"])
+        )
         if ok:
             fits.append(order)
     if fits:
@@ -357,18 +511,29 @@ def from_charasheet(doc: dict, where: str = "input") -> Imported:
                 v = _num(vals[i], f"{where}: {vals_key}[{i}]")
                 if v is None:
                     continue
-                spec = _str(doc.get(_SIX_SPECS.get(nm, "")), f"{where}: {_SIX_SPECS.get(nm)}", 60) \
-                    if nm in _SIX_SPECS else ""
+                spec = (
+                    _str(doc.get(_SIX_SPECS.get(nm, "")), f"{where}: {_SIX_SPECS.get(nm)}", 60)
+                    if nm in _SIX_SPECS
+                    else ""
+                )
                 sk.add(f"{nm}({spec})" if spec else nm, v, chars)
-    cur: dict[str, int | None] = {"hp": hp, "mp": mp,
-                                  "san": _num(doc.get("SAN_Left"), f"{where}: SAN_Left"),
-                                  "luck": _num(doc.get("Luck_Left"), f"{where}: Luck_Left")}
-    maxima: dict[str, int | None] = {"san": _num(doc.get("SAN_Max"), f"{where}: SAN_Max"),
-                                     "hp": hp, "mp": mp}
-    extra: dict[str, Any] = {"db": _str(doc.get("dmg_bonus"), f"{where}: dmg_bonus", 20),
-                             "build": _str(doc.get("build_bonus"), f"{where}: build_bonus", 20),
-                             "san_start": san_start,
-                             "luck_start": _num(doc.get("Luck_start"), f"{where}: Luck_start")}
+    cur: dict[str, int | None] = {
+        "hp": hp,
+        "mp": mp,
+        "san": _num(doc.get("SAN_Left"), f"{where}: SAN_Left"),
+        "luck": _num(doc.get("Luck_Left"), f"{where}: Luck_Left"),
+    }
+    maxima: dict[str, int | None] = {
+        "san": _num(doc.get("SAN_Max"), f"{where}: SAN_Max"),
+        "hp": hp,
+        "mp": mp,
+    }
+    extra: dict[str, Any] = {
+        "db": _str(doc.get("dmg_bonus"), f"{where}: dmg_bonus", 20),
+        "build": _str(doc.get("build_bonus"), f"{where}: build_bonus", 20),
+        "san_start": san_start,
+        "luck_start": _num(doc.get("Luck_start"), f"{where}: Luck_start"),
+    }
     weapons = []
     arms = _list(doc.get("arms_name"), f"{where}: arms_name")
     hits = _list(doc.get("arms_hit"), f"{where}: arms_hit")
@@ -378,18 +543,38 @@ def from_charasheet(doc: dict, where: str = "input") -> Imported:
         nm = _str(a, f"{where}: arms_name[{i}]", 60)
         if not nm:
             continue
-        weapons.append((nm, _num(hits[i], f"{where}: arms_hit[{i}]") if i < len(hits) else None,
-                        _str(dmgs[i], f"{where}: arms_damage[{i}]", 40) if i < len(dmgs) else "",
-                        _num(shots[i], f"{where}: arms_last_shot[{i}]") if i < len(shots) else None))
+        weapons.append(
+            (
+                nm,
+                _num(hits[i], f"{where}: arms_hit[{i}]") if i < len(hits) else None,
+                _str(dmgs[i], f"{where}: arms_damage[{i}]", 40) if i < len(dmgs) else "",
+                _num(shots[i], f"{where}: arms_last_shot[{i}]") if i < len(shots) else None,
+            )
+        )
     age = _num(doc.get("age"), f"{where}: age")
-    imp = _finish(name, rd, chars, sk, cur, maxima, extra, _str(doc.get("shuzoku"), f"{where}: shuzoku", 100),
-                  age, _str(doc.get("url") or doc.get("externalUrl"), f"{where}: url", 300),
-                  "キャラクター保管所", sixth, notes, where)
+    imp = _finish(
+        name,
+        rd,
+        chars,
+        sk,
+        cur,
+        maxima,
+        extra,
+        _str(doc.get("shuzoku"), f"{where}: shuzoku", 100),
+        age,
+        _str(doc.get("url") or doc.get("externalUrl"), f"{where}: url", 300),
+        "キャラクター保管所",
+        sixth,
+        notes,
+        where,
+    )
     imp.sheet["weapons"] = _weapons(weapons, imp.sheet, imp.notes)
     return imp
 
 
-def _weapons(arms: list[tuple[str, int | None, str, int | None]], s: dict, notes: list[Note]) -> list[dict]:
+def _weapons(
+    arms: list[tuple[str, int | None, str, int | None]], s: dict, notes: list[Note]
+) -> list[dict]:
     """キャラクター保管所's weapons as coc7 weapons: the skill whose value is the weapon's
     hit chance (a firearm's 射撃, else 近接戦闘), the damage with its DB apart."""
     out = []
@@ -400,11 +585,27 @@ def _weapons(arms: list[tuple[str, int | None, str, int | None]], s: dict, notes
         dmg = re.sub(r"\+?(db|DB|ダメージボーナス)$", "", dmg) or "1d3"
         if name in ("素手", "こぶし", "こぶし(パンチ)", "キック", "組み付き", "頭突き"):
             continue  # the investigator's bare hands are there anyway
-        candidates = [k for k, v in skills.items() if v == hit and (k.startswith("射撃") or k.startswith("近接戦闘"))]
-        skill = candidates[0] if candidates else ("射撃(拳銃)" if re.search(r"銃|ガン|ライフル|ピストル|リボルバー", name)
-                                                  else "近接戦闘(格闘)")
-        w: dict = {"name": name, "skill": skill, "damage": dmg.lower() if re.match(r"^[\dDd+\-*/()]+$", dmg) else "1d3",
-                   "db": db and not skill.startswith("射撃"), "impale": skill.startswith("射撃")}
+        candidates = [
+            k
+            for k, v in skills.items()
+            if v == hit and (k.startswith("射撃") or k.startswith("近接戦闘"))
+        ]
+        skill = (
+            candidates[0]
+            if candidates
+            else (
+                "射撃(拳銃)"
+                if re.search(r"銃|ガン|ライフル|ピストル|リボルバー", name)
+                else "近接戦闘(格闘)"
+            )
+        )
+        w: dict = {
+            "name": name,
+            "skill": skill,
+            "damage": dmg.lower() if re.match(r"^[\dDd+\-*/()]+$", dmg) else "1d3",
+            "db": db and not skill.startswith("射撃"),
+            "impale": skill.startswith("射撃"),
+        }
         if skill.startswith("射撃"):
             n = shots if shots else 6
             if not shots:
@@ -415,6 +616,7 @@ def _weapons(arms: list[tuple[str, int | None, str, int | None]], s: dict, notes
 
 
 # ---------------------------------------------------------------- both
+
 
 def _sixth_to_seventh(chars: dict[str, int], sk: _Skills, notes: list[Note]) -> dict[str, int]:
     """Characteristics ×5 (the 6th edition's 3-18 are the 7th's 15-90); the note lists
@@ -432,9 +634,22 @@ def _sixth_to_seventh(chars: dict[str, int], sk: _Skills, notes: list[Note]) -> 
     return seven
 
 
-def _finish(name: str, rd: str, chars: dict[str, int], sk: _Skills, cur: dict[str, int | None],
-            maxima: dict[str, int | None], extra: dict[str, Any], occupation: str, age: int | None,
-            url: str, source: str, sixth: bool, notes: list[Note], where: str) -> Imported:
+def _finish(
+    name: str,
+    rd: str,
+    chars: dict[str, int],
+    sk: _Skills,
+    cur: dict[str, int | None],
+    maxima: dict[str, int | None],
+    extra: dict[str, Any],
+    occupation: str,
+    age: int | None,
+    url: str,
+    source: str,
+    sixth: bool,
+    notes: list[Note],
+    where: str,
+) -> Imported:
     if sixth:
         chars = _sixth_to_seventh(chars, sk, notes)
         extra = {k: v for k, v in extra.items() if k not in ("db", "build", "mov")}
@@ -464,16 +679,31 @@ def _finish(name: str, rd: str, chars: dict[str, int], sk: _Skills, cur: dict[st
             notes.append(Note("mismatch", what=label, have=have, formula=formula, want=want))
         return have
 
-    out["hp_max"] = derived("hp_max", ("HP の最大値", "HP max"), "(CON+SIZ)/10", hp_f, maxima.get("hp"))
+    out["hp_max"] = derived(
+        "hp_max", ("HP の最大値", "HP max"), "(CON+SIZ)/10", hp_f, maxima.get("hp")
+    )
     out["mp_max"] = derived("mp_max", ("MP の最大値", "MP max"), "POW/5", mp_f, maxima.get("mp"))
     out["hp"] = cur.get("hp") if cur.get("hp") is not None else out["hp_max"]
     out["mp"] = cur.get("mp") if cur.get("mp") is not None else out["mp_max"]
     out["san_max"] = 99 - mythos
-    if maxima.get("san") is not None and source == "キャラクター保管所" and maxima["san"] != 99 - mythos:
-        notes.append(Note("mismatch", what=("SAN の最大値", "SAN max"), have=maxima["san"],
-                          formula=("99−クトゥルフ神話", "99 − Cthulhu Mythos"), want=99 - mythos))
+    if (
+        maxima.get("san") is not None
+        and source == "キャラクター保管所"
+        and maxima["san"] != 99 - mythos
+    ):
+        notes.append(
+            Note(
+                "mismatch",
+                what=("SAN の最大値", "SAN max"),
+                have=maxima["san"],
+                formula=("99−クトゥルフ神話", "99 − Cthulhu Mythos"),
+                want=99 - mythos,
+            )
+        )
     san_start = extra.get("san_start")
-    out["san_start"] = derived("san_start", ("SAN の初期値", "starting SAN"), "POW", chars["POW"], san_start)
+    out["san_start"] = derived(
+        "san_start", ("SAN の初期値", "starting SAN"), "POW", chars["POW"], san_start
+    )
     out["san"] = cur.get("san") if cur.get("san") is not None else out["san_start"]
     if out["san"] > out["san_max"]:
         notes.append(Note("range", what="SAN", value=out["san"], lo=0, hi=out["san_max"]))
@@ -489,13 +719,30 @@ def _finish(name: str, rd: str, chars: dict[str, int], sk: _Skills, cur: dict[st
         notes.append(Note("range", what=("幸運", "Luck"), value=luck, lo=0, hi=99))
     db_have = _norm_db(extra.get("db") or "")
     if db_have and db_have != _norm_db(db_f):
-        notes.append(Note("mismatch", what="DB", have=extra["db"],
-                          formula=("STR+SIZ の表", "the STR+SIZ table"), want=db_f))
+        notes.append(
+            Note(
+                "mismatch",
+                what="DB",
+                have=extra["db"],
+                formula=("STR+SIZ の表", "the STR+SIZ table"),
+                want=db_f,
+            )
+        )
     out["db"] = db_f if not db_have else unicodedata.normalize("NFKC", extra["db"]).strip().upper()
-    build_have = _num(extra.get("build"), f"{where}: build") if extra.get("build") not in (None, "") else None
-    out["build"] = derived("build", ("ビルド", "Build"), ("STR+SIZ の表", "the STR+SIZ table"), build_f, build_have)
-    mov_have = _num(extra.get("mov"), f"{where}: MOV") if extra.get("mov") not in (None, "") else None
-    out["mov"] = derived("mov", "MOV", ("STR・DEX・SIZ と年齢", "STR, DEX, SIZ and age"), mov_f, mov_have)
+    build_have = (
+        _num(extra.get("build"), f"{where}: build")
+        if extra.get("build") not in (None, "")
+        else None
+    )
+    out["build"] = derived(
+        "build", ("ビルド", "Build"), ("STR+SIZ の表", "the STR+SIZ table"), build_f, build_have
+    )
+    mov_have = (
+        _num(extra.get("mov"), f"{where}: MOV") if extra.get("mov") not in (None, "") else None
+    )
+    out["mov"] = derived(
+        "mov", "MOV", ("STR・DEX・SIZ と年齢", "STR, DEX, SIZ and age"), mov_f, mov_have
+    )
     for k in ("hp", "mp"):
         if out[k] > out[f"{k}_max"] or out[k] < 0:
             notes.append(Note("range", what=k.upper(), value=out[k], lo=0, hi=out[f"{k}_max"]))
@@ -504,11 +751,24 @@ def _finish(name: str, rd: str, chars: dict[str, int], sk: _Skills, cur: dict[st
         notes.append(Note("range", what=k, value=v, lo=0, hi=99))
     out["skills"] = {k: max(0, min(v, 999)) for k, v in sk.values.items()}
     if sk.renamed:
-        notes.append(Note("renamed", pairs=", ".join(f"{a}→{b}" for a, b in list(sk.renamed.items())[:12])))
+        notes.append(
+            Note("renamed", pairs=", ".join(f"{a}→{b}" for a, b in list(sk.renamed.items())[:12]))
+        )
     if sk.unknown:
         notes.append(Note("unknown_skill", names=", ".join(sk.unknown[:12])))
-    for k in ("hp", "hp_max", "mp", "mp_max", "san", "san_max", "san_start", "luck", "luck_start",
-              "mov", "build"):
+    for k in (
+        "hp",
+        "hp_max",
+        "mp",
+        "mp_max",
+        "san",
+        "san_max",
+        "san_start",
+        "luck",
+        "luck_start",
+        "mov",
+        "build",
+    ):
         out[k] = max(-999, min(999, int(out[k])))
     for c in sh.CHARS:
         out["chars"][c] = max(0, min(999, out["chars"][c]))

@@ -23,7 +23,9 @@ _BRACKETS = "【】〈〉《》[]「」『』<>"
 _LINE = re.compile(
     r"^\s*S?(?P<cmd>CCB|CC|1D100|RESB?)\s*(?P<bonus>\(\s*[-+]?\d+\s*\)|[-+]?\d+)?\s*"
     r"<=\s*(?P<value>\d+|\{[^{}]{1,60}\}(?:\s*[*×]\s*\d+)?|\(\s*\{[^{}]{1,60}\}\s*[*×]\s*\d+\s*\))"
-    r"(?P<diff>[RHEC])?(?:\s+(?P<label>.*))?$", re.IGNORECASE)
+    r"(?P<diff>[RHEC])?(?:\s+(?P<label>.*))?$",
+    re.IGNORECASE,
+)
 _REF = re.compile(r"\{([^{}]{1,60})\}")
 
 
@@ -43,8 +45,9 @@ class PaletteLine:
 
     __slots__ = ("n", "text", "command", "value", "ref", "times", "label")
 
-    def __init__(self, n: int, text: str, command: str, value: int | None, ref: str,
-                 times: int, label: str) -> None:
+    def __init__(
+        self, n: int, text: str, command: str, value: int | None, ref: str, times: int, label: str
+    ) -> None:
         self.n, self.text, self.command = n, text, command
         self.value, self.ref, self.times, self.label = value, ref, times, label
 
@@ -133,15 +136,31 @@ def sheet_lookup(s: dict) -> Callable[[str], int | str | None]:
         key = unicodedata.normalize("NFKC", label).strip()
         up = key.upper()
         if up in _DB_LABELS or key in _DB_LABELS:
-            db = unicodedata.normalize("NFKC", str(s.get("db", "0"))).strip().upper().replace(" ", "")
+            db = (
+                unicodedata.normalize("NFKC", str(s.get("db", "0")))
+                .strip()
+                .upper()
+                .replace(" ", "")
+            )
             db = "0" if db in ("", "±0", "なし", "NONE") else db
             return db if re.fullmatch(r"[+-]?(\d{1,3}(D\d{1,3})?)", db) else None
         simple: dict[str, Any] = {
-            "HP": s.get("hp"), "耐久力": s.get("hp"), "MP": s.get("mp"), "マジック・ポイント": s.get("mp"),
-            "SAN": s.get("san"), "正気度": s.get("san"), "SAN値": s.get("san"),
-            "正気度ロール": s.get("san"), "SANチェック": s.get("san"), "SAN値チェック": s.get("san"),
-            "幸運": s.get("luck"), "LUCK": s.get("luck"), "MOV": s.get("mov"), "移動率": s.get("mov"),
-            "ビルド": s.get("build"), "BUILD": s.get("build"),
+            "HP": s.get("hp"),
+            "耐久力": s.get("hp"),
+            "MP": s.get("mp"),
+            "マジック・ポイント": s.get("mp"),
+            "SAN": s.get("san"),
+            "正気度": s.get("san"),
+            "SAN値": s.get("san"),
+            "正気度ロール": s.get("san"),
+            "SANチェック": s.get("san"),
+            "SAN値チェック": s.get("san"),
+            "幸運": s.get("luck"),
+            "LUCK": s.get("luck"),
+            "MOV": s.get("mov"),
+            "移動率": s.get("mov"),
+            "ビルド": s.get("build"),
+            "BUILD": s.get("build"),
         }
         if up in simple or key in simple:
             v = simple.get(up, simple.get(key))

@@ -28,23 +28,30 @@ def parse(text: str, where: str = "input") -> Any:
     from runner.engine.state import SaveError, parse_json
 
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        raise SheetError("too_big", where=where, n=len(text.encode("utf-8", "surrogatepass")), max=MAX_BYTES)
+        raise SheetError(
+            "too_big", where=where, n=len(text.encode("utf-8", "surrogatepass")), max=MAX_BYTES
+        )
     body = text.strip().lstrip("\ufeff")
     if not body:
         raise SheetError("empty", where=where)
     if re.match(r"^https?://", body):
-        raise SheetError("bad_field", where=where,
-                         what=("URL です。Katari はネットから何も取ってきません。シートの JSON を"
-                               "ファイルに保存するか、コピーして渡してください",
-                               "a URL: Katari fetches nothing; save the sheet's JSON to a file "
-                               "(or copy it) and give that"))
+        raise SheetError(
+            "bad_field",
+            where=where,
+            what=(
+                "URL です。Katari はネットから何も取ってきません。シートの JSON を"
+                "ファイルに保存するか、コピーして渡してください",
+                "a URL: Katari fetches nothing; save the sheet's JSON to a file "
+                "(or copy it) and give that",
+            ),
+        )
     candidates = [body]
     m = re.match(r"^[A-Za-z_$][\w$.]*\s*\((.*)\)\s*;?\s*$", body, re.S)  # callback({...});
     if m:
         candidates.append(m.group(1))
     first, last = body.find("{"), body.rfind("}")
     if 0 <= first < last and (first, last) != (0, len(body) - 1):
-        candidates.append(body[first:last + 1])
+        candidates.append(body[first : last + 1])
     first: SaveError | None = None
     for c in candidates:
         try:
@@ -67,9 +74,14 @@ def _json_error(e: Exception | None, where: str) -> SheetError:
         return SheetError("json_number", where=where, number=str(e.field)[:20])
     m = re.search(r"line (\d+), column (\d+)", str(e))
     if m:
-        return SheetError("not_json", where=where, why=(f"{m.group(1)} 行 {m.group(2)} 文字目",
-                                                        f"line {m.group(1)}, column {m.group(2)}"))
-    return SheetError("not_json", where=where, why=("括弧が対応していません", "brackets do not match"))
+        return SheetError(
+            "not_json",
+            where=where,
+            why=(f"{m.group(1)} 行 {m.group(2)} 文字目", f"line {m.group(1)}, column {m.group(2)}"),
+        )
+    return SheetError(
+        "not_json", where=where, why=("括弧が対応していません", "brackets do not match")
+    )
 
 
 def read_file(path: str | Path) -> tuple[Any, str]:

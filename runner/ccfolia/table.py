@@ -73,7 +73,9 @@ def active_sheet(state: Any, rules: str | None = None) -> dict | None:
     return None
 
 
-def table_roll(expr: str, source: DiceSource, sheet: dict | None = None) -> tuple[BCResult | None, tuple[str, str]]:
+def table_roll(
+    expr: str, source: DiceSource, sheet: dict | None = None
+) -> tuple[BCResult | None, tuple[str, str]]:
     """(the result, ("", "")) or (None, (why, label)) with why one of missing, no_sheet,
     not_dice, dice_error (``label`` then says what is wrong with the notation)."""
     from runner.ccfolia.palette import _REF, expand, sheet_lookup

@@ -19,8 +19,11 @@ def open_story(name: str | None, command: str, lang: str | None = None):  # noqa
     path = resolve(name)
     if not path.exists():
         ids = ", ".join(p.stem if p.suffix else p.name for p in shipped())
-        print(f"katari {command}: no story {str(name or path)!r}: not a file or folder, nor a shipped story "
-              f"({ids or 'none installed'})", file=sys.stderr)
+        print(
+            f"katari {command}: no story {str(name or path)!r}: not a file or folder, nor a shipped story "
+            f"({ids or 'none installed'})",
+            file=sys.stderr,
+        )
         return None
     try:
         story = load(path)
@@ -29,7 +32,9 @@ def open_story(name: str | None, command: str, lang: str | None = None):  # noqa
             print(printable(str(d)), file=sys.stderr)
         more = len(e.diagnostics) - 20
         tail = f" (and {more} more)" if more > 0 else ""
-        print(f"katari {command}: {path} has errors{tail}; see `katari check {path}`", file=sys.stderr)
+        print(
+            f"katari {command}: {path} has errors{tail}; see `katari check {path}`", file=sys.stderr
+        )
         return None
     return translated(story, lang, command) if lang else story
 

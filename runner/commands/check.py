@@ -8,21 +8,36 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("check", help="check stories for errors",
-                       description="Check story files or folders. Prints every problem as "
-                                   "path:line:column: message; exits 1 if there is any error.")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="story file, story folder, or shipped story id")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON document: every diagnostic with its code, severity, path, "
-                        "line, column, end and message (docs/editor.md)")
+    p = sub.add_parser(
+        "check",
+        help="check stories for errors",
+        description="Check story files or folders. Prints every problem as "
+        "path:line:column: message; exits 1 if there is any error.",
+    )
+    p.add_argument(
+        "paths", nargs="+", metavar="PATH", help="story file, story folder, or shipped story id"
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON document: every diagnostic with its code, severity, path, "
+        "line, column, end and message (docs/editor.md)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems")
-    p.add_argument("--model", metavar="PATH",
-                   help="vosk model to check spoken words against (default: the installed model "
-                        "for the story's language, if any)")
+    p.add_argument(
+        "--model",
+        metavar="PATH",
+        help="vosk model to check spoken words against (default: the installed model "
+        "for the story's language, if any)",
+    )
     p.add_argument("--no-voice", action="store_true", help="skip the spoken-words check")
-    p.add_argument("--lang", default=None, metavar="LANG",
-                   help="also check the story's translation into LANG: each string not translated "
-                        "(K400) or stale since its source changed (K401), as warnings (docs/translating.md)")
+    p.add_argument(
+        "--lang",
+        default=None,
+        metavar="LANG",
+        help="also check the story's translation into LANG: each string not translated "
+        "(K400) or stale since its source changed (K401), as warnings (docs/translating.md)",
+    )
     p.set_defaults(func=run)
 
 
@@ -38,8 +53,16 @@ def run(args: argparse.Namespace) -> int:
         story, diags = check(path)
         if story is None and not any(d.severity == "error" for d in diags):
             # An empty file loads as nothing at all: say so rather than print nothing.
-            diags = diags + [Diagnostic(str(path), 1, 1, "no story here: the file is empty "
-                                        "(a story needs a 'story' section and 'nodes')", "K003")]
+            diags = diags + [
+                Diagnostic(
+                    str(path),
+                    1,
+                    1,
+                    "no story here: the file is empty "
+                    "(a story needs a 'story' section and 'nodes')",
+                    "K003",
+                )
+            ]
         if story is not None:
             from runner.authoring.lint import lint
 
@@ -64,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{path}: {len(errors)} error(s)", file=sys.stderr)
         elif not args.quiet and not args.json and story is not None:
             n, e = len(story.nodes), len(story.endings)
-            print(f"{path}: ok ({n} node{'s' * (n != 1)}, {e} ending{'s' * (e != 1)}, rules {story.rules})")
+            print(
+                f"{path}: ok ({n} node{'s' * (n != 1)}, {e} ending{'s' * (e != 1)}, rules {story.rules})"
+            )
     if args.json:
         from runner.authoring.diagjson import document
 
@@ -120,8 +145,15 @@ def voice_warnings(story, model_arg: str | None) -> list:  # noqa: ANN001
                             col = i - (text.rfind("\n", 0, i) + 1) + 1
                             where = str(f)
                             break
-                    out.append(Diagnostic(where, line, col,
-                                          f"{word!r} (in {phrase!r}, node {node.id!r}) is not in the "
-                                          f"vocabulary of the voice model {model_name}: players cannot say it",
-                                          "K201", "warning"))
+                    out.append(
+                        Diagnostic(
+                            where,
+                            line,
+                            col,
+                            f"{word!r} (in {phrase!r}, node {node.id!r}) is not in the "
+                            f"vocabulary of the voice model {model_name}: players cannot say it",
+                            "K201",
+                            "warning",
+                        )
+                    )
     return out

@@ -12,18 +12,22 @@ import sys
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "hear", help="recognise a recorded command as the game would",
+        "hear",
+        help="recognise a recorded command as the game would",
         description="Recognise a 16-bit mono WAV at the model's rate (16 kHz) exactly as the "
-                    "game would, and print the command it would run.")
+        "game would, and print the command it would run.",
+    )
     p.add_argument("audio", nargs="+", metavar="AUDIO.wav")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--story", help="story file or folder (with --node)")
-    src.add_argument("--grammar", help="comma-separated phrases, each its own command "
-                                       "(or PHRASE=COMMAND)")
+    src.add_argument(
+        "--grammar", help="comma-separated phrases, each its own command (or PHRASE=COMMAND)"
+    )
     p.add_argument("--node", help="node whose actions are valid (default: the start)")
     p.add_argument("--model", help="a vosk model folder (default: the installed one for --lang)")
-    p.add_argument("--lang", help="language of the model and meta commands "
-                                  "(default: the story's, else ja)")
+    p.add_argument(
+        "--lang", help="language of the model and meta commands (default: the story's, else ja)"
+    )
     p.add_argument("--no-meta", action="store_true", help="leave the meta commands out")
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     p.set_defaults(func=run)
@@ -69,8 +73,9 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             state = state.copy()
             state.node = args.node
-        phrases = phrases_for(engine.available(story, state), lang,
-                              meta={} if args.no_meta else None)
+        phrases = phrases_for(
+            engine.available(story, state), lang, meta={} if args.no_meta else None
+        )
     else:
         lang = lang or "ja"
         phrases = [Phrase(t, c) for t, c in _grammar_phrases(args.grammar)]
@@ -114,16 +119,25 @@ def run(args: argparse.Namespace) -> int:
         pcm = audio.pop(i)
         h = listener.recognise(pcm)
         if args.json:
-            d = {"file": f, "text": h.text, "command": h.command,
-                 "confidence": round(h.confidence, 3), "seconds": round(h.seconds, 4),
-                 "phrase": h.phrase, "needs_confirm": h.needs_confirm,
-                 "audio_seconds": round(len(pcm) / (2 * rate), 3), "unknown_words": unknown}
+            d = {
+                "file": f,
+                "text": h.text,
+                "command": h.command,
+                "confidence": round(h.confidence, 3),
+                "seconds": round(h.seconds, 4),
+                "phrase": h.phrase,
+                "needs_confirm": h.needs_confirm,
+                "audio_seconds": round(len(pcm) / (2 * rate), 3),
+                "unknown_words": unknown,
+            }
             print(json.dumps(d, ensure_ascii=False))
         else:
             what = h.command or "-"
             note = "  (did you mean? asks first)" if h.needs_confirm and h.command else ""
-            print(f"{f}: {what}{note}  heard \"{h.text}\"  confidence {h.confidence:.2f}  "
-                  f"{h.seconds * 1000:.0f} ms for {len(pcm) / (2 * rate):.2f} s of audio")
+            print(
+                f'{f}: {what}{note}  heard "{h.text}"  confidence {h.confidence:.2f}  '
+                f"{h.seconds * 1000:.0f} ms for {len(pcm) / (2 * rate):.2f} s of audio"
+            )
         if h.command is None and status == 0:
             status = 1
     return status

@@ -7,12 +7,19 @@ import json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("list", help="list the shipped stories",
-                       description="List the stories that come with Katari: id, title, rule system, length, language.")
+    p = sub.add_parser(
+        "list",
+        help="list the shipped stories",
+        description="List the stories that come with Katari: id, title, rule system, length, language.",
+    )
     p.add_argument("--json", action="store_true")
-    p.add_argument("--lang", choices=["ja", "en"], default=None,
-                   help="show each story's title in this language when it has a translation "
-                        "(default $KATARI_LANG, else each story's own)")
+    p.add_argument(
+        "--lang",
+        choices=["ja", "en"],
+        default=None,
+        help="show each story's title in this language when it has a translation "
+        "(default $KATARI_LANG, else each story's own)",
+    )
     p.set_defaults(func=run)
 
 
@@ -27,8 +34,16 @@ def run(args: argparse.Namespace) -> int:
         try:
             s = load(path)
         except StoryError as e:
-            rows.append({"id": path.stem, "title": f"(broken: {e})", "rules": "?", "nodes": 0,
-                         "language": "?", "length": ""})
+            rows.append(
+                {
+                    "id": path.stem,
+                    "title": f"(broken: {e})",
+                    "rules": "?",
+                    "nodes": 0,
+                    "language": "?",
+                    "length": "",
+                }
+            )
             continue
         langs = T.languages(s)
         lang = played_lang(getattr(args, "lang", None), s.language)
@@ -37,9 +52,19 @@ def run(args: argparse.Namespace) -> int:
                 s = T.apply(s, lang)
             except T.TranslationError:
                 pass
-        rows.append({"id": s.id, "title": s.title, "rules": s.rules, "nodes": len(s.nodes),
-                     "endings": len(s.endings), "language": (s.translation.source_lang if s.translation else s.language),
-                     "translations": langs, "length": s.length, "default": s.id == DEFAULT_STORY})
+        rows.append(
+            {
+                "id": s.id,
+                "title": s.title,
+                "rules": s.rules,
+                "nodes": len(s.nodes),
+                "endings": len(s.endings),
+                "language": (s.translation.source_lang if s.translation else s.language),
+                "translations": langs,
+                "length": s.length,
+                "default": s.id == DEFAULT_STORY,
+            }
+        )
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0
@@ -48,11 +73,16 @@ def run(args: argparse.Namespace) -> int:
         nodes = f"{r['nodes']:>4} node" + ("" if r["nodes"] == 1 else "s")
         # pad by display cells, not characters: 「60〜120分」 is nine cells wide
         langs = "+".join([r["language"], *r.get("translations", [])])
-        print(f"{star} {r['id']:<22} {r['rules']:<6} {langs:<6} {nodes:<10} "
-              f"{_pad(str(r['length']), 11)}{r['title']}")
+        print(
+            f"{star} {r['id']:<22} {r['rules']:<6} {langs:<6} {nodes:<10} "
+            f"{_pad(str(r['length']), 11)}{r['title']}"
+        )
     en = played_lang(getattr(args, "lang", None)) == "en"
-    print("(* = the default story: `katari play` with no STORY; ja+en: written in ja, translated into en)" if en else
-          "（* = 既定の物語：STORY なしの `katari play`。ja+en：日本語で書かれ、英語の翻訳がある）")
+    print(
+        "(* = the default story: `katari play` with no STORY; ja+en: written in ja, translated into en)"
+        if en
+        else "（* = 既定の物語：STORY なしの `katari play`。ja+en：日本語で書かれ、英語の翻訳がある）"
+    )
     return 0
 
 

@@ -28,7 +28,9 @@ def manual_text(name: str, lang: str = "ja") -> str:
     if key not in known:
         key = next((n for n, m in known.items() if key in (a.lower() for a in m.aliases)), key)
     m = known[key]
-    return resources.files(m.package).joinpath(m.pattern.format(lang=lang)).read_text(encoding="utf-8")
+    return (
+        resources.files(m.package).joinpath(m.pattern.format(lang=lang)).read_text(encoding="utf-8")
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,9 +42,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         text = manual_text(args.module, args.lang)
     except KeyError:
-        msg = (f"katari manual: 「{args.module}」のマニュアルはありません（あるもの: {', '.join(known)}）"
-               if args.lang == "ja" else
-               f"katari manual: no manual for {args.module!r} (known: {', '.join(known)})")
+        msg = (
+            f"katari manual: 「{args.module}」のマニュアルはありません（あるもの: {', '.join(known)}）"
+            if args.lang == "ja"
+            else f"katari manual: no manual for {args.module!r} (known: {', '.join(known)})"
+        )
         sys.stderr.write(msg + "\n")
         return 2
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
@@ -51,9 +55,11 @@ def run(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "manual", help="print a manual a rule system ships (katari manual dungeon_2f)",
+        "manual",
+        help="print a manual a rule system ships (katari manual dungeon_2f)",
         description="Prints a manual a rule system ships: a bomb module's manual, which the "
-                    "expert reads while the player defuses.")
+        "expert reads while the player defuses.",
+    )
     p.add_argument("module", nargs="?", help="its name, e.g. dungeon_2f; none: list them")
     p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language (default ja)")
     p.set_defaults(func=run)

@@ -7,56 +7,123 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("play", help="play a story (the default story if none is named)",
-                       description="Play a story in the console. With --jsonl, read one command a line "
-                                   "and write one JSON event a line (see docs/jsonl.md).")
-    p.add_argument("story", nargs="?", help="story file, folder, or shipped story id (see `katari list`)")
+    p = sub.add_parser(
+        "play",
+        help="play a story (the default story if none is named)",
+        description="Play a story in the console. With --jsonl, read one command a line "
+        "and write one JSON event a line (see docs/jsonl.md).",
+    )
+    p.add_argument(
+        "story", nargs="?", help="story file, folder, or shipped story id (see `katari list`)"
+    )
     p.add_argument("--jsonl", action="store_true", help="headless: JSON lines on stdin/stdout")
-    p.add_argument("--seed", type=_seed, default=None, help="seed for the dice (same seed + same commands = same game)")
-    p.add_argument("--gm", action="store_true", help="game master mode: keeper notes and hidden state")
-    p.add_argument("--dice", default=None, metavar="manual",
-                   help="'manual': every roll asks for the faces the table rolled")
-    p.add_argument("--lang", choices=["ja", "en"], default=None,
-                   help="the language played: the console, the rules' words and the story (when it "
-                        "has a translation, docs/translating.md); default $KATARI_LANG, else the "
-                        "story's own language")
+    p.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        help="seed for the dice (same seed + same commands = same game)",
+    )
+    p.add_argument(
+        "--gm", action="store_true", help="game master mode: keeper notes and hidden state"
+    )
+    p.add_argument(
+        "--dice",
+        default=None,
+        metavar="manual",
+        help="'manual': every roll asks for the faces the table rolled",
+    )
+    p.add_argument(
+        "--lang",
+        choices=["ja", "en"],
+        default=None,
+        help="the language played: the console, the rules' words and the story (when it "
+        "has a translation, docs/translating.md); default $KATARI_LANG, else the "
+        "story's own language",
+    )
     p.add_argument("--transcript", metavar="FILE", help="write the session as Markdown to FILE")
     p.add_argument("--new", action="store_true", help="start a new game even if one can be resumed")
-    p.add_argument("--player-view", metavar="FILE", default=None,
-                   help="write what the players may see to FILE (no keeper notes, overrides or GM "
-                        "panel); show it on another screen with `katari watch FILE`")
-    p.add_argument("--campaign-from", metavar="PREVIOUS", default=None,
-                   help="a campaign: carry the PCs who made it through PREVIOUS (a story id or path, whose "
-                        "autosave is used, or a save/transcript file) into a new game of STORY")
-    p.add_argument("--investigator", metavar="FILE", default=None,
-                   help="stories whose rule system has investigators (Call of Cthulhu): play one from CCFOLIA (a piece's clipboard JSON) "
-                        "or キャラクター保管所 (a sheet's JSON); - reads pasted JSON from standard input "
-                        "(see docs/ccfolia.md)")
+    p.add_argument(
+        "--player-view",
+        metavar="FILE",
+        default=None,
+        help="write what the players may see to FILE (no keeper notes, overrides or GM "
+        "panel); show it on another screen with `katari watch FILE`",
+    )
+    p.add_argument(
+        "--campaign-from",
+        metavar="PREVIOUS",
+        default=None,
+        help="a campaign: carry the PCs who made it through PREVIOUS (a story id or path, whose "
+        "autosave is used, or a save/transcript file) into a new game of STORY",
+    )
+    p.add_argument(
+        "--investigator",
+        metavar="FILE",
+        default=None,
+        help="stories whose rule system has investigators (Call of Cthulhu): play one from CCFOLIA (a piece's clipboard JSON) "
+        "or キャラクター保管所 (a sheet's JSON); - reads pasted JSON from standard input "
+        "(see docs/ccfolia.md)",
+    )
     p.add_argument("--narrate", action="store_true", help="read narration aloud")
-    p.add_argument("--engine", default=None, choices=["pyttsx3", "openjtalk", "kokoro", "voicevox"],
-                   help="speech engine: pyttsx3 (default), openjtalk, kokoro (katari[neural]) or "
-                        "voicevox (a VOICEVOX ENGINE you run); see `katari voices`")
-    p.add_argument("--voicevox-url", metavar="URL", default=None,
-                   help="the VOICEVOX ENGINE's address (default http://127.0.0.1:50021)")
-    p.add_argument("--screen-reader", action="store_true", default=None,
-                   help="output for screen readers and listening: no redraws, no colour, each line "
-                        "once, the status on request (also on when TERM=dumb or output is no terminal)")
-    p.add_argument("--voices", metavar="FILE", help="voice profile YAML overriding the shipped ones")
-    p.add_argument("--audio-out", metavar="OUT", default=None,
-                   help="where narration goes: default (the sound card), alsa:DEVICE, or dir:FOLDER "
-                        "(WAV files; also $KATARI_AUDIO_OUT)")
-    p.add_argument("--voice", nargs="?", const="push", choices=["push", "continuous"], default=None,
-                   help="speak commands: push-to-talk with F5 or Ctrl-Space (default), or continuous")
-    p.add_argument("--voice-input", nargs="+", metavar="WAV",
-                   help="play from recorded utterances (16-bit mono WAVs at the model's rate), "
-                        "then go on by keyboard")
+    p.add_argument(
+        "--engine",
+        default=None,
+        choices=["pyttsx3", "openjtalk", "kokoro", "voicevox"],
+        help="speech engine: pyttsx3 (default), openjtalk, kokoro (katari[neural]) or "
+        "voicevox (a VOICEVOX ENGINE you run); see `katari voices`",
+    )
+    p.add_argument(
+        "--voicevox-url",
+        metavar="URL",
+        default=None,
+        help="the VOICEVOX ENGINE's address (default http://127.0.0.1:50021)",
+    )
+    p.add_argument(
+        "--screen-reader",
+        action="store_true",
+        default=None,
+        help="output for screen readers and listening: no redraws, no colour, each line "
+        "once, the status on request (also on when TERM=dumb or output is no terminal)",
+    )
+    p.add_argument(
+        "--voices", metavar="FILE", help="voice profile YAML overriding the shipped ones"
+    )
+    p.add_argument(
+        "--audio-out",
+        metavar="OUT",
+        default=None,
+        help="where narration goes: default (the sound card), alsa:DEVICE, or dir:FOLDER "
+        "(WAV files; also $KATARI_AUDIO_OUT)",
+    )
+    p.add_argument(
+        "--voice",
+        nargs="?",
+        const="push",
+        choices=["push", "continuous"],
+        default=None,
+        help="speak commands: push-to-talk with F5 or Ctrl-Space (default), or continuous",
+    )
+    p.add_argument(
+        "--voice-input",
+        nargs="+",
+        metavar="WAV",
+        help="play from recorded utterances (16-bit mono WAVs at the model's rate), "
+        "then go on by keyboard",
+    )
     p.add_argument("--model", metavar="PATH", help="vosk model folder for --voice / --voice-input")
-    p.add_argument("--watch", action="store_true",
-                   help="for authors: every save of a story file re-checks it and, if it loads, "
-                        "replays the game on it to the same point (docs/authoring.md)")
-    p.add_argument("--replay-commands", metavar="FILE", default=None,
-                   help="start a new game and play FILE's commands first (one a line; '# seed: N' "
-                        "gives the seed): a game `katari simulate --failures` wrote, reproduced")
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="for authors: every save of a story file re-checks it and, if it loads, "
+        "replays the game on it to the same point (docs/authoring.md)",
+    )
+    p.add_argument(
+        "--replay-commands",
+        metavar="FILE",
+        default=None,
+        help="start a new game and play FILE's commands first (one a line; '# seed: N' "
+        "gives the seed): a game `katari simulate --failures` wrote, reproduced",
+    )
     p.set_defaults(func=run)
 
 
@@ -95,10 +162,12 @@ def read_commands(path: str) -> tuple[int | None, list[str], str | None]:
             raise ValueError(f"{path}: not JSON") from None
         cmds = data.get("commands") if isinstance(data, dict) else None
         if not isinstance(cmds, list) or not all(isinstance(c, str) for c in cmds):
-            raise ValueError(f"{path}: a JSON file needs \"commands\": a list of text")
+            raise ValueError(f'{path}: a JSON file needs "commands": a list of text')
         if isinstance(data.get("seed"), int) and not isinstance(data.get("seed"), bool):
             seed = int(data["seed"])
-        if isinstance(data.get("story_version"), (str, int)) and not isinstance(data.get("story_version"), bool):
+        if isinstance(data.get("story_version"), (str, int)) and not isinstance(
+            data.get("story_version"), bool
+        ):
             version = str(data["story_version"])[:40]
     else:
         cmds = []
@@ -134,13 +203,19 @@ def run(args: argparse.Namespace) -> int:
     from runner.commands._common import open_story
 
     if getattr(args, "watch", False) and args.jsonl:
-        print("katari play: --watch is for the console (a story reloaded under a --jsonl front end "
-              "would change under it); play without --jsonl", file=sys.stderr)
+        print(
+            "katari play: --watch is for the console (a story reloaded under a --jsonl front end "
+            "would change under it); play without --jsonl",
+            file=sys.stderr,
+        )
         return 2
     if getattr(args, "replay_commands", None):
         if args.jsonl:
-            print("katari play: --replay-commands is for the console; with --jsonl, send the "
-                  "commands on standard input", file=sys.stderr)
+            print(
+                "katari play: --replay-commands is for the console; with --jsonl, send the "
+                "commands on standard input",
+                file=sys.stderr,
+            )
             return 2
         try:
             seed, cmds, version = read_commands(args.replay_commands)
@@ -151,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
             args.seed = seed if seed is not None else 0
         args.replay_commands_list = cmds
         args.replay_commands_version = version
-    story = open_story(args.story, 'play')
+    story = open_story(args.story, "play")
     if story is None:
         return 1
     from runner.commands._common import translated
@@ -165,13 +240,18 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "campaign_from", None):
         from runner.ui.i18n import default_lang
 
-        first, problem = campaign_command(story, args.campaign_from, args.lang or default_lang(story.language))
+        first, problem = campaign_command(
+            story, args.campaign_from, args.lang or default_lang(story.language)
+        )
         if first is None:
             print(f"katari play: {problem}", file=sys.stderr)
             return 1
     if getattr(args, "investigator", None):
         if first is not None:
-            print("katari play: --investigator and --campaign-from cannot be used together", file=sys.stderr)
+            print(
+                "katari play: --investigator and --campaign-from cannot be used together",
+                file=sys.stderr,
+            )
             return 2
         first = investigator_command(story, args.investigator, args.lang)
         if first is None:
@@ -198,13 +278,19 @@ def investigator_command(story: object, source: str, lang: str | None = None) ->
     lang = lang or default_lang()
     inv = investigators.of(getattr(story, "rules", ""))
     if inv is None:  # the story's rule system has no investigators (RuleSystem.investigators)
-        print(f"katari play: {investigators.refusal(story, '--investigator', lang)}", file=sys.stderr)
+        print(
+            f"katari play: {investigators.refusal(story, '--investigator', lang)}", file=sys.stderr
+        )
         return None
     ad = investigators.adapter(inv)
     if source == "-" and sys.stdin.isatty():
-        print({"ja": "CCFOLIA かキャラクター保管所の JSON を貼り付けてください（終わりは空行）：",
-               "en": "Paste the JSON from CCFOLIA or キャラクター保管所 (an empty line ends it):"}
-              .get(lang, "Paste the JSON:"), file=sys.stderr)
+        print(
+            {
+                "ja": "CCFOLIA かキャラクター保管所の JSON を貼り付けてください（終わりは空行）：",
+                "en": "Paste the JSON from CCFOLIA or キャラクター保管所 (an empty line ends it):",
+            }.get(lang, "Paste the JSON:"),
+            file=sys.stderr,
+        )
     try:
         imp = ad.load(source)
     except ad.SheetError as e:
@@ -279,7 +365,9 @@ def campaign_command(story: object, prev: str, lang: str = "ja") -> tuple[str | 
                 prev_story = None
             name = getattr(prev_story, "id", None) or (path.stem if path.suffix else path.name)
             if prev_story is not None and prev_story.rules != story.rules:
-                return None, m["other_rules"].format(prev=name, have=prev_story.rules, story=sid, want=story.rules)
+                return None, m["other_rules"].format(
+                    prev=name, have=prev_story.rules, story=sid, want=story.rules
+                )
             # The newest finished game, wherever a new game has set it aside; else the newest
             # autosave (to say it has not ended yet).
             info = files.newest_finished(name) or files.newest_autosave(name)

@@ -8,16 +8,24 @@ from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("replay", help="re-run a saved or transcribed game and check it ends the same",
-                       description="Re-run a game from the seed and commands in a save (JSON) or a "
-                                   "transcript (Markdown with a katari-replay block) through the engine, "
-                                   "and check that it ends in the recorded state. Exit 0 when it does, "
-                                   "1 when it does not, 2 when it cannot be replayed.")
+    p = sub.add_parser(
+        "replay",
+        help="re-run a saved or transcribed game and check it ends the same",
+        description="Re-run a game from the seed and commands in a save (JSON) or a "
+        "transcript (Markdown with a katari-replay block) through the engine, "
+        "and check that it ends in the recorded state. Exit 0 when it does, "
+        "1 when it does not, 2 when it cannot be replayed.",
+    )
     p.add_argument("file", metavar="TRANSCRIPT_OR_SAVE")
-    p.add_argument("--story", help="the story file or folder to use (default: the installed story "
-                                   "whose id the file names)")
+    p.add_argument(
+        "--story",
+        help="the story file or folder to use (default: the installed story "
+        "whose id the file names)",
+    )
     p.add_argument("--show", action="store_true", help="print the game as it is replayed")
-    p.add_argument("--lang", choices=["ja", "en"], default=None, help="interface language (default ja)")
+    p.add_argument(
+        "--lang", choices=["ja", "en"], default=None, help="interface language (default ja)"
+    )
     p.set_defaults(func=run)
 
 
@@ -78,19 +86,34 @@ def run(args: argparse.Namespace) -> int:
     try:
         story = load(path)
     except StoryError as e:
-        return fail(t("replay_story_errors", lang, path=path, n=len(e.diagnostics),
-                      first=e.diagnostics[0] if e.diagnostics else ""))
+        return fail(
+            t(
+                "replay_story_errors",
+                lang,
+                path=path,
+                n=len(e.diagnostics),
+                first=e.diagnostics[0] if e.diagnostics else "",
+            )
+        )
     except OSError as e:
         return fail(e)
     if story.id != data.get("story"):
-        return fail(t("replay_other_story", lang, want=_id_text(data.get("story")), path=path, got=story.id))
+        return fail(
+            t("replay_other_story", lang, want=_id_text(data.get("story")), path=path, got=story.id)
+        )
     if data.get("fingerprint") and data["fingerprint"] != files.fingerprint(story):
         out(t("story_changed", lang) + "\n")
     try:
         entries = [files.Entry.from_json(e) for e in data.get("commands") or []]
         sd = data.get("start_dice")
-        tl = files.rebuild(story, int(data.get("seed") or 0), entries, gm=bool(data.get("gm")),
-                           manual=bool(data.get("manual")), start_dice=list(sd) if isinstance(sd, list) else None)
+        tl = files.rebuild(
+            story,
+            int(data.get("seed") or 0),
+            entries,
+            gm=bool(data.get("gm")),
+            manual=bool(data.get("manual")),
+            start_dice=list(sd) if isinstance(sd, list) else None,
+        )
     except (SaveError, NeedDice, DiceError, ValueError, TypeError) as e:
         if isinstance(e, files.FileError):
             return fail(e)
@@ -111,8 +134,11 @@ def run(args: argparse.Namespace) -> int:
     want = data.get("state")
     problems = diff(want, got) if isinstance(want, dict) else ["the file records no final state"]
     node = story.nodes.get(tl.state.node)
-    place = (story.endings[tl.state.ending].title if tl.state.ending in story.endings else
-             (node.title if node is not None else tl.state.node))
+    place = (
+        story.endings[tl.state.ending].title
+        if tl.state.ending in story.endings
+        else (node.title if node is not None else tl.state.node)
+    )
     if not problems:
         out(t("replay_ok", lang, n=len(entries), place=place, turn=tl.state.turn) + "\n")
         return 0

@@ -8,23 +8,33 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("roll", help="roll dice (1d6+1d4, CC<=50, x3 2D6, ...)",
-                       description="Roll dice as BCDice does, and print what BCDice prints: sums "
-                                   "(2D6+1, (1D6+2)*2, 1D6/2U, 5D6KH3, 2D6>=7), D66, C(1+2), "
-                                   "choice[a,b,c], repeats (x3 CMD, rep3, repeat3), and Call of "
-                                   "Cthulhu's CC<=50, CC(1)<=50, CC<=50h, CBR(50,30), FAR(25,70,98), "
-                                   "BMR, BMS, PH, MA, 6th edition CCB<=50, RESB(10-8), CBRB(50,30); "
-                                   "our SAN<=55 1/1d6. A leading S makes a secret roll; words after "
-                                   "the command are a comment (CC<=50 目星). With --investigator, "
-                                   "'目星' or 'CC<={目星}' rolls that investigator's skill.")
+    p = sub.add_parser(
+        "roll",
+        help="roll dice (1d6+1d4, CC<=50, x3 2D6, ...)",
+        description="Roll dice as BCDice does, and print what BCDice prints: sums "
+        "(2D6+1, (1D6+2)*2, 1D6/2U, 5D6KH3, 2D6>=7), D66, C(1+2), "
+        "choice[a,b,c], repeats (x3 CMD, rep3, repeat3), and Call of "
+        "Cthulhu's CC<=50, CC(1)<=50, CC<=50h, CBR(50,30), FAR(25,70,98), "
+        "BMR, BMS, PH, MA, 6th edition CCB<=50, RESB(10-8), CBRB(50,30); "
+        "our SAN<=55 1/1d6. A leading S makes a secret roll; words after "
+        "the command are a comment (CC<=50 目星). With --investigator, "
+        "'目星' or 'CC<={目星}' rolls that investigator's skill.",
+    )
     p.add_argument("expr", nargs="+", help="what to roll")
     p.add_argument("--seed", type=int, default=None, help="seed for repeatable rolls")
-    p.add_argument("--dice", default=None,
-                   help="the faces of real dice, in the order rolled, e.g. 3,5 (tens die first for CC)")
+    p.add_argument(
+        "--dice",
+        default=None,
+        help="the faces of real dice, in the order rolled, e.g. 3,5 (tens die first for CC)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--investigator", metavar="FILE", default=None,
-                   help="an investigator (CCFOLIA or キャラクター保管所 JSON, or - for stdin) whose "
-                        "values {目星}, {SAN}... and skill names refer to")
+    p.add_argument(
+        "--investigator",
+        metavar="FILE",
+        default=None,
+        help="an investigator (CCFOLIA or キャラクター保管所 JSON, or - for stdin) whose "
+        "values {目星}, {SAN}... and skill names refer to",
+    )
     p.set_defaults(func=run)
 
 
@@ -41,8 +51,9 @@ def _source(args: argparse.Namespace):  # noqa: ANN202
     seeded = SeededDice(seed_state(seed))
     if args.dice:
         words = [x for x in args.dice.replace(" ", "").split(",") if x]
-        if len(words) > MAX_DICE or not all(w.isdecimal() and len(w) <= 4 and int(w) <= MAX_SIDES
-                                            for w in words):
+        if len(words) > MAX_DICE or not all(
+            w.isdecimal() and len(w) <= 4 and int(w) <= MAX_SIDES for w in words
+        ):
             raise ValueError(args.dice)
         faces = [int(x) for x in words]
         return ManualDice(faces), faces
@@ -64,14 +75,20 @@ def run(args: argparse.Namespace) -> int:
 
     text = " ".join(args.expr)
     if len(text) > MAX_EXPR:
-        print(f"katari roll: too long to be dice ({len(text)} characters; at most {MAX_EXPR}): "
-              f"{quote(text)}", file=sys.stderr)
+        print(
+            f"katari roll: too long to be dice ({len(text)} characters; at most {MAX_EXPR}): "
+            f"{quote(text)}",
+            file=sys.stderr,
+        )
         return 2
     try:
         source, faces = _source(args)
     except ValueError:
-        print(f"katari roll: --dice takes at most {MAX_DICE} faces from 0 to {MAX_SIDES} separated by "
-              f"commas, not {quote(args.dice)}", file=sys.stderr)
+        print(
+            f"katari roll: --dice takes at most {MAX_DICE} faces from 0 to {MAX_SIDES} separated by "
+            f"commas, not {quote(args.dice)}",
+            file=sys.stderr,
+        )
         return 2
     sheet = None
     if args.investigator:
@@ -80,7 +97,10 @@ def run(args: argparse.Namespace) -> int:
 
         inv = investigators.first()  # (no story here: the rule system that has investigators)
         if inv is None:
-            print("katari roll: --investigator: no installed rule system has investigators", file=sys.stderr)
+            print(
+                "katari roll: --investigator: no installed rule system has investigators",
+                file=sys.stderr,
+            )
             return 2
         ad = investigators.adapter(inv)
         from runner.ui.i18n import default_lang
@@ -94,14 +114,19 @@ def run(args: argparse.Namespace) -> int:
             return 2
     # `katari roll 1d6 1d8` is two rolls (every word is dice); `katari roll CC<=50 目星` one
     # command and its comment, as BCDice reads a line.
-    exprs = list(args.expr) if len(args.expr) > 1 and all(_is_dice(w) for w in args.expr) else [text]
+    exprs = (
+        list(args.expr) if len(args.expr) > 1 and all(_is_dice(w) for w in args.expr) else [text]
+    )
     used = 0
     for expr in exprs:
         try:
             n = _roll_one(expr, source, args.json, sheet)
         except NeedDice as e:
-            print(f"katari roll: not enough dice given for {expr!r}: {len(e.sides)} more needed "
-                  f"({', '.join('d' + str(s) for s in e.sides)})", file=sys.stderr)
+            print(
+                f"katari roll: not enough dice given for {expr!r}: {len(e.sides)} more needed "
+                f"({', '.join('d' + str(s) for s in e.sides)})",
+                file=sys.stderr,
+            )
             return 2
         except DiceError as e:
             hint = ""

@@ -7,11 +7,14 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("rules", help="list the installed rule systems, or show one's rules",
-                       description="With no SYSTEM: lists the rule systems installed here (Katari's "
-                                   "own and any package's that declares a katari.rules entry point). "
-                                   "`katari rules SYSTEM` shows its rules (or its hooks); "
-                                   "`katari rules SYSTEM TOPIC` one of the topics it lists.")
+    p = sub.add_parser(
+        "rules",
+        help="list the installed rule systems, or show one's rules",
+        description="With no SYSTEM: lists the rule systems installed here (Katari's "
+        "own and any package's that declares a katari.rules entry point). "
+        "`katari rules SYSTEM` shows its rules (or its hooks); "
+        "`katari rules SYSTEM TOPIC` one of the topics it lists.",
+    )
     p.add_argument("system", nargs="?", help="a rule system's name (see the list)")
     p.add_argument("topic", nargs="?", help="a topic of that rule system (e.g. items)")
     p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language (default ja)")
@@ -28,16 +31,22 @@ def run(args: argparse.Namespace) -> int:
             try:
                 title = system(name).title or name
             except BrokenRules as e:  # a rule system that cannot load must not break the list
-                title = ("(cannot be loaded: " if args.lang == "en" else "（読み込めません：") + str(e) + \
-                    (")" if args.lang == "en" else "）")
+                title = (
+                    ("(cannot be loaded: " if args.lang == "en" else "（読み込めません：")
+                    + str(e)
+                    + (")" if args.lang == "en" else "）")
+                )
             out.write(f"{name:8} {title}\n")
         for name, values in ignored().items():
-            out.write(f"  ({name} is also declared by {', '.join(values)}: ignored; "
-                      f"{source(name)} is used)\n")
+            out.write(
+                f"  ({name} is also declared by {', '.join(values)}: ignored; "
+                f"{source(name)} is used)\n"
+            )
         return 0
     if args.system not in known:
-        sys.stderr.write(f"katari rules: unknown rule system {args.system!r} "
-                         f"(installed: {', '.join(known)})\n")
+        sys.stderr.write(
+            f"katari rules: unknown rule system {args.system!r} (installed: {', '.join(known)})\n"
+        )
         return 2
     try:
         rs = system(args.system)

@@ -7,12 +7,19 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("schema", help="print the JSON Schema of story files (for editors)",
-                       description="Print the JSON Schema (draft 2020-12) of Katari story files, so an "
-                                   "editor can complete keys and flag mistakes as you type "
-                                   "(see docs/editor.md).")
-    p.add_argument("--tests", action="store_true", help="the schema of play-test files (tests/*.yaml) instead")
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    p = sub.add_parser(
+        "schema",
+        help="print the JSON Schema of story files (for editors)",
+        description="Print the JSON Schema (draft 2020-12) of Katari story files, so an "
+        "editor can complete keys and flag mistakes as you type "
+        "(see docs/editor.md).",
+    )
+    p.add_argument(
+        "--tests", action="store_true", help="the schema of play-test files (tests/*.yaml) instead"
+    )
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
+    )
     p.set_defaults(func=run)
 
 

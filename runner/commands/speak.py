@@ -10,22 +10,40 @@ from pathlib import Path
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "speak", help="render narration to a WAV file (and show the reading handed to the engine)",
+        "speak",
+        help="render narration to a WAV file (and show the reading handed to the engine)",
         description="Render TEXT, or a story node's narration, to a WAV file with the voice "
-                    "profiles. Japanese is read from kana made offline by pyopenjtalk-plus when "
-                    "the engine is pyttsx3 (espeak-ng cannot read kanji).")
+        "profiles. Japanese is read from kana made offline by pyopenjtalk-plus when "
+        "the engine is pyttsx3 (espeak-ng cannot read kanji).",
+    )
     p.add_argument("text", nargs="?", help="the text to speak")
     p.add_argument("--story", help="a story file or folder")
     p.add_argument("--node", help="with --story: the node (or ending) whose narration to speak")
-    p.add_argument("--out", "-o", "--output", dest="out", metavar="FILE.wav",
-                   help="the WAV file to write (-o as in graph and schema)")
-    p.add_argument("--show-reading", action="store_true",
-                   help="print the exact text handed to the engine, one line per narration")
-    p.add_argument("--engine", choices=["pyttsx3", "openjtalk", "kokoro", "voicevox"],
-                   help="use this engine (its shipped profiles where there are some)")
+    p.add_argument(
+        "--out",
+        "-o",
+        "--output",
+        dest="out",
+        metavar="FILE.wav",
+        help="the WAV file to write (-o as in graph and schema)",
+    )
+    p.add_argument(
+        "--show-reading",
+        action="store_true",
+        help="print the exact text handed to the engine, one line per narration",
+    )
+    p.add_argument(
+        "--engine",
+        choices=["pyttsx3", "openjtalk", "kokoro", "voicevox"],
+        help="use this engine (its shipped profiles where there are some)",
+    )
     p.add_argument("--voicevox-url", metavar="URL", help="the VOICEVOX ENGINE's address")
     p.add_argument("--voices", help="a voices file, or a shipped profile name (default, openjtalk)")
-    p.add_argument("--lang", choices=["ja", "en"], help="the language (default: the story's, else from the text)")
+    p.add_argument(
+        "--lang",
+        choices=["ja", "en"],
+        help="the language (default: the story's, else from the text)",
+    )
     p.add_argument("--speaker", default="narrator", help="for TEXT: who speaks (default narrator)")
     p.set_defaults(func=run)
 
@@ -54,9 +72,17 @@ def _story_lines(args) -> tuple[list[tuple[str, str]], dict, dict, str | None] |
     node = story.nodes.get(args.node) or story.endings.get(args.node)
     if node is None:
         return f"no node or ending {args.node!r} in {args.story}"
-    lines = [(n.text, n.speaker or "narrator") for n in node.narration
-             if not getattr(n, "keeper", False) and n.text]
-    return lines, dict(getattr(story, "readings", {}) or {}), dict(getattr(story, "voices", {}) or {}), story.language
+    lines = [
+        (n.text, n.speaker or "narrator")
+        for n in node.narration
+        if not getattr(n, "keeper", False) and n.text
+    ]
+    return (
+        lines,
+        dict(getattr(story, "readings", {}) or {}),
+        dict(getattr(story, "voices", {}) or {}),
+        story.language,
+    )
 
 
 MAX_TEXT = 100_000
@@ -193,8 +219,10 @@ def run(args: argparse.Namespace) -> int:
         return _err("give --out FILE.wav (and/or --show-reading)")
     size = sum(len(text) for text, _ in lines)
     if size > MAX_TEXT:
-        return _err(f"too much text to speak at once ({size} characters; at most {MAX_TEXT}): "
-                    "split it into parts")
+        return _err(
+            f"too much text to speak at once ({size} characters; at most {MAX_TEXT}): "
+            "split it into parts"
+        )
     if getattr(args, "voicevox_url", None):
         import os
 
@@ -216,7 +244,9 @@ def run(args: argparse.Namespace) -> int:
         for text, speaker in lines:
             lang = args.lang or detect_lang(text, story_lang or "ja")
             profile = voices.resolve(speaker, lang, mapping)
-            problem = engine_problem(profile.engine, needs_kana=profile.engine == "pyttsx3" and lang == "ja")
+            problem = engine_problem(
+                profile.engine, needs_kana=profile.engine == "pyttsx3" and lang == "ja"
+            )
             if problem:
                 return _err(problem)
             try:
@@ -225,9 +255,13 @@ def run(args: argparse.Namespace) -> int:
                     # and espeak-ng crashed on one utterance of ~46,000 characters.
                     parts = [reading_for(c, readings, profile.engine, lang) for c in chunks(text)]
             except Exception as e:  # noqa: BLE001
-                return _err(f"cannot make the reading: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
+                return _err(
+                    f"cannot make the reading: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+                )
             if args.show_reading:
-                print(printable("".join(parts)))  # text from a story or the command line: no escapes
+                print(
+                    printable("".join(parts))
+                )  # text from a story or the command line: no escapes
             if wav is not None:
                 try:
                     engine = get_engine(profile.engine)
@@ -246,7 +280,9 @@ def run(args: argparse.Namespace) -> int:
                     return _err(str(e))
         if wav is not None:
             seconds = wav.finish()
-            print(f"katari speak: wrote {wav.path} ({seconds:.2f} s, {wav.rate} Hz)", file=sys.stderr)
+            print(
+                f"katari speak: wrote {wav.path} ({seconds:.2f} s, {wav.rate} Hz)", file=sys.stderr
+            )
             wav = None
     except OSError as e:
         return _err(f"cannot write {Path(args.out).resolve()}: {_why(e)}")

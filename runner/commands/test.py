@@ -6,18 +6,34 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("test", help="run a story's play-tests (tests/*.yaml)",
-                       description="Play the scripted games in a story's tests/*.yaml and check their "
-                                   "expectations (see docs/playtests.md). Exits 1 if any fails.")
+    p = sub.add_parser(
+        "test",
+        help="run a story's play-tests (tests/*.yaml)",
+        description="Play the scripted games in a story's tests/*.yaml and check their "
+        "expectations (see docs/playtests.md). Exits 1 if any fails.",
+    )
     p.add_argument("story", help="story folder or file, or shipped story id")
-    p.add_argument("files", nargs="*", metavar="FILE",
-                   help="test files to run (default: every tests/*.yaml of the story)")
-    p.add_argument("-k", dest="select", default="", metavar="TEXT",
-                   help="only cases whose id (file::name) contains TEXT")
+    p.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="test files to run (default: every tests/*.yaml of the story)",
+    )
+    p.add_argument(
+        "-k",
+        dest="select",
+        default="",
+        metavar="TEXT",
+        help="only cases whose id (file::name) contains TEXT",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
-    p.add_argument("--lang", default=None, metavar="LANG",
-                   help="play the tests on the story's translation into LANG: the same seeds and "
-                        "action ids must reach the same endings (docs/playtests.md)")
+    p.add_argument(
+        "--lang",
+        default=None,
+        metavar="LANG",
+        help="play the tests on the story's translation into LANG: the same seeds and "
+        "action ids must reach the same endings (docs/playtests.md)",
+    )
     p.set_defaults(func=run)
 
 
@@ -29,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from runner.commands._common import open_story
 
     t0 = time.perf_counter()
-    story = open_story(args.story, 'test')
+    story = open_story(args.story, "test")
     if story is None:
         return 1
     lang = getattr(args, "lang", None) or story.language
@@ -42,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"katari test: {e}")
             return 1
         if played is story:
-            print(f"katari test: {story.id} has no {lang} translation ({T.translation_path(story.path, lang)})")
+            print(
+                f"katari test: {story.id} has no {lang} translation ({T.translation_path(story.path, lang)})"
+            )
             return 1
         story = played
     from pathlib import Path as _P

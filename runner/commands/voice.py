@@ -8,33 +8,51 @@ import sys
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("voice", help="speech models for spoken commands",
-                              description="List or install vosk speech models.")
+    p = subparsers.add_parser(
+        "voice",
+        help="speech models for spoken commands",
+        description="List or install vosk speech models.",
+    )
     sub = p.add_subparsers(dest="voice_command", metavar="ACTION")
     m = sub.add_parser("models", help="list the installed models")
     m.set_defaults(func=run_models)
-    i = sub.add_parser("install", help="download the official small model of a language",
-                       description="Download, verify and unpack a vosk model into the data "
-                                   "folder (see `katari voice models`).")
+    i = sub.add_parser(
+        "install",
+        help="download the official small model of a language",
+        description="Download, verify and unpack a vosk model into the data "
+        "folder (see `katari voice models`).",
+    )
     i.add_argument("lang", help="ja, en or ko (with --url: any name)")
     i.add_argument("--url", help="download from here instead (a mirror, a file server)")
     i.add_argument("--sha256", help="expected sha256 of the archive")
     i.add_argument("--name", help="folder name for the model (default: from the archive)")
     i.add_argument("--force", action="store_true", help="replace an installed model")
     i.set_defaults(func=run_install)
-    r = sub.add_parser("render", help="render a story's narration once into the cache",
-                       description="Render every line a player can hear into Katari's cache "
-                                   "folder, once per line, voice and text: `katari play --narrate` "
-                                   "then plays those lines at once (others are spoken live). An "
-                                   "edited line is rendered again; a stopped run goes on where it "
-                                   "stopped.")
+    r = sub.add_parser(
+        "render",
+        help="render a story's narration once into the cache",
+        description="Render every line a player can hear into Katari's cache "
+        "folder, once per line, voice and text: `katari play --narrate` "
+        "then plays those lines at once (others are spoken live). An "
+        "edited line is rendered again; a stopped run goes on where it "
+        "stopped.",
+    )
     r.add_argument("story", help="story file, folder, or shipped story id")
     r.add_argument("--engine", choices=ENGINE_NAMES, help="speech engine (default: the profiles')")
     r.add_argument("--voices", help="a voices file, or a shipped profile name")
-    r.add_argument("--voicevox-url", metavar="URL", help="the VOICEVOX ENGINE's address "
-                   "(default http://127.0.0.1:50021)")
-    r.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
-                   help="render N lines at once, in N processes (default 1)")
+    r.add_argument(
+        "--voicevox-url",
+        metavar="URL",
+        help="the VOICEVOX ENGINE's address (default http://127.0.0.1:50021)",
+    )
+    r.add_argument(
+        "--jobs",
+        "-j",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="render N lines at once, in N processes (default 1)",
+    )
     r.set_defaults(func=run_render)
     p.set_defaults(func=lambda args: (p.print_help(), 0)[1])
 
@@ -129,9 +147,11 @@ def run_render(args: argparse.Namespace) -> int:
             print(f"katari voice render: {e}", file=sys.stderr)
             return 1
     total = kept + len(jobs)
-    print(f"{story.id}: {total} lines; {kept} already rendered, {len(jobs)} to render "
-          f"({', '.join(engines) or 'nothing to do'}, {args.jobs} job{'s' if args.jobs > 1 else ''})",
-          file=sys.stderr)
+    print(
+        f"{story.id}: {total} lines; {kept} already rendered, {len(jobs)} to render "
+        f"({', '.join(engines) or 'nothing to do'}, {args.jobs} job{'s' if args.jobs > 1 else ''})",
+        file=sys.stderr,
+    )
     t0 = time.monotonic()
     audio = 0.0
     failed: list[str] = []
@@ -140,8 +160,10 @@ def run_render(args: argparse.Namespace) -> int:
     def progress() -> None:
         width = 30
         frac = (kept + done) / total if total else 1.0
-        sys.stderr.write(f"\r[{'#' * int(frac * width):<{width}}] {kept + done}/{total} lines "
-                         f"{time.monotonic() - t0:6.1f} s")
+        sys.stderr.write(
+            f"\r[{'#' * int(frac * width):<{width}}] {kept + done}/{total} lines "
+            f"{time.monotonic() - t0:6.1f} s"
+        )
         sys.stderr.flush()
 
     def store(result) -> None:
@@ -167,14 +189,18 @@ def run_render(args: argparse.Namespace) -> int:
             for job in jobs:
                 store(_render_one(job))
     except KeyboardInterrupt:
-        sys.stderr.write(f"\nstopped: {kept + done}/{total} lines are in the cache; run the same "
-                         "command again to go on\n")
+        sys.stderr.write(
+            f"\nstopped: {kept + done}/{total} lines are in the cache; run the same "
+            "command again to go on\n"
+        )
         return 130
     sys.stderr.write("\n")
     story_dir = cache_dir() / "narration" / _safe(story.id)
     spent = time.monotonic() - t0
-    print(f"rendered {done - len(failed)} lines ({audio:.0f} s of audio) in {spent:.1f} s; "
-          f"{kept} were already in the cache")
+    print(
+        f"rendered {done - len(failed)} lines ({audio:.0f} s of audio) in {spent:.1f} s; "
+        f"{kept} were already in the cache"
+    )
     print(f"cache: {story_dir} ({folder_size(story_dir) / 1e6:.1f} MB)")
     for f in failed:
         print(f"katari voice render: could not render {f}", file=sys.stderr)
@@ -190,11 +216,14 @@ def run_models(args: argparse.Namespace) -> int:
         print("(no models; install one with `katari voice install ja`)")
     for m in found:
         grammar = "grammar" if m.grammar else "no grammar (big model)"
-        print(f"{m.lang or '?':3} {m.name:32} {m.source:8} {m.size() / 1e6:7.1f} MB  "
-              f"{grammar}  {m.path}")
+        print(
+            f"{m.lang or '?':3} {m.name:32} {m.source:8} {m.size() / 1e6:7.1f} MB  "
+            f"{grammar}  {m.path}"
+        )
     have = {m.lang for m in found}
-    missing = [f"{k} ({o.name}, {o.size / 1e6:.0f} MB)" for k, o in OFFICIAL.items()
-               if k not in have]
+    missing = [
+        f"{k} ({o.name}, {o.size / 1e6:.0f} MB)" for k, o in OFFICIAL.items() if k not in have
+    ]
     if missing:
         print("# can install: " + ", ".join(missing))
     return 0
@@ -205,15 +234,23 @@ def run_install(args: argparse.Namespace) -> int:
 
     off = OFFICIAL.get(args.lang)
     if off is None and not args.url:
-        print(f"katari voice install: no official model for {args.lang!r} "
-              f"(known: {', '.join(OFFICIAL)}); give --url", file=sys.stderr)
+        print(
+            f"katari voice install: no official model for {args.lang!r} "
+            f"(known: {', '.join(OFFICIAL)}); give --url",
+            file=sys.stderr,
+        )
         return 2
     if off is not None and not args.url:
         print(f"{off.name}: {off.size / 1e6:.0f} MB from {off.url}", file=sys.stderr)
     try:
-        path = install(args.lang if off is not None else None, url=args.url,
-                       sha256=args.sha256, name=args.name, force=args.force,
-                       progress=progress_bar(sys.stderr))
+        path = install(
+            args.lang if off is not None else None,
+            url=args.url,
+            sha256=args.sha256,
+            name=args.name,
+            force=args.force,
+            progress=progress_bar(sys.stderr),
+        )
     except InstallError as e:
         print(f"\nkatari voice install: {e}", file=sys.stderr)
         return 1

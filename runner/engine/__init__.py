@@ -15,5 +15,18 @@ from runner.engine.engine import (
 from runner.engine.state import SaveError, State
 from runner.rules.dice import NeedDice
 
-__all__ = ["Choice", "NeedDice", "SaveError", "State", "available", "clock_text", "describe",
-           "match", "new_game", "resolve", "state_event", "step", "tail"]
+__all__ = [
+    "Choice",
+    "NeedDice",
+    "SaveError",
+    "State",
+    "available",
+    "clock_text",
+    "describe",
+    "match",
+    "new_game",
+    "resolve",
+    "state_event",
+    "step",
+    "tail",
+]

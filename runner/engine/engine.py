@@ -60,8 +60,9 @@ class Ctx:
 
     __slots__ = ("story", "state", "gm", "events", "dice", "goto", "budget", "owned", "checking")
 
-    def __init__(self, story: Story, state: State, gm: bool, dice: DiceSource,
-                 owned: bool = True) -> None:
+    def __init__(
+        self, story: Story, state: State, gm: bool, dice: DiceSource, owned: bool = True
+    ) -> None:
         self.story = story
         self.state = state
         self.gm = gm
@@ -100,13 +101,15 @@ class Ctx:
             self.events.append(ev)
         return r
 
-    def faces(self, sides: list[int], *, expr: str, label: str = "", target: int | None = None) -> list[int]:
+    def faces(
+        self, sides: list[int], *, expr: str, label: str = "", target: int | None = None
+    ) -> list[int]:
         out = []
         try:
             for s in sides:
                 out.append(self.dice.face(s))
         except NeedDice:
-            raise NeedDice(expr, sides[len(out):], label=label, target=target) from None
+            raise NeedDice(expr, sides[len(out) :], label=label, target=target) from None
         return out
 
     def emit(self, event: dict) -> None:
@@ -114,14 +117,20 @@ class Ctx:
             return
         self.events.append(event)
 
-    def say(self, text: str, *, speaker: str | None = None, keeper: bool = False,
-            id: str | None = None) -> None:
+    def say(
+        self, text: str, *, speaker: str | None = None, keeper: bool = False, id: str | None = None
+    ) -> None:
         if keeper and not self.gm:
             return
         # Speakers are characters (#13 item 13): a rule's line "by" anything else (a voice
         # key such as "system") is the narrator's.
         spoken = speaker in self.story.characters
-        ev = {"type": "narration", "text": text, "speaker": speaker if spoken else "narrator", "id": id}
+        ev = {
+            "type": "narration",
+            "text": text,
+            "speaker": speaker if spoken else "narrator",
+            "id": id,
+        }
         if spoken:
             ev["name"] = speaker_name(self, speaker)
         if keeper:
@@ -182,11 +191,22 @@ def _dice_for(state: State, dice: list[int] | None, manual: bool) -> tuple[DiceS
     return seeded, seeded
 
 
-def new_game(story: Story, seed: int = 0, *, gm: bool = False, dice: list[int] | None = None,
-             manual: bool = False) -> tuple[State, list[dict]]:
+def new_game(
+    story: Story,
+    seed: int = 0,
+    *,
+    gm: bool = False,
+    dice: list[int] | None = None,
+    manual: bool = False,
+) -> tuple[State, list[dict]]:
     """Starts a game: the state at the start node and the opening events (with state and prompt)."""
-    state = State(story.id, story.start, {k: v.value for k, v in story.variables.items()},
-                  rng=seed_state(seed), seed=seed)
+    state = State(
+        story.id,
+        story.start,
+        {k: v.value for k, v in story.variables.items()},
+        rng=seed_state(seed),
+        seed=seed,
+    )
     source, seeded = _dice_for(state, dice, manual)
     ctx = Ctx(story, state, gm, source)
     try:
@@ -204,9 +224,19 @@ def new_game(story: Story, seed: int = 0, *, gm: bool = False, dice: list[int] |
     except (EvalError, RuleError, StoryRuntimeError, RecursionError) as e:
         # As in step(): a start whose effects re-trigger themselves (a repeating timed event
         # that advances the clock) is a story error, and the game starts where it stopped.
-        msg = "story error: effects nest too deeply" if isinstance(e, RecursionError) else f"story error: {e}"
-        ctx.events.append({"type": "error", "code": "story_error", "data": {"detail": msg[len("story error: "):]},
-                           "message": msg})
+        msg = (
+            "story error: effects nest too deeply"
+            if isinstance(e, RecursionError)
+            else f"story error: {e}"
+        )
+        ctx.events.append(
+            {
+                "type": "error",
+                "code": "story_error",
+                "data": {"detail": msg[len("story error: ") :]},
+                "message": msg,
+            }
+        )
     state.rng = seeded.state
     return state, ctx.events + tail(story, state, gm=gm)
 
@@ -236,11 +266,16 @@ def _node_actions(story: Story, node_id: str) -> _NodeActions | None:
         node = story.nodes.get(node_id)
         if node is None:
             return None
-        acts = tuple((a, None if a.when is None else _compiled(story, a.when)) for a in node.actions)
+        acts = tuple(
+            (a, None if a.when is None else _compiled(story, a.when)) for a in node.actions
+        )
         ids = [a.id for a in node.actions]
         by_id = {a.id: (a, w) for a, w in acts if ids.count(a.id) == 1}
-        tests = tuple((1 << i, a.key if a.once else None, w) for i, (a, w) in enumerate(acts)
-                      if a.once or w is not None)
+        tests = tuple(
+            (1 << i, a.key if a.once else None, w)
+            for i, (a, w) in enumerate(acts)
+            if a.once or w is not None
+        )
         spoken = any("{" in a.label or "}" in a.label for a in node.actions)
         hit = table[node_id] = _NodeActions(acts, by_id, tests, {}, spoken)
     return hit
@@ -266,7 +301,9 @@ def _choices(na: _NodeActions, closed: int) -> list[Choice]:
     return out + hidden
 
 
-def _open(story: Story, state: State, a: Action, when: Any, ctx: Ctx | None) -> tuple[bool, Ctx | None]:
+def _open(
+    story: Story, state: State, a: Action, when: Any, ctx: Ctx | None
+) -> tuple[bool, Ctx | None]:
     """Whether action ``a`` may run now (a condition that fails to compute hides it), and the
     context made to evaluate it (kept for the next action)."""
     if a.once and state.done.get(a.key):
@@ -364,8 +401,14 @@ def _number(text: str) -> int | None:
     return int(t) if t.isascii() and t.isdigit() else None
 
 
-def match(story: Story, state: State, command: str, choices: list[Choice] | None = None, *,
-          fuzzy: bool = True) -> Choice | None:
+def match(
+    story: Story,
+    state: State,
+    command: str,
+    choices: list[Choice] | None = None,
+    *,
+    fuzzy: bool = True,
+) -> Choice | None:
     """Finds the one action a command names: its number, id, label (with or without its
     annotation), an alias, a reading, a part of one of them, or a verb and its object (see
     :mod:`runner.engine.match`). None when it names none, or several. With ``fuzzy=False``
@@ -373,8 +416,14 @@ def match(story: Story, state: State, command: str, choices: list[Choice] | None
     return resolve(story, state, command, choices, fuzzy=fuzzy).choice
 
 
-def resolve(story: Story, state: State, command: str, choices: list[Choice] | None = None, *,
-            fuzzy: bool = True) -> Found:
+def resolve(
+    story: Story,
+    state: State,
+    command: str,
+    choices: list[Choice] | None = None,
+    *,
+    fuzzy: bool = True,
+) -> Found:
     """Like :func:`match`, and when a command names several actions, which ones."""
     choices = available(story, state) if choices is None else choices
     text = command.strip()
@@ -392,8 +441,16 @@ def resolve(story: Story, state: State, command: str, choices: list[Choice] | No
     return find(story, choices, text, fuzzy=fuzzy)
 
 
-def step(story: Story, state: State, command: str | Choice, *, dice: list[int] | None = None,
-         manual: bool = False, gm: bool = False, tail_events: bool = True) -> tuple[State, list[dict]]:
+def step(
+    story: Story,
+    state: State,
+    command: str | Choice,
+    *,
+    dice: list[int] | None = None,
+    manual: bool = False,
+    gm: bool = False,
+    tail_events: bool = True,
+) -> tuple[State, list[dict]]:
     """Runs one command. Returns the new state (the old one is untouched) and the turn's events.
 
     ``command`` is what the player typed, or a :class:`Choice` from :func:`available` for
@@ -405,20 +462,34 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
     """
     if state.ending is not None:
         return state, [{"type": "error", "code": "ended", "message": "the game is over"}] + (
-            tail(story, state, gm=gm) if tail_events else [])
-    if isinstance(command, str) and len(command) > MAX_COMMAND and not command.startswith(("!", "@")):
-        return state, [{"type": "error", "code": "too_long", "max": MAX_COMMAND,
-                        "message": f"a command is at most {MAX_COMMAND} characters"}] + (
-            tail(story, state, gm=gm) if tail_events else [])
+            tail(story, state, gm=gm) if tail_events else []
+        )
+    if (
+        isinstance(command, str)
+        and len(command) > MAX_COMMAND
+        and not command.startswith(("!", "@"))
+    ):
+        return state, [
+            {
+                "type": "error",
+                "code": "too_long",
+                "max": MAX_COMMAND,
+                "message": f"a command is at most {MAX_COMMAND} characters",
+            }
+        ] + (tail(story, state, gm=gm) if tail_events else [])
     if isinstance(command, Choice):
         # A choice that available() just gave for this very state (bots, simulations).
         choices: list[Choice] = []
         choice: Choice | None = command
         command = command.id
     elif command.startswith("!"):
-        return _gm_command(story, state, command, gm=gm, tail_events=tail_events, dice=dice, manual=manual)
+        return _gm_command(
+            story, state, command, gm=gm, tail_events=tail_events, dice=dice, manual=manual
+        )
     elif command.startswith("@"):
-        return _rule_command(story, state, command, dice=dice, manual=manual, gm=gm, tail_events=tail_events)
+        return _rule_command(
+            story, state, command, dice=dice, manual=manual, gm=gm, tail_events=tail_events
+        )
     else:
         choices = []
         choice = _by_id(story, state, command)
@@ -427,7 +498,9 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
             found = resolve(story, state, command, choices)
             choice = found.choice
             if found.candidates:  # several actions answer to it: the player says which
-                return state, [_ambiguous(command, found)] + (tail(story, state, gm=gm) if tail_events else [])
+                return state, [_ambiguous(command, found)] + (
+                    tail(story, state, gm=gm) if tail_events else []
+                )
     new = state.fork()
     source, seeded = _dice_for(new, dice, manual)
     ctx = Ctx(story, new, gm, source, owned=False)
@@ -435,9 +508,15 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
         if choice is None:
             rs = system(story.rules)
             ctx.own()  # a rule system's own reading of the command may write anything
-            handled = rs.on_unmatched(ctx, command) if rs.on_unmatched is not None and command.strip() else False
+            handled = (
+                rs.on_unmatched(ctx, command)
+                if rs.on_unmatched is not None and command.strip()
+                else False
+            )
             if not handled:
-                return state, [_no_match(story, state, command, choices)] + (tail(story, state, gm=gm) if tail_events else [])
+                return state, [_no_match(story, state, command, choices)] + (
+                    tail(story, state, gm=gm) if tail_events else []
+                )
             if handled == "said":  # only words (a look at something): nothing changes, no turn
                 return state, ctx.events + (tail(story, state, gm=gm) if tail_events else [])
         else:
@@ -450,16 +529,34 @@ def step(story: Story, state: State, command: str | Choice, *, dice: list[int] |
     except _Ending:
         pass
     except (EvalError, RuleError, StoryRuntimeError, RecursionError) as e:
-        msg = "story error: effects nest too deeply" if isinstance(e, RecursionError) else f"story error: {e}"
-        return state, [{"type": "error", "code": "story_error", "data": {"detail": msg[len("story error: "):]},
-                        "message": msg}] + (tail(story, state, gm=gm) if tail_events else [])
+        msg = (
+            "story error: effects nest too deeply"
+            if isinstance(e, RecursionError)
+            else f"story error: {e}"
+        )
+        return state, [
+            {
+                "type": "error",
+                "code": "story_error",
+                "data": {"detail": msg[len("story error: ") :]},
+                "message": msg,
+            }
+        ] + (tail(story, state, gm=gm) if tail_events else [])
     new.turn += 1
     new.rng = seeded.state
     return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
 
 
-def _gm_command(story: Story, state: State, command: str, *, gm: bool, tail_events: bool,
-                dice: list[int] | None = None, manual: bool = False) -> tuple[State, list[dict]]:
+def _gm_command(
+    story: Story,
+    state: State,
+    command: str,
+    *,
+    gm: bool,
+    tail_events: bool,
+    dice: list[int] | None = None,
+    manual: bool = False,
+) -> tuple[State, list[dict]]:
     """``!set VAR EXPR``, ``!clock +30|HH:MM``, ``!damage WHO N [STAT]``, ``!stat WHO STAT-N``,
     ``!force KEY``, ``!give ITEM``, ``!take ITEM``, ``!goto NODE``: a game master's overrides
     (see runner/engine/gm.py). They are commands like any other, so a transcript and a replay
@@ -473,7 +570,9 @@ def _gm_command(story: Story, state: State, command: str, *, gm: bool, tail_even
         return state, [{"type": "error", "code": code, "data": data, "message": msg}] + closing
 
     if not gm:
-        return fail("gm_only", "overrides (!set, !clock, ...) are for a game master: play with --gm")
+        return fail(
+            "gm_only", "overrides (!set, !clock, ...) are for a game master: play with --gm"
+        )
     words = command[1:].split()
     if not words or words[0] not in GM_COMMANDS:
         return fail("gm_usage", "GM commands: " + ", ".join("!" + c for c in GM_COMMANDS), verb="")
@@ -494,8 +593,16 @@ def _gm_command(story: Story, state: State, command: str, *, gm: bool, tail_even
     return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
 
 
-def _rule_command(story: Story, state: State, command: str, *, dice: list[int] | None,
-                  manual: bool, gm: bool, tail_events: bool) -> tuple[State, list[dict]]:
+def _rule_command(
+    story: Story,
+    state: State,
+    command: str,
+    *,
+    dice: list[int] | None,
+    manual: bool,
+    gm: bool,
+    tail_events: bool,
+) -> tuple[State, list[dict]]:
     """``@name args``: a rule system's own command from a front end (``@tick 5``,
     ``@time_passed 30``), not a player's action. It may end the game like any effect."""
     name, _, rest = command[1:].strip().partition(" ")
@@ -504,17 +611,27 @@ def _rule_command(story: Story, state: State, command: str, *, dice: list[int] |
     if fn is None:
         known = ", ".join("@" + k for k in sorted(rs.meta_commands)) or "none"
         shown = name if len(name) <= 40 else name[:40] + "…"
-        return state, [{"type": "error", "code": "unknown_rule_command", "data": {"name": shown},
-                        "message": f"unknown rule command @{shown} (this story's rules have: {known})"}] + (
-            tail(story, state, gm=gm) if tail_events else [])
+        return state, [
+            {
+                "type": "error",
+                "code": "unknown_rule_command",
+                "data": {"name": shown},
+                "message": f"unknown rule command @{shown} (this story's rules have: {known})",
+            }
+        ] + (tail(story, state, gm=gm) if tail_events else [])
     cmd = as_command(fn)
     try:
         # One validator at the door for every rule system's commands (runner/rules/meta.py).
         values = cmd.parse(name, rest, story.language)
     except RuleError as e:
-        return state, [{"type": "error", "code": "bad_arguments", "data": {"name": name, "detail": str(e)},
-                        "message": f"@{name}: {e}"}] + (
-            tail(story, state, gm=gm) if tail_events else [])
+        return state, [
+            {
+                "type": "error",
+                "code": "bad_arguments",
+                "data": {"name": name, "detail": str(e)},
+                "message": f"@{name}: {e}",
+            }
+        ] + (tail(story, state, gm=gm) if tail_events else [])
     new = state.copy()
     source, seeded = _dice_for(new, dice, manual)
     ctx = Ctx(story, new, gm, source)
@@ -524,8 +641,14 @@ def _rule_command(story: Story, state: State, command: str, *, dice: list[int] |
     except _Ending:
         pass
     except (EvalError, RuleError, StoryRuntimeError, ValueError) as e:
-        return state, [{"type": "error", "code": "rule_command", "data": {"name": name, "detail": str(e)},
-                        "message": f"@{name}: {e}"}] + (tail(story, state, gm=gm) if tail_events else [])
+        return state, [
+            {
+                "type": "error",
+                "code": "rule_command",
+                "data": {"name": name, "detail": str(e)},
+                "message": f"@{name}: {e}",
+            }
+        ] + (tail(story, state, gm=gm) if tail_events else [])
     new.rng = seeded.state
     return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
 
@@ -535,8 +658,13 @@ def _ambiguous(command: str, found: Found) -> dict:
     the candidates by their numbers)."""
     cands = [{"n": c.n, "id": c.id, "label": c.label} for c in found.candidates]
     listed = " / ".join(f"{c['n']}. {c['label']}" for c in cands[:8])
-    return {"type": "error", "code": "ambiguous", "candidates": cands,
-            "message": f"{command.strip()[:80]!r} could be: {listed}" + (" ..." if len(cands) > 8 else "")}
+    return {
+        "type": "error",
+        "code": "ambiguous",
+        "candidates": cands,
+        "message": f"{command.strip()[:80]!r} could be: {listed}"
+        + (" ..." if len(cands) > 8 else ""),
+    }
 
 
 _KNOWN_NODES = 200
@@ -568,8 +696,13 @@ def _no_match(story: Story, state: State, command: str, choices: list[Choice]) -
         return {"type": "error", "message": "empty command", "code": "empty"}
     if _number(text) is not None:
         visible = [c for c in choices if c.n]
-        return {"type": "error", "code": "no_such_number",
-                "message": f"no action {text}: choose 1 to {len(visible)}" if visible else f"no action {text}"}
+        return {
+            "type": "error",
+            "code": "no_such_number",
+            "message": f"no action {text}: choose 1 to {len(visible)}"
+            if visible
+            else f"no action {text}",
+        }
     known = find(story, _known_closed(story, state, choices), text, verbs=False)
     if known.choice is not None or known.candidates:
         ev: dict = {"type": "error", "code": "not_now", "message": f"cannot do {text[:80]!r} now"}
@@ -581,10 +714,18 @@ def _no_match(story: Story, state: State, command: str, choices: list[Choice]) -
         if not c.n:
             continue
         cands[normalise(c.label)] = c.label
-        for form in (*forms(story, c.action, c.label).plain, normalise(c.id), *(normalise(al) for al in c.aliases)):
+        for form in (
+            *forms(story, c.action, c.label).plain,
+            normalise(c.id),
+            *(normalise(al) for al in c.aliases),
+        ):
             cands.setdefault(form, c.label)
     near = suggestions(text, cands)
-    ev = {"type": "error", "code": "unknown_command", "message": f"did not understand {text[:80]!r}"}
+    ev = {
+        "type": "error",
+        "code": "unknown_command",
+        "message": f"did not understand {text[:80]!r}",
+    }
     if near:
         ev["suggestions"] = near
         ev["message"] += "; did you mean " + " / ".join(repr(s) for s in near) + "?"
@@ -632,14 +773,29 @@ def _outcome(ctx: Ctx, result: Any, outcomes: Iterable[Any], since: int | None =
         if forced is not None and fk is None:
             # This check cannot have that result: it runs as rolled, the GM's choice waits.
             set_force(ctx.state.rules, forced)
-            ctx.events.append({"type": "override", "what": "force", "code": "force_kept",
-                               "value": forced, "data": {"value": forced, "outcomes": list(table)},
-                               "message": f"GM: this check cannot be {forced}; kept for the next one"})
+            ctx.events.append(
+                {
+                    "type": "override",
+                    "what": "force",
+                    "code": "force_kept",
+                    "value": forced,
+                    "data": {"value": forced, "outcomes": list(table)},
+                    "message": f"GM: this check cannot be {forced}; kept for the next one",
+                }
+            )
         elif forced is not None and fk is not None:
             keys = fk
             _mark_forced(ctx, since, forced)
-            ctx.events.append({"type": "override", "what": "force", "code": "forced", "value": forced,
-                               "data": {"value": forced}, "message": f"GM: outcome forced to {forced}"})
+            ctx.events.append(
+                {
+                    "type": "override",
+                    "what": "force",
+                    "code": "forced",
+                    "value": forced,
+                    "data": {"value": forced},
+                    "message": f"GM: outcome forced to {forced}",
+                }
+            )
     for k in keys:
         o = table.get(k)
         if o is not None:
@@ -698,7 +854,10 @@ def _settle(ctx: Ctx) -> None:
     conds = story.cache.get("_cond_events")
     if conds is None:  # (event, its compiled condition), checked after every command and move
         conds = story.cache["_cond_events"] = tuple(
-            (e, _compiled(story, e.when)) for e in story.events if e.at is None and e.when is not None)
+            (e, _compiled(story, e.when))
+            for e in story.events
+            if e.at is None and e.when is not None
+        )
     fired = ctx.state.fired
     while True:
         for ev, when in conds:
@@ -719,8 +878,9 @@ def _settle(ctx: Ctx) -> None:
                 last = trail[-1]
                 prev = len(trail) - 2 - trail[-2::-1].index(last) if last in trail[:-1] else 0
                 loop = trail[prev:]
-                raise StoryRuntimeError("more than 1000 moves in one command: a goto loop through "
-                                        + " → ".join(loop))
+                raise StoryRuntimeError(
+                    "more than 1000 moves in one command: a goto loop through " + " → ".join(loop)
+                )
 
 
 def _enter(ctx: Ctx, node_id: str) -> None:
@@ -755,7 +915,12 @@ def _narrate(ctx: Ctx, lines: Iterable[Narration], advance: bool = True) -> None
         text = line.text
         if "{" in text or "}" in text:
             text = _spoken(ctx, text, line.id, advance)
-        ev = {"type": "narration", "text": text, "speaker": line.speaker or "narrator", "id": line.id}
+        ev = {
+            "type": "narration",
+            "text": text,
+            "speaker": line.speaker or "narrator",
+            "id": line.id,
+        }
         if line.speaker is not None and line.speaker != "narrator":
             ev["name"] = speaker_name(ctx, line.speaker)
         if line.keeper:
@@ -850,15 +1015,21 @@ def clock_text(story: Story, minutes: int) -> str:
 def state_event(story: Story, state: State, *, gm: bool = False) -> dict:
     """What the player can see of the state (and, for a GM, the hidden parts)."""
     node = story.nodes.get(state.node)
-    ev: dict = {"type": "state", "node": state.node, "title": node.title if node else "",
-                "turn": state.turn, "clock": state.clock}
+    ev: dict = {
+        "type": "state",
+        "node": state.node,
+        "title": node.title if node else "",
+        "turn": state.turn,
+        "clock": state.clock,
+    }
     if state.ending is not None and state.ending in story.endings:
         ev["ending"] = state.ending
         ev["title"] = story.endings[state.ending].title or ev["title"]
     conditional = story.cache.get("_visible_when")
     if conditional is None:
-        conditional = story.cache["_visible_when"] = any(v.visible_when is not None for v in story.variables.values()) \
-            or (story.clock is not None and story.clock.left_visible_when is not None)
+        conditional = story.cache["_visible_when"] = any(
+            v.visible_when is not None for v in story.variables.values()
+        ) or (story.clock is not None and story.clock.left_visible_when is not None)
     ctx = Ctx(story, state, False, SeededDice(0)) if conditional and not gm else None
     if story.clock is not None:
         ev["time"] = clock_text(story, state.clock)
@@ -871,16 +1042,26 @@ def state_event(story: Story, state: State, *, gm: bool = False) -> dict:
     ev["vars"] = vis
     ev["inventory"] = {k: v for k, v in state.inventory.items()}
     if state.stats:
-        ev["stats"] = {cid: s for cid, s in state.stats.items()
-                       if gm or (story.characters.get(cid) is None or story.characters[cid].kind == "pc")}
+        ev["stats"] = {
+            cid: s
+            for cid, s in state.stats.items()
+            if gm or (story.characters.get(cid) is None or story.characters[cid].kind == "pc")
+        }
     rs = system(story.rules)
     if rs.view is not None:
         ev.update(rs.view(story, state, gm))
     if gm:
         ev["gm"] = {
-            "pending_events": [{"id": e.id, "at": e.at, "time": clock_text(story, e.at) if e.at is not None else None,
-                                **({"title": e.title} if e.title else {})}
-                               for e in story.events if e.id not in state.fired],
+            "pending_events": [
+                {
+                    "id": e.id,
+                    "at": e.at,
+                    "time": clock_text(story, e.at) if e.at is not None else None,
+                    **({"title": e.title} if e.title else {}),
+                }
+                for e in story.events
+                if e.id not in state.fired
+            ],
             "fired": list(state.fired),
             "all_vars": dict(state.vars),
         }
@@ -905,8 +1086,14 @@ def tail(story: Story, state: State, *, gm: bool = False) -> list[dict]:
         e = story.endings[state.ending]
         out.append({"type": "ending", "id": e.id, "kind": e.kind, "title": e.title})
     else:
-        out.append({"type": "prompt", "actions": [{"id": c.id, "label": c.label, "n": c.n}
-                                                   for c in available(story, state) if c.n]})
+        out.append(
+            {
+                "type": "prompt",
+                "actions": [
+                    {"id": c.id, "label": c.label, "n": c.n} for c in available(story, state) if c.n
+                ],
+            }
+        )
     return out
 
 

@@ -37,7 +37,11 @@ def _div(a: Any, b: Any) -> Any:
     if b == 0:
         raise EvalError("division by zero")
     r = a / b
-    return int(r) if isinstance(r, float) and r.is_integer() and isinstance(a, int) and isinstance(b, int) else r
+    return (
+        int(r)
+        if isinstance(r, float) and r.is_integer() and isinstance(a, int) and isinstance(b, int)
+        else r
+    )
 
 
 def _floordiv(a: Any, b: Any) -> Any:
@@ -59,8 +63,14 @@ def _add(a: Any, b: Any) -> Any:
 
 
 _BIN = {"+": _add, "-": operator.sub, "*": operator.mul, "/": _div, "//": _floordiv, "%": _mod}
-_CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-        ">": operator.gt, ">=": operator.ge}
+_CMP = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
 
 
 def shares_state(hook: Any) -> bool:
@@ -76,6 +86,7 @@ def _owning(fn: Callable[..., Any]) -> Callable[..., Any]:
     def call(ctx: Any, *args: Any, **kwargs: Any) -> Any:
         ctx.own()
         return fn(ctx, *args, **kwargs)
+
     return call
 
 
@@ -105,6 +116,7 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
                 return ctx.state.vars[name]
             except KeyError:
                 raise EvalError(f"unknown variable {name!r}") from None
+
         return var
     if k == "neg":
         a = compile_expr(node[1], rules, conditions)
@@ -114,6 +126,7 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
             if type(v) not in (int, float, bool):
                 raise EvalError(f"cannot negate {v!r}")
             return -v
+
         return neg
     if k == "not":
         if node[1][0] == "var" and not (conditions and node[1][1] in conditions):
@@ -125,6 +138,7 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
                     return not ctx.state.vars[vname]
                 except KeyError:
                     raise EvalError(f"unknown variable {vname!r}") from None
+
             return not_var
         a = compile_expr(node[1], rules, conditions)
         return lambda ctx: not a(ctx)
@@ -140,12 +154,14 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
                 flatten(conditions[n[1]])  # `my_turn and light`: one loop over all the parts
             else:
                 parts.append(n)
+
         flatten(node)
         fs = tuple(compile_expr(x, rules, conditions) for x in parts)
         if len(fs) == 2:
             a, b = fs
             return (lambda ctx: a(ctx) and b(ctx)) if k == "and" else (lambda ctx: a(ctx) or b(ctx))
         if k == "and":
+
             def and_n(ctx: Any) -> Any:
                 v: Any = True
                 for f in fs:
@@ -153,6 +169,7 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
                     if not v:
                         return v
                 return v
+
             return and_n
 
         def or_n(ctx: Any) -> Any:
@@ -162,6 +179,7 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
                 if v:
                     return v
             return v
+
         return or_n
     if k == "bin":
         op = _BIN[node[1]]
@@ -176,12 +194,17 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
                 return _num(op(x, y))
             except TypeError:
                 raise EvalError(f"cannot compute {x!r} {sym} {y!r}") from None
+
         return binop
     if k == "cmp":
         ops = [_CMP[o] for o in node[1]]
         parts = [compile_expr(x, rules, conditions) for x in node[2]]
-        if len(ops) == 1 and node[2][0][0] == "var" and node[2][1][0] == "lit" \
-                and not (conditions and node[2][0][1] in conditions):
+        if (
+            len(ops) == 1
+            and node[2][0][0] == "var"
+            and node[2][1][0] == "lit"
+            and not (conditions and node[2][0][1] in conditions)
+        ):
             # `hp > 0`, `fight_at == 'door'`: a variable against a constant.
             op0, vname, lit = ops[0], node[2][0][1], node[2][1][1]
 
@@ -192,6 +215,7 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
                     raise EvalError(f"unknown variable {vname!r}") from None
                 except TypeError:
                     raise EvalError("cannot compare those values") from None
+
             return cmp_var_lit
         if len(ops) == 1:
             op0, a, b = ops[0], parts[0], parts[1]
@@ -201,6 +225,7 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
                     return op0(a(ctx), b(ctx))
                 except TypeError:
                     raise EvalError("cannot compare those values") from None
+
             return cmp1
 
         def cmpn(ctx: Any) -> bool:
@@ -214,6 +239,7 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
                     raise EvalError("cannot compare those values") from None
                 left = right
             return True
+
         return cmpn
     if k == "call":
         name, argn = node[1], node[2]
@@ -224,18 +250,22 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
         args = [compile_expr(x, rules, conditions) for x in argn]
         kwargs = tuple((kw[0], compile_expr(kw[1], rules, conditions)) for kw in node[4])
         if kwargs:
+
             def call_kw(ctx: Any) -> Any:
                 try:
                     return fn(ctx, *[a(ctx) for a in args], **{n: f(ctx) for n, f in kwargs})
                 except (RuleError, TypeError, ValueError, KeyError) as e:
                     raise _hook_error(name, e) from None
+
             return call_kw
         if not args:
+
             def call0(ctx: Any) -> Any:
                 try:
                     return fn(ctx)
                 except (RuleError, TypeError, ValueError, KeyError) as e:
                     raise _hook_error(name, e) from None
+
             return call0
         if len(args) == 1 and argn[0][0] == "lit":
             lit = argn[0][1]
@@ -245,6 +275,7 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
                     return fn(ctx, lit)
                 except (RuleError, TypeError, ValueError, KeyError) as e:
                     raise _hook_error(name, e) from None
+
             return call_lit
 
         def call(ctx: Any) -> Any:
@@ -252,6 +283,7 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
                 return fn(ctx, *[a(ctx) for a in args])
             except (RuleError, TypeError, ValueError, KeyError) as e:
                 raise _hook_error(name, e) from None
+
         return call
     raise EvalError(f"bad expression node {k!r}")  # pragma: no cover
 

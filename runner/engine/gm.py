@@ -36,12 +36,15 @@ STANDARD_OUTCOMES = SUCCESS_LEVELS + FAILURE_LEVELS
 
 HEALTH = ("hp", "HP", "耐久力", "life", "ライフ")
 """A sheet's health, the first of these it has: what ``!damage`` takes by default."""
-STAT_SYNONYMS: tuple[frozenset[str], ...] = tuple(frozenset(normalise(w) for w in group) for group in (
-    ("hp", "耐久力", "体力", "life", "ライフ", "hit points"),
-    ("san", "正気度", "sanity"),
-    ("luck", "幸運"),
-    ("mp", "マジックポイント", "マジック・ポイント", "magic points"),
-))
+STAT_SYNONYMS: tuple[frozenset[str], ...] = tuple(
+    frozenset(normalise(w) for w in group)
+    for group in (
+        ("hp", "耐久力", "体力", "life", "ライフ", "hit points"),
+        ("san", "正気度", "sanity"),
+        ("luck", "幸運"),
+        ("mp", "マジックポイント", "マジック・ポイント", "magic points"),
+    )
+)
 NESTED = ("chars", "skills")
 """Sheet parts one level down whose numbers ``!stat`` may change (``!stat pc 目星=70``)."""
 
@@ -64,6 +67,7 @@ class Refused(Exception):
 
 # -- naming things -------------------------------------------------------------
 
+
 def find(story: Any, kind: str, query: str, table: dict[str, list[str]]) -> str:
     """The id in ``table`` (id -> the names it goes by, the first shown) that ``query`` names.
     Raises :class:`Refused` (``gm_not_found`` / ``gm_ambiguous``) with the candidates."""
@@ -82,11 +86,22 @@ def find(story: Any, kind: str, query: str, table: dict[str, list[str]]) -> str:
             if len(hits) == 1:
                 return hits[0]
             if hits:
-                raise Refused("gm_ambiguous", f"{query!r} could be: " + ", ".join(shown[h] for h in hits),
-                              kind=kind, query=query, candidates=[shown[h] for h in hits[:MAX_CANDIDATES]])
+                raise Refused(
+                    "gm_ambiguous",
+                    f"{query!r} could be: " + ", ".join(shown[h] for h in hits),
+                    kind=kind,
+                    query=query,
+                    candidates=[shown[h] for h in hits[:MAX_CANDIDATES]],
+                )
     known = [shown[k] for k in list(table)[:MAX_CANDIDATES]]
-    raise Refused("gm_not_found", f"no {kind} {query!r}; known: " + ", ".join(known),
-                  kind=kind, query=query, known=known, more=max(0, len(table) - MAX_CANDIDATES))
+    raise Refused(
+        "gm_not_found",
+        f"no {kind} {query!r}; known: " + ", ".join(known),
+        kind=kind,
+        query=query,
+        known=known,
+        more=max(0, len(table) - MAX_CANDIDATES),
+    )
 
 
 def item_names(story: Any, iid: str) -> list[str]:
@@ -135,7 +150,11 @@ def default_pc(story: Any, state: Any) -> str | None:
     """The player character an override without a name means: the rule system's active one,
     else the only (or first) player character with a sheet."""
     stats = state.stats or {}
-    active = ((state.rules or {}).get(story.rules) or {}).get("pc") if isinstance(state.rules, dict) else None
+    active = (
+        ((state.rules or {}).get(story.rules) or {}).get("pc")
+        if isinstance(state.rules, dict)
+        else None
+    )
     if isinstance(active, str) and active in stats:
         return active
     pcs = [cid for cid, s in stats.items() if _is_pc(story, cid, s)]
@@ -156,7 +175,9 @@ def stat_path(sheet: dict, query: str | None) -> tuple[str, ...]:
         for k in HEALTH:
             if _number(sheet.get(k)):
                 return (k,)
-        raise Refused("gm_no_health", "this sheet has no HP", known=_numbers(sheet)[:MAX_CANDIDATES])
+        raise Refused(
+            "gm_no_health", "this sheet has no HP", known=_numbers(sheet)[:MAX_CANDIDATES]
+        )
     flat: dict[tuple[str, ...], str] = {(k,): k for k, v in sheet.items() if _number(v)}
     for part in NESTED:
         sub = sheet.get(part)
@@ -172,10 +193,21 @@ def stat_path(sheet: dict, query: str | None) -> tuple[str, ...]:
     if len(hits) == 1:
         return hits[0]
     if hits:
-        raise Refused("gm_ambiguous", f"stat {query!r} could be: " + ", ".join(flat[h] for h in hits),
-                      kind="stat", query=query, candidates=[flat[h] for h in hits[:MAX_CANDIDATES]])
-    raise Refused("gm_not_found", f"no stat {query!r}", kind="stat", query=query,
-                  known=_numbers(sheet)[:MAX_CANDIDATES], more=0)
+        raise Refused(
+            "gm_ambiguous",
+            f"stat {query!r} could be: " + ", ".join(flat[h] for h in hits),
+            kind="stat",
+            query=query,
+            candidates=[flat[h] for h in hits[:MAX_CANDIDATES]],
+        )
+    raise Refused(
+        "gm_not_found",
+        f"no stat {query!r}",
+        kind="stat",
+        query=query,
+        known=_numbers(sheet)[:MAX_CANDIDATES],
+        more=0,
+    )
 
 
 def _number(v: Any) -> bool:
@@ -240,14 +272,16 @@ def take_force(rules: dict) -> str | None:
 def forced_keys(forced: str, table: dict) -> list[str] | None:
     """The outcome keys a forced result stands for at a check with outcomes ``table``, or
     None when this check cannot have that result (it is kept for the next check)."""
-    keys = [forced] + (["success"] if forced in SUCCESS_LEVELS else
-                       ["failure"] if forced in FAILURE_LEVELS else [])
+    keys = [forced] + (
+        ["success"] if forced in SUCCESS_LEVELS else ["failure"] if forced in FAILURE_LEVELS else []
+    )
     if any(k in table for k in keys) or "otherwise" in table:
         return keys
     return None
 
 
 # -- the clock -------------------------------------------------------------------
+
 
 def clock_delta(story: Any, clock: int, raw: str) -> int:
     """Minutes to move the clock for ``+30``, ``+1h30m`` or ``HH:MM``.
@@ -270,9 +304,14 @@ def clock_delta(story: Any, clock: int, raw: str) -> int:
     target = day * 24 * 60 + int(m.group(1)) * 60 + int(m.group(2))
     if target <= now:
         h, mm = divmod(target - day * 24 * 60 + 24 * 60, 60)
-        raise Refused("gm_clock_back", f"it is already past {raw} (the clock only moves forward; "
-                      f"{h:02d}:{mm:02d} is that time on the next day)",
-                      text=raw, now=_hhmm(now - day * 24 * 60), next=f"{h:02d}:{mm:02d}")
+        raise Refused(
+            "gm_clock_back",
+            f"it is already past {raw} (the clock only moves forward; "
+            f"{h:02d}:{mm:02d} is that time on the next day)",
+            text=raw,
+            now=_hhmm(now - day * 24 * 60),
+            next=f"{h:02d}:{mm:02d}",
+        )
     return target - now
 
 
@@ -281,6 +320,7 @@ def _hhmm(minutes: int) -> str:
 
 
 # -- running one override ----------------------------------------------------------
+
 
 def _amount(tok: str) -> bool:
     return bool(_INT.match(tok) or _DICE.match(tok))
@@ -312,18 +352,32 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict:
         try:
             value = ctx.eval(parse(text))
         except (ExprError, EvalError) as e:
-            raise Refused("gm_bad_value", f"!set {var}: cannot read {text!r} ({e})", var=var,
-                          label=story.variables[var].label or var, text=text) from None
+            raise Refused(
+                "gm_bad_value",
+                f"!set {var}: cannot read {text!r} ({e})",
+                var=var,
+                label=story.variables[var].label or var,
+                text=text,
+            ) from None
         old = st.vars.get(var)
         st.vars[var] = value
-        note["data"] = {"var": var, "label": story.variables[var].label or var, "old": old, "value": value}
+        note["data"] = {
+            "var": var,
+            "label": story.variables[var].label or var,
+            "old": old,
+            "value": value,
+        }
         note["message"] = f"GM: {var} = {value!r}"
     elif verb == "clock":
         if len(args) != 1:
             raise Refused("gm_usage", "!clock +MINUTES, !clock +1h30m or !clock HH:MM", verb=verb)
         delta = clock_delta(story, st.clock, args[0])
         before = E.clock_text(story, st.clock)
-        note["data"] = {"minutes": delta, "from": before, "to": E.clock_text(story, st.clock + delta)}
+        note["data"] = {
+            "minutes": delta,
+            "from": before,
+            "to": E.clock_text(story, st.clock + delta),
+        }
         note["message"] = f"GM: clock moved {delta} min to {note['data']['to']}"
         ctx.events.append(note)
         E.advance(ctx, delta)
@@ -332,15 +386,21 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict:
         return _stat(ctx, verb, args, note)
     elif verb == "force":
         if len(args) != 1:
-            raise Refused("gm_usage", "!force OUTCOME", verb=verb, allowed=list(outcome_keys(story)))
+            raise Refused(
+                "gm_usage", "!force OUTCOME", verb=verb, allowed=list(outcome_keys(story))
+            )
         value = args[0]
         allowed = outcome_keys(story)
         if value not in allowed:
             low = value.casefold()
             value = next((k for k in allowed if k.casefold() == low), value)
         if value not in allowed:
-            raise Refused("gm_force_unknown", f"no check can have the outcome {args[0]!r}; "
-                          "outcomes: " + ", ".join(allowed), value=args[0], allowed=list(allowed))
+            raise Refused(
+                "gm_force_unknown",
+                f"no check can have the outcome {args[0]!r}; outcomes: " + ", ".join(allowed),
+                value=args[0],
+                allowed=list(allowed),
+            )
         ctx.own()
         set_force(st.rules, value)
         note["args"] = [value]
@@ -350,37 +410,56 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict:
         if not args:
             raise Refused("gm_usage", f"!{verb} ITEM", verb=verb)
         # Taking: only what is carried is a candidate (and listed); giving: any item.
-        pool = [k for k in story.items if st.inventory.get(k)] if verb == "take" else list(story.items)
+        pool = (
+            [k for k in story.items if st.inventory.get(k)] if verb == "take" else list(story.items)
+        )
         try:
             item = find(story, "item", " ".join(args), {k: item_names(story, k) for k in pool})
         except Refused as missing:
             if verb != "take" or missing.code != "gm_not_found":
                 raise
             try:  # an item of the story that is not carried: said so, rather than "no such item"
-                item = find(story, "item", " ".join(args), {k: item_names(story, k) for k in story.items})
+                item = find(
+                    story, "item", " ".join(args), {k: item_names(story, k) for k in story.items}
+                )
             except Refused:
                 raise missing from None
         if verb == "take" and not st.inventory.get(item):
-            raise Refused("gm_not_carried", f"{item} is not carried", item=item, name=story.items[item].name)
+            raise Refused(
+                "gm_not_carried", f"{item} is not carried", item=item, name=story.items[item].name
+            )
         E._run(ctx, ((Give if verb == "give" else Take)(verb, ((item, 1),)),))
         note["args"] = [item]
-        note["data"] = {"item": item, "name": story.items[item].name, "count": st.inventory.get(item, 0)}
+        note["data"] = {
+            "item": item,
+            "name": story.items[item].name,
+            "count": st.inventory.get(item, 0),
+        }
         note["message"] = f"GM: {verb} {item}"
     elif verb == "goto":
         if not args:
             raise Refused("gm_usage", "!goto NODE", verb=verb)
-        node = find(story, "place", " ".join(args), {k: [v.title] if v.title else [] for k, v in story.nodes.items()})
+        node = find(
+            story,
+            "place",
+            " ".join(args),
+            {k: [v.title] if v.title else [] for k, v in story.nodes.items()},
+        )
         ctx.goto = node
         note["args"] = [node]
         note["data"] = {"node": node, "title": story.nodes[node].title or node}
         note["message"] = f"GM: moved to {node}"
     else:
-        raise Refused("gm_usage", "GM commands: " + ", ".join("!" + c for c in GM_COMMANDS), verb="")
+        raise Refused(
+            "gm_usage", "GM commands: " + ", ".join("!" + c for c in GM_COMMANDS), verb=""
+        )
     ctx.events.insert(0, note)
     return note
 
 
-def _prefix(story: Any, kind: str, args: list[str], table: dict[str, list[str]]) -> tuple[str, list[str]]:
+def _prefix(
+    story: Any, kind: str, args: list[str], table: dict[str, list[str]]
+) -> tuple[str, list[str]]:
     """The thing named by the longest run of leading words that names one exactly (names may
     have spaces), else by the first word; and the words after it."""
     for k in range(len(args) - 1, 1, -1):
@@ -402,7 +481,7 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict) -> dict:
         at = next((i for i, a in enumerate(args) if _amount(a)), None)
         if at is None:
             raise Refused("gm_usage", "!damage WHO AMOUNT [STAT]", verb=verb)
-        who_text, amount_tok, rest = " ".join(args[:at]), args[at], args[at + 1:]
+        who_text, amount_tok, rest = " ".join(args[:at]), args[at], args[at + 1 :]
         stat_text: str | None = " ".join(rest) or None
         op = "-"
     else:
@@ -416,7 +495,9 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict) -> dict:
         table = people(story, st)
         for cid in fight.get("instead_of") or ():
             table.pop(cid, None)  # while its copies fight, a name means one of them
-        table.update({cid: [str(s.get("name") or cid)] for cid, s in fight.get("sheets", {}).items()})
+        table.update(
+            {cid: [str(s.get("name") or cid)] for cid, s in fight.get("sheets", {}).items()}
+        )
         who = find(story, "character", who_text, table)
     else:
         pc = default_pc(story, st)
@@ -427,7 +508,9 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict) -> dict:
     sheet = fight["sheets"][who] if fighting else st.stats[who]
     if not isinstance(sheet, dict):
         raise Refused("gm_no_health", f"{who} has no sheet", known=[])
-    name = str(sheet.get("name") or (story.characters[who].name if who in story.characters else who))
+    name = str(
+        sheet.get("name") or (story.characters[who].name if who in story.characters else who)
+    )
     try:
         path = stat_path(sheet, stat_text)
     except Refused as e:
@@ -441,18 +524,35 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict) -> dict:
     health = path[0] in HEALTH
     if op == "-" and n < 0:
         op, n = "+", -n
-    if op == "-" and health and (fighting or _is_pc(story, who, sheet)) and _rule_damage(ctx, who, n):
+    if (
+        op == "-"
+        and health
+        and (fighting or _is_pc(story, who, sheet))
+        and _rule_damage(ctx, who, n)
+    ):
         new = holder[key]
     else:
         new = old - n if op == "-" else old + n if op == "+" else n
         mx = holder.get(f"{key}_max")
         if op == "+" and _number(mx):
             new = min(new, mx)
-        if health or key.casefold() in ("san", "luck", "mp") or normalise(key) in ("正気度", "幸運"):
+        if (
+            health
+            or key.casefold() in ("san", "luck", "mp")
+            or normalise(key) in ("正気度", "幸運")
+        ):
             new = max(0, new)
         holder[key] = new
     note["args"] = [who, *(path), op, str(n)]
-    note["data"] = {"who": who, "name": name, "stat": key, "op": op, "amount": n, "old": old, "new": holder[key]}
+    note["data"] = {
+        "who": who,
+        "name": name,
+        "stat": key,
+        "op": op,
+        "amount": n,
+        "old": old,
+        "new": holder[key],
+    }
     note["message"] = f"GM: {who} {key} {old} → {holder[key]}"
     ctx.events.insert(0, note)
     return note

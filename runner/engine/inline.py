@@ -73,7 +73,9 @@ def _render(ctx: Any, parts: Parts, key: str, advance: bool, fixed: int | None =
         elif type(p) is Value:
             out.append(text_of(ctx.eval(p.node)))
         elif type(p) is Cond:
-            out.append(_render(ctx, p.then if ctx.eval(p.node) else p.otherwise, key, advance, fixed))
+            out.append(
+                _render(ctx, p.then if ctx.eval(p.node) else p.otherwise, key, advance, fixed)
+            )
         elif type(p) is Vary:
             vkey = f"{key}#{p.index}"
             st = ctx.state

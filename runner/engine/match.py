@@ -76,9 +76,9 @@ def strip_note(label: str) -> str:
     s = label.rstrip()
     while True:
         m = _NOTE.search(s)
-        if m is None or not s[:m.start()].strip():
+        if m is None or not s[: m.start()].strip():
             return s
-        s = s[:m.start()].rstrip()
+        s = s[: m.start()].rstrip()
 
 
 # ---- readings ---------------------------------------------------------------------------
@@ -109,6 +109,7 @@ def reader(story: Any) -> Reader:
         return hit
     table = cache.get("_kana")
     if table is not None:
+
         def read(text: str) -> str | None:
             try:
                 out = table[text]
@@ -122,6 +123,7 @@ def reader(story: Any) -> Reader:
 
 
 # ---- the forms of an action -----------------------------------------------------------------
+
 
 class Forms(NamedTuple):
     exact: tuple[str, ...]
@@ -154,8 +156,13 @@ def forms(story: Any, action: Any, shown: str | None = None) -> Forms:
     read = reader(story)
     plain_label = strip_note(label)
     aliases = [str(a) for a in action.aliases]
-    exact = tuple(dict.fromkeys(x for x in (normalise(label), normalise(str(action.id)),
-                                              *(normalise(a) for a in aliases)) if x))
+    exact = tuple(
+        dict.fromkeys(
+            x
+            for x in (normalise(label), normalise(str(action.id)), *(normalise(a) for a in aliases))
+            if x
+        )
+    )
     kana: list[str] = []
     for text in (plain_label, *aliases):
         if not _IDEOGRAPH.search(text):
@@ -174,6 +181,7 @@ def forms(story: Any, action: Any, shown: str | None = None) -> Forms:
 
 # ---- finding ---------------------------------------------------------------------------------
 
+
 class Found(NamedTuple):
     """What :func:`find` made of a command."""
 
@@ -185,21 +193,78 @@ class Found(NamedTuple):
     """The tier that decided: exact, plain, part, words, note, verb."""
 
 
-_EN_VERB = re.compile(r"^(x|ex|examine|look at|l at|look|inspect|check|search|read|take|get|pick up|"
-                      r"grab|open|unlock)\s+(?:the\s+|a\s+|an\s+)?(.+)$")
-_EN_CLASS = {"x": "examine", "ex": "examine", "examine": "examine", "look at": "examine",
-             "l at": "examine", "look": "examine", "inspect": "examine", "check": "examine",
-             "search": "examine", "read": "read", "take": "take", "get": "take", "pick up": "take",
-             "grab": "take", "open": "open", "unlock": "open"}
+_EN_VERB = re.compile(
+    r"^(x|ex|examine|look at|l at|look|inspect|check|search|read|take|get|pick up|"
+    r"grab|open|unlock)\s+(?:the\s+|a\s+|an\s+)?(.+)$"
+)
+_EN_CLASS = {
+    "x": "examine",
+    "ex": "examine",
+    "examine": "examine",
+    "look at": "examine",
+    "l at": "examine",
+    "look": "examine",
+    "inspect": "examine",
+    "check": "examine",
+    "search": "examine",
+    "read": "read",
+    "take": "take",
+    "get": "take",
+    "pick up": "take",
+    "grab": "take",
+    "open": "open",
+    "unlock": "open",
+}
 
 VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # class: (Japanese stems found anywhere in a form, English words a form starts with)
-    "examine": (("調べ", "しらべ", "見る", "見て", "みる", "眺め", "ながめ", "確かめ", "たしかめ", "観察",
-                 "覗", "のぞ", "見定め", "見比べ", "見回", "見渡", "目を通"),
-                ("x", "examine", "look", "inspect", "check", "search")),
-    "take": (("取る", "取っ", "取り", "とる", "とっ", "拾", "ひろ", "持つ", "持っ", "持ち", "もつ", "もっ",
-              "外す", "外し", "はず", "摘", "つむ", "抱え", "かかえ", "手に取"),
-             ("take", "get", "pick", "grab")),
+    "examine": (
+        (
+            "調べ",
+            "しらべ",
+            "見る",
+            "見て",
+            "みる",
+            "眺め",
+            "ながめ",
+            "確かめ",
+            "たしかめ",
+            "観察",
+            "覗",
+            "のぞ",
+            "見定め",
+            "見比べ",
+            "見回",
+            "見渡",
+            "目を通",
+        ),
+        ("x", "examine", "look", "inspect", "check", "search"),
+    ),
+    "take": (
+        (
+            "取る",
+            "取っ",
+            "取り",
+            "とる",
+            "とっ",
+            "拾",
+            "ひろ",
+            "持つ",
+            "持っ",
+            "持ち",
+            "もつ",
+            "もっ",
+            "外す",
+            "外し",
+            "はず",
+            "摘",
+            "つむ",
+            "抱え",
+            "かかえ",
+            "手に取",
+        ),
+        ("take", "get", "pick", "grab"),
+    ),
     "open": (("開け", "開く", "あけ", "ひらく", "開錠"), ("open", "unlock")),
     "read": (("読", "よむ", "よん", "よみ"), ("read",)),
 }
@@ -228,7 +293,7 @@ def in_order(key: str, form: str, max_pieces: int = 3) -> bool:
         length = 0
         at = -1
         while i + length < n:
-            j = form.find(key[i:i + length + 1], pos)
+            j = form.find(key[i : i + length + 1], pos)
             if j < 0:
                 break
             length += 1
@@ -261,7 +326,7 @@ def _verb_object(text: str, key: str) -> tuple[str, str] | None:
     for _ in range(3):  # the verb is at the end: the last few を are enough
         if at <= 0:
             break
-        rest = key[at + 1:]
+        rest = key[at + 1 :]
         for cls, stems in _JA_STEMS:
             if any(rest.startswith(s) for s in stems):
                 return cls, key[:at]
@@ -276,8 +341,9 @@ _LIKE = {"examine": ("examine", "read")}
 def _has_verb(f: Forms, cls: str) -> bool:
     for c in _LIKE.get(cls, (cls,)):
         stems = _STEMS[c]
-        if any(s in p for p in f.parts for s in stems) or \
-                any(p.startswith(w) for p in f.exact for w in VERBS[c][1]):
+        if any(s in p for p in f.parts for s in stems) or any(
+            p.startswith(w) for p in f.exact for w in VERBS[c][1]
+        ):
             return True
     return False
 
@@ -291,8 +357,9 @@ def _decide(hits: list[Any], how: str) -> Found | None:
     return Found(None, tuple(uniq), how)
 
 
-def find(story: Any, choices: Iterable[Any], text: str, *, fuzzy: bool = True,
-         verbs: bool = True) -> Found:
+def find(
+    story: Any, choices: Iterable[Any], text: str, *, fuzzy: bool = True, verbs: bool = True
+) -> Found:
     """Reads ``text`` against ``choices`` (objects with ``n``, ``action``; ``n == 0`` for a
     hidden action). With ``fuzzy=False`` only tiers 1-2 (whole names) are tried."""
     key = normalise(text)
@@ -327,9 +394,11 @@ def find(story: Any, choices: Iterable[Any], text: str, *, fuzzy: bool = True,
     for k in keys:
         if not _enough(k):
             continue
-        got = _decide([c for c, f in vis if any(k in p for p in f.parts)], "part") or \
-            _decide([c for c, f in vis if any(in_order(k, p) for p in f.parts)], "words") or \
-            _decide([c for c, f in vis if k in f.full], "note")
+        got = (
+            _decide([c for c, f in vis if any(k in p for p in f.parts)], "part")
+            or _decide([c for c, f in vis if any(in_order(k, p) for p in f.parts)], "words")
+            or _decide([c for c, f in vis if k in f.full], "note")
+        )
         if got is not None:
             return got
     if verbs:
@@ -341,7 +410,9 @@ def find(story: Any, choices: Iterable[Any], text: str, *, fuzzy: bool = True,
             got = _decide([c for c, f in named if _has_verb(f, cls)], "verb")
             if got is None and cls == "examine":
                 # To look at a thing over there, go to it (「本棚を調べる」 → 「本棚へ」).
-                got = _decide([c for c, f in named if f.parts and f.parts[0].endswith("へ")], "verb")
+                got = _decide(
+                    [c for c, f in named if f.parts and f.parts[0].endswith("へ")], "verb"
+                )
             if got is not None:
                 return got
     return Found()

@@ -70,7 +70,9 @@ def parse_json(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
     skeleton = _STRINGS.sub('""', text)
     m = _LONG_NUMBER.search(skeleton)
     if m:
-        raise SchemaError(m.group()[:12] + "…", f"a number of more than {MAX_DIGITS} digits", "digits")
+        raise SchemaError(
+            m.group()[:12] + "…", f"a number of more than {MAX_DIGITS} digits", "digits"
+        )
     brackets = _NOT_BRACKET.sub("", skeleton)
     for _ in range(max_depth):
         if not brackets:
@@ -89,8 +91,14 @@ def parse_json(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
         raise SchemaError("(document)", f"nested deeper than {max_depth} levels", "depth") from None
 
 
-def check_json(value: Any, where: str, *, lo: int = -MAX_NUMBER, hi: int = MAX_NUMBER,
-               max_depth: int = MAX_DEPTH) -> None:
+def check_json(
+    value: Any,
+    where: str,
+    *,
+    lo: int = -MAX_NUMBER,
+    hi: int = MAX_NUMBER,
+    max_depth: int = MAX_DEPTH,
+) -> None:
     """Raises ``SaveError`` unless ``value`` is plain JSON data (dict with text keys, list,
     text, bool, None, numbers) with every number finite and within [lo, hi], no string longer
     than ``MAX_TEXT`` and no nesting deeper than ``max_depth``. Walks without recursion."""
@@ -159,7 +167,9 @@ def check_state(d: Any, where: str = "") -> None:
     if type(version) is not int:
         raise SaveError("this is not a Katari save (no version)")
     if version > SAVE_VERSION:
-        raise SaveError(f"save format {version} is newer than this Katari understands ({SAVE_VERSION}); upgrade Katari")
+        raise SaveError(
+            f"save format {version} is newer than this Katari understands ({SAVE_VERSION}); upgrade Katari"
+        )
     if version < MIN_COMPATIBLE_VERSION:
         raise SaveError(f"save format {version} is too old to load")
     check_text(d.get("story"), f"{where}story")
@@ -254,18 +264,41 @@ class State:
         """A working copy for one command that still shares ``stats`` and ``rules`` with this
         state: the engine copies them before anything may write to them (``Ctx.own``).
         Character sheets are the bulk of a state, and most commands only read them."""
-        return State(self.story, self.node, dict(self.vars), dict(self.inventory),
-                     dict(self.visits), dict(self.done), self.clock, list(self.fired),
-                     self.stats, self.rules, self.rng, self.seed, self.turn, self.ending,
-                     dict(self.shown) if self.shown else {})
+        return State(
+            self.story,
+            self.node,
+            dict(self.vars),
+            dict(self.inventory),
+            dict(self.visits),
+            dict(self.done),
+            self.clock,
+            list(self.fired),
+            self.stats,
+            self.rules,
+            self.rng,
+            self.seed,
+            self.turn,
+            self.ending,
+            dict(self.shown) if self.shown else {},
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "version": SAVE_VERSION, "story": self.story, "node": self.node,
-            "vars": _copy(self.vars), "inventory": dict(self.inventory),
-            "visits": dict(self.visits), "done": dict(self.done), "clock": self.clock,
-            "fired": list(self.fired), "stats": _copy(self.stats), "rules": _copy(self.rules),
-            "rng": self.rng, "seed": self.seed, "turn": self.turn, "ending": self.ending,
+            "version": SAVE_VERSION,
+            "story": self.story,
+            "node": self.node,
+            "vars": _copy(self.vars),
+            "inventory": dict(self.inventory),
+            "visits": dict(self.visits),
+            "done": dict(self.done),
+            "clock": self.clock,
+            "fired": list(self.fired),
+            "stats": _copy(self.stats),
+            "rules": _copy(self.rules),
+            "rng": self.rng,
+            "seed": self.seed,
+            "turn": self.turn,
+            "ending": self.ending,
             **({"shown": dict(self.shown)} if self.shown else {}),
         }
 
@@ -276,17 +309,30 @@ class State:
         if not checked:
             check_state(d)
         st = cls(
-            story=d["story"], node=d["node"], vars=_copy(d["vars"]), inventory=dict(d["inventory"]),
-            visits=dict(d["visits"]), done=dict(d["done"]), clock=d["clock"], fired=list(d["fired"]),
-            stats=_copy(d["stats"]), rules=_copy(d["rules"]), rng=d["rng"], seed=d.get("seed", 0),
-            turn=d.get("turn", 0), ending=d.get("ending"), shown=dict(d.get("shown") or {}),
+            story=d["story"],
+            node=d["node"],
+            vars=_copy(d["vars"]),
+            inventory=dict(d["inventory"]),
+            visits=dict(d["visits"]),
+            done=dict(d["done"]),
+            clock=d["clock"],
+            fired=list(d["fired"]),
+            stats=_copy(d["stats"]),
+            rules=_copy(d["rules"]),
+            rng=d["rng"],
+            seed=d.get("seed", 0),
+            turn=d.get("turn", 0),
+            ending=d.get("ending"),
+            shown=dict(d.get("shown") or {}),
         )
         if story is not None:
             if st.story != story.id:
                 raise SaveError(f"this save is for the story {st.story!r}, not {story.id!r}")
             if st.node not in story.nodes and st.ending is None:
-                raise SaveError(f"the save stands at {st.node!r}, which this story no longer has; "
-                                "has the story changed since the save was made?")
+                raise SaveError(
+                    f"the save stands at {st.node!r}, which this story no longer has; "
+                    "has the story changed since the save was made?"
+                )
             missing = [v for v in story.variables if v not in st.vars]
             for v in missing:  # a story that grew a variable keeps old saves playable
                 st.vars[v] = story.variables[v].value

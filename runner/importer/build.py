@@ -27,7 +27,9 @@ from runner.importer.read import normalise
 from runner.importer.score import same_name
 from runner.importer.sections import Section, assign_roles, build_tree, heading
 
-_KEEPER = re.compile(r"^[\s・\-*]*(?:※|KP|ＫＰ|キーパー|GM|\(KP|（KP|【KP|☆|★|▽|注意|補足|備考)", re.I)
+_KEEPER = re.compile(
+    r"^[\s・\-*]*(?:※|KP|ＫＰ|キーパー|GM|\(KP|（KP|【KP|☆|★|▽|注意|補足|備考)", re.I
+)
 _DESCRIBE = re.compile(r"^(?:描写|描写文|読み上げ|地の文|情景)")
 _KP = re.compile(r"^(?:KP|ＫＰ|キーパー|GM)(?:情報|向け|のみ|用)?|^(?:補足|備考|メモ)", re.I)
 _DESCRIBE_LINE = re.compile(r"^[\s・\-*]*(?:描写|読み上げ)\s*[:：]")
@@ -39,7 +41,9 @@ def build(doc: Document) -> Scenario:
     root = build_tree(doc.lines)
     assign_roles(root)
     sc = Scenario(doc.path, doc.format, doc.encoding)
-    first_heading = next((s.title for s in root.walk() if s.line is not None and s.role == "title"), "")
+    first_heading = next(
+        (s.title for s in root.walk() if s.line is not None and s.role == "title"), ""
+    )
     sc.title = meta.title(doc.lines, doc.html_title, first_heading)
     sc.edition = meta.edition(doc.lines)
     sc.players = meta.players(doc.lines)
@@ -54,8 +58,13 @@ def build(doc: Document) -> Scenario:
     speakers(sc, doc.lines)
     # A scenario shows at least two of: checks, sanity rolls, a stat block, a timeline,
     # endings (or several checks). Headings alone make any document look like places.
-    signals = [bool(sc.all_checks()), bool(sc.all_san()), any(c.stats for c in sc.creatures), bool(sc.timeline),
-               bool(sc.endings)]
+    signals = [
+        bool(sc.all_checks()),
+        bool(sc.all_san()),
+        any(c.stats for c in sc.creatures),
+        bool(sc.timeline),
+        bool(sc.endings),
+    ]
     if sum(signals) < 2 and len(sc.all_checks()) < 3:
         raise ImportFailure("not_scenario", path=doc.path)
     return sc
@@ -100,8 +109,11 @@ class _Builder:
             self.lead += [ln for ln in lines if not heading(ln)]
         elif role in ("intro", "place", "climax"):
             own = sec.own_lines()
-            self.sc.places.append(self.place(sec.title, sec.line, self._take_lead() + (own[1:] if sec.line else own),
-                                             role))
+            self.sc.places.append(
+                self.place(
+                    sec.title, sec.line, self._take_lead() + (own[1:] if sec.line else own), role
+                )
+            )
             # sub-sections that stand on their own: places of a document with few headings,
             # an ending or a timeline written inside a place
             for c in sec.standalone():
@@ -163,7 +175,9 @@ class _Builder:
         elif role == "after":
             pass
         else:
-            self.sc.places.append(self.place(sec.title, sec.line, lines[1:] if sec.line else lines, "place"))
+            self.sc.places.append(
+                self.place(sec.title, sec.line, lines[1:] if sec.line else lines, "place")
+            )
 
     # ------------------------------------------------------------------ places
     def place(self, name: str, head: Line | None, lines: list[Line], role: str) -> Place:
@@ -183,7 +197,13 @@ class _Builder:
                 feature = h[1]
                 entry = None
                 # 【描写】 (read aloud) and 【KP情報】 (the keeper's) say whose the lines below are
-                mode = "narration" if _DESCRIBE.search(feature) else "keeper" if _KP.search(feature) else ""
+                mode = (
+                    "narration"
+                    if _DESCRIBE.search(feature)
+                    else "keeper"
+                    if _KP.search(feature)
+                    else ""
+                )
                 continue
             inline = _DESCRIBE_LINE.match(ln.norm)
             e = tl.entry_at(ln, in_timeline=False) or tl.prose_entry(ln)
@@ -192,7 +212,9 @@ class _Builder:
                 entry = e
                 self._read_into(e, [ln])
                 continue
-            if entry is not None and (ln.indent or entry.minutes is None and not tl.starts_list(ln.norm)):
+            if entry is not None and (
+                ln.indent or entry.minutes is None and not tl.starts_list(ln.norm)
+            ):
                 # an entry's own lines: indented ones, or (for a numbered 「電気をつけて1時間…」)
                 # everything up to the next numbered line
                 entry.lines.append(ln)
@@ -212,8 +234,14 @@ class _Builder:
                 last.outcomes.append(o)
                 used = True
             found, _ms = ck.read_line(ln)
-            if found and last is not None and last_at == idx - 1 and _ALT_START.match(ln.norm) and \
-                    not lines[idx - 1].raw.rstrip().endswith(("。", "」")) and found[0].difficulty == last.difficulty:
+            if (
+                found
+                and last is not None
+                and last_at == idx - 1
+                and _ALT_START.match(ln.norm)
+                and not lines[idx - 1].raw.rstrip().endswith(("。", "」"))
+                and found[0].difficulty == last.difficulty
+            ):
                 # 「…〈芸術／製作（日本画）〉」 / 「または〈鑑定〉に成功すると」: a line broken inside one
                 # roll's alternatives
                 for s, w in zip(found[0].skills, found[0].written or found[0].skills, strict=False):
@@ -241,18 +269,30 @@ class _Builder:
                 p.san.append(s)
                 used = True
             if not used and not found and sanity.is_loss_line(ln.norm):
-                self.sc.unplaced.append(Unplaced(ln.no, ln.raw, "a sanity roll whose losses could not be read"))
+                self.sc.unplaced.append(
+                    Unplaced(ln.no, ln.raw, "a sanity roll whose losses could not be read")
+                )
             if re.search(r"戦闘", ln.norm):
                 p.fights.append(ln.norm)
             if used:
                 started = True
                 p.keeper.append(ln)
-            elif inline or mode == "narration" and not _BULLET.match(ln.norm) and not _KEEPER.match(ln.norm):
+            elif (
+                inline
+                or mode == "narration"
+                and not _BULLET.match(ln.norm)
+                and not _KEEPER.match(ln.norm)
+            ):
                 p.narration.append(ln)
             elif mode == "keeper":
                 p.keeper.append(ln)
-            elif not started and not _KEEPER.match(ln.norm) and not _BULLET.match(ln.norm) and "KP" not in ln.norm \
-                    and not tl.table_cells(ln.norm):
+            elif (
+                not started
+                and not _KEEPER.match(ln.norm)
+                and not _BULLET.match(ln.norm)
+                and "KP" not in ln.norm
+                and not tl.table_cells(ln.norm)
+            ):
                 p.narration.append(ln)
             else:
                 p.keeper.append(ln)
@@ -281,7 +321,9 @@ class _Builder:
         lines = sec.all_lines()[1:] if sec.line else sec.all_lines()
         self._search_cost(lines)
         cur: TimedEntry | None = None
-        day: int | None = None  # 「1日目（土）」 on a line of its own: the day of the times below it
+        day: int | None = (
+            None  # 「1日目（土）」 on a line of its own: the day of the times below it
+        )
         last = -1
         for ln in lines:
             d = tl.day_marker(ln.norm)
@@ -310,7 +352,9 @@ class _Builder:
                 self.notes.append(ln)
                 found, _ = ck.read_line(ln)
                 for c in found:
-                    self.sc.unplaced.append(Unplaced(c.line, ln.raw, "a check in the timeline that belongs to no time"))
+                    self.sc.unplaced.append(
+                        Unplaced(c.line, ln.raw, "a check in the timeline that belongs to no time")
+                    )
 
     def _timed(self, lines: list[Line], keep: list[Line]) -> None:
         """Notes sections: keep the lines; a numbered relative-time line is still an event
@@ -358,7 +402,9 @@ class _Builder:
     # --------------------------------------------------------------- creatures
     def creature(self, sec: Section, kind: str) -> None:
         lines = sec.all_lines()[1:] if sec.line else sec.all_lines()
-        c = cr.read_creature(sec.title, sec.line.no if sec.line else 0, lines, kind, self.sc.edition)
+        c = cr.read_creature(
+            sec.title, sec.line.no if sec.line else 0, lines, kind, self.sc.edition
+        )
         if kind == "creature":
             # a stat block with attacks in the climax is who the climax is fought with
             in_climax = sec.parent is not None and sec.parent.role == "climax" and bool(c.attacks)
@@ -368,9 +414,16 @@ class _Builder:
         self.sc.creatures.append(c)
         # rolls written in a character's description (not its stat lines, not the keeper's
         # chat palette for it: 「CC<=45 【歯車の腕】」)
-        prose = [ln for ln in c.notes if not cr._STAT.search(ln.norm) and not ck.is_data_line(ln.norm)
-                 and not (sanity.find(ln) and re.match(r"^[\s・\-*]*(?:【)?(?:SAN|正気度|遭遇)", ln.norm))
-                 and not cr.palette_line(ln.norm)]
+        prose = [
+            ln
+            for ln in c.notes
+            if not cr._STAT.search(ln.norm)
+            and not ck.is_data_line(ln.norm)
+            and not (
+                sanity.find(ln) and re.match(r"^[\s・\-*]*(?:【)?(?:SAN|正気度|遭遇)", ln.norm)
+            )
+            and not cr.palette_line(ln.norm)
+        ]
         before = len(self.people.checks) + len(self.people.san)
         self.fill(self.people, [sec.line] + prose if sec.line else prose)
         if len(self.people.checks) + len(self.people.san) > before and not self.people.line:
@@ -384,20 +437,32 @@ class _Builder:
             if len(cr._STAT.findall(ln.norm)) >= 3 and not heading(ln):
                 block = [ln]
                 j = i + 1
-                while j < len(lines) and j < i + 8 and (cr._STAT.search(lines[j].norm) or cr._HP.search(lines[j].norm)
-                                                        or re.search(r"ビルド|正気度喪失|攻撃|ダメージ|装甲|移動|回避|%",
-                                                                     lines[j].norm)):
+                while (
+                    j < len(lines)
+                    and j < i + 8
+                    and (
+                        cr._STAT.search(lines[j].norm)
+                        or cr._HP.search(lines[j].norm)
+                        or re.search(
+                            r"ビルド|正気度喪失|攻撃|ダメージ|装甲|移動|回避|%", lines[j].norm
+                        )
+                    )
+                ):
                     block.append(lines[j])
                     j += 1
                 name = ""
                 for k in range(i - 1, max(-1, i - 4), -1):
-                    found = re.findall(r"([^\s、。「」()（）:の]{1,12})(?:のみ)?の(?:数値|ステータス|能力値|データ)",
-                                       lines[k].norm) or re.findall(r"「([^」]{1,16})」", lines[k].norm)
+                    found = re.findall(
+                        r"([^\s、。「」()（）:の]{1,12})(?:のみ)?の(?:数値|ステータス|能力値|データ)",
+                        lines[k].norm,
+                    ) or re.findall(r"「([^」]{1,16})」", lines[k].norm)
                     if found:
                         name = found[-1]
                         break
                 self.consumed.update(b.no for b in block)
-                c = cr.read_creature(name or "名前のない相手", ln.no, block, "creature", self.sc.edition)
+                c = cr.read_creature(
+                    name or "名前のない相手", ln.no, block, "creature", self.sc.edition
+                )
                 c.kind = "monster" if cr.looks_monster(c) else "npc"
                 if not any(x.stats == c.stats for x in self.sc.creatures):
                     self.sc.creatures.append(c)
@@ -419,10 +484,17 @@ class _Builder:
                 e.rewards.append(ln)
             elif re.search(r"場合|条件|なら(?:ば)?、|とき、", ln.norm) and len(e.narration) == 0:
                 m = re.search(r"場合[。、]", ln.raw)
-                if m and ln.raw[m.end():].strip():
+                if m and ln.raw[m.end() :].strip():
                     # 「…した場合。朝、凪は浜辺で…」: the condition, then the ending's own words
-                    e.conditions.append(Line(ln.no, ln.raw[:m.end()].strip(), normalise(ln.raw[:m.end()]), ln.indent))
-                    rest = ln.raw[m.end():].strip()
+                    e.conditions.append(
+                        Line(
+                            ln.no,
+                            ln.raw[: m.end()].strip(),
+                            normalise(ln.raw[: m.end()]),
+                            ln.indent,
+                        )
+                    )
+                    rest = ln.raw[m.end() :].strip()
                     e.narration.append(Line(ln.no, rest, normalise(rest), ln.indent))
                 else:
                     e.conditions.append(ln)
@@ -444,11 +516,17 @@ class _Builder:
                 continue
             found, _ = ck.read_line(ln)
             for c in found:
-                self.sc.unplaced.append(Unplaced(c.line, ln.raw, f"a check ({'・'.join(c.skills)}) in {where}, "
-                                                               "not in a place"))
+                self.sc.unplaced.append(
+                    Unplaced(
+                        c.line,
+                        ln.raw,
+                        f"a check ({'・'.join(c.skills)}) in {where}, not in a place",
+                    )
+                )
             for s in sanity.find(ln):
-                self.sc.unplaced.append(Unplaced(s.line, ln.raw, f"a sanity roll ({s.loss}) in {where}, "
-                                                               "not in a place"))
+                self.sc.unplaced.append(
+                    Unplaced(s.line, ln.raw, f"a sanity roll ({s.loss}) in {where}, not in a place")
+                )
 
     def finish(self) -> None:
         sc = self.sc
@@ -457,13 +535,17 @@ class _Builder:
             if token:
                 for p in sc.places:
                     text = " ".join(ln.norm for ln in p.narration + p.keeper)
-                    text += " ".join(normalise(c.text) + " ".join(normalise(o.text) for o in c.outcomes)
-                                     for c in p.checks)
+                    text += " ".join(
+                        normalise(c.text) + " ".join(normalise(o.text) for o in c.outcomes)
+                        for c in p.checks
+                    )
                     if token in text:
                         home = p
                         break
             if home is None:
-                sc.places.append(self.place(h.name, lines[0] if lines else None, lines[1:], "handout"))
+                sc.places.append(
+                    self.place(h.name, lines[0] if lines else None, lines[1:], "handout")
+                )
                 sc.places[-1].handouts.append(h.name)
             else:
                 home.handouts.append(h.name)
@@ -493,14 +575,26 @@ class _Builder:
             prev = e.minutes
         for e in sc.timeline:
             if e.minutes is None and e.after:
-                sc.unplaced.append(Unplaced(e.line, e.lines[0].raw if e.lines else e.what,
-                                            f"a timed event counted from 「{e.after}」, not from the start: "
-                                            "a keeper note, not a clock event"))
+                sc.unplaced.append(
+                    Unplaced(
+                        e.line,
+                        e.lines[0].raw if e.lines else e.what,
+                        f"a timed event counted from 「{e.after}」, not from the start: "
+                        "a keeper note, not a clock event",
+                    )
+                )
         timed = [e.minutes for e in sc.timeline if e.minutes is not None]
         if timed:
             start = min(timed)
-            begin = next((e for e in sc.timeline if e.minutes is not None
-                          and re.search(r"開始|スタート|到着|始まる|始め", e.what)), None)
+            begin = next(
+                (
+                    e
+                    for e in sc.timeline
+                    if e.minutes is not None
+                    and re.search(r"開始|スタート|到着|始まる|始め", e.what)
+                ),
+                None,
+            )
             intro = next((p for p in sc.places if p.role == "intro"), None)
             if begin is not None:
                 start = begin.minutes  # 「18:00 探索開始」: the clock starts there
@@ -528,15 +622,22 @@ class _Builder:
 
 # ------------------------------------------------------------- headless endings
 
-_CLOSING = re.compile(r"元(?:の|居た|いた)(?:場所|世界|日常|時代|部屋)(?:へ|に)(?:と)?(?:戻|帰|送り返)|元の世界へ帰|"
-                      r"(?:無事に?)?(?:帰還|生還)(?:した|できた|を果たし)|別のお話|別の物語|藻屑と|命を落と|息絶え|"
-                      r"帰らぬ人|二度と(?:戻|帰)(?:れ|ら)な|亡骸(?:が|を|だけ|と)|死亡した|死んでしまった|息を引き取")
-_RULE_WORDS = re.compile(r"場合|判定|ロール|ダメージ|ターン|消費|MP|[0-9]+\s*(?:時間|分)|キーパー|KP|ことができ|ことはでき|"
-                         r"できません|必要")
+_CLOSING = re.compile(
+    r"元(?:の|居た|いた)(?:場所|世界|日常|時代|部屋)(?:へ|に)(?:と)?(?:戻|帰|送り返)|元の世界へ帰|"
+    r"(?:無事に?)?(?:帰還|生還)(?:した|できた|を果たし)|別のお話|別の物語|藻屑と|命を落と|息絶え|"
+    r"帰らぬ人|二度と(?:戻|帰)(?:れ|ら)な|亡骸(?:が|を|だけ|と)|死亡した|死んでしまった|息を引き取"
+)
+_RULE_WORDS = re.compile(
+    r"場合|判定|ロール|ダメージ|ターン|消費|MP|[0-9]+\s*(?:時間|分)|キーパー|KP|ことができ|ことはでき|"
+    r"できません|必要"
+)
 _DEATH = re.compile(r"亡骸|無惨|死亡|死んで|死後|藻屑|命を落と|息絶え|帰らぬ人")
 _BOUNDARY = re.compile(r"^[\s]*[→⇒・※☆★\-*①-⑳(（\[【＜<]|場合")
-_NAMED_KIND = re.compile(r"(TRUE|トゥルー|GOOD|グッド|NORMAL|ノーマル|BAD|バッド|ロスト|LOST)\s*(?:エンド|END)?\s*"
-                         r"(?:に(?:して|なり|な)|と(?:して|する|なる)|扱い)", re.I)
+_NAMED_KIND = re.compile(
+    r"(TRUE|トゥルー|GOOD|グッド|NORMAL|ノーマル|BAD|バッド|ロスト|LOST)\s*(?:エンド|END)?\s*"
+    r"(?:に(?:して|なり|な)|と(?:して|する|なる)|扱い)",
+    re.I,
+)
 
 
 def headless_endings(sc: Scenario, lines: list[Line]) -> None:
@@ -563,8 +664,12 @@ def headless_endings(sc: Scenario, lines: list[Line]) -> None:
         if ln.no in heads or heading(ln) is not None:
             cur = []
             continue
-        if ln.no in rolls or _BOUNDARY.match(ln.norm) or not ln.norm.rstrip("」』)）").endswith("。") or \
-                _RULE_WORDS.search(ln.norm):
+        if (
+            ln.no in rolls
+            or _BOUNDARY.match(ln.norm)
+            or not ln.norm.rstrip("」』)）").endswith("。")
+            or _RULE_WORDS.search(ln.norm)
+        ):
             cur = []  # the keeper's matter: a roll, a note, a rule
             continue
         cur.append(ln)
@@ -577,10 +682,13 @@ def headless_endings(sc: Scenario, lines: list[Line]) -> None:
     for i, run in enumerate(runs):
         start = run[0].no
         owner = max((e for e in sc.endings if e.line < start), key=lambda e: e.line, default=None)
-        if owner is not None and not any(owner.line < r[0].no < start for r in runs[:i]) and \
-                not any(owner.line < f.line for f in found):
+        if (
+            owner is not None
+            and not any(owner.line < r[0].no < start for r in runs[:i])
+            and not any(owner.line < f.line for f in found)
+        ):
             continue  # the closing of an ending whose heading survived (番外エンド ＜バッドエンド…＞)
-        nxt = runs[i + 1][0].no if i + 1 < len(runs) else 10 ** 9
+        nxt = runs[i + 1][0].no if i + 1 < len(runs) else 10**9
         after = [ln for ln in lines if run[-1].no < ln.no < min(nxt, run[-1].no + 8)]
         kind = ""
         for ln in after + run:
@@ -593,10 +701,20 @@ def headless_endings(sc: Scenario, lines: list[Line]) -> None:
         name = re.split(r"[、。]", run[0].raw)[0][:20]
         # its condition is the keeper's line just before it (「※…場合にも発生。」); the lines
         # after the last one, to the end, are its notes (「…グッドエンドにしてあります」)
-        before = [ln for ln in lines if start - 3 <= ln.no < start and re.match(r"^[\s]*(?:※|\(|条件|発生条件)", ln.norm)
-                  and re.search(r"場合|条件", ln.norm)
-                  and ln.no not in heads and heading(ln) is None]
-        tail = [ln for ln in after if ln.no not in heads and heading(ln) is None] if i == len(runs) - 1 else []
+        before = [
+            ln
+            for ln in lines
+            if start - 3 <= ln.no < start
+            and re.match(r"^[\s]*(?:※|\(|条件|発生条件)", ln.norm)
+            and re.search(r"場合|条件", ln.norm)
+            and ln.no not in heads
+            and heading(ln) is None
+        ]
+        tail = (
+            [ln for ln in after if ln.no not in heads and heading(ln) is None]
+            if i == len(runs) - 1
+            else []
+        )
         found.append(Ending(name, kind, start, narration=list(run), conditions=before + tail))
     if not found:
         return
@@ -609,9 +727,13 @@ def headless_endings(sc: Scenario, lines: list[Line]) -> None:
     sc.endings = sorted(sc.endings + found, key=lambda e: e.line)
 
 
-_SPEAKER = re.compile(r"(?:^|[、。」])\s*(?P<who>[^、。「」\s]{2,12}?)(?:は|が)[^。「」]{0,30}?「[^」]{2,}」\s*と\s*"
-                      r"(?:言|話|答|謝|呟|つぶや|叫|告げ|笑|尋ね|囁|ささや)")
-_NOT_SPEAKER = re.compile(r"探索者|PC|KP|キーパー|プレイヤー|PL|あなた|自分|彼女?$|誰か|全員|一同|皆|みんな|HO\d")
+_SPEAKER = re.compile(
+    r"(?:^|[、。」])\s*(?P<who>[^、。「」\s]{2,12}?)(?:は|が)[^。「」]{0,30}?「[^」]{2,}」\s*と\s*"
+    r"(?:言|話|答|謝|呟|つぶや|叫|告げ|笑|尋ね|囁|ささや)"
+)
+_NOT_SPEAKER = re.compile(
+    r"探索者|PC|KP|キーパー|プレイヤー|PL|あなた|自分|彼女?$|誰か|全員|一同|皆|みんな|HO\d"
+)
 
 
 def speakers(sc: Scenario, lines: list[Line]) -> None:
@@ -625,8 +747,11 @@ def speakers(sc: Scenario, lines: list[Line]) -> None:
     for ln in lines:
         for m in _SPEAKER.finditer(ln.norm):
             who = re.sub(r"^(?:その|この|あの)", "", m.group("who"))
-            if _NOT_SPEAKER.search(who) or heading(ln) is not None or \
-                    any(same_name(c.name, who) for c in sc.creatures):
+            if (
+                _NOT_SPEAKER.search(who)
+                or heading(ln) is not None
+                or any(same_name(c.name, who) for c in sc.creatures)
+            ):
                 continue
             seen.setdefault(who, ln.no)
     for who, no in seen.items():
@@ -645,18 +770,25 @@ def _owning_outcome(ln: Line, s: SanRoll, found: list[Check]) -> Outcome | None:
     """The outcome on this line whose text holds the sanity roll (成功すると…SANチェック)."""
     for c in found:
         for o in c.outcomes:
-            if o.line == ln.no and s.text and normalise(o.text) and s.success in normalise(o.text) \
-                    and re.search(r"SAN|正気度", normalise(o.text)):
+            if (
+                o.line == ln.no
+                and s.text
+                and normalise(o.text)
+                and s.success in normalise(o.text)
+                and re.search(r"SAN|正気度", normalise(o.text))
+            ):
                 return o
     return None
 
 
-_KINDS = [("true", re.compile(r"TRUE|トゥルー|真エンド|真END|ベスト|BEST|ハッピーエンド", re.I)),
-          ("lost", re.compile(r"LOST|ロスト|DEAD|デッド|死亡|全滅", re.I)),
-          ("bad", re.compile(r"BAD|バッド", re.I)),
-          ("good", re.compile(r"GOOD|グッド|HAPPY", re.I)),
-          ("normal", re.compile(r"NORMAL|ノーマル", re.I)),
-          ("good", re.compile(r"生還|帰還|脱出成功"))]
+_KINDS = [
+    ("true", re.compile(r"TRUE|トゥルー|真エンド|真END|ベスト|BEST|ハッピーエンド", re.I)),
+    ("lost", re.compile(r"LOST|ロスト|DEAD|デッド|死亡|全滅", re.I)),
+    ("bad", re.compile(r"BAD|バッド", re.I)),
+    ("good", re.compile(r"GOOD|グッド|HAPPY", re.I)),
+    ("normal", re.compile(r"NORMAL|ノーマル", re.I)),
+    ("good", re.compile(r"生還|帰還|脱出成功")),
+]
 
 
 def ending_kind(title: str, lines: list[Line]) -> str:

@@ -16,7 +16,9 @@ _HP = re.compile(r"(?<![A-Za-z])(?:HP|耐久力|ヒットポイント)[】\]]?\s
 _MP = re.compile(r"(?<![A-Za-z])(?:MP|マジック・?ポイント)[】\]]?\s*[:=]?\s*(\d{1,3})")
 _SANV = re.compile(r"(?<![A-Za-z])(?:SAN|正気度)\s*[:=]?\s*(\d{1,3})(?!\s*/)(?!\d)")
 _ARMOR = re.compile(r"装甲[】\]]?\s*[:=]?\s*(\d+|なし|無し)")
-_DB = re.compile(r"(?<![A-Za-z])(?:DB|db|ダメージ・?ボーナス)[】\]]?\s*[:=]?\s*([+\-]?\d*d\d+|[+\-]?\d+|なし)")
+_DB = re.compile(
+    r"(?<![A-Za-z])(?:DB|db|ダメージ・?ボーナス)[】\]]?\s*[:=]?\s*([+\-]?\d*d\d+|[+\-]?\d+|なし)"
+)
 _BUILD = re.compile(r"ビルド[】\]]?\s*[:=]?\s*([+\-]?\d+)")
 _MOVE = re.compile(r"(?:移動率?|MOV)[】\]]?\s*[:=]?\s*(\d+)")
 _DMG = r"\d*d\d+(?:\s*[+\-]\s*(?:\d*d\d+|\d+|DB|db|ダメージ・?ボーナス))*"
@@ -36,8 +38,12 @@ def creature_name(title: str) -> str:
 
 
 _NAME_CUT = re.compile(r"[（(「『【：:／/|｜、。,]|\s+(?=\d)|\s{2,}|\u3000|\d+\s*歳")
-_CARD = re.compile(r"^[^。、「]{1,16}?(?:[（(][^）)]{1,20}[）)](?=\s|$|\d|[：:／/|｜、,]|歳)|\s*\d{1,3}\s*歳|\s*[：:／/|｜])")
-_PALETTE = re.compile(r"^\s*(?:CCB?|SCCB?|RESB?|CBRB?|\d*[dD]\d+|x\d+|choice)\b|^\s*CC\s*\(?[+\-]?\d*\)?\s*<=\s*\d")
+_CARD = re.compile(
+    r"^[^。、「]{1,16}?(?:[（(][^）)]{1,20}[）)](?=\s|$|\d|[：:／/|｜、,]|歳)|\s*\d{1,3}\s*歳|\s*[：:／/|｜])"
+)
+_PALETTE = re.compile(
+    r"^\s*(?:CCB?|SCCB?|RESB?|CBRB?|\d*[dD]\d+|x\d+|choice)\b|^\s*CC\s*\(?[+\-]?\d*\)?\s*<=\s*\d"
+)
 
 
 def palette_line(norm: str) -> bool:
@@ -50,7 +56,7 @@ def entry_name(raw: str) -> str:
     s = re.sub(r"^[\s・\-*●○◆◇■□◎★☆▼▽▶]+", "", raw.strip())
     s = re.sub(r"\*\*|__", "", s)
     m = _NAME_CUT.search(s)
-    name = s[:m.start()] if m and m.start() > 0 else s
+    name = s[: m.start()] if m and m.start() > 0 else s
     return name.strip(" \u3000") or s[:16]
 
 
@@ -62,18 +68,37 @@ def _name_line(ln: Line, nxt: Line | None) -> bool:
     s = _strip_mark(ln.norm)
     if not s or s.startswith(("※", "(", "「", "【", "→", "|")) or len(s) > 60 or palette_line(s):
         return False
-    if len(_STAT.findall(s)) >= 2 or _HP.search(s) or re.match(
+    if (
+        len(_STAT.findall(s)) >= 2
+        or _HP.search(s)
+        or re.match(
             r"^(?:攻撃|武器|装甲|技能|呪文|正気度|遭遇|SAN|年齢|職業|HP|MP|DB|ビルド|移動|特徴|性格|備考|メモ|外見|所持品|"
-            r"能力値|ステータス|ダメージ|回避|特殊|弱点|補足|注意|※)", s):
+            r"能力値|ステータス|ダメージ|回避|特殊|弱点|補足|注意|※)",
+            s,
+        )
+    ):
         return False
     name = entry_name(ln.raw)
-    if not name or len(name) > 16 or re.search(r"[。、]|[はがをでにも]$|ている|ました|です|ます", name) or \
-            re.fullmatch(r"(?:プレイ)?人数|(?:プレイ|所要|想定)?時間|推奨.*|舞台|形式|システム|ロスト率|傾向|難易度|備考|"
-                         r"メモ|注意|補足|概要|時代|場所|人物", name):
+    if (
+        not name
+        or len(name) > 16
+        or re.search(r"[。、]|[はがをでにも]$|ている|ました|です|ます", name)
+        or re.fullmatch(
+            r"(?:プレイ)?人数|(?:プレイ|所要|想定)?時間|推奨.*|舞台|形式|システム|ロスト率|傾向|難易度|備考|"
+            r"メモ|注意|補足|概要|時代|場所|人物",
+            name,
+        )
+    ):
         return False
     stat_next = nxt is not None and len(_STAT.findall(nxt.norm)) >= 2
-    return stat_next or bool(_CARD.match(s)) or len(s) <= 16 and "。" not in s and nxt is not None and \
-        bool(re.match(r"^\s*(?:[【\[]?(?:能力値|ステータス)|STR)", nxt.norm))
+    return (
+        stat_next
+        or bool(_CARD.match(s))
+        or len(s) <= 16
+        and "。" not in s
+        and nxt is not None
+        and bool(re.match(r"^\s*(?:[【\[]?(?:能力値|ステータス)|STR)", nxt.norm))
+    )
 
 
 def entries(lines: list[Line], *, need_stats: bool = False) -> list[tuple[Line | None, list[Line]]]:
@@ -84,8 +109,16 @@ def entries(lines: list[Line], *, need_stats: bool = False) -> list[tuple[Line |
     from runner.importer.timeline import table_cells
 
     rows = [table_cells(ln.norm) for ln in lines]
-    if rows and rows[0] and any(re.fullmatch(r"名前|氏名|NPC|キャラクター|人物|キャラ", c or "") for c in rows[0]):
-        col = next(i for i, c in enumerate(rows[0]) if re.fullmatch(r"名前|氏名|NPC|キャラクター|人物|キャラ", c or ""))
+    if (
+        rows
+        and rows[0]
+        and any(re.fullmatch(r"名前|氏名|NPC|キャラクター|人物|キャラ", c or "") for c in rows[0])
+    ):
+        col = next(
+            i
+            for i, c in enumerate(rows[0])
+            if re.fullmatch(r"名前|氏名|NPC|キャラクター|人物|キャラ", c or "")
+        )
         out: list[tuple[Line | None, list[Line]]] = []
         for ln, cells in zip(lines[1:], rows[1:], strict=False):
             if cells and len(cells) > col and cells[col].strip("-: "):
@@ -101,9 +134,17 @@ def entries(lines: list[Line], *, need_stats: bool = False) -> list[tuple[Line |
         para_start = prev is None or ln.no - prev.no > 1
         # a name card starts an entry even with no blank line before it, when the line
         # before was a whole sentence or a card itself (a dense list, one person a line)
-        card_run = prev is not None and bool(_CARD.match(_strip_mark(ln.norm))) and \
-            (prev.norm.rstrip().endswith(("。", "）", ")")) or bool(_CARD.match(_strip_mark(prev.norm))))
-        if (para_start or card_run or nxt is not None and len(_STAT.findall(nxt.norm)) >= 3) and _name_line(ln, nxt):
+        card_run = (
+            prev is not None
+            and bool(_CARD.match(_strip_mark(ln.norm)))
+            and (
+                prev.norm.rstrip().endswith(("。", "）", ")"))
+                or bool(_CARD.match(_strip_mark(prev.norm)))
+            )
+        )
+        if (
+            para_start or card_run or nxt is not None and len(_STAT.findall(nxt.norm)) >= 3
+        ) and _name_line(ln, nxt):
             out.append((ln, []))
         elif out:
             out[-1][1].append(ln)
@@ -114,7 +155,9 @@ def entries(lines: list[Line], *, need_stats: bool = False) -> list[tuple[Line |
         # among monsters, an entry is one only with a stat block of its own (not 「…用チャパレ」)
         kept: list[tuple[Line | None, list[Line]]] = []
         for head, body in out:
-            if head is not None and not any(len(_STAT.findall(b.norm)) >= 2 or _HP.search(b.norm) for b in body):
+            if head is not None and not any(
+                len(_STAT.findall(b.norm)) >= 2 or _HP.search(b.norm) for b in body
+            ):
                 if kept:
                     kept[-1][1].extend([head, *body])
                 else:
@@ -122,7 +165,12 @@ def entries(lines: list[Line], *, need_stats: bool = False) -> list[tuple[Line |
             else:
                 kept.append((head, body))
         out = kept
-    if not any(h is not None for h, _ in out) or len(out) == 1 and out[0][0] is not None and not out[0][1]:
+    if (
+        not any(h is not None for h, _ in out)
+        or len(out) == 1
+        and out[0][0] is not None
+        and not out[0][1]
+    ):
         return []
     return out
 
@@ -134,7 +182,10 @@ def stat_table(lines: list[Line], i: int) -> dict[str, int] | None:
     head = table_cells(lines[i].norm)
     if not head:
         return None
-    names = [canonical(c) if re.fullmatch(_CHAR_WORD, c) or c in ("HP", "MP", "耐久力") else "" for c in head]
+    names = [
+        canonical(c) if re.fullmatch(_CHAR_WORD, c) or c in ("HP", "MP", "耐久力") else ""
+        for c in head
+    ]
     if sum(1 for n in names if n in CHARS) < 3:
         return None
     for j in range(i + 1, min(i + 4, len(lines))):
@@ -151,7 +202,9 @@ def stat_table(lines: list[Line], i: int) -> dict[str, int] | None:
     return None
 
 
-def read_creature(title: str, line: int, lines: list[Line], kind: str, edition: int | None) -> Creature:
+def read_creature(
+    title: str, line: int, lines: list[Line], kind: str, edition: int | None
+) -> Creature:
     c = Creature(creature_name(title), line, kind)
     chars: dict[str, int] = {}
     attack_lines: list[Line] = []
@@ -168,33 +221,36 @@ def read_creature(title: str, line: int, lines: list[Line], kind: str, edition: 
             code = canonical(m.group(1))
             if code in CHARS:
                 chars.setdefault(code, int(m.group(2)))
-        if (m := _HP.search(s)):
+        if m := _HP.search(s):
             c.stats.setdefault("HP", int(m.group(1)))
-        if (m := _MP.search(s)):
+        if m := _MP.search(s):
             c.stats.setdefault("MP", int(m.group(1)))
-        if (m := _SANV.search(s)):
+        if m := _SANV.search(s):
             c.stats.setdefault("SAN", int(m.group(1)))
-        if (m := _ARMOR.search(s)):
+        if m := _ARMOR.search(s):
             c.armor = int(m.group(1)) if m.group(1).isdigit() else 0
-        if (m := _DB.search(s)):
+        if m := _DB.search(s):
             c.db = "" if m.group(1) == "なし" else m.group(1)
-        if (m := _BUILD.search(s)):
+        if m := _BUILD.search(s):
             c.build = int(m.group(1))
-        if (m := _MOVE.search(s)):
+        if m := _MOVE.search(s):
             c.move = int(m.group(1))
         if not c.san:
             found = sanity.find(ln)
             if found:
                 c.san = found[0].loss
-        is_attack = bool(_ATTACK_HEAD.match(s)) or (bool(_PCT.search(s)) and (bool(re.search(_DMG, s)) or "ダメージ" in s
-                                                                              or prev_attack))
+        is_attack = bool(_ATTACK_HEAD.match(s)) or (
+            bool(_PCT.search(s)) and (bool(re.search(_DMG, s)) or "ダメージ" in s or prev_attack)
+        )
         if re.match(r"^[\s・\-*]*技能\s*[:：]", s):
-            for m in _SKILL_PCT.finditer(s[s.find(":") + 1 if ":" in s else 0:]):
+            for m in _SKILL_PCT.finditer(s[s.find(":") + 1 if ":" in s else 0 :]):
                 name = m.group(1).lstrip("、, ")
                 if is_known(name):
                     c.skills[canonical(name)] = int(m.group(2))
             is_attack = False
-        elif re.match(r"^[\s・\-*(（]*(?:回避|近接戦闘|こぶし)\s*[:(]?", s) and not _ATTACK_HEAD.match(s):
+        elif re.match(
+            r"^[\s・\-*(（]*(?:回避|近接戦闘|こぶし)\s*[:(]?", s
+        ) and not _ATTACK_HEAD.match(s):
             m = re.search(r"近接戦闘(?:\([^)]*\))?\s*[:]?\s*(\d+)", s)
             if m:
                 defaults["skill"] = int(m.group(1))
@@ -215,8 +271,14 @@ def read_creature(title: str, line: int, lines: list[Line], kind: str, edition: 
         c.attacks += parse_attacks(ln.norm)
     if not c.attacks and "skill" in defaults:
         # 「近接戦闘(格闘) 40 ダメージ 1d6+DB」: the fighting skill is the attack
-        c.attacks.append(Attack("近接戦闘(格闘)", int(defaults["skill"]), str(defaults.get("damage", "")),  # type: ignore[arg-type]
-                                "近接戦闘(格闘)"))
+        c.attacks.append(
+            Attack(
+                "近接戦闘(格闘)",
+                int(defaults["skill"]),
+                str(defaults.get("damage", "")),  # type: ignore[arg-type]
+                "近接戦闘(格闘)",
+            )
+        )
     for a in c.attacks:
         if a.skill is None and "skill" in defaults:
             a.skill = int(defaults["skill"])  # type: ignore[arg-type]
@@ -272,8 +334,16 @@ def parse_attacks(norm: str) -> list[Attack]:
             skill_name = "近接戦闘(格闘)"
         if is_known(name) and not skill_name:
             skill_name = canonical(name)
-        out.append(Attack(name.strip(), sk, re.sub(r"\s+", "", dmg_text).replace("ダメージ・ボーナス", "DB")
-                          .replace("ダメージボーナス", "DB"), skill_name))
+        out.append(
+            Attack(
+                name.strip(),
+                sk,
+                re.sub(r"\s+", "", dmg_text)
+                .replace("ダメージ・ボーナス", "DB")
+                .replace("ダメージボーナス", "DB"),
+                skill_name,
+            )
+        )
     return out
 
 
@@ -288,8 +358,8 @@ def _balanced(s: str, i: int) -> tuple[str | None, int]:
         elif s[j] in ")）":
             depth -= 1
             if depth == 0:
-                return s[i + 1:j], j + 1
-    return s[i + 1:], len(s)
+                return s[i + 1 : j], j + 1
+    return s[i + 1 :], len(s)
 
 
 def _split_top(s: str) -> list[str]:

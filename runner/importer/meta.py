@@ -8,13 +8,18 @@ import re
 from runner.importer.model import Line
 from runner.importer.skills import canonical, is_known
 
-_NOISE = re.compile(r"クトゥルフ神話TRPG|新クトゥルフ神話TRPG|CoC\s*7th|CoC\s*6th|CoC\s*[67]版?|CoC|シナリオ置き場|"
-                    r"シナリオ|第?[67]版(?:対応)?|7th|6th|タイマン|用|対応", re.I)
+_NOISE = re.compile(
+    r"クトゥルフ神話TRPG|新クトゥルフ神話TRPG|CoC\s*7th|CoC\s*6th|CoC\s*[67]版?|CoC|シナリオ置き場|"
+    r"シナリオ|第?[67]版(?:対応)?|7th|6th|タイマン|用|対応",
+    re.I,
+)
 
 
 def title(lines: list[Line], html_title: str = "", first_heading: str = "") -> str:
     for ln in lines[:12]:
-        m = re.search(r"『([^』]{1,40})』", ln.raw) or re.fullmatch(r"[\s\u3000]*「([^」]{1,40})」[\s\u3000]*", ln.raw)
+        m = re.search(r"『([^』]{1,40})』", ln.raw) or re.fullmatch(
+            r"[\s\u3000]*「([^」]{1,40})」[\s\u3000]*", ln.raw
+        )
         if m:
             return m.group(1).strip()
         m = re.match(r"^(?:シナリオ名|タイトル|題名)\s*[:：]\s*(.+)$", ln.norm)
@@ -41,7 +46,12 @@ def heading_like(ln: Line) -> bool:
 
 
 def _clean(t: str) -> str:
-    t = re.sub(r"^[【\[［<＜]([^】\]］>＞]*(?:TRPG|CoC|シナリオ|版|7th|6th)[^】\]］>＞]*)[】\]］>＞]\s*", "", t.strip(), flags=re.I)
+    t = re.sub(
+        r"^[【\[［<＜]([^】\]］>＞]*(?:TRPG|CoC|シナリオ|版|7th|6th)[^】\]］>＞]*)[】\]］>＞]\s*",
+        "",
+        t.strip(),
+        flags=re.I,
+    )
     t = re.split(r"\s*[―—|｜]\s*|\s+-\s+", t.strip())[0]
     t = re.sub(r"[（(][^）)]*(?:TRPG|版|CoC|シナリオ)[^）)]*[）)]", "", t)
     t = re.sub(r"^#+\s*", "", t)
@@ -70,8 +80,11 @@ def edition(lines: list[Line]) -> int | None:
 def players(lines: list[Line]) -> str:
     for ln in lines[:80]:
         raw = re.sub(r"\*\*|__", "", ln.raw).replace("　", " ")
-        m = re.search(r"(?:プレイ人数|PL人数|推奨人数|参加人数|人数|PL数|プレイヤー数)\s*[:：|｜]?\s*\|?\s*"
-                      r"(?:[^\s|｜、。,\d]{0,3}?)(\d+\s*(?:[~〜～\-ー－]\s*\d+)?\s*人)", raw)
+        m = re.search(
+            r"(?:プレイ人数|PL人数|推奨人数|参加人数|人数|PL数|プレイヤー数)\s*[:：|｜]?\s*\|?\s*"
+            r"(?:[^\s|｜、。,\d]{0,3}?)(\d+\s*(?:[~〜～\-ー－]\s*\d+)?\s*人)",
+            raw,
+        )
         if m:
             return m.group(1).strip()
         m = re.search(r"(\d+\s*[~〜～\-ー－]\s*\d+\s*人|\d+\s*人)(?:用|向け)?", ln.raw)
@@ -84,8 +97,10 @@ def players(lines: list[Line]) -> str:
 
 def play_time(lines: list[Line]) -> str:
     for ln in lines[:80]:
-        m = re.search(r"(?:プレイ時間|想定時間|所要時間|想定プレイ時間|時間)\s*[:：|｜]?\s*\|?\s*([^|｜\n]*?\d+\s*(?:[~〜～\-]\s*\d+)?\s*時間[^|｜\n、。]{0,6})",
-                      re.sub(r"\*\*|__", "", ln.raw).replace("　", " "))
+        m = re.search(
+            r"(?:プレイ時間|想定時間|所要時間|想定プレイ時間|時間)\s*[:：|｜]?\s*\|?\s*([^|｜\n]*?\d+\s*(?:[~〜～\-]\s*\d+)?\s*時間[^|｜\n、。]{0,6})",
+            re.sub(r"\*\*|__", "", ln.raw).replace("　", " "),
+        )
         if m and not re.search(r"探索|経過|につき", ln.norm):
             return m.group(1).strip()
     return ""

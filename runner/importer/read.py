@@ -19,14 +19,41 @@ MAX_BYTES = 5 * 1024 * 1024
 """The largest document read. Scenario documents are tens of kilobytes; a long campaign
 book saved as HTML stays under 2 MB. Anything larger is refused before it is read."""
 
-_MAGIC = (b"%PDF", b"PK\x03\x04", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"\xd0\xcf\x11\xe0",
-          b"\x7fELF", b"MZ", b"\x1f\x8b", b"BZh", b"7z\xbc\xaf", b"Rar!", b"OggS", b"ID3",
-          b"RIFF", b"\x00\x00\x01\x00", b"wOFF", b"SQLite format")
+_MAGIC = (
+    b"%PDF",
+    b"PK\x03\x04",
+    b"\x89PNG",
+    b"GIF8",
+    b"\xff\xd8\xff",
+    b"\xd0\xcf\x11\xe0",
+    b"\x7fELF",
+    b"MZ",
+    b"\x1f\x8b",
+    b"BZh",
+    b"7z\xbc\xaf",
+    b"Rar!",
+    b"OggS",
+    b"ID3",
+    b"RIFF",
+    b"\x00\x00\x01\x00",
+    b"wOFF",
+    b"SQLite format",
+)
 _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-]+)""", re.I)
-_ENCODINGS = {"shift_jis": "cp932", "shift-jis": "cp932", "sjis": "cp932", "x-sjis": "cp932",
-              "windows-31j": "cp932", "cp932": "cp932", "ms932": "cp932", "euc-jp": "euc_jp",
-              "euc_jp": "euc_jp", "utf-8": "utf-8", "utf8": "utf-8"}
+_ENCODINGS = {
+    "shift_jis": "cp932",
+    "shift-jis": "cp932",
+    "sjis": "cp932",
+    "x-sjis": "cp932",
+    "windows-31j": "cp932",
+    "cp932": "cp932",
+    "ms932": "cp932",
+    "euc-jp": "euc_jp",
+    "euc_jp": "euc_jp",
+    "utf-8": "utf-8",
+    "utf8": "utf-8",
+}
 
 
 def read_document(path: str | Path, *, limit: int = MAX_BYTES) -> Document:
@@ -58,7 +85,11 @@ def read_document(path: str | Path, *, limit: int = MAX_BYTES) -> Document:
     else:
         raw_lines = [(i + 1, s) for i, s in enumerate(_split(text))]
         title = ""
-        fmt = "markdown" if p.suffix.lower() in (".md", ".markdown") or _looks_markdown(raw_lines) else "text"
+        fmt = (
+            "markdown"
+            if p.suffix.lower() in (".md", ".markdown") or _looks_markdown(raw_lines)
+            else "text"
+        )
     lines = []
     for no, s in raw_lines:
         s = printable(s)  # a story holds no control characters (docs/security.md, Stories)
@@ -75,7 +106,9 @@ def read_document(path: str | Path, *, limit: int = MAX_BYTES) -> Document:
     return Document(name, lines, fmt, encoding, title)
 
 
-_PAGE_NO = re.compile(r"^(?:[-–—ー－]\s*)?(?:P\.?\s*|p\.?\s*)?\d{1,3}(?:\s*/\s*\d{1,3})?(?:\s*[-–—ー－])?$")
+_PAGE_NO = re.compile(
+    r"^(?:[-–—ー－]\s*)?(?:P\.?\s*|p\.?\s*)?\d{1,3}(?:\s*/\s*\d{1,3})?(?:\s*[-–—ー－])?$"
+)
 
 
 def drop_page_furniture(lines: list[Line]) -> list[Line]:
@@ -84,7 +117,10 @@ def drop_page_furniture(lines: list[Line]) -> list[Line]:
     repeated next to such numbers, are the page's, not the scenario's."""
     nums = [i for i, ln in enumerate(lines) if _PAGE_NO.match(ln.norm)]
     values = [int(re.findall(r"\d+", lines[i].norm)[0]) for i in nums]
-    if len(nums) < 2 or sum(1 for a, b in zip(values, values[1:], strict=False) if b > a) < len(values) // 2:
+    if (
+        len(nums) < 2
+        or sum(1 for a, b in zip(values, values[1:], strict=False) if b > a) < len(values) // 2
+    ):
         return lines
     drop = set(nums)
     near: dict[str, list[int]] = {}
@@ -100,7 +136,9 @@ def drop_page_furniture(lines: list[Line]) -> list[Line]:
 
 _OPENS = "〈《【〔[「『<"
 _CLOSES = "〉》】〕]」』>"
-_SAN_END = re.compile(r"(?:SAN値?|正気度)\s*(?:チェック|ロール|判定|c|C)?\s*[(\[【]?\s*(?:\d+\s*/\s*\d*[dD]?\d*)?$")
+_SAN_END = re.compile(
+    r"(?:SAN値?|正気度)\s*(?:チェック|ロール|判定|c|C)?\s*[(\[【]?\s*(?:\d+\s*/\s*\d*[dD]?\d*)?$"
+)
 _STARTS_OWN = re.compile(r"^[\s]*(?:[・\-*●○◆◇■□▼▽▶☆★→※#|]|\d{1,2}[.)]\s|\d{1,2}:\d\d|[0-9]+日目)")
 
 
@@ -114,15 +152,22 @@ def mend_breaks(lines: list[Line]) -> None:
             continue
         s, n = a.norm, b.norm
         k = 0
-        if _SAN_END.search(s) and re.search(r"SAN|正気度", s[-16:]) and i + 2 < len(lines) and len(n) <= 8 and \
-                not re.search(r"[)\]】」。]", n):
+        if (
+            _SAN_END.search(s)
+            and re.search(r"SAN|正気度", s[-16:])
+            and i + 2 < len(lines)
+            and len(n) <= 8
+            and not re.search(r"[)\]】」。]", n)
+        ):
             # SANチェック | （0/1D | 3）: the losses broken over two more lines
             c = lines[i + 2]
-            m = re.match(r"^[\s(\[【「]*\d+\s*/\s*\d*[dD]?\d+(?:[+\-]\d*[dD]?\d+)*\s*[)\]】」]?", n + c.norm)
+            m = re.match(
+                r"^[\s(\[【「]*\d+\s*/\s*\d*[dD]?\d+(?:[+\-]\d*[dD]?\d+)*\s*[)\]】」]?", n + c.norm
+            )
             if m and m.end() > len(n):
-                a.norm = normalise(s + n + c.norm[:m.end() - len(n)])
+                a.norm = normalise(s + n + c.norm[: m.end() - len(n)])
                 b.norm = ""
-                c.norm = c.norm[m.end() - len(n):].lstrip()
+                c.norm = c.norm[m.end() - len(n) :].lstrip()
                 continue
         depth = sum(s.count(c) for c in "〈《〔") - sum(s.count(c) for c in "〉》〕")
         if depth > 0:  # an unclosed skill bracket
@@ -130,7 +175,9 @@ def mend_breaks(lines: list[Line]) -> None:
             if 0 <= close <= 16:
                 k = close + 1
         elif _SAN_END.search(s) and re.search(r"SAN|正気度", s[-16:]):
-            m = re.match(r"^[\s(\[【「]*\d*\s*/?\s*\d*[dD]?\d+(?:[+\-]\d*[dD]?\d+)*\s*[)\]】」]?", n)
+            m = re.match(
+                r"^[\s(\[【「]*\d*\s*/?\s*\d*[dD]?\d+(?:[+\-]\d*[dD]?\d+)*\s*[)\]】」]?", n
+            )
             if m and m.end():
                 k = m.end()
         elif re.search(r"[〉》〕]\s*$", s):
@@ -177,8 +224,11 @@ def decode(data: bytes, name: str = "") -> tuple[str, str]:
 
 
 def _check_text(text: str, name: str) -> str:
-    bad = sum(1 for ch in text[:65536] if unicodedata.category(ch) in ("Cc", "Co", "Cs", "Cn")
-              and ch not in "\t\n\r\x0c\x1b\x85")
+    bad = sum(
+        1
+        for ch in text[:65536]
+        if unicodedata.category(ch) in ("Cc", "Co", "Cs", "Cn") and ch not in "\t\n\r\x0c\x1b\x85"
+    )
     if bad > max(8, min(len(text), 65536) // 100):
         raise ImportFailure("binary", path=name)
     return text
@@ -201,8 +251,20 @@ def _looks_markdown(lines: list[tuple[int, str]]) -> bool:
 
 
 _DICE = re.compile(r"(?<![A-Za-z])(\d*)[Dd](\d+)")
-_DASHES = str.maketrans({"\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-",
-                         "\u2014": "-", "\u2015": "-", "\u301c": "~", "\uff5e": "~", "\u223c": "~"})
+_DASHES = str.maketrans(
+    {
+        "\u2212": "-",
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2015": "-",
+        "\u301c": "~",
+        "\uff5e": "~",
+        "\u223c": "~",
+    }
+)
 
 
 def normalise(s: str) -> str:
@@ -214,9 +276,37 @@ def normalise(s: str) -> str:
 
 # ------------------------------------------------------------------------------- HTML
 
-_BLOCK = {"p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "ul", "ol",
-          "dl", "dt", "blockquote", "pre", "hr", "table", "thead", "tbody", "tfoot", "caption",
-          "figure", "figcaption", "form", "fieldset", "address", "details", "summary", "center"}
+_BLOCK = {
+    "p",
+    "div",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "main",
+    "aside",
+    "nav",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "blockquote",
+    "pre",
+    "hr",
+    "table",
+    "thead",
+    "tbody",
+    "tfoot",
+    "caption",
+    "figure",
+    "figcaption",
+    "form",
+    "fieldset",
+    "address",
+    "details",
+    "summary",
+    "center",
+}
 _SKIP = {"script", "style", "noscript", "template", "svg", "math", "iframe", "object", "select"}
 
 

@@ -11,12 +11,18 @@ import re
 from runner.importer.model import Line, SanRoll
 
 _DICE = r"\d+(?:d\d+)?(?:[+\-]\d+(?:d\d+)?)*"
-_WORD = (r"(?:SAN値?\s*(?:チェック|ロール|判定|[cC](?![a-zA-Z]))?|正気度\s*(?:\(SAN\))?\s*(?:ポイント)?\s*"
-         r"(?:ロール|チェック|判定|喪失|減少|の?喪失)?|サンチェック|SANC)")
+_WORD = (
+    r"(?:SAN値?\s*(?:チェック|ロール|判定|[cC](?![a-zA-Z]))?|正気度\s*(?:\(SAN\))?\s*(?:ポイント)?\s*"
+    r"(?:ロール|チェック|判定|喪失|減少|の?喪失)?|サンチェック|SANC)"
+)
 _LOSS = rf"(?P<s>{_DICE})\s*/\s*(?P<f>{_DICE})"
-_AFTER = re.compile(rf"(?P<w>{_WORD})\s*[】\]]?\s*[:=]?\s*[(\[「『【]?\s*(?:[。、]\s*[「『(]?\s*)?{_LOSS}")
+_AFTER = re.compile(
+    rf"(?P<w>{_WORD})\s*[】\]]?\s*[:=]?\s*[(\[「『【]?\s*(?:[。、]\s*[「『(]?\s*)?{_LOSS}"
+)
 _BEFORE = re.compile(rf"{_LOSS}\s*(?:の|で)?\s*(?P<w>{_WORD})")
-_SPLIT = re.compile(rf"(?P<w>{_WORD})\s*[:]?\s*[(\[【]?\s*成功(?:時)?\s*[:]?\s*(?P<s>{_DICE})\s*[/、,・\s]\s*失敗(?:時)?\s*[:]?\s*(?P<f>{_DICE})")
+_SPLIT = re.compile(
+    rf"(?P<w>{_WORD})\s*[:]?\s*[(\[【]?\s*成功(?:時)?\s*[:]?\s*(?P<s>{_DICE})\s*[/、,・\s]\s*失敗(?:時)?\s*[:]?\s*(?P<f>{_DICE})"
+)
 _NOT = re.compile(r"回復|報酬|上限|最大値|現在値")
 _EVERYONE = re.compile(r"全員|全ての探索者|すべての探索者|見た者|見た探索者|目撃した|聞いた者")
 
@@ -29,26 +35,42 @@ def find(line: Line) -> list[SanRoll]:
         for m in rx.finditer(norm):
             if any(not (m.end() <= a or m.start() >= b) for a, b in spans):
                 continue
-            window = norm[max(0, m.start() - 6):m.end() + 6]
+            window = norm[max(0, m.start() - 6) : m.end() + 6]
             if _NOT.search(window):
                 continue
             w = m.group("w")
-            if w.startswith("正気度") and not re.search(r"ロール|チェック|判定|喪失|減少|SAN", w) and rx is not _SPLIT:
+            if (
+                w.startswith("正気度")
+                and not re.search(r"ロール|チェック|判定|喪失|減少|SAN", w)
+                and rx is not _SPLIT
+            ):
                 # 「正気度 1/1d6」 alone is still a roll only right before the loss
                 if rx is _BEFORE:
                     continue
             s, f = m.group("s"), m.group("f")
             spans.append((m.start(), m.end()))
-            out.append(SanRoll(s, f, line.no, line.raw, _context(norm[:m.start()]),
-                               bool(_EVERYONE.search(norm))))
+            out.append(
+                SanRoll(
+                    s,
+                    f,
+                    line.no,
+                    line.raw,
+                    _context(norm[: m.start()]),
+                    bool(_EVERYONE.search(norm)),
+                )
+            )
     out.sort(key=lambda r: norm.find(r.success))
     return out
 
 
 def is_loss_line(norm: str) -> bool:
     """A SAN word with a number but no roll we could read: worth reporting as unplaced."""
-    return bool(re.search(_WORD, norm)) and bool(re.search(r"\d", norm)) and not _NOT.search(norm) \
+    return (
+        bool(re.search(_WORD, norm))
+        and bool(re.search(r"\d", norm))
+        and not _NOT.search(norm)
         and bool(re.search(r"SANc|SANチェック|正気度ロール|SAN判定|正気度喪失", norm))
+    )
 
 
 def _context(prefix: str) -> str:

@@ -67,16 +67,40 @@ def found(sc: Scenario) -> dict[str, list]:
     checks = []
     for p in sc.places:
         for c in p.checks:
-            checks.append({"line": c.line, "skills": c.skills, "difficulty": c.difficulty, "bonus": c.bonus,
-                           "pushable": c.pushable, "opposed": c.opposed, "in": "place"})
+            checks.append(
+                {
+                    "line": c.line,
+                    "skills": c.skills,
+                    "difficulty": c.difficulty,
+                    "bonus": c.bonus,
+                    "pushable": c.pushable,
+                    "opposed": c.opposed,
+                    "in": "place",
+                }
+            )
     for t in sc.timeline:
         for c in t.checks:
-            checks.append({"line": c.line, "skills": c.skills, "difficulty": c.difficulty, "bonus": c.bonus,
-                           "pushable": c.pushable, "opposed": c.opposed, "in": "timeline"})
-    san = [{"line": s.line, "success": s.success, "failure": s.failure, "in": "place"}
-           for p in sc.places for s in p.san]
-    san += [{"line": s.line, "success": s.success, "failure": s.failure, "in": "timeline"}
-            for t in sc.timeline for s in t.san]
+            checks.append(
+                {
+                    "line": c.line,
+                    "skills": c.skills,
+                    "difficulty": c.difficulty,
+                    "bonus": c.bonus,
+                    "pushable": c.pushable,
+                    "opposed": c.opposed,
+                    "in": "timeline",
+                }
+            )
+    san = [
+        {"line": s.line, "success": s.success, "failure": s.failure, "in": "place"}
+        for p in sc.places
+        for s in p.san
+    ]
+    san += [
+        {"line": s.line, "success": s.success, "failure": s.failure, "in": "timeline"}
+        for t in sc.timeline
+        for s in t.san
+    ]
     return {
         "checks": checks,
         "san": san,
@@ -88,7 +112,11 @@ def found(sc: Scenario) -> dict[str, list]:
 
 
 def _check_id(c: dict) -> tuple:
-    return c["line"], tuple(sorted(canonical(s) for s in c["skills"])), c.get("difficulty", "regular")
+    return (
+        c["line"],
+        tuple(sorted(canonical(s) for s in c["skills"])),
+        c.get("difficulty", "regular"),
+    )
 
 
 def _match_lists(key: list, got: list, same) -> tuple[list[tuple[dict, dict]], list, list]:  # noqa: ANN001
@@ -114,8 +142,11 @@ def score(sc: Scenario, key: dict) -> dict:
     got = found(sc)
     tests = {
         "checks": lambda k, g: _check_id(k) == _check_id(g),
-        "san": lambda k, g: k["line"] == g["line"] and dice(k["success"]) == dice(g["success"])
-        and dice(k["failure"]) == dice(g["failure"]),
+        "san": lambda k, g: (
+            k["line"] == g["line"]
+            and dice(k["success"]) == dice(g["success"])
+            and dice(k["failure"]) == dice(g["failure"])
+        ),
         "timeline": lambda k, g: k["line"] == g["line"] and same_time(k["at"], g["at"]),
         "monsters": _creature_same,
         "npcs": _creature_same,
@@ -135,16 +166,24 @@ def score(sc: Scenario, key: dict) -> dict:
                 if "in" not in k:
                     att["in_n"] += 1
                     att["in_ok"] += g["in"] == "place"
-            out[kind]["attributes"] = {a: f"{att[a + '_ok']}/{att[a + '_n']}" for a in
-                                       ("bonus", "pushable", "opposed", "in") if att[a + "_n"]}
+            out[kind]["attributes"] = {
+                a: f"{att[a + '_ok']}/{att[a + '_n']}"
+                for a in ("bonus", "pushable", "opposed", "in")
+                if att[a + "_n"]
+            }
     return out
 
 
 def _figures(tp: int, fn: int, fp: int, missed: list, extra: list) -> dict:
-    return {"tp": tp, "fn": fn, "fp": fp,
-            "recall": tp / (tp + fn) if tp + fn else 1.0,
-            "precision": tp / (tp + fp) if tp + fp else 1.0,
-            "missed": missed, "extra": extra}
+    return {
+        "tp": tp,
+        "fn": fn,
+        "fp": fp,
+        "recall": tp / (tp + fn) if tp + fn else 1.0,
+        "precision": tp / (tp + fp) if tp + fp else 1.0,
+        "missed": missed,
+        "extra": extra,
+    }
 
 
 def total(scores: list[dict]) -> dict:
@@ -161,6 +200,8 @@ def table(scores: dict) -> str:
     rows = ["| kind | found / in key | recall | precision |", "| --- | ---: | ---: | ---: |"]
     for kind in KINDS:
         f = scores[kind]
-        rows.append(f"| {kind} | {f['tp']} / {f['tp'] + f['fn']} (+{f['fp']} extra) | "
-                    f"{f['recall'] * 100:.0f}% | {f['precision'] * 100:.0f}% |")
+        rows.append(
+            f"| {kind} | {f['tp']} / {f['tp'] + f['fn']} (+{f['fp']} extra) | "
+            f"{f['recall'] * 100:.0f}% | {f['precision'] * 100:.0f}% |"
+        )
     return "\n".join(rows)

@@ -39,10 +39,16 @@ class _Dumper(yaml.SafeDumper):
 # must know to quote it.
 _Dumper.add_implicit_resolver(
     "tag:yaml.org,2002:float",
-    re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
-    list("-+0123456789."))
-_Dumper.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
-                              list("-+0123456789"))
+    re.compile(
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+    ),
+    list("-+0123456789."),
+)
+_Dumper.add_implicit_resolver(
+    "tag:yaml.org,2002:int",
+    re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+    list("-+0123456789"),
+)
 
 
 def _str(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
@@ -57,8 +63,14 @@ _Dumper.add_representer(str, _str)
 
 
 def dump(data: Any) -> str:
-    return yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=4096,
-                     default_flow_style=False)
+    return yaml.dump(
+        data,
+        Dumper=_Dumper,
+        allow_unicode=True,
+        sort_keys=False,
+        width=4096,
+        default_flow_style=False,
+    )
 
 
 def story_id(out_dir: Path) -> str:
@@ -95,7 +107,9 @@ def write_story(sc: Scenario, out_dir: str | Path, *, force: bool = False) -> Pa
             (out / name).write_text(text, encoding="utf-8")
         (out / "IMPORT.md").write_text(markdown(sc, out), encoding="utf-8")
     except OSError as e:
-        raise ImportFailure("write_failed", path=str(out), why=e.strerror or type(e).__name__) from None
+        raise ImportFailure(
+            "write_failed", path=str(out), why=e.strerror or type(e).__name__
+        ) from None
     return out
 
 
@@ -158,16 +172,32 @@ def compile_story(sc: Scenario, sid: str) -> dict[str, str]:
     hub_actions: list[dict] = []
     for p in others:
         label = p.name if p.role != "people" else "登場人物"
-        hub_actions.append({"id": f"go_{p.id}", "label": _short(label, 30), "aliases": _aliases(p.name),
-                            "goto": p.id})
+        hub_actions.append(
+            {
+                "id": f"go_{p.id}",
+                "label": _short(label, 30),
+                "aliases": _aliases(p.name),
+                "goto": p.id,
+            }
+        )
         st.nodes[p.id] = _place(st, p, back="hub")
     if climax is not None:
         climax.id = "climax"
-        hub_actions.append({"id": "go_climax", "label": "クライマックスへ", "aliases": ["クライマックス", "climax"],
-                            "goto": "climax"})
+        hub_actions.append(
+            {
+                "id": "go_climax",
+                "label": "クライマックスへ",
+                "aliases": ["クライマックス", "climax"],
+                "goto": "climax",
+            }
+        )
         node = _place(st, climax, back="hub", back_label="探索に戻る")
-        node["actions"] = _unique(_fight_actions(st, [m.name for m in sc.monsters]) + node["actions"][:-1]
-                                  + _ending_actions(st) + node["actions"][-1:])
+        node["actions"] = _unique(
+            _fight_actions(st, [m.name for m in sc.monsters])
+            + node["actions"][:-1]
+            + _ending_actions(st)
+            + node["actions"][-1:]
+        )
         st.nodes["climax"] = node
     hub: dict[str, Any] = {"kind": "scene", "title": _hub_title(sc)}
     # the background is read once, with the introduction; the hub keeps the timeline's notes
@@ -175,16 +205,23 @@ def compile_story(sc: Scenario, sid: str) -> dict[str, str]:
     if keeper:
         hub["keeper"] = keeper
     if climax is None:
-        hub_actions = _fight_actions(st, [m.name for m in sc.monsters]) + hub_actions + _ending_actions(st)
+        hub_actions = (
+            _fight_actions(st, [m.name for m in sc.monsters]) + hub_actions + _ending_actions(st)
+        )
     hub["actions"] = _unique(hub_actions)
     nodes: dict[str, dict] = {}
     if intro is not None:
         intro.id = "intro"
         nodes["intro"] = _place(st, intro, back="hub", back_label="探索を始める")
         if sc.background:
-            nodes["intro"]["keeper"] = [ln.raw for ln in sc.background] + nodes["intro"].get("keeper", [])
-            nodes["intro"] = {k: nodes["intro"][k] for k in ("kind", "title", "narration", "keeper", "actions")
-                              if k in nodes["intro"]}
+            nodes["intro"]["keeper"] = [ln.raw for ln in sc.background] + nodes["intro"].get(
+                "keeper", []
+            )
+            nodes["intro"] = {
+                k: nodes["intro"][k]
+                for k in ("kind", "title", "narration", "keeper", "actions")
+                if k in nodes["intro"]
+            }
         nodes.update({k: v for k, v in st.nodes.items() if k.startswith("intro_push")})
     nodes["hub"] = hub
     # each place, then its push scenes
@@ -210,8 +247,10 @@ def compile_story(sc: Scenario, sid: str) -> dict[str, str]:
     }
     if sc.time:
         story["length"] = sc.time
-    story["credits"] = [f"原作：{sc.title or Path(sc.path).name}（{Path(sc.path).name} を katari import で取り込んだ下書き。"
-                        "本文は原作のまま）"]
+    story["credits"] = [
+        f"原作：{sc.title or Path(sc.path).name}（{Path(sc.path).name} を katari import で取り込んだ下書き。"
+        "本文は原作のまま）"
+    ]
     story["options"] = {"pregen": 1}
     head: dict[str, Any] = {"story": story}
     if st.events or sc.search_cost:
@@ -224,10 +263,15 @@ def compile_story(sc: Scenario, sid: str) -> dict[str, str]:
     if st.events:
         head["events"] = st.events
     head["endings"] = st.endings
-    comment = (f"# {sc.title or sid}: a draft made by `katari import` from {Path(sc.path).name}.\n"
-               f"# The text is the document's own; Katari added the structure and short labels.\n"
-               f"# What was understood, line by line: IMPORT.md. Next: katari check, katari play --gm.\n")
-    return {"story.yaml": comment + dump(head), "places.yaml": "# Places, scenes and fights.\n" + dump({"nodes": nodes})}
+    comment = (
+        f"# {sc.title or sid}: a draft made by `katari import` from {Path(sc.path).name}.\n"
+        f"# The text is the document's own; Katari added the structure and short labels.\n"
+        f"# What was understood, line by line: IMPORT.md. Next: katari check, katari play --gm.\n"
+    )
+    return {
+        "story.yaml": comment + dump(head),
+        "places.yaml": "# Places, scenes and fights.\n" + dump({"nodes": nodes}),
+    }
 
 
 def _hub_title(sc: Scenario) -> str:
@@ -263,9 +307,12 @@ def _unique(actions: list[dict]) -> list[dict]:
 
 # ----------------------------------------------------------------------- places
 
+
 def _place(st: _Story, p: Place, *, back: str, back_label: str = "戻る") -> dict:
-    node: dict[str, Any] = {"kind": "scene" if p.role in ("intro", "climax", "people") else "place",
-                            "title": p.name}
+    node: dict[str, Any] = {
+        "kind": "scene" if p.role in ("intro", "climax", "people") else "place",
+        "title": p.name,
+    }
     if p.narration:
         node["narration"] = [ln.raw for ln in p.narration]
     if p.keeper:
@@ -284,21 +331,36 @@ def _place(st: _Story, p: Place, *, back: str, back_label: str = "戻る") -> di
     for h in st.sc.handouts:
         if h.name in p.handouts:
             hid = f"h{st.sc.handouts.index(h) + 1}"
-            st.items[hid] = {"name": _short(h.name, 40), "description": " ".join(ln.raw for ln in h.text)[:400]}
-            actions.append({"id": f"read_{hid}", "label": _short(f"{h.name}を受け取る", 30), "once": True,
-                            "effects": [{"give": hid}],
-                            "say": [ln.raw for ln in h.text] or [h.name]})
+            st.items[hid] = {
+                "name": _short(h.name, 40),
+                "description": " ".join(ln.raw for ln in h.text)[:400],
+            }
+            actions.append(
+                {
+                    "id": f"read_{hid}",
+                    "label": _short(f"{h.name}を受け取る", 30),
+                    "once": True,
+                    "effects": [{"give": hid}],
+                    "say": [ln.raw for ln in h.text] or [h.name],
+                }
+            )
     if p.role != "climax":
         actions = _fight_actions(st, p.fights) + actions
-    actions.append({"id": "back", "label": back_label, "aliases": ["戻る", "back"] if back_label == "戻る" else
-                    [back_label], "goto": back})
+    actions.append(
+        {
+            "id": "back",
+            "label": back_label,
+            "aliases": ["戻る", "back"] if back_label == "戻る" else [back_label],
+            "goto": back,
+        }
+    )
     node["actions"] = _unique(actions)
     return node
 
 
 def _next_line(sc: Scenario, p: Place) -> int:
     later = [q.line for q in sc.places if q.line > p.line]
-    return min(later) if later else 10 ** 9
+    return min(later) if later else 10**9
 
 
 def _label_skills(c: Check) -> str:
@@ -314,8 +376,11 @@ def _check_action(st: _Story, c: Check, p: Place, n: int) -> dict:
     ctx = c.context.strip()
     label = f"{_short(ctx, 24)}（{_label_skills(c)}）" if ctx else f"〈{_label_skills(c)}〉"
     words = [_short(ctx, 24)] if ctx else []
-    a: dict[str, Any] = {"id": f"c{n}", "label": label,
-                         "aliases": list(dict.fromkeys([*words, *c.written, *c.skills]))[:4]}
+    a: dict[str, Any] = {
+        "id": f"c{n}",
+        "label": label,
+        "aliases": list(dict.fromkeys([*words, *c.written, *c.skills]))[:4],
+    }
     cost = st.sc.search_cost if st.sc.search_cost and p.role == "place" else 0
     push = bool(c.pushable and not c.opposed and c.skills != ["幸運"] and p.id)
     if cost and not push:
@@ -360,8 +425,11 @@ def _opponent(st: _Story, c: Check) -> tuple[str, str] | None:
         if key not in st.opponents:
             oid = f"o{len(st.opponents) + 1}"
             st.opponents[key] = oid
-            st.characters[oid] = {"name": c.opponent or "相手", "kind": "neutral",
-                                  "stats": {oskill: c.opponent_value}}
+            st.characters[oid] = {
+                "name": c.opponent or "相手",
+                "kind": "neutral",
+                "stats": {oskill: c.opponent_value},
+            }
         return st.opponents[key], oskill
     return None
 
@@ -401,18 +469,44 @@ def _outcomes(st: _Story, c: Check, p: Place, n: int, cost: int = 0) -> dict:
                     b.setdefault("effects", []).append({"advance": cost})
         pushed = next((o for o in c.outcomes if o.key == "pushed_failure"), None)
         st.nodes[push_id] = {
-            "kind": "scene", "title": f"{p.name}：プッシュ",
+            "kind": "scene",
+            "title": f"{p.name}：プッシュ",
             "actions": [
-                {"id": "push", "label": f"プッシュする（{_label_skills(c)}）", "aliases": ["プッシュする", "プッシュ", "push"],
-                 **({"cost": cost} if cost else {}),
-                 "check": "coc7.push()",
-                 "outcomes": {"failure": ({"say": pushed.text} if pushed and pushed.text else {}) | {"goto": p.id},
-                              "otherwise": {**({"say": next((o.text for o in c.outcomes if o.key == "success"
-                                                              and o.text), "")} if any(o.key == "success" and o.text
-                                                                                        for o in c.outcomes) else {}),
-                                            "goto": p.id}}},
-                {"id": "give_up", "label": "あきらめる", "aliases": ["あきらめる"], **({"cost": cost} if cost else {}),
-                 "goto": p.id},
+                {
+                    "id": "push",
+                    "label": f"プッシュする（{_label_skills(c)}）",
+                    "aliases": ["プッシュする", "プッシュ", "push"],
+                    **({"cost": cost} if cost else {}),
+                    "check": "coc7.push()",
+                    "outcomes": {
+                        "failure": ({"say": pushed.text} if pushed and pushed.text else {})
+                        | {"goto": p.id},
+                        "otherwise": {
+                            **(
+                                {
+                                    "say": next(
+                                        (
+                                            o.text
+                                            for o in c.outcomes
+                                            if o.key == "success" and o.text
+                                        ),
+                                        "",
+                                    )
+                                }
+                                if any(o.key == "success" and o.text for o in c.outcomes)
+                                else {}
+                            ),
+                            "goto": p.id,
+                        },
+                    },
+                },
+                {
+                    "id": "give_up",
+                    "label": "あきらめる",
+                    "aliases": ["あきらめる"],
+                    **({"cost": cost} if cost else {}),
+                    "goto": p.id,
+                },
             ],
         }
     if not out:
@@ -423,12 +517,18 @@ def _outcomes(st: _Story, c: Check, p: Place, n: int, cost: int = 0) -> dict:
 def _san_action(s: SanRoll, n: int) -> dict:
     ctx = s.context.strip()
     label = f"{_short(ctx, 24)}（正気度 {s.loss}）" if ctx else f"正気度ロール（{s.loss}）"
-    return {"id": f"s{n}", "label": label, "aliases": ([_short(ctx, 24)] if ctx else []) + ["正気度", "SAN"],
-            "once": True,
-            "check": f"coc7.san({q(s.loss)})", "outcomes": {"otherwise": {}}}
+    return {
+        "id": f"s{n}",
+        "label": label,
+        "aliases": ([_short(ctx, 24)] if ctx else []) + ["正気度", "SAN"],
+        "once": True,
+        "check": f"coc7.san({q(s.loss)})",
+        "outcomes": {"otherwise": {}},
+    }
 
 
 # ------------------------------------------------------------------- characters
+
 
 def _characters(st: _Story) -> None:
     from runner.rules.coc7 import sheet
@@ -467,8 +567,11 @@ def _characters(st: _Story) -> None:
         spec: dict[str, Any] = {"name": c.name, "kind": "enemy" if c.kind == "monster" else "npc"}
         if stats:
             spec["stats"] = stats
-        attacks = [{"name": a.name, **({"damage": d} if (d := _damage(c, a.damage)) else {})}
-                   for a in c.attacks if a.name]
+        attacks = [
+            {"name": a.name, **({"damage": d} if (d := _damage(c, a.damage)) else {})}
+            for a in c.attacks
+            if a.name
+        ]
         if c.kind == "monster" and attacks:
             spec["props"] = {"attacks": attacks}
         st.characters[c.id] = spec
@@ -485,7 +588,11 @@ def _damage(c: Creature, dmg: str) -> str:
     if not db and re.search(r"DB|db", dmg):
         db = sheet.damage_bonus(c.stats.get("STR", 0) + c.stats.get("SIZ", 0))[0]
     d = re.sub(r"\s+", "", dmg)
-    d = re.sub(r"[+\-]?(?:DB|db)", lambda m: "" if db in ("", "0") else (db if db[0] in "+-" else "+" + db), d)
+    d = re.sub(
+        r"[+\-]?(?:DB|db)",
+        lambda m: "" if db in ("", "0") else (db if db[0] in "+-" else "+" + db),
+        d,
+    )
     d = d.lower().strip("+")
     try:
         parse(d)
@@ -508,27 +615,62 @@ def _fight_actions(st: _Story, names: list[str]) -> list[dict]:
 
 def _fight_action(st: _Story, c: Creature) -> dict:
     st.fights.add(c.id)
-    return {"id": f"fight_{c.id}", "label": f"{_short(c.name, 16)}と戦う", "aliases": ["戦う", "fight"],
-            "effects": [{"do": f"coc7.start_combat({q(c.id)}, 1)"}], "goto": f"fight_{c.id}"}
+    return {
+        "id": f"fight_{c.id}",
+        "label": f"{_short(c.name, 16)}と戦う",
+        "aliases": ["戦う", "fight"],
+        "effects": [{"do": f"coc7.start_combat({q(c.id)}, 1)"}],
+        "goto": f"fight_{c.id}",
+    }
 
 
 def _fight_node(st: _Story, mid: str) -> dict:
     name = st.characters[mid]["name"]
-    return {"kind": "combat", "title": f"{name}との戦闘", "actions": [
-        {"id": "attack", "label": "攻撃する", "aliases": ["攻撃", "attack"],
-         "when": "coc7.awaiting() == 'action'", "effects": [{"do": "coc7.attack()"}]},
-        {"id": "dodge", "label": "回避する", "aliases": ["回避", "dodge"],
-         "when": "coc7.awaiting() == 'response'", "effects": [{"do": "coc7.dodge()"}]},
-        {"id": "fight_back", "label": "反撃する", "aliases": ["反撃"],
-         "when": "coc7.awaiting() == 'response'", "effects": [{"do": "coc7.fight_back()"}]},
-        {"id": "flee", "label": "逃げる", "aliases": ["逃げる", "flee"],
-         "when": "coc7.awaiting() == 'action'", "effects": [{"do": "coc7.flee()"}]},
-        {"id": "leave", "label": "戦闘を終える", "aliases": ["終える"],
-         "when": "not coc7.in_combat()", "goto": "hub"},
-    ]}
+    return {
+        "kind": "combat",
+        "title": f"{name}との戦闘",
+        "actions": [
+            {
+                "id": "attack",
+                "label": "攻撃する",
+                "aliases": ["攻撃", "attack"],
+                "when": "coc7.awaiting() == 'action'",
+                "effects": [{"do": "coc7.attack()"}],
+            },
+            {
+                "id": "dodge",
+                "label": "回避する",
+                "aliases": ["回避", "dodge"],
+                "when": "coc7.awaiting() == 'response'",
+                "effects": [{"do": "coc7.dodge()"}],
+            },
+            {
+                "id": "fight_back",
+                "label": "反撃する",
+                "aliases": ["反撃"],
+                "when": "coc7.awaiting() == 'response'",
+                "effects": [{"do": "coc7.fight_back()"}],
+            },
+            {
+                "id": "flee",
+                "label": "逃げる",
+                "aliases": ["逃げる", "flee"],
+                "when": "coc7.awaiting() == 'action'",
+                "effects": [{"do": "coc7.flee()"}],
+            },
+            {
+                "id": "leave",
+                "label": "戦闘を終える",
+                "aliases": ["終える"],
+                "when": "not coc7.in_combat()",
+                "goto": "hub",
+            },
+        ],
+    }
 
 
 # --------------------------------------------------------------------- endings
+
 
 def _endings(st: _Story) -> None:
     for i, e in enumerate(st.sc.endings, 1):
@@ -546,7 +688,11 @@ def _endings(st: _Story) -> None:
 def _ending_actions(st: _Story) -> list[dict]:
     out = []
     for e in st.sc.endings:
-        a: dict[str, Any] = {"id": f"to_{e.id}", "label": _short(f"結末：{e.name}", 34), "end": e.id}
+        a: dict[str, Any] = {
+            "id": f"to_{e.id}",
+            "label": _short(f"結末：{e.name}", 34),
+            "end": e.id,
+        }
         notes = [ln.raw for ln in e.conditions + e.rewards]
         if notes:
             a["keeper"] = notes
@@ -557,6 +703,7 @@ def _ending_actions(st: _Story) -> list[dict]:
 
 
 # ---------------------------------------------------------------------- events
+
 
 def _timeline_notes(sc: Scenario) -> list[str]:
     out = []
@@ -610,7 +757,9 @@ def _events(st: _Story) -> None:
         if not st.lost_ending:
             st.lost_ending = "lost"
             st.endings["lost"] = {"kind": "death", "title": "探索者の死亡"}
-        st.events.append({"id": "all_dead", "when": "not coc7.any_alive()", "effects": [{"end": st.lost_ending}]})
+        st.events.append(
+            {"id": "all_dead", "when": "not coc7.any_alive()", "effects": [{"end": st.lost_ending}]}
+        )
 
 
 def _event_outcomes(c: Check) -> dict:

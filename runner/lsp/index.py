@@ -17,9 +17,20 @@ from typing import Any
 
 KINDS = ("node", "item", "variable", "character")
 """What go-to-definition and find-references know (an ending counts as a node: goto reaches both)."""
-EXPR_KEYS = {"when", "check", "do", "if", "visible_when", "known_when", "left_visible_when", "advance"}
+EXPR_KEYS = {
+    "when",
+    "check",
+    "do",
+    "if",
+    "visible_when",
+    "known_when",
+    "left_visible_when",
+    "advance",
+}
 _STORY_HEAD = re.compile(r"^story\s*:", re.M)
-_TOKEN = re.compile(r"""(?P<str>'(?:[^'\\]|\\.)*'?|"(?:[^"\\]|\\.)*"?)|(?P<name>[^\W\d]\w*(?:\.[^\W\d]\w*)*)""")
+_TOKEN = re.compile(
+    r"""(?P<str>'(?:[^'\\]|\\.)*'?|"(?:[^"\\]|\\.)*"?)|(?P<name>[^\W\d]\w*(?:\.[^\W\d]\w*)*)"""
+)
 _WORD = re.compile(r"[\w\-.]")
 MAX_FILES = 200
 """Files of one story the server reads (a folder with more is not one story)."""
@@ -68,6 +79,7 @@ class Index:
 
 # -- which files make a story ------------------------------------------------------
 
+
 def _has_head(p: Path, overlays: dict[str, str]) -> bool:
     text = overlays.get(str(p))
     if text is None:
@@ -83,7 +95,7 @@ def _yaml_files(folder: Path) -> list[Path]:
     from runner.story import story_files
 
     try:
-        return story_files(folder)[:MAX_FILES + 1]
+        return story_files(folder)[: MAX_FILES + 1]
     except OSError:
         return []
 
@@ -130,6 +142,7 @@ def story_texts(root: Path, overlays: dict[str, str]) -> dict[str, str]:
 
 # -- diagnostics -------------------------------------------------------------------
 
+
 def diagnose(root: Path, texts: dict[str, str]) -> dict[str, list]:
     """``katari check`` (loader and linter) over the texts as they are in the editor, by file.
 
@@ -148,26 +161,38 @@ def diagnose(root: Path, texts: dict[str, str]) -> dict[str, list]:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
             back[str(target)] = p
-        target_root = base if root.is_dir() else base / Path(next(iter(texts))).name if texts else base
+        target_root = (
+            base if root.is_dir() else base / Path(next(iter(texts))).name if texts else base
+        )
         try:
             story, diags = check(target_root)
             if story is not None:
                 diags = diags + lint(story)
         finally:
-            if gc.get_freeze_count():  # the loader freezes what it built, for a game; an editor reloads often
+            if (
+                gc.get_freeze_count()
+            ):  # the loader freezes what it built, for a game; an editor reloads often
                 gc.unfreeze()
         import dataclasses
 
         for d in diags:
             path = back.get(d.path)
             if path is None:
-                path = str(root) + d.path[len(str(target_root)):] if d.path.startswith(str(target_root)) else str(root)
-            out.setdefault(path, []).append(dataclasses.replace(
-                d, path=path, message=d.message.replace(str(target_root), str(root))))
+                path = (
+                    str(root) + d.path[len(str(target_root)) :]
+                    if d.path.startswith(str(target_root))
+                    else str(root)
+                )
+            out.setdefault(path, []).append(
+                dataclasses.replace(
+                    d, path=path, message=d.message.replace(str(target_root), str(root))
+                )
+            )
     return out
 
 
 # -- the index ---------------------------------------------------------------------
+
 
 def _line_col(lines: list[str], pos: tuple[int, int] | None) -> tuple[int, int] | None:
     if pos is None:
@@ -219,8 +244,13 @@ def build(root: Path, texts: dict[str, str]) -> Index:
         meta = data.get("story")
         if isinstance(meta, Map) and isinstance(meta.get("rules"), str):
             idx.rules = meta["rules"]
-        for section, kind in (("nodes", "node"), ("endings", "node"), ("items", "item"),
-                              ("variables", "variable"), ("characters", "character")):
+        for section, kind in (
+            ("nodes", "node"),
+            ("endings", "node"),
+            ("items", "item"),
+            ("variables", "variable"),
+            ("characters", "character"),
+        ):
             val = data.get(section)
             if isinstance(val, Map):
                 for key, spec in val.items():
@@ -251,7 +281,9 @@ def build(root: Path, texts: dict[str, str]) -> Index:
             return
         text = lines[line]
         start = col + 1 if col < len(text) and text[col] in "'\"" else col
-        src = text[start:start + len(value)] if text[start:start + len(value)] == value else value
+        src = (
+            text[start : start + len(value)] if text[start : start + len(value)] == value else value
+        )
         if src != value:
             return
         for m in _TOKEN.finditer(src):
@@ -260,7 +292,7 @@ def build(root: Path, texts: dict[str, str]) -> Index:
                 a, b = start + m.start(), start + m.end()
                 if name in known["variable"]:
                     idx.refs.setdefault(("variable", name), []).append(Loc(path, line, a, b))
-                rest = src[m.end():].lstrip()
+                rest = src[m.end() :].lstrip()
                 if rest.startswith("("):
                     idx.calls.append((name, Loc(path, line, a, b)))
             else:
@@ -269,7 +301,9 @@ def build(root: Path, texts: dict[str, str]) -> Index:
                 a = start + m.start() + 1
                 for kind in ("node", "item", "character"):
                     if word in known[kind]:
-                        idx.refs.setdefault((kind, word), []).append(Loc(path, line, a, a + len(word)))
+                        idx.refs.setdefault((kind, word), []).append(
+                            Loc(path, line, a, a + len(word))
+                        )
 
     def walk(path: str, lines: list[str], v: Any) -> None:
         if isinstance(v, Map):
@@ -321,6 +355,7 @@ def build(root: Path, texts: dict[str, str]) -> Index:
 
 # -- completion and hover ----------------------------------------------------------
 
+
 def hooks(rules: str) -> dict[str, Any]:
     """Every hook a story with these rules may call, by the name it is called with."""
     from runner.rules import system
@@ -361,17 +396,25 @@ def hook_doc(name: str, h: Any) -> str:
     docstring."""
     domains = getattr(h, "domains", None) or {}
     sig = f"{name}({', '.join(f'{a}: {domains[a].name}' if a in domains else a for a in h.args)})"
-    kind = "condition or effect (reads the game)" if h.pure else "effect or check only (changes the game)"
+    kind = (
+        "condition or effect (reads the game)"
+        if h.pure
+        else "effect or check only (changes the game)"
+    )
     doc = (h.doc or "").strip()
     return f"```\n{sig}\n```\n{kind}\n\n{doc}".rstrip()
 
 
-_CTX_IDS = [(re.compile(r"(?:^|[\s{,])(?:goto|start)\s*:\s*[\"']?[\w\-]*$"), ("node",)),
-            (re.compile(r"(?:^|[\s{,])end\s*:\s*[\"']?[\w\-]*$"), ("ending",)),
-            (re.compile(r"(?:^|[\s{,])(?:give|take)\s*:.*$"), ("item",)),
-            (re.compile(r"(?:^|[\s{,])(?:speaker)\s*:\s*[\"']?[\w\-]*$"), ("character",)),
-            (re.compile(r"(?:^|[\s{,])(?:into)\s*:\s*[\"']?[\w\-]*$"), ("variable",))]
-_EXPR_CTX = re.compile(r"(?:^|[\s{,-])(?:" + "|".join(sorted(EXPR_KEYS)) + r")\s*:\s*(?P<q>[\"']?)(?P<src>.*)$")
+_CTX_IDS = [
+    (re.compile(r"(?:^|[\s{,])(?:goto|start)\s*:\s*[\"']?[\w\-]*$"), ("node",)),
+    (re.compile(r"(?:^|[\s{,])end\s*:\s*[\"']?[\w\-]*$"), ("ending",)),
+    (re.compile(r"(?:^|[\s{,])(?:give|take)\s*:.*$"), ("item",)),
+    (re.compile(r"(?:^|[\s{,])(?:speaker)\s*:\s*[\"']?[\w\-]*$"), ("character",)),
+    (re.compile(r"(?:^|[\s{,])(?:into)\s*:\s*[\"']?[\w\-]*$"), ("variable",)),
+]
+_EXPR_CTX = re.compile(
+    r"(?:^|[\s{,-])(?:" + "|".join(sorted(EXPR_KEYS)) + r")\s*:\s*(?P<q>[\"']?)(?P<src>.*)$"
+)
 
 
 def completions(idx: Index, line_text: str, col: int) -> list[tuple[str, str, str]]:
@@ -392,10 +435,17 @@ def completions(idx: Index, line_text: str, col: int) -> list[tuple[str, str, st
             out: list[tuple[str, str, str]] = []
             if _skill_call(idx.rules).search(src):
                 out += [(s, "skill", note) for s, note in skills(idx.rules)]
-            out += [(i, k, idx.titles.get((k, i), "")) for k in ("item", "node", "character") for i in idx.ids(k)]
+            out += [
+                (i, k, idx.titles.get((k, i), ""))
+                for k in ("item", "node", "character")
+                for i in idx.ids(k)
+            ]
             return out
         out = [(v, "variable", "") for v in idx.ids("variable")]
-        out += [(name, "hook", f"{name}({', '.join(h.args)})") for name, h in sorted(hooks(idx.rules).items())]
+        out += [
+            (name, "hook", f"{name}({', '.join(h.args)})")
+            for name, h in sorted(hooks(idx.rules).items())
+        ]
         return out
     return [(i, k, idx.titles.get((k, i), "")) for k in KINDS for i in idx.ids(k)]
 

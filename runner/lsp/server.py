@@ -22,9 +22,14 @@ from runner.lsp import index as X
 DEBOUNCE = 0.25
 """Seconds of quiet typing before a changed story is checked again."""
 
-_KIND = {"node": T.CompletionItemKind.Module, "item": T.CompletionItemKind.Field,
-         "variable": T.CompletionItemKind.Variable, "character": T.CompletionItemKind.Class,
-         "hook": T.CompletionItemKind.Function, "skill": T.CompletionItemKind.Keyword}
+_KIND = {
+    "node": T.CompletionItemKind.Module,
+    "item": T.CompletionItemKind.Field,
+    "variable": T.CompletionItemKind.Variable,
+    "character": T.CompletionItemKind.Class,
+    "hook": T.CompletionItemKind.Function,
+    "skill": T.CompletionItemKind.Keyword,
+}
 
 
 def utf16(text: str, col: int) -> int:
@@ -74,14 +79,17 @@ class KatariServer(LanguageServer):
         try:
             by_file = X.diagnose(root, texts)
         except Exception as e:  # noqa: BLE001 - the server must outlive any story
-            self.window_log_message(T.LogMessageParams(T.MessageType.Error, f"katari check failed: {e}"))
+            self.window_log_message(
+                T.LogMessageParams(T.MessageType.Error, f"katari check failed: {e}")
+            )
             return idx
         before = self.published.get(str(root), set())
         now = {p for p, ds in by_file.items() if ds}
         for p in sorted(set(by_file) | before):
             diags = [self.lsp_diagnostic(d, texts.get(p)) for d in by_file.get(p, [])]
             self.text_document_publish_diagnostics(
-                T.PublishDiagnosticsParams(uri=from_fs_path(p) or p, diagnostics=diags))
+                T.PublishDiagnosticsParams(uri=from_fs_path(p) or p, diagnostics=diags)
+            )
         self.published[str(root)] = now
         return idx
 
@@ -122,18 +130,33 @@ class KatariServer(LanguageServer):
                 col0 = utf16(lines[line0], col0)
             if eline0 < len(lines):
                 ecol0 = utf16(lines[eline0], ecol0)
-        sev = T.DiagnosticSeverity.Warning if d.severity == "warning" else T.DiagnosticSeverity.Error
-        return T.Diagnostic(range=T.Range(T.Position(line0, col0), T.Position(eline0, ecol0)),
-                            message=d.message, severity=sev, code=d.code, source="katari")
+        sev = (
+            T.DiagnosticSeverity.Warning if d.severity == "warning" else T.DiagnosticSeverity.Error
+        )
+        return T.Diagnostic(
+            range=T.Range(T.Position(line0, col0), T.Position(eline0, ecol0)),
+            message=d.message,
+            severity=sev,
+            code=d.code,
+            source="katari",
+        )
 
     def location(self, loc: X.Loc) -> T.Location:
         idx_text = None
         for idx in self.indexes.values():
             idx_text = idx.files.get(loc.path, idx_text)
-        line = (idx_text or "").splitlines()[loc.line] if idx_text and loc.line < len(idx_text.splitlines()) else ""
-        return T.Location(uri=from_fs_path(loc.path) or loc.path,
-                          range=T.Range(T.Position(loc.line, utf16(line, loc.col)),
-                                        T.Position(loc.line, utf16(line, loc.end))))
+        line = (
+            (idx_text or "").splitlines()[loc.line]
+            if idx_text and loc.line < len(idx_text.splitlines())
+            else ""
+        )
+        return T.Location(
+            uri=from_fs_path(loc.path) or loc.path,
+            range=T.Range(
+                T.Position(loc.line, utf16(line, loc.col)),
+                T.Position(loc.line, utf16(line, loc.end)),
+            ),
+        )
 
     def cursor(self, uri: str, pos: T.Position) -> tuple[str, X.Index, str, int]:
         """(path, index, the line's text, the column in characters) of a request."""
@@ -188,8 +211,9 @@ def references(ls: KatariServer, params: T.ReferenceParams) -> list[T.Location] 
     return [ls.location(loc) for loc in locs]
 
 
-@server.feature(T.TEXT_DOCUMENT_COMPLETION,
-                T.CompletionOptions(trigger_characters=[".", "'", '"', " ", ":"]))
+@server.feature(
+    T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[".", "'", '"', " ", ":"])
+)
 def completion(ls: KatariServer, params: T.CompletionParams) -> T.CompletionList:
     _path, idx, text, col = ls.cursor(params.text_document.uri, params.position)
     items = []
@@ -201,9 +225,19 @@ def completion(ls: KatariServer, params: T.CompletionParams) -> T.CompletionList
         doc = None
         if kind == "hook":
             h = X.hooks(idx.rules).get(label)
-            doc = T.MarkupContent(T.MarkupKind.Markdown, X.hook_doc(label, h)) if h is not None else None
-        items.append(T.CompletionItem(label=label, kind=_KIND.get(kind), detail=f"{kind}: {detail}" if detail else kind,
-                                      documentation=doc))
+            doc = (
+                T.MarkupContent(T.MarkupKind.Markdown, X.hook_doc(label, h))
+                if h is not None
+                else None
+            )
+        items.append(
+            T.CompletionItem(
+                label=label,
+                kind=_KIND.get(kind),
+                detail=f"{kind}: {detail}" if detail else kind,
+                documentation=doc,
+            )
+        )
     return T.CompletionList(is_incomplete=False, items=items)
 
 
@@ -213,14 +247,20 @@ def hover(ls: KatariServer, params: T.HoverParams) -> T.Hover | None:
     name = X.hook_name_at(text, col)
     table = X.hooks(idx.rules)
     if name is not None and name in table:
-        return T.Hover(contents=T.MarkupContent(T.MarkupKind.Markdown, X.hook_doc(name, table[name])))
+        return T.Hover(
+            contents=T.MarkupContent(T.MarkupKind.Markdown, X.hook_doc(name, table[name]))
+        )
     key = idx.at(path, params.position.line, col)
     if key is not None:
         kind, ident = key
         title = idx.titles.get(key, "")
         uses = len(idx.refs.get(key, []))
-        return T.Hover(contents=T.MarkupContent(
-            T.MarkupKind.Markdown, f"**{kind}** `{ident}`" + (f" — {title}" if title else "") + f"\n\n{uses} use(s)"))
+        return T.Hover(
+            contents=T.MarkupContent(
+                T.MarkupKind.Markdown,
+                f"**{kind}** `{ident}`" + (f" — {title}" if title else "") + f"\n\n{uses} use(s)",
+            )
+        )
     return None
 
 

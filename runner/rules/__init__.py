@@ -90,13 +90,19 @@ def system(name: str) -> RuleSystem:
             try:
                 loaded = ep.load()
             except Exception as e:  # noqa: BLE001 - a stranger's package: say why, in one line
-                raise BrokenRules(f"rule system {name!r} ({ep.value}) cannot be loaded: "
-                                  f"{type(e).__name__}: {e}") from None
+                raise BrokenRules(
+                    f"rule system {name!r} ({ep.value}) cannot be loaded: {type(e).__name__}: {e}"
+                ) from None
             if not isinstance(loaded, RuleSystem) or loaded.name != name:
-                what = (f"RuleSystem {loaded.name!r}" if isinstance(loaded, RuleSystem)
-                        else type(loaded).__name__)
-                raise BrokenRules(f"rule system {name!r} ({ep.value}) gives a {what}, "
-                                  f"not RuleSystem({name!r}, ...)")
+                what = (
+                    f"RuleSystem {loaded.name!r}"
+                    if isinstance(loaded, RuleSystem)
+                    else type(loaded).__name__
+                )
+                raise BrokenRules(
+                    f"rule system {name!r} ({ep.value}) gives a {what}, "
+                    f"not RuleSystem({name!r}, ...)"
+                )
             rs = loaded
         _loaded[name] = rs
     return rs
@@ -139,5 +145,16 @@ def dice_command(text: str, source: Any) -> Any:
     return None
 
 
-__all__ = ["GROUP", "BrokenRules", "UnknownRules", "dice_command", "find_hook", "ignored", "installed",
-           "is_system", "names", "source", "system"]
+__all__ = [
+    "GROUP",
+    "BrokenRules",
+    "UnknownRules",
+    "dice_command",
+    "find_hook",
+    "ignored",
+    "installed",
+    "is_system",
+    "names",
+    "source",
+    "system",
+]

@@ -44,7 +44,9 @@ class Context(Protocol):
         """Rolls dice notation with the game's dice, emitting a ``roll`` event unless told not to."""
         ...
 
-    def faces(self, sides: list[int], *, expr: str, label: str = "", target: int | None = None) -> list[int]:
+    def faces(
+        self, sides: list[int], *, expr: str, label: str = "", target: int | None = None
+    ) -> list[int]:
         """Takes raw faces for dice with these sides, in order (for custom roll readings);
         ``label`` and ``target`` tell a table rolling by hand what the roll is for."""
         ...
@@ -53,8 +55,9 @@ class Context(Protocol):
         """Adds an event (see docs/jsonl.md for the types) to this turn's output."""
         ...
 
-    def say(self, text: str, *, speaker: str | None = None, keeper: bool = False,
-            id: str | None = None) -> None:
+    def say(
+        self, text: str, *, speaker: str | None = None, keeper: bool = False, id: str | None = None
+    ) -> None:
         """Emits a narration event."""
         ...
 
@@ -303,8 +306,14 @@ class RuleSystem:
             raise TypeError(f"{self.name}.{hook} has no argument {sorted(unknown)}")
         self.hooks[hook] = replace(h, domains={**h.domains, **domains})
 
-    def hook(self, name: str | None = None, *, pure: bool = False,
-             outcomes: Iterable[str] | None = None, skill_arg: bool = False) -> Callable[[HookFn], HookFn]:
+    def hook(
+        self,
+        name: str | None = None,
+        *,
+        pure: bool = False,
+        outcomes: Iterable[str] | None = None,
+        skill_arg: bool = False,
+    ) -> Callable[[HookFn], HookFn]:
         """Registers a function as a hook: ``@SYSTEM.hook(pure=True)``; ``outcomes``: the
         keys it can give as a check."""
 
@@ -313,9 +322,15 @@ class RuleSystem:
 
             params = list(inspect.signature(fn).parameters)[1:]
             hname = name or fn.__name__.rstrip("_")
-            self.hooks[hname] = Hook(f"{self.name}.{hname}", fn, pure, tuple(params),
-                                     (fn.__doc__ or "").strip(),
-                                     frozenset(outcomes) if outcomes is not None else None, skill_arg)
+            self.hooks[hname] = Hook(
+                f"{self.name}.{hname}",
+                fn,
+                pure,
+                tuple(params),
+                (fn.__doc__ or "").strip(),
+                frozenset(outcomes) if outcomes is not None else None,
+                skill_arg,
+            )
             return fn
 
         return deco

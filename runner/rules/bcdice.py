@@ -90,10 +90,18 @@ class BCResult:
         return f"{self.command}{chr(10) if chr(10) in self.text else ' '}{self.text}"
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"command": self.command, "text": self.text, "total": self.total,
-                     "dice": list(self.dice), "sides": list(self.sides), "level": self.level,
-                     "success": self.success, "critical": self.level == "critical",
-                     "fumble": self.level == "fumble", "secret": self.secret}
+        out: dict[str, Any] = {
+            "command": self.command,
+            "text": self.text,
+            "total": self.total,
+            "dice": list(self.dice),
+            "sides": list(self.sides),
+            "level": self.level,
+            "success": self.success,
+            "critical": self.level == "critical",
+            "fumble": self.level == "fumble",
+            "secret": self.secret,
+        }
         if self.target is not None:
             out["target"] = self.target
         if self.bonus:
@@ -118,6 +126,7 @@ SUCCESS_LEVELS = frozenset({"critical", "extreme", "hard", "regular", "success",
 
 # ---------------------------------------------------------------- reading a line
 
+
 def normal(text: str) -> str:
     """What BCDice reads: full-width letters, digits and signs as ASCII (CCFOLIA does this
     before BCDice sees the line)."""
@@ -140,15 +149,26 @@ def faces(source: DiceSource, sides: list[int], expr: str) -> list[int]:
         for s in sides:
             got.append(source.face(s))
     except NeedDice:
-        raise NeedDice(expr, sides[len(got):]) from None
+        raise NeedDice(expr, sides[len(got) :]) from None
     return got
 
 
 # ---------------------------------------------------------------- sums of dice (AddDice)
 
 _CMP = re.compile(r"[<>!=]+")
-_CMP_SHOW = {"<=": "<=", "=<": "<=", ">=": ">=", "=>": ">=", "<>": "<>", "!=": "<>", "=!": "<>",
-             "<": "<", ">": ">", "=": "=", "==": "="}
+_CMP_SHOW = {
+    "<=": "<=",
+    "=<": "<=",
+    ">=": ">=",
+    "=>": ">=",
+    "<>": "<>",
+    "!=": "<>",
+    "=!": "<>",
+    "<": "<",
+    ">": ">",
+    "=": "=",
+    "==": "=",
+}
 
 
 def _cmp_op(op: str) -> str | None:
@@ -270,8 +290,8 @@ def add_dice(word: str, source: DiceSource, *, raw: str = "") -> BCResult | None
     unknown = False
     if m:
         op = _cmp_op(m.group())
-        rhs = s[m.end():]
-        s = s[:m.start()]
+        rhs = s[m.end() :]
+        s = s[: m.start()]
         if op is None:
             return None
         if rhs == "?":
@@ -294,7 +314,7 @@ def add_dice(word: str, source: DiceSource, *, raw: str = "") -> BCResult | None
     i = 0
     for t in e.terms:
         n = t.faces
-        chunk = got[i:i + n]
+        chunk = got[i : i + n]
         i += n
         vals = t.values(chunk)
         if t.keep:
@@ -318,8 +338,17 @@ def add_dice(word: str, source: DiceSource, *, raw: str = "") -> BCResult | None
         level = "success" if ok else "failure"
         seq.append("成功" if ok else "失敗")
         flags = {"success": True} if ok else {"failure": True}
-    return BCResult(" ＞ ".join(seq), raw or word, total, got, sides, level,
-                    target=target if op == "<=" else None, secret=secret, flags=flags)
+    return BCResult(
+        " ＞ ".join(seq),
+        raw or word,
+        total,
+        got,
+        sides,
+        level,
+        target=target if op == "<=" else None,
+        secret=secret,
+        flags=flags,
+    )
 
 
 # ---------------------------------------------------------------- D66
@@ -339,8 +368,9 @@ def d66(word: str, source: DiceSource, *, raw: str = "") -> BCResult | None:
     if suffix in ("A", "S") and a > b or suffix == "D" and a < b:
         a, b = b, a
     value = a * 10 + b
-    return BCResult(f"(D66{suffix}) ＞ {value}", raw or word, value, got, [6, 6],
-                    secret=m.group(1) is not None)
+    return BCResult(
+        f"(D66{suffix}) ＞ {value}", raw or word, value, got, [6, 6], secret=m.group(1) is not None
+    )
 
 
 # ---------------------------------------------------------------- C(...) arithmetic
@@ -369,8 +399,11 @@ class _Calc:
             self.pos += 1
             o2, f2 = self.mul()
             out = f"{out}{op}{o2}"
-            fn = (lambda a, b: lambda: a() + b())(fn, f2) if op == "+" else \
-                (lambda a, b: lambda: a() - b())(fn, f2)
+            fn = (
+                (lambda a, b: lambda: a() + b())(fn, f2)
+                if op == "+"
+                else (lambda a, b: lambda: a() - b())(fn, f2)
+            )
         return out, fn
 
     def mul(self) -> tuple[str, Callable[[], int]]:
@@ -492,7 +525,7 @@ def choice(text: str, source: DiceSource, *, raw: str = "") -> BCResult | None:
     if takes == 0:
         return None
     opener = m.group(3)
-    rest = text[m.end():]
+    rest = text[m.end() :]
     comment = ""
     if opener in _CLOSE:
         # As BCDice scans: items end at every comma, the last at the first closing bracket
@@ -502,7 +535,7 @@ def choice(text: str, source: DiceSource, *, raw: str = "") -> BCResult | None:
         if end < 0:
             return None
         items.append(tail[:end])
-        comment = tail[end + 1:].strip()
+        comment = tail[end + 1 :].strip()
         items = [x.strip() for x in items]
         kind = opener
     else:
@@ -514,9 +547,11 @@ def choice(text: str, source: DiceSource, *, raw: str = "") -> BCResult | None:
     if not items or len(items) < takes:
         return None
     joined = ",".join(map(str, items))
-    expr = {"[": f"choice{takes if takes > 1 else ''}[{joined}]",
-            "(": f"choice{takes if takes > 1 else ''}({joined})",
-            " ": f"choice{takes if takes > 1 else ''} {' '.join(map(str, items))}"}[kind]
+    expr = {
+        "[": f"choice{takes if takes > 1 else ''}[{joined}]",
+        "(": f"choice{takes if takes > 1 else ''}({joined})",
+        " ": f"choice{takes if takes > 1 else ''} {' '.join(map(str, items))}",
+    }[kind]
     secret = m.group(1) is not None
     if len(items) > CHOICE_LIMIT:
         return BCResult(CHOICE_MANY, raw or text, secret=secret, error=True)
@@ -533,8 +568,15 @@ def choice(text: str, source: DiceSource, *, raw: str = "") -> BCResult | None:
     except NeedDice:
         raise NeedDice(raw or text, [len(items) - i for i in range(len(got), takes)]) from None
     sep = " " if kind == " " else ", "
-    return BCResult(f"({expr}) ＞ {sep.join(map(str, chosen))}", raw or text, None, got, sides,
-                    secret=secret, comment=comment)
+    return BCResult(
+        f"({expr}) ＞ {sep.join(map(str, chosen))}",
+        raw or text,
+        None,
+        got,
+        sides,
+        secret=secret,
+        comment=comment,
+    )
 
 
 # ---------------------------------------------------------------- repeats
@@ -569,19 +611,33 @@ def repeat(text: str, run: Callable[[str], BCResult | None], *, raw: str = "") -
             dice += r.dice
             sides += r.sides
     if all(p is None for p in parts):
-        return BCResult(f"繰り返し対象のコマンドが実行できませんでした ({trailer})", raw or text,
-                        secret=secret, error=True)
-    text_out = "\n\n".join(f"#{i}\n{p.text if p is not None else ''}" for i, p in enumerate(parts, 1))
+        return BCResult(
+            f"繰り返し対象のコマンドが実行できませんでした ({trailer})",
+            raw or text,
+            secret=secret,
+            error=True,
+        )
+    text_out = "\n\n".join(
+        f"#{i}\n{p.text if p is not None else ''}" for i, p in enumerate(parts, 1)
+    )
     done = [p for p in parts if p is not None]
     _, comment = split(trailer)
     if trailer.lower().startswith("choice"):
         comment = done[0].comment if done else ""
-    return BCResult(text_out, raw or text, None, dice, sides,
-                    secret=secret or any(p.secret for p in done), parts=done,
-                    comment=comment)
+    return BCResult(
+        text_out,
+        raw or text,
+        None,
+        dice,
+        sides,
+        secret=secret or any(p.secret for p in done),
+        parts=done,
+        comment=comment,
+    )
 
 
 # ---------------------------------------------------------------- all of them
+
 
 def common(text: str, source: DiceSource) -> BCResult | None:
     """The common commands (not the repeats): sums of dice, C(...), choice, D66."""
@@ -603,5 +659,20 @@ def common(text: str, source: DiceSource) -> BCResult | None:
     return res
 
 
-__all__ = ["BCResult", "CALC_ZERO", "CHOICE_MANY", "D66", "REPEAT_NESTED", "REPEAT_RANGE",
-           "add_dice", "calc", "choice", "common", "d66", "faces", "normal", "repeat", "split"]
+__all__ = [
+    "BCResult",
+    "CALC_ZERO",
+    "CHOICE_MANY",
+    "D66",
+    "REPEAT_NESTED",
+    "REPEAT_RANGE",
+    "add_dice",
+    "calc",
+    "choice",
+    "common",
+    "d66",
+    "faces",
+    "normal",
+    "repeat",
+    "split",
+]

@@ -39,7 +39,9 @@ class NeedDice(Exception):
     front end say what the table is rolling for.
     """
 
-    def __init__(self, expr: str, sides: list[int], *, label: str = "", target: int | None = None) -> None:
+    def __init__(
+        self, expr: str, sides: list[int], *, label: str = "", target: int | None = None
+    ) -> None:
         super().__init__(f"roll {expr}: {len(sides)} dice needed")
         self.expr = expr
         self.sides = sides
@@ -159,11 +161,11 @@ class Term:
         vals.sort()
         n = self.n
         if self.keep == "KH":
-            kept = vals[max(0, len(vals) - n):] if n else []
+            kept = vals[max(0, len(vals) - n) :] if n else []
         elif self.keep == "KL":
             kept = vals[:n]
         elif self.keep == "DH":
-            kept = vals[:max(0, len(vals) - n)]
+            kept = vals[: max(0, len(vals) - n)]
         else:
             kept = vals[n:]
         return sum(kept)
@@ -202,15 +204,23 @@ class DiceExpr:
     def minimum(self) -> int:
         if self.tree is not None:
             return _range(self.tree, self.terms)[0]
-        return sum(t.sign * (t.count if t.count else t.sides) if t.sign > 0 else
-                   -(t.count * t.sides if t.count else t.sides) for t in self.terms)
+        return sum(
+            t.sign * (t.count if t.count else t.sides)
+            if t.sign > 0
+            else -(t.count * t.sides if t.count else t.sides)
+            for t in self.terms
+        )
 
     @property
     def maximum(self) -> int:
         if self.tree is not None:
             return _range(self.tree, self.terms)[1]
-        return sum(t.sign * (t.count * t.sides if t.count else t.sides) if t.sign > 0 else
-                   -(t.count if t.count else t.sides) for t in self.terms)
+        return sum(
+            t.sign * (t.count * t.sides if t.count else t.sides)
+            if t.sign > 0
+            else -(t.count if t.count else t.sides)
+            for t in self.terms
+        )
 
     def total(self, faces: list[int] | tuple[int, ...]) -> int:
         """The value of the expression for these faces (every die, in the order rolled)."""
@@ -220,14 +230,14 @@ class DiceExpr:
                 if t.count == 0:
                     total += t.sign * t.sides
                     continue
-                for f in faces[i:i + t.count]:
+                for f in faces[i : i + t.count]:
                     total += t.sign * f
                 i += t.count
             return total
         sums, i = [], 0
         for t in self.terms:
             n = t.faces
-            sums.append(t.value(faces[i:i + n]))
+            sums.append(t.value(faces[i : i + n]))
             i += n
         return _value(self.tree, sums, self.text)
 
@@ -243,8 +253,13 @@ class Roll:
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def to_event(self, **more: object) -> dict[str, Any]:
-        ev: dict[str, Any] = {"type": "roll", "expr": self.expr, "dice": list(self.dice),
-                    "sides": list(self.sides), "total": self.total}
+        ev: dict[str, Any] = {
+            "type": "roll",
+            "expr": self.expr,
+            "dice": list(self.dice),
+            "sides": list(self.sides),
+            "total": self.total,
+        }
         ev.update(self.extra)
         ev.update(more)
         return ev
@@ -259,8 +274,13 @@ MAX_NESTING = 20
 
 
 def normalise(text: str) -> str:
-    return (unicodedata.normalize("NFKC", text).replace(" ", "").replace("－", "-")
-            .replace("×", "*").replace("÷", "/"))
+    return (
+        unicodedata.normalize("NFKC", text)
+        .replace(" ", "")
+        .replace("－", "-")
+        .replace("×", "*")
+        .replace("÷", "/")
+    )
 
 
 def parse(text: str) -> DiceExpr:
@@ -337,13 +357,14 @@ def roll(expr: str | DiceExpr, source: DiceSource) -> Roll:
                 sides.append(t.sides)
                 total += t.sign * f
     except NeedDice as need:
-        raise NeedDice(e.text, e.sides[len(faces):]) from need
+        raise NeedDice(e.text, e.sides[len(faces) :]) from need
     if e.tree is not None:
         total = e.total(faces)
     return Roll(e.text, tuple(faces), tuple(sides), total)
 
 
 # ---------------------------------------------------------------- products and quotients
+
 
 def _divide(a: int, b: int, how: str, text: str) -> int:
     """BCDice's division: rounded down (``/``, ``/F``), up (``/U``, ``/C``) or to the nearest,
@@ -417,7 +438,7 @@ class _Arith:
         self.terms: list[Term] = []
 
     def fail(self, why: str = "") -> DiceError:
-        rest = self.s[self.pos:] or "the end"
+        rest = self.s[self.pos :] or "the end"
         return DiceError(why or f"cannot read dice expression {quote(self.text)} at {quote(rest)}")
 
     def parse(self) -> DiceExpr:

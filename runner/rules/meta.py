@@ -149,7 +149,9 @@ def _one(word: str, a: Arg, msg: dict[str, str]) -> Any:
         return int(v) if v.is_integer() else v
     if a.kind == "count":
         if not _COUNT.fullmatch(w) or not a.lo <= int(w) <= a.hi:
-            raise RuleError(msg["count"].format(arg=a.name.upper(), lo=a.lo, hi=a.hi, got=_quote(word)))
+            raise RuleError(
+                msg["count"].format(arg=a.name.upper(), lo=a.lo, hi=a.hi, got=_quote(word))
+            )
         return int(w)
     if len(word) > MAX_WORD:
         raise RuleError(msg["word"].format(n=len(word), max=MAX_WORD))
@@ -195,9 +197,15 @@ def _json(text: str, a: Arg, msg: dict[str, str], usage: str) -> Any:
             raise RuleError(msg["missing"].format(arg=a.name.upper(), usage=usage))
         return a.default
     if len(text) > MAX_JSON:
-        raise RuleError(msg["json"].format(arg=a.name.upper(), why=f"{len(text)} characters; at most {MAX_JSON}"))
+        raise RuleError(
+            msg["json"].format(
+                arg=a.name.upper(), why=f"{len(text)} characters; at most {MAX_JSON}"
+            )
+        )
     if json_depth(text) > MAX_DEPTH:
-        raise RuleError(msg["json"].format(arg=a.name.upper(), why=f"nested more than {MAX_DEPTH} deep"))
+        raise RuleError(
+            msg["json"].format(arg=a.name.upper(), why=f"nested more than {MAX_DEPTH} deep")
+        )
     try:
         return json.loads(text, parse_float=_finite, parse_constant=_no_constant)
     except ValueError as e:  # JSONDecodeError, a non-finite number, an int of too many digits

@@ -21,9 +21,13 @@ a "billion laughs" file asks for billions."""
 def short(v: Any, n: int = 24) -> str:
     """``repr(v)`` cut to about ``n`` characters (a 4,000-digit number stays one line)."""
     if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 200:
-        return f"a number of {len(str(abs(v)))} digits" if v.bit_length() < 14000 else "a number of thousands of digits"
+        return (
+            f"a number of {len(str(abs(v)))} digits"
+            if v.bit_length() < 14000
+            else "a number of thousands of digits"
+        )
     r = repr(v)
-    return r if len(r) <= n else r[:n - 1] + "…"
+    return r if len(r) <= n else r[: n - 1] + "…"
 
 
 def number_problem(v: Any) -> str | None:

@@ -56,8 +56,14 @@ class Checker:
         """Expressions inside ``{…}`` in text, with the place of their first character."""
 
     # -- diagnostics -------------------------------------------------------
-    def err(self, pos: tuple[int, int] | None, msg: str, code: str = "K000",
-            file: str | None = None, severity: str = "error") -> None:
+    def err(
+        self,
+        pos: tuple[int, int] | None,
+        msg: str,
+        code: str = "K000",
+        file: str | None = None,
+        severity: str = "error",
+    ) -> None:
         line, col = pos or (1, 1)
         self.diags.append(Diagnostic(file or self.file, line, col, msg, code, severity))
 
@@ -101,14 +107,20 @@ class Checker:
         if v is True or v is False:
             return v
         word = str(v).strip().lower() if isinstance(v, (str, int, float)) else ""
-        fix = ("true" if word in _TRUE_WORDS else "false" if word in _FALSE_WORDS else None)
+        fix = "true" if word in _TRUE_WORDS else "false" if word in _FALSE_WORDS else None
         hint = f"; write '{key}: {fix}'" if fix else f"; write '{key}: true' or '{key}: false'"
         if isinstance(v, str):
-            hint += " (without quotes)" if word in ("true", "false") else \
-                f" (YAML 1.2 reads {short(v)} as text, not as yes or no)"
-        self.err(self.vpos(m, key) or self.kpos(m, key), f"{where}: '{key}' must be true or false, not "
-                                                          f"{short(v) if isinstance(v, (str, int, float)) else kind_of(v)}{hint}",
-                 "K001")
+            hint += (
+                " (without quotes)"
+                if word in ("true", "false")
+                else f" (YAML 1.2 reads {short(v)} as text, not as yes or no)"
+            )
+        self.err(
+            self.vpos(m, key) or self.kpos(m, key),
+            f"{where}: '{key}' must be true or false, not "
+            f"{short(v) if isinstance(v, (str, int, float)) else kind_of(v)}{hint}",
+            "K001",
+        )
         return default
 
     # -- free-form data ----------------------------------------------------
@@ -128,7 +140,9 @@ class Checker:
             self.err(pos, bad, "K010")
             return 0
         if isinstance(v, (dict, list)) and depth >= MAX_YAML_DEPTH:
-            self.err(pos, f"lists and mappings nested more than {MAX_YAML_DEPTH} levels deep", "K001")
+            self.err(
+                pos, f"lists and mappings nested more than {MAX_YAML_DEPTH} levels deep", "K001"
+            )
             return {} if isinstance(v, dict) else []
         if isinstance(v, dict):
             out = {}
@@ -141,12 +155,18 @@ class Checker:
         if isinstance(v, list):
             ipos = self.ipos
             return [self.plain(x, ipos(v, i) or pos, depth + 1) for i, x in enumerate(v)]
-        self.err(pos, f"{kind_of(v)} is not a value a story can hold (text, a number, true/false, "
-                      "null, a list or a mapping)", "K001")
+        self.err(
+            pos,
+            f"{kind_of(v)} is not a value a story can hold (text, a number, true/false, "
+            "null, a list or a mapping)",
+            "K001",
+        )
         return None
 
     # -- expressions -------------------------------------------------------
-    def expr(self, src: Any, pos: tuple[int, int] | None, *, condition: bool = False) -> X.Node | None:
+    def expr(
+        self, src: Any, pos: tuple[int, int] | None, *, condition: bool = False
+    ) -> X.Node | None:
         if isinstance(src, (bool, int, float)) or src is None:
             bad = number_problem(src)
             if bad is not None:
@@ -161,7 +181,9 @@ class Checker:
         except X.ExprError as e:
             line, col = pos or (1, 1)
             off = self.expr_col(pos) + e.col
-            self.err((line, off if "\n" not in src else col), f"bad expression {clip(src)}: {e}", "K010")
+            self.err(
+                (line, off if "\n" not in src else col), f"bad expression {clip(src)}: {e}", "K010"
+            )
             return None
         if self.fast:
             key = (id(node), condition)
@@ -184,8 +206,10 @@ class Checker:
         return col
 
     def check_expr_names(self) -> None:
-        todo = [(node, file, pos[0], self.expr_col(pos, file), condition)
-                for node, file, pos, condition in self.exprs]
+        todo = [
+            (node, file, pos[0], self.expr_col(pos, file), condition)
+            for node, file, pos, condition in self.exprs
+        ]
         todo += [(node, file, pos[0], pos[1], True) for node, file, pos in self.inline_exprs]
         known = self.variables | self.conditions
         for node, file, line, start, condition in todo:
@@ -198,22 +222,38 @@ class Checker:
                 elif k == "attr":
                     self.check_attr(n, (line, start + n[3]), file)
                 elif k == "call":
-                    self.check_call(n[1], len(n[2]), (line, start + n[3]), file, condition,
-                                    tuple(kw[0] for kw in n[4]))
+                    self.check_call(
+                        n[1],
+                        len(n[2]),
+                        (line, start + n[3]),
+                        file,
+                        condition,
+                        tuple(kw[0] for kw in n[4]),
+                    )
 
     def check_attr(self, n: X.Node, pos: tuple[int, int], file: str) -> None:
         """``pc.name``, ``guard.HP``: a character's field (the sheet's, looked up in play)."""
         who = n[1]
         if who == "pc":
             if not self.has_pc:
-                self.err(pos, f"'pc.{n[2]}': this story has no player character (add a character "
-                              "with kind: pc)", "K011", file)
+                self.err(
+                    pos,
+                    f"'pc.{n[2]}': this story has no player character (add a character "
+                    "with kind: pc)",
+                    "K011",
+                    file,
+                )
             return
         if self.speakers is not None and who not in self.speakers:
             near = closest(who, [*self.speakers, "pc"])
             hint = f" (did you mean {near!r}?)" if near else ""
-            self.err(pos, f"{who}.{n[2]}: {who!r} is not a character of this story{hint} (write "
-                          "pc.name or a character's id)", "K011", file)
+            self.err(
+                pos,
+                f"{who}.{n[2]}: {who!r} is not a character of this story{hint} (write "
+                "pc.name or a character's id)",
+                "K011",
+                file,
+            )
 
     def inline(self, text: str, pos: tuple[int, int] | None) -> None:
         """Checks the ``{…}`` in a line of text (narration, a label, a say): its form here, its
@@ -227,20 +267,36 @@ class Checker:
         try:
             parts = I.parse(text)
         except I.InlineError as e:
-            self.err((line, col if start is None else start + e.col), f"{e} (in {clip(text)})", "K016")
+            self.err(
+                (line, col if start is None else start + e.col), f"{e} (in {clip(text)})", "K016"
+            )
             return
         for node, off in I.expressions(parts):
-            self.inline_exprs.append((node, self.file, (line, col if start is None else start + off)))
+            self.inline_exprs.append(
+                (node, self.file, (line, col if start is None else start + off))
+            )
 
-    def check_call(self, name: str, argc: int, pos: tuple[int, int], file: str, condition: bool,
-                   kwargs: tuple[str, ...] = ()) -> None:
+    def check_call(
+        self,
+        name: str,
+        argc: int,
+        pos: tuple[int, int],
+        file: str,
+        condition: bool,
+        kwargs: tuple[str, ...] = (),
+    ) -> None:
         if self.find_hook is None:
             return
         prefix = name.split(".")[0] if "." in name else "core"
         if "." in name and prefix not in (self.rules, "core"):
             if is_rules(prefix):
-                self.err(pos, f"{name!r} belongs to the {prefix} rules, but this story uses "
-                              f"rules: {self.rules}", "K012", file)
+                self.err(
+                    pos,
+                    f"{name!r} belongs to the {prefix} rules, but this story uses "
+                    f"rules: {self.rules}",
+                    "K012",
+                    file,
+                )
             else:
                 self.err(pos, f"unknown function {name!r}", "K012", file)
             return
@@ -249,7 +305,9 @@ class Checker:
             self.err(pos, f"unknown function {name!r}{hook_hint(name, self.rules)}", "K012", file)
             return
         if condition and not hook.pure:
-            self.err(pos, f"{name!r} changes the game and cannot be used in a condition", "K013", file)
+            self.err(
+                pos, f"{name!r} changes the game and cannot be used in a condition", "K013", file
+            )
         try:
             sig = inspect.signature(hook.fn)
             params = list(sig.parameters.values())[1:]
@@ -258,14 +316,22 @@ class Checker:
                 if kw not in named:
                     near = closest(kw, named)
                     hint = f" (did you mean {near!r}?)" if near else ""
-                    self.err(pos, f"{name}() has no argument {kw!r}{hint}; it takes "
-                                  f"{', '.join(named) or 'none'}", "K014", file)
+                    self.err(
+                        pos,
+                        f"{name}() has no argument {kw!r}{hint}; it takes "
+                        f"{', '.join(named) or 'none'}",
+                        "K014",
+                        file,
+                    )
                 elif named.index(kw) < argc:
                     self.err(pos, f"{name}(): argument {kw!r} is given twice", "K014", file)
             if not any(p.kind == p.VAR_POSITIONAL for p in params):
                 most = len(params)
-                least = sum(1 for p in params if p.default is p.empty and p.kind != p.KEYWORD_ONLY
-                            and p.name not in kwargs)
+                least = sum(
+                    1
+                    for p in params
+                    if p.default is p.empty and p.kind != p.KEYWORD_ONLY and p.name not in kwargs
+                )
                 if not least <= argc <= most:
                     want = f"{least}" if least == most else f"{least} to {most}"
                     self.err(pos, f"{name}() takes {want} argument(s), got {argc}", "K014", file)
@@ -273,7 +339,9 @@ class Checker:
             pass
 
     # -- narration ---------------------------------------------------------
-    def narration(self, v: Any, pos: tuple[int, int] | None, base: str, *, keeper: bool = False) -> tuple[Narration, ...]:
+    def narration(
+        self, v: Any, pos: tuple[int, int] | None, base: str, *, keeper: bool = False
+    ) -> tuple[Narration, ...]:
         if v is None:
             return ()
         items = v if isinstance(v, list) else [v]
@@ -291,15 +359,25 @@ class Checker:
                     self.err(ipos, "a narration line needs 'text'", "K003")
                     continue
                 text = self.want_str(it["text"], self.vpos(it, "text"), "narration text")
-                when = self.expr(it["when"], self.vpos(it, "when"), condition=True) if "when" in it else None
+                when = (
+                    self.expr(it["when"], self.vpos(it, "when"), condition=True)
+                    if "when" in it
+                    else None
+                )
                 if "id" in it:
                     nid = self.want_str(it["id"], self.vpos(it, "id"), "a narration id")
-                spk = self.speaker(it.get("speaker"), self.vpos(it, "speaker") or ipos) if "speaker" in it else None
+                spk = (
+                    self.speaker(it.get("speaker"), self.vpos(it, "speaker") or ipos)
+                    if "speaker" in it
+                    else None
+                )
                 text = tidy(text)
                 self.inline(text, self.vpos(it, "text") or ipos)
                 out.append(Narration(nid, text, when, spk, keeper))
             else:
-                self.err(ipos, f"a narration line must be text or a mapping, not {kind_of(it)}", "K001")
+                self.err(
+                    ipos, f"a narration line must be text or a mapping, not {kind_of(it)}", "K001"
+                )
         return tuple(out)
 
     def speaker(self, who: Any, pos: tuple[int, int] | None, voices: bool = False) -> str | None:
@@ -315,11 +393,19 @@ class Checker:
             near = closest(who, self.speakers)
             hint = f" (did you mean {near!r}?)" if near else ""
             if voices:
-                self.err(pos, f"voices: {who!r} is not a character of this story{hint}: 'voices' gives "
-                              "'narrator' or a character a voice profile (tentacle: monster)", "K008")
+                self.err(
+                    pos,
+                    f"voices: {who!r} is not a character of this story{hint}: 'voices' gives "
+                    "'narrator' or a character a voice profile (tentacle: monster)",
+                    "K008",
+                )
             else:
-                self.err(pos, f"speaker {who!r} is not a character of this story{hint}: a speaker is "
-                              "'narrator' or a character's id or name (declare it under 'characters')", "K008")
+                self.err(
+                    pos,
+                    f"speaker {who!r} is not a character of this story{hint}: a speaker is "
+                    "'narrator' or a character's id or name (declare it under 'characters')",
+                    "K008",
+                )
             return who
         return cid
 
@@ -351,7 +437,11 @@ class Checker:
                 self.err(epos, f"effect {eff!r} needs a target", "K020")
                 continue
             if not isinstance(eff, dict) or not eff:
-                self.err(epos, f"an effect must be a one-key mapping such as {{goto: room}}, not {kind_of(eff)}", "K020")
+                self.err(
+                    epos,
+                    f"an effect must be a one-key mapping such as {{goto: room}}, not {kind_of(eff)}",
+                    "K020",
+                )
                 continue
             keys = [k for k in eff if k in EFFECT_KEYS]
             if len(keys) != 1:
@@ -373,7 +463,9 @@ class Checker:
                 out.append(e)
         return tuple(out)
 
-    def effect(self, key: str, val: Any, vp: tuple[int, int] | None, eff: Map, base: str) -> M.Effect | None:
+    def effect(
+        self, key: str, val: Any, vp: tuple[int, int] | None, eff: Map, base: str
+    ) -> M.Effect | None:
         if key in ("set", "add"):
             if not isinstance(val, dict):
                 self.want_map(val, vp, f"{key!r}")
@@ -399,8 +491,12 @@ class Checker:
             elif isinstance(val, dict):
                 for k, n in val.items():
                     if type(n) is not int or not 1 <= n <= MAX_NUMBER:
-                        self.err(self.vpos(val, k) or vp, f"{key} {k!r}: the count must be a whole number "
-                                                          f"from 1 to 10^18, not {short(n)}", "K001")
+                        self.err(
+                            self.vpos(val, k) or vp,
+                            f"{key} {k!r}: the count must be a whole number "
+                            f"from 1 to 10^18, not {short(n)}",
+                            "K001",
+                        )
                         n = 1
                     counts.append((str(k), n))
             else:
@@ -444,6 +540,7 @@ class Checker:
             try:
                 from runner.rules.dice import DiceError
                 from runner.rules.dice import parse as dparse
+
                 dparse(dice)
             except DiceError as e:
                 self.err(self.vpos(val, "dice") or vp, str(e), "K022")
@@ -460,12 +557,24 @@ class Checker:
         if key == "advance":
             n = minutes(val)
             if n is None:
-                if isinstance(val, str) and not BIG.search(val) or isinstance(val, float) and abs(val) <= MAX_NUMBER:
+                if (
+                    isinstance(val, str)
+                    and not BIG.search(val)
+                    or isinstance(val, float)
+                    and abs(val) <= MAX_NUMBER
+                ):
                     ex = self.expr(val, vp)
                     if ex is None or ex[0] != "lit" or type(ex[1]) in (int, float):
                         return M.Advance("advance", ex)
-                self.err(vp, duration_problem("advance", val, 'minutes ("30", "1h30m") or an expression that '
-                                                               "gives minutes"), "K007")
+                self.err(
+                    vp,
+                    duration_problem(
+                        "advance",
+                        val,
+                        'minutes ("30", "1h30m") or an expression that gives minutes',
+                    ),
+                    "K007",
+                )
                 return None
             return M.Advance("advance", ("lit", n))
         return None  # pragma: no cover
@@ -482,7 +591,9 @@ class Checker:
             if isinstance(body, list):
                 effs = self.effects(body, bpos, ob)
             elif isinstance(body, dict):
-                self.unknown_keys(body, {"say", "keeper", "effects", "goto", "end"}, f"outcome {key!r}")
+                self.unknown_keys(
+                    body, {"say", "keeper", "effects", "goto", "end"}, f"outcome {key!r}"
+                )
                 effs = self.effects(body.get("effects"), self.vpos(body, "effects"), ob)
                 effs = self.folded(body, ob) + effs + self.tail(body)
             elif isinstance(body, str):
@@ -499,7 +610,14 @@ class Checker:
         if "say" in m:
             out.append(M.Say("say", self.narration(m["say"], self.vpos(m, "say"), base + ".say")))
         if "keeper" in m:
-            out.append(M.Say("say", self.narration(m["keeper"], self.vpos(m, "keeper"), base + ".keeper", keeper=True)))
+            out.append(
+                M.Say(
+                    "say",
+                    self.narration(
+                        m["keeper"], self.vpos(m, "keeper"), base + ".keeper", keeper=True
+                    ),
+                )
+            )
         return tuple(out)
 
     def tail(self, m: Map) -> tuple[tuple, ...]:
@@ -510,7 +628,6 @@ class Checker:
                 if e:
                     out.append(e)
         return tuple(out)
-
 
 
 _TRUE_WORDS = frozenset(("true", "yes", "y", "on", "1", "はい"))
@@ -528,7 +645,7 @@ def tidy(text: str) -> str:
 
 
 def hook_hint(name: str, rules: str) -> str:
-    """" (did you mean 'NAME.check'?)" for a misspelt hook, from the hooks the story may call."""
+    """ " (did you mean 'NAME.check'?)" for a misspelt hook, from the hooks the story may call."""
     from runner.rules import system
 
     names = [h for h in system("core").hooks]
@@ -548,8 +665,16 @@ def is_rules(name: str) -> bool:
 def kind_of(v: Any) -> str:
     if v is None:
         return "nothing"
-    return {dict: "a mapping", Map: "a mapping", list: "a list", Seq: "a list", str: "text",
-            bool: "true/false", int: "a number", float: "a number"}.get(type(v), type(v).__name__)
+    return {
+        dict: "a mapping",
+        Map: "a mapping",
+        list: "a list",
+        Seq: "a list",
+        str: "text",
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+    }.get(type(v), type(v).__name__)
 
 
 def clip(s: str) -> str:

@@ -19,8 +19,14 @@ class Diagnostic:
         return f"{self.path}:{self.line}:{self.col}: {self.message}{tail}"
 
     def to_dict(self) -> dict:
-        return {"path": self.path, "line": self.line, "col": self.col,
-                "message": self.message, "code": self.code, "severity": self.severity}
+        return {
+            "path": self.path,
+            "line": self.line,
+            "col": self.col,
+            "message": self.message,
+            "code": self.code,
+            "severity": self.severity,
+        }
 
 
 class StoryError(Exception):

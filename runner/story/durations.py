@@ -7,7 +7,9 @@ from typing import Any
 
 from runner.story.bounds import MAX_NUMBER, short
 
-_TIME = re.compile(r"^\s*(?:([0-9]{1,19})\s*h(?:ours?)?)?\s*(?:([0-9]{1,19})\s*m(?:in(?:utes?)?)?)?\s*$")
+_TIME = re.compile(
+    r"^\s*(?:([0-9]{1,19})\s*h(?:ours?)?)?\s*(?:([0-9]{1,19})\s*m(?:in(?:utes?)?)?)?\s*$"
+)
 CLOCK_TIME = re.compile(r"^\s*([0-9]{1,2}):([0-9]{2})\s*$")
 """A time of day, ``HH:MM``."""
 _DIGITS = re.compile(r"^\s*[0-9]{1,19}\s*$")
@@ -41,7 +43,11 @@ def minutes(v: Any) -> int | None:
 
 def duration_problem(what: str, v: Any, example: str) -> str:
     """The message for a duration :func:`minutes` could not read."""
-    if isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, str) and BIG.search(v):
+    if (
+        isinstance(v, (int, float))
+        and not isinstance(v, bool)
+        or isinstance(v, str)
+        and BIG.search(v)
+    ):
         return f"{what} {short(v)} is out of range (at most 10^18 minutes)"
     return f"{what} {short(v)}: {example}"
-

@@ -59,13 +59,47 @@ _TOKEN = re.compile(
 )
 
 _WORDS = {"and": "and", "or": "or", "not": "not", "&&": "and", "||": "or", "!": "not"}
-_CONST = {"true": True, "false": False, "none": None, "True": True, "False": False,
-          "None": None}
-_FORBIDDEN_NAMES = {"import", "lambda", "exec", "eval", "open", "compile", "globals",
-                    "locals", "getattr", "setattr", "delattr", "vars", "dir", "input",
-                    "breakpoint", "__import__", "os", "sys", "subprocess", "for", "while",
-                    "if", "else", "def", "class", "yield", "await", "async", "with", "in",
-                    "is", "del", "global", "nonlocal", "return", "raise", "try", "except"}
+_CONST = {"true": True, "false": False, "none": None, "True": True, "False": False, "None": None}
+_FORBIDDEN_NAMES = {
+    "import",
+    "lambda",
+    "exec",
+    "eval",
+    "open",
+    "compile",
+    "globals",
+    "locals",
+    "getattr",
+    "setattr",
+    "delattr",
+    "vars",
+    "dir",
+    "input",
+    "breakpoint",
+    "__import__",
+    "os",
+    "sys",
+    "subprocess",
+    "for",
+    "while",
+    "if",
+    "else",
+    "def",
+    "class",
+    "yield",
+    "await",
+    "async",
+    "with",
+    "in",
+    "is",
+    "del",
+    "global",
+    "nonlocal",
+    "return",
+    "raise",
+    "try",
+    "except",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,17 +126,44 @@ def tokenize(src: str) -> list[Tok]:
             raise ExprError(f"unexpected character {val!r}", col)
         if kind == "op" and val == "**":
             raise ExprError("the power operator ** is not allowed", col)
-        if kind == "op" and val == "=" and len(toks) >= 2 and toks[-1].kind == "name" \
-                and toks[-2].kind == "op" and toks[-2].value in ("(", ","):
+        if (
+            kind == "op"
+            and val == "="
+            and len(toks) >= 2
+            and toks[-1].kind == "name"
+            and toks[-2].kind == "op"
+            and toks[-2].value in ("(", ",")
+        ):
             toks.append(Tok("kw", val, col))  # a keyword argument: check(..., bonus=1)
             continue
-        if kind == "op" and val in ("[", "]", "{", "}", "=", "^", "&", "|", "@", "~", ";", ":", "."):
+        if kind == "op" and val in (
+            "[",
+            "]",
+            "{",
+            "}",
+            "=",
+            "^",
+            "&",
+            "|",
+            "@",
+            "~",
+            ";",
+            ":",
+            ".",
+        ):
             prev = toks[-1] if toks else None
-            is_list = val == "[" and (prev is None or prev.kind == "op" and prev.value not in (")",))
-            what = {"[": "list literals" if is_list else "subscripts", "]": "subscripts",
-                    "=": "assignment (use == to compare)",
-                    ".": "attribute access"}.get(val, f"the operator {val!r}")
-            raise ExprError(f"{what} are not allowed" if what.endswith("s") else f"{what} is not allowed", col)
+            is_list = val == "[" and (
+                prev is None or prev.kind == "op" and prev.value not in (")",)
+            )
+            what = {
+                "[": "list literals" if is_list else "subscripts",
+                "]": "subscripts",
+                "=": "assignment (use == to compare)",
+                ".": "attribute access",
+            }.get(val, f"the operator {val!r}")
+            raise ExprError(
+                f"{what} are not allowed" if what.endswith("s") else f"{what} is not allowed", col
+            )
         toks.append(Tok(kind, val, col))
     toks.append(Tok("end", "", len(src)))
     return toks
@@ -144,8 +205,11 @@ class _Parser:
         ``1+1+…+1`` cannot build a tree deeper than the evaluator and checker may walk."""
         h = 1 + max((self.height.get(id(k), 1) for k in kids), default=0)
         if h > MAX_DEPTH:
-            raise ExprError(f"expression is nested more than {MAX_DEPTH} deep "
-                            f"(each operator in a chain counts: split it with variables)", col)
+            raise ExprError(
+                f"expression is nested more than {MAX_DEPTH} deep "
+                f"(each operator in a chain counts: split it with variables)",
+                col,
+            )
         self.height[id(node)] = h
         return node
 

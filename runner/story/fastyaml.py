@@ -26,8 +26,10 @@ _DEEP = re.compile(r"\n(?:[ \t?:-]|[&!][^ \t\n]*){64,}")
 indicators): yaml-rs has no limit on block nesting and overflows its stack at ~20,000."""
 
 
-_LAX_NUMBER = re.compile(r"(?<![^\s\[{,:])(?:[-+0-9._eE]*_[-+0-9._eE]*|[-+]?0[XObB][0-9a-fA-F_]*|[-+]0[xo][0-9a-fA-F]*)"
-                         r"(?![^\s\]},:])")
+_LAX_NUMBER = re.compile(
+    r"(?<![^\s\[{,:])(?:[-+0-9._eE]*_[-+0-9._eE]*|[-+]?0[XObB][0-9a-fA-F_]*|[-+]0[xo][0-9a-fA-F]*)"
+    r"(?![^\s\]},:])"
+)
 """A plain scalar that yaml-rs reads as a number and YAML 1.2's core schema as text: digits
 with underscores (``1_000``, ``_9``), ``0X1F``, ``0O17``, ``0b11``, a signed ``-0x1``
 (looked for only where :func:`_lax_hint`, a cheaper search, finds a hint of one)."""
@@ -38,10 +40,11 @@ def _lax_hint(text: str) -> bool:
         return True
     i = text.find("_")
     while i >= 0:
-        if (i and text[i - 1].isdigit()) or text[i + 1:i + 2].isdigit():
+        if (i and text[i - 1].isdigit()) or text[i + 1 : i + 2].isdigit():
             return True
         i = text.find("_", i + 1)
     return False
+
 
 _ODD_COLON = re.compile(r":(?:(?<=[\s\[{,\]}]:)|[,\]}])")
 _START_COLON = re.compile(r"[ \t?-]*:")
@@ -54,7 +57,9 @@ list or mapping as a key (``[1, 2]: x``). A colon inside a word (``10:00``) or e
 _FLOW_INDICATOR = re.compile(r"[|>@`%](?:(?<=[\[{,].)|(?<=[\[{,] .)|(?<=[\[{,]  .))")
 """A block-scalar or reserved indicator where a flow value begins (``[|, x]``, up to two spaces
 after the bracket or comma): yaml-rs reads it as text, YAML forbids it."""
-_VALUE_INDICATOR = re.compile(r"(?:(?<=:)|(?<=\s-))[ \t]+(?:[@`%]|[|>](?![-+0-9]*[ \t]*(?:#[^\n]*)?(?:\r?\n|$)))")
+_VALUE_INDICATOR = re.compile(
+    r"(?:(?<=:)|(?<=\s-))[ \t]+(?:[@`%]|[|>](?![-+0-9]*[ \t]*(?:#[^\n]*)?(?:\r?\n|$)))"
+)
 """A value after ``key:`` or ``-`` that begins with a reserved indicator (``@``, `````, ``%``),
 or with ``|``/``>`` not ending its line (``{hidden: |, goto: b}``): PyYAML refuses these where
 yaml-rs reads text (found by the dialect's property test)."""
@@ -93,8 +98,15 @@ def needs_care(text: str) -> bool:
     differently. The careful loader then refuses it where it stands (or reads it)."""
     if CONTROL.search(text) and CONTROL.search(text.replace("\r\n", "\n")):
         return True
-    if ("\t" in text or (_lax_hint(text) and _LAX_NUMBER.search(text)) or _ODD_COLON.search(text) or _START_COLON.match(text)
-            or _FLOW_INDICATOR.search(text) or _VALUE_INDICATOR.search(text) or (("|" in text or ">" in text) and _empty_block(text))):
+    if (
+        "\t" in text
+        or (_lax_hint(text) and _LAX_NUMBER.search(text))
+        or _ODD_COLON.search(text)
+        or _START_COLON.match(text)
+        or _FLOW_INDICATOR.search(text)
+        or _VALUE_INDICATOR.search(text)
+        or (("|" in text or ">" in text) and _empty_block(text))
+    ):
         # A tab: the two parsers differ on where one may separate (``- \tx``).
         return True
     if "&" in text:
@@ -128,8 +140,11 @@ def _may_be_tag(text: str, i: int) -> bool:
     return False
 
 
-_LIMITS = (_yaml_rs.AliasLimits(max_total_replayed_events=MAX_ALIAS_NODES)
-           if _yaml_rs is not None and hasattr(_yaml_rs, "AliasLimits") else None)
+_LIMITS = (
+    _yaml_rs.AliasLimits(max_total_replayed_events=MAX_ALIAS_NODES)
+    if _yaml_rs is not None and hasattr(_yaml_rs, "AliasLimits")
+    else None
+)
 
 
 def load_fast(text: str) -> Any:

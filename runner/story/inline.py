@@ -161,12 +161,15 @@ def _construct(text: str, s: int, e: int, counter: list[int]) -> object:
         try:
             node = X.parse(text[s:colon])
         except X.ExprError as e2:
-            raise InlineError(f"bad condition {text[s:colon].strip()[:40]!r} in "
-                              f"{{condition: text|text}}: {e2}", s + e2.col) from None
+            raise InlineError(
+                f"bad condition {text[s:colon].strip()[:40]!r} in {{condition: text|text}}: {e2}",
+                s + e2.col,
+            ) from None
         bars = _split(text, colon + 1, e, "|")
         if len(bars) > 1:
-            raise InlineError("an inline condition has at most two branches: {condition: yes|no}",
-                              bars[1])
+            raise InlineError(
+                "an inline condition has at most two branches: {condition: yes|no}", bars[1]
+            )
         mid = bars[0] if bars else e
         begin = colon + 1
         while begin < mid and text[begin] == " ":  # {rich: You are rich.}: no space
@@ -183,7 +186,9 @@ def _vary(text: str, s: int, e: int, mode: str, counter: list[int]) -> Vary:
     index = counter[0]
     counter[0] += 1
     cuts = [s - 1, *_split(text, s, e, "|"), e]
-    alts = tuple(tuple(_parts(text, a + 1, b, counter)) for a, b in zip(cuts, cuts[1:], strict=False))
+    alts = tuple(
+        tuple(_parts(text, a + 1, b, counter)) for a, b in zip(cuts, cuts[1:], strict=False)
+    )
     return Vary(mode, alts, index)
 
 

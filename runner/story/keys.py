@@ -10,14 +10,66 @@ import re
 NODE_KINDS = ("place", "check", "combat", "scene")
 CHARACTER_KINDS = ("pc", "npc", "ally", "neutral", "enemy", "monster")
 ENDING_KINDS = ("good", "normal", "bad", "death", "extra", "neutral", "partial", "failure")
-TOP_KEYS = {"story", "clock", "variables", "items", "characters", "nodes", "endings",
-            "events", "readings", "voices", "migrations", "conditions"}
-STORY_KEYS = {"id", "title", "language", "rules", "start", "credits", "licence", "license",
-              "author", "description", "options", "version", "length"}
+TOP_KEYS = {
+    "story",
+    "clock",
+    "variables",
+    "items",
+    "characters",
+    "nodes",
+    "endings",
+    "events",
+    "readings",
+    "voices",
+    "migrations",
+    "conditions",
+}
+STORY_KEYS = {
+    "id",
+    "title",
+    "language",
+    "rules",
+    "start",
+    "credits",
+    "licence",
+    "license",
+    "author",
+    "description",
+    "options",
+    "version",
+    "length",
+}
 NODE_KEYS = {"kind", "title", "scene", "narration", "keeper", "on_enter", "actions", "props"}
-ACTION_KEYS = {"id", "label", "aliases", "when", "once", "cost", "check", "outcomes",
-               "effects", "say", "goto", "end", "hidden", "keeper"}
-EFFECT_KEYS = {"set", "add", "give", "take", "goto", "end", "say", "keeper", "do", "if",
-               "roll", "check", "advance"}
+ACTION_KEYS = {
+    "id",
+    "label",
+    "aliases",
+    "when",
+    "once",
+    "cost",
+    "check",
+    "outcomes",
+    "effects",
+    "say",
+    "goto",
+    "end",
+    "hidden",
+    "keeper",
+}
+EFFECT_KEYS = {
+    "set",
+    "add",
+    "give",
+    "take",
+    "goto",
+    "end",
+    "say",
+    "keeper",
+    "do",
+    "if",
+    "roll",
+    "check",
+    "advance",
+}
 EFFECT_COMPANIONS = {"if": {"then", "else"}, "check": {"outcomes"}}
 ID_RE = re.compile(r"^[^\W\d][\w\-]*$")

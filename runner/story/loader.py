@@ -56,8 +56,9 @@ class _Retry(Exception):
     """The fast loader met something it cannot place: load again with positions."""
 
 
-def _read_files(files: list[Path], chk: Checker, fast: bool = False,
-                root: Path | None = None) -> list[tuple[str, Any]]:
+def _read_files(
+    files: list[Path], chk: Checker, fast: bool = False, root: Path | None = None
+) -> list[tuple[str, Any]]:
     docs = []
     total = 0
     for f in files:
@@ -69,7 +70,9 @@ def _read_files(files: list[Path], chk: Checker, fast: bool = False,
             text = decode(raw)
         except SourceError as e:
             if "larger than" in e.message and total:
-                e = SourceError(f"the story's files are larger than {MAX_STORY_BYTES // (1024 * 1024)} MB in all")
+                e = SourceError(
+                    f"the story's files are larger than {MAX_STORY_BYTES // (1024 * 1024)} MB in all"
+                )
             chk.err(e.pos, e.message, "K100")
             continue
         if fast:
@@ -93,8 +96,17 @@ def _read_files(files: list[Path], chk: Checker, fast: bool = False,
         except yaml.MarkedYAMLError as e:
             mark = e.problem_mark or e.context_mark
             pos = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-            msg = f"YAML syntax: {e.problem or e.context}" if not isinstance(e, Refused) else str(e.problem)
-            if e.context and e.context_mark and e.problem_mark and e.context_mark.line != e.problem_mark.line:
+            msg = (
+                f"YAML syntax: {e.problem or e.context}"
+                if not isinstance(e, Refused)
+                else str(e.problem)
+            )
+            if (
+                e.context
+                and e.context_mark
+                and e.problem_mark
+                and e.context_mark.line != e.problem_mark.line
+            ):
                 # The real mistake is often where the unfinished thing began (a quote, a bracket).
                 msg += f" ({e.context} that started at line {e.context_mark.line + 1}, column {e.context_mark.column + 1})"
             if "mapping values are not allowed" in msg:
@@ -112,7 +124,9 @@ def _read_files(files: list[Path], chk: Checker, fast: bool = False,
         if data is None:
             continue
         if not isinstance(data, dict):
-            chk.err((1, 1), f"a story file must be a mapping of sections, not {kind_of(data)}", "K001")
+            chk.err(
+                (1, 1), f"a story file must be a mapping of sections, not {kind_of(data)}", "K001"
+            )
             continue
         docs.append((name, data))
     return docs
@@ -135,7 +149,9 @@ def check(path: str | os.PathLike[str]) -> tuple[Story | None, list[Diagnostic]]
     return _load(path, check_hooks=True)
 
 
-def _load(path: str | os.PathLike[str], *, check_hooks: bool) -> tuple[Story | None, list[Diagnostic]]:
+def _load(
+    path: str | os.PathLike[str], *, check_hooks: bool
+) -> tuple[Story | None, list[Diagnostic]]:
     # Positions cost most of the loading time on large stories, and only a story with
     # problems needs them: load fast first, and again with positions if anything is wrong.
     # The cyclic garbage collector is paused meanwhile: a large story makes millions of
@@ -178,7 +194,9 @@ FREEZE_NODES = 1000
 """Nodes from which a loaded story is moved out of the garbage collector's sight."""
 
 
-def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -> tuple[Story | None, list[Diagnostic]]:
+def _load_pass(
+    path: str | os.PathLike[str], *, check_hooks: bool, fast: bool
+) -> tuple[Story | None, list[Diagnostic]]:
     find_hook = None
     if check_hooks:
         from runner.rules import find_hook as _fh
@@ -203,8 +221,11 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
     if meta is None:
         chk.file = str(files[0])
         if not any(d.severity == "error" for d in chk.diags):
-            what = "no 'story' section (id, title, language, rules, start)" if docs else \
-                "no story here: the file is empty (a story needs a 'story' section and nodes)"
+            what = (
+                "no 'story' section (id, title, language, rules, start)"
+                if docs
+                else "no story here: the file is empty (a story needs a 'story' section and nodes)"
+            )
             chk.err((1, 1), what, "K003")
         return None, chk.diags
     head = read_story(chk, meta, meta_file, Path(path).stem)
@@ -231,8 +252,20 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
     option_references(chk, options)
     start = check_references(chk, meta, meta_file, node_srcs, ending_srcs)
     if find_hook is not None and head.rules != "none":
-        check_rule_data(chk, head.rules, meta, options, variables, items, characters, nodes, endings,
-                        extra, docs, meta_file)
+        check_rule_data(
+            chk,
+            head.rules,
+            meta,
+            options,
+            variables,
+            items,
+            characters,
+            nodes,
+            endings,
+            extra,
+            docs,
+            meta_file,
+        )
 
     # The story's version and the renames that map old saves onto it (runner/story/migrations.py).
     from runner.story import migrations as _mig
@@ -244,13 +277,30 @@ def _load_pass(path: str | os.PathLike[str], *, check_hooks: bool, fast: bool) -
         return None, sorted(chk.diags, key=lambda d: (d.path, d.line, d.col))
     sid = head.id
     story = Story(
-        id=sid, title=str(meta.get("title", sid)), language=head.language, rules=head.rules, start=start,
-        path=str(p), nodes=nodes, endings=endings, variables=variables, items=items,
-        characters=characters, events=events, clock=clock, credits=head.credits,
-        licence=str(meta.get("licence", meta.get("license", ""))), author=str(meta.get("author", "")),
-        description=str(meta.get("description", "")), length=str(meta.get("length", "")),
+        id=sid,
+        title=str(meta.get("title", sid)),
+        language=head.language,
+        rules=head.rules,
+        start=start,
+        path=str(p),
+        nodes=nodes,
+        endings=endings,
+        variables=variables,
+        items=items,
+        characters=characters,
+        events=events,
+        clock=clock,
+        credits=head.credits,
+        licence=str(meta.get("licence", meta.get("license", ""))),
+        author=str(meta.get("author", "")),
+        description=str(meta.get("description", "")),
+        length=str(meta.get("length", "")),
         options=options,
-        readings=readings, voices=voices, extra=extra, version=version, migrations=migs,
+        readings=readings,
+        voices=voices,
+        extra=extra,
+        version=version,
+        migrations=migs,
         conditions=conditions,
     )
     return story, chk.diags

@@ -48,8 +48,9 @@ def version_text(v: Any) -> str:
     return "" if v is None else str(v).strip()
 
 
-def read(chk: Any, meta: Any, sections: list, nodes: dict, endings: dict, variables: dict,
-         items: dict) -> tuple[str, tuple[Migration, ...]]:
+def read(
+    chk: Any, meta: Any, sections: list, nodes: dict, endings: dict, variables: dict, items: dict
+) -> tuple[str, tuple[Migration, ...]]:
     """The story's version and migrations, every mistake reported through the loader's
     checker ``chk`` (K050 a version, K051 the shape of a migration, K052 a name it renames to
     that the story does not have)."""
@@ -57,7 +58,11 @@ def read(chk: Any, meta: Any, sections: list, nodes: dict, endings: dict, variab
     if "version" in meta:
         raw = meta["version"]
         if version_key(raw) is None:
-            chk.err(chk.vpos(meta, "version"), f"story version {raw!r}: a number such as 3 or 1.2", "K050")
+            chk.err(
+                chk.vpos(meta, "version"),
+                f"story version {raw!r}: a number such as 3 or 1.2",
+                "K050",
+            )
         else:
             version = version_text(raw)
     out: list[Migration] = []
@@ -65,25 +70,38 @@ def read(chk: Any, meta: Any, sections: list, nodes: dict, endings: dict, variab
     for name, val, data in sections:
         chk.file = name
         if not isinstance(val, list):
-            chk.err(chk.vpos(data, "migrations"), "'migrations' must be a list of {version, nodes, "
-                    "variables, items, actions}", "K051")
+            chk.err(
+                chk.vpos(data, "migrations"),
+                "'migrations' must be a list of {version, nodes, variables, items, actions}",
+                "K051",
+            )
             continue
         for i, m in enumerate(val):
             mpos = chk.ipos(val, i)
             if not isinstance(m, dict):
-                chk.err(mpos, "a migration must be a mapping such as {version: 2, nodes: {old: new}}", "K051")
+                chk.err(
+                    mpos,
+                    "a migration must be a mapping such as {version: 2, nodes: {old: new}}",
+                    "K051",
+                )
                 continue
             chk.unknown_keys(m, {"version", *KINDS}, "a migration")
             mv = ""
             if "version" in m:
                 if version_key(m["version"]) is None:
-                    chk.err(chk.vpos(m, "version"), f"migration version {m['version']!r}: a number "
-                            "such as 3 or 1.2", "K050")
+                    chk.err(
+                        chk.vpos(m, "version"),
+                        f"migration version {m['version']!r}: a number such as 3 or 1.2",
+                        "K050",
+                    )
                 else:
                     mv = version_text(m["version"])
                     if version and version_key(mv) > version_key(version):  # type: ignore[operator]
-                        chk.err(chk.vpos(m, "version"), f"migration version {mv} is newer than the "
-                                f"story's version {version}", "K050")
+                        chk.err(
+                            chk.vpos(m, "version"),
+                            f"migration version {mv} is newer than the story's version {version}",
+                            "K050",
+                        )
             maps: dict[str, dict] = {}
             for kind in KINDS:
                 spec = m.get(kind)
@@ -97,30 +115,57 @@ def read(chk: Any, meta: Any, sections: list, nodes: dict, endings: dict, variab
                 pairs = {}
                 for old, new in spec.items():
                     if not isinstance(new, str) or not new or not isinstance(old, str):
-                        chk.err(chk.vpos(spec, old), f"migration {kind!r}: {old!r} must map to a "
-                                "new name", "K051")
+                        chk.err(
+                            chk.vpos(spec, old),
+                            f"migration {kind!r}: {old!r} must map to a new name",
+                            "K051",
+                        )
                         continue
                     if kind == "actions":
                         node, _, _aid = old.rpartition(".")
-                        holders = [nodes[node]] if node in nodes else list(nodes.values()) if not node else []
+                        holders = (
+                            [nodes[node]]
+                            if node in nodes
+                            else list(nodes.values())
+                            if not node
+                            else []
+                        )
                         if node and node not in nodes:
-                            chk.err(chk.kpos(spec, old), f"migration actions: no node {node!r} "
-                                    "(name the node as it is now)", "K052")
+                            chk.err(
+                                chk.kpos(spec, old),
+                                f"migration actions: no node {node!r} (name the node as it is now)",
+                                "K052",
+                            )
                         elif not any(a.id == new for n in holders for a in n.actions):
-                            chk.err(chk.vpos(spec, old), f"migration actions: no action {new!r}"
-                                    + (f" in node {node!r}" if node else " in any node"), "K052")
+                            chk.err(
+                                chk.vpos(spec, old),
+                                f"migration actions: no action {new!r}"
+                                + (f" in node {node!r}" if node else " in any node"),
+                                "K052",
+                            )
                     elif new not in where[kind]:
-                        what = {"nodes": "node or ending", "variables": "variable", "items": "item"}[kind]
-                        chk.err(chk.vpos(spec, old), f"migration {kind}: {old!r} becomes {new!r}, but "
-                                f"the story has no {what} {new!r}", "K052")
+                        what = {
+                            "nodes": "node or ending",
+                            "variables": "variable",
+                            "items": "item",
+                        }[kind]
+                        chk.err(
+                            chk.vpos(spec, old),
+                            f"migration {kind}: {old!r} becomes {new!r}, but "
+                            f"the story has no {what} {new!r}",
+                            "K052",
+                        )
                     pairs[old] = new
                 maps[kind] = pairs
-            out.append(Migration(mv, maps["nodes"], maps["variables"], maps["items"], maps["actions"]))
+            out.append(
+                Migration(mv, maps["nodes"], maps["variables"], maps["items"], maps["actions"])
+            )
     out.sort(key=lambda m: version_key(m.version) or ())
     return version, tuple(out)
 
 
 # -- applying them -----------------------------------------------------------------
+
 
 def pending(story: Any, since: str | None) -> list[Migration]:
     """The migrations a save or log made with story version ``since`` needs (all of them

@@ -37,12 +37,14 @@ class Outcome(NamedTuple):
 
 class Set(NamedTuple):
     """``set: {var: expr}``: each variable takes its expression's value."""
+
     kind: Literal["set"]
     pairs: tuple[tuple[str, Expr], ...]
 
 
 class Add(NamedTuple):
     """``add: {var: expr}``: each variable grows by its expression's value."""
+
     kind: Literal["add"]
     pairs: tuple[tuple[str, Expr], ...]
 
@@ -59,6 +61,7 @@ class Take(NamedTuple):
 
 class Goto(NamedTuple):
     """To a node, or to an ending when the target is one."""
+
     kind: Literal["goto"]
     target: str
 
@@ -75,12 +78,14 @@ class Say(NamedTuple):
 
 class Do(NamedTuple):
     """Calls for their effects on the rules (``do: lose_san(1)``)."""
+
     kind: Literal["do"]
     calls: tuple[Expr, ...]
 
 
 class If(NamedTuple):
     """``then`` when ``cond`` holds (or is None), else ``other``."""
+
     kind: Literal["if"]
     cond: Expr | None
     then: tuple[Effect, ...]
@@ -96,6 +101,7 @@ class Roll(NamedTuple):
 
 class Check(NamedTuple):
     """A rule check's result picks one of ``outcomes`` by its key."""
+
     kind: Literal["check"]
     expr: Expr | None
     outcomes: tuple[Outcome, ...]
@@ -103,14 +109,17 @@ class Check(NamedTuple):
 
 class Advance(NamedTuple):
     """The clock moves on by ``minutes`` (an expression)."""
+
     kind: Literal["advance"]
     minutes: Expr
 
 
 Effect = Set | Add | Give | Take | Goto | End | Say | Do | If | Roll | Check | Advance
 """One effect; a story's effects are a ``tuple[Effect, ...]``."""
-EFFECT_TYPES: dict[str, type] = {t.__name__.lower(): t for t in (Set, Add, Give, Take, Goto, End, Say, Do, If, Roll,
-                                                                 Check, Advance)}
+EFFECT_TYPES: dict[str, type] = {
+    t.__name__.lower(): t
+    for t in (Set, Add, Give, Take, Goto, End, Say, Do, If, Roll, Check, Advance)
+}
 """Each effect type by its kind's word."""
 
 

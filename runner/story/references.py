@@ -26,8 +26,9 @@ def option_references(chk: Checker, options: dict) -> None:
             chk.global_edges.add(r[1])
 
 
-def check_references(chk: Checker, meta: Any, meta_file: str, node_srcs: Sources,
-                     ending_srcs: Sources) -> str:
+def check_references(
+    chk: Checker, meta: Any, meta_file: str, node_srcs: Sources, ending_srcs: Sources
+) -> str:
     """References, expression names and reachability; returns the start node's id."""
     start = str(meta.get("start", ""))
     chk.file = meta_file
@@ -65,12 +66,22 @@ def check_references(chk: Checker, meta: Any, meta_file: str, node_srcs: Sources
         # story plays, graphs, tests and simulates.
         for name, nid, _spec, parent in node_srcs:
             if nid not in seen:
-                chk.err(chk.kpos(parent, nid), f"node {nid!r} cannot be reached from the start {start!r}",
-                        "K034", name, severity="warning")
+                chk.err(
+                    chk.kpos(parent, nid),
+                    f"node {nid!r} cannot be reached from the start {start!r}",
+                    "K034",
+                    name,
+                    severity="warning",
+                )
         for name, eid, _spec, parent in ending_srcs:
             if eid not in seen:
-                chk.err(chk.kpos(parent, eid), f"ending {eid!r} cannot be reached from the start {start!r}",
-                        "K035", name, severity="warning")
+                chk.err(
+                    chk.kpos(parent, eid),
+                    f"ending {eid!r} cannot be reached from the start {start!r}",
+                    "K035",
+                    name,
+                    severity="warning",
+                )
         # On a sound graph only: a node defined twice or a goto to nowhere is the mistake.
         if not any(d.code in ("K004", "K031", "K032") for d in chk.diags):
             trapped(chk, seen, node_srcs)
@@ -101,32 +112,56 @@ def trapped(chk: Checker, seen: set[str], node_srcs: Sources) -> None:
                 todo.append(src)
     # A node whose on_enter always moves the player on shares its target's fate; one that
     # bounces for ever is the linter's (K304, said more precisely there).
-    stuck = [(name, nid, parent) for name, nid, spec, parent in node_srcs
-             if nid in seen and nid not in out and chk.edges.get(nid) and not _passes_through(spec)]
+    stuck = [
+        (name, nid, parent)
+        for name, nid, spec, parent in node_srcs
+        if nid in seen and nid not in out and chk.edges.get(nid) and not _passes_through(spec)
+    ]
     if not stuck:
         return
     ids = [nid for _n, nid, _p in stuck]
     shown = ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
     name, nid, parent = stuck[0]
-    chk.err(chk.kpos(parent, nid), f"no way out: from {shown} no action or goto ever leads to an "
-                                   "ending (a player who goes there can never finish)", "K036", name)
+    chk.err(
+        chk.kpos(parent, nid),
+        f"no way out: from {shown} no action or goto ever leads to an "
+        "ending (a player who goes there can never finish)",
+        "K036",
+        name,
+    )
 
 
-def check_rule_data(chk: Checker, rules: str, meta: Any, options: dict, variables: dict[str, Variable],
-                    items: dict[str, Item], characters: dict[str, Character], nodes: dict[str, Node],
-                    endings: dict[str, Ending], extra: dict[str, Any], docs: list[tuple[str, Any]],
-                    meta_file: str) -> None:
+def check_rule_data(
+    chk: Checker,
+    rules: str,
+    meta: Any,
+    options: dict,
+    variables: dict[str, Variable],
+    items: dict[str, Item],
+    characters: dict[str, Character],
+    nodes: dict[str, Node],
+    endings: dict[str, Ending],
+    extra: dict[str, Any],
+    docs: list[tuple[str, Any]],
+    meta_file: str,
+) -> None:
     """The rule system's own checks of its data (K040), placed where the data stands."""
     from runner.rules import system
 
     rs = system(rules)
     if rs.validate is not None:
-        raw = {"story": {**meta, "options": options}, "variables": {k: v.value for k, v in variables.items()},
-               "items": {k: {"name": v.name, **v.props} for k, v in items.items()},
-               "characters": {k: {"name": c.name, "kind": c.kind, "stats": c.stats, "props": c.props}
-                              for k, c in characters.items()},
-               "nodes": {k: n.props for k, n in nodes.items()},
-               "endings": {k: {"kind": e.kind, "title": e.title} for k, e in endings.items()}, **extra}
+        raw = {
+            "story": {**meta, "options": options},
+            "variables": {k: v.value for k, v in variables.items()},
+            "items": {k: {"name": v.name, **v.props} for k, v in items.items()},
+            "characters": {
+                k: {"name": c.name, "kind": c.kind, "stats": c.stats, "props": c.props}
+                for k, c in characters.items()
+            },
+            "nodes": {k: n.props for k, n in nodes.items()},
+            "endings": {k: {"kind": e.kind, "title": e.title} for k, e in endings.items()},
+            **extra,
+        }
         for where, msg in rs.validate(raw):
             chk.err(locate(docs, where), msg, "K040", file_of(docs, where) or meta_file)
 

@@ -22,8 +22,9 @@ def _ref(name: str) -> dict:
     return {"$ref": f"#/$defs/{name}"}
 
 
-def _obj(props: dict[str, Any], *, required: list[str] | None = None, desc: str = "",
-         closed: bool = True) -> dict:
+def _obj(
+    props: dict[str, Any], *, required: list[str] | None = None, desc: str = "", closed: bool = True
+) -> dict:
     out: dict[str, Any] = {"type": "object", "properties": props}
     if required:
         out["required"] = required
@@ -38,44 +39,102 @@ def _d(schema: dict, desc: str) -> dict:
     return {**schema, "description": desc}
 
 
-_EXPR = {"type": ["string", "number", "boolean", "null"],
-         "description": "An expression: variables, numbers, 'text', + - * / // %, comparisons, "
-                        "and/or/not, and calls such as has('key') or a rule system's hooks (NAME.check('目星'))."}
-_DURATION = {"type": ["integer", "string"], "description": "Minutes: 30, \"30m\", \"1h\", \"1h30m\" or \"1:30\"."}
-_IDS = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}},
-                  {"type": "object", "additionalProperties": {"type": "integer"}}],
-        "description": "An item id, a list of ids, or {item: count}."}
+_EXPR = {
+    "type": ["string", "number", "boolean", "null"],
+    "description": "An expression: variables, numbers, 'text', + - * / // %, comparisons, "
+    "and/or/not, and calls such as has('key') or a rule system's hooks (NAME.check('目星')).",
+}
+_DURATION = {
+    "type": ["integer", "string"],
+    "description": 'Minutes: 30, "30m", "1h", "1h30m" or "1:30".',
+}
+_IDS = {
+    "anyOf": [
+        {"type": "string"},
+        {"type": "array", "items": {"type": "string"}},
+        {"type": "object", "additionalProperties": {"type": "integer"}},
+    ],
+    "description": "An item id, a list of ids, or {item: count}.",
+}
 
 EFFECT_SCHEMAS: dict[str, dict] = {
-    "set": _obj({"set": _d({"type": "object", "additionalProperties": _ref("expr")},
-                           "Variables to set: {name: expression}.")}, required=["set"]),
-    "add": _obj({"add": _d({"type": "object", "additionalProperties": _ref("expr")},
-                           "Amounts to add (negative to subtract): {name: expression}.")}, required=["add"]),
+    "set": _obj(
+        {
+            "set": _d(
+                {"type": "object", "additionalProperties": _ref("expr")},
+                "Variables to set: {name: expression}.",
+            )
+        },
+        required=["set"],
+    ),
+    "add": _obj(
+        {
+            "add": _d(
+                {"type": "object", "additionalProperties": _ref("expr")},
+                "Amounts to add (negative to subtract): {name: expression}.",
+            )
+        },
+        required=["add"],
+    ),
     "give": _obj({"give": _IDS}, required=["give"]),
     "take": _obj({"take": _IDS}, required=["take"]),
-    "goto": _obj({"goto": _d({"type": "string"}, "Move to a node (or straight to an ending).")}, required=["goto"]),
-    "end": _obj({"end": _d({"type": "string"}, "End the game with this ending.")}, required=["end"]),
+    "goto": _obj(
+        {"goto": _d({"type": "string"}, "Move to a node (or straight to an ending).")},
+        required=["goto"],
+    ),
+    "end": _obj(
+        {"end": _d({"type": "string"}, "End the game with this ending.")}, required=["end"]
+    ),
     "say": _obj({"say": _ref("narration")}, required=["say"]),
-    "keeper": _obj({"keeper": _d(_ref("narration"), "A note only a game master sees.")}, required=["keeper"]),
-    "do": _obj({"do": _d({"anyOf": [_ref("expr"), {"type": "array", "items": _ref("expr")}]},
-                         "Call a rule-system hook for its effect, e.g. \"NAME.solve('door')\".")},
-               required=["do"]),
-    "if": _obj({"if": _ref("expr"), "then": _ref("effects"), "else": _ref("effects")}, required=["if"]),
-    "roll": _obj({"roll": {"anyOf": [
-        _d({"type": "string"}, "Dice such as 1d6+1."),
-        _obj({"dice": _d({"type": "string"}, "Dice such as 2d6."),
-              "into": _d({"type": "string"}, "A variable that receives the total."),
-              "label": {"type": "string"}}, required=["dice"])]}}, required=["roll"]),
-    "check": _obj({"check": _ref("expr"), "outcomes": _ref("outcomes")}, required=["check", "outcomes"]),
-    "advance": _obj({"advance": _d({"type": ["integer", "string"]}, "Minutes to move the clock on.")},
-                    required=["advance"]),
+    "keeper": _obj(
+        {"keeper": _d(_ref("narration"), "A note only a game master sees.")}, required=["keeper"]
+    ),
+    "do": _obj(
+        {
+            "do": _d(
+                {"anyOf": [_ref("expr"), {"type": "array", "items": _ref("expr")}]},
+                "Call a rule-system hook for its effect, e.g. \"NAME.solve('door')\".",
+            )
+        },
+        required=["do"],
+    ),
+    "if": _obj(
+        {"if": _ref("expr"), "then": _ref("effects"), "else": _ref("effects")}, required=["if"]
+    ),
+    "roll": _obj(
+        {
+            "roll": {
+                "anyOf": [
+                    _d({"type": "string"}, "Dice such as 1d6+1."),
+                    _obj(
+                        {
+                            "dice": _d({"type": "string"}, "Dice such as 2d6."),
+                            "into": _d({"type": "string"}, "A variable that receives the total."),
+                            "label": {"type": "string"},
+                        },
+                        required=["dice"],
+                    ),
+                ]
+            }
+        },
+        required=["roll"],
+    ),
+    "check": _obj(
+        {"check": _ref("expr"), "outcomes": _ref("outcomes")}, required=["check", "outcomes"]
+    ),
+    "advance": _obj(
+        {"advance": _d({"type": ["integer", "string"]}, "Minutes to move the clock on.")},
+        required=["advance"],
+    ),
 }
 
 ACTION_PROPS: dict[str, dict] = {
     "id": _d({"type": "string"}, "Stable id, used in saves, tests and `done('node.id')`."),
     "label": _d({"type": ["string", "number"]}, "What the player sees (and may type)."),
-    "aliases": _d({"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": ["string", "number"]}}]},
-                  "Other words that choose this action (typed or spoken)."),
+    "aliases": _d(
+        {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": ["string", "number"]}}]},
+        "Other words that choose this action (typed or spoken).",
+    ),
     "when": _d(_ref("expr"), "Offered only while this is true."),
     "once": _d({"type": "boolean"}, "Offered until taken once."),
     "cost": _DURATION,
@@ -113,39 +172,85 @@ STORY_PROPS: dict[str, dict] = {
     "description": {"type": "string"},
     "options": _d({"type": "object"}, "Rule-system settings."),
     "version": {"type": ["string", "number"]},
-    "length": _d({"type": ["string", "number"]}, "How long a game takes, e.g. \"30分\"."),
+    "length": _d({"type": ["string", "number"]}, 'How long a game takes, e.g. "30分".'),
 }
 
 TOP_PROPS: dict[str, dict] = {
     "story": _obj(STORY_PROPS, desc="What the story is and where it starts (in exactly one file)."),
-    "clock": _obj({"start": _d({"type": ["string", "integer"]}, "The time shown at the start, e.g. \"10:00\"."),
-                   "limit": _d({"type": ["string", "integer"]}, "When time runs out: \"20:00\" or a duration."),
-                   "show": {"type": "boolean"},
-                   "left_visible_when": _d(_ref("expr"), "Show the time left only while this holds.")}),
+    "clock": _obj(
+        {
+            "start": _d(
+                {"type": ["string", "integer"]}, 'The time shown at the start, e.g. "10:00".'
+            ),
+            "limit": _d(
+                {"type": ["string", "integer"]}, 'When time runs out: "20:00" or a duration.'
+            ),
+            "show": {"type": "boolean"},
+            "left_visible_when": _d(_ref("expr"), "Show the time left only while this holds."),
+        }
+    ),
     "variables": {"type": "object", "additionalProperties": _ref("variable")},
-    "conditions": _d({"type": "object", "additionalProperties": _ref("expr")},
-                     "Named conditions: name -> expression, usable in any when/if/check and in {…}."),
+    "conditions": _d(
+        {"type": "object", "additionalProperties": _ref("expr")},
+        "Named conditions: name -> expression, usable in any when/if/check and in {…}.",
+    ),
     "items": {"type": "object", "additionalProperties": _ref("item")},
     "characters": {"type": "object", "additionalProperties": _ref("character")},
     "nodes": {"type": "object", "additionalProperties": _ref("node")},
     "endings": {"type": "object", "additionalProperties": _ref("ending")},
     "events": {"type": "array", "items": _ref("event")},
-    "readings": _d({"type": "object", "additionalProperties": {"type": "string"}},
-                   "How to read words aloud: {漢字: かんじ}."),
-    "voices": _d({"type": "object", "additionalProperties": {"type": "string"}}, "Speaker -> voice."),
-    "migrations": _d({"type": "array", "items": _obj({
-        "version": _d({"type": ["string", "number"]}, "The story version that made these renames."),
-        "nodes": _d({"type": "object", "additionalProperties": {"type": "string"}}, "Old node id -> new."),
-        "variables": _d({"type": "object", "additionalProperties": {"type": "string"}}, "Old variable -> new."),
-        "items": _d({"type": "object", "additionalProperties": {"type": "string"}}, "Old item id -> new."),
-        "actions": _d({"type": "object", "additionalProperties": {"type": "string"}},
-                      "node.old_action (or old_action) -> new action id."),
-    })}, "Renames that map saves of older story versions onto this one."),
+    "readings": _d(
+        {"type": "object", "additionalProperties": {"type": "string"}},
+        "How to read words aloud: {漢字: かんじ}.",
+    ),
+    "voices": _d(
+        {"type": "object", "additionalProperties": {"type": "string"}}, "Speaker -> voice."
+    ),
+    "migrations": _d(
+        {
+            "type": "array",
+            "items": _obj(
+                {
+                    "version": _d(
+                        {"type": ["string", "number"]}, "The story version that made these renames."
+                    ),
+                    "nodes": _d(
+                        {"type": "object", "additionalProperties": {"type": "string"}},
+                        "Old node id -> new.",
+                    ),
+                    "variables": _d(
+                        {"type": "object", "additionalProperties": {"type": "string"}},
+                        "Old variable -> new.",
+                    ),
+                    "items": _d(
+                        {"type": "object", "additionalProperties": {"type": "string"}},
+                        "Old item id -> new.",
+                    ),
+                    "actions": _d(
+                        {"type": "object", "additionalProperties": {"type": "string"}},
+                        "node.old_action (or old_action) -> new action id.",
+                    ),
+                }
+            ),
+        },
+        "Renames that map saves of older story versions onto this one.",
+    ),
 }
 
-_LINE = {"anyOf": [{"type": ["string", "number"]},
-                   _obj({"id": {"type": "string"}, "text": {"type": ["string", "number"]},
-                         "when": _ref("expr"), "speaker": {"type": "string"}}, required=["text"])]}
+_LINE = {
+    "anyOf": [
+        {"type": ["string", "number"]},
+        _obj(
+            {
+                "id": {"type": "string"},
+                "text": {"type": ["string", "number"]},
+                "when": _ref("expr"),
+                "speaker": {"type": "string"},
+            },
+            required=["text"],
+        ),
+    ]
+}
 
 
 def _loads(name: str) -> bool:
@@ -166,10 +271,18 @@ def story_schema() -> dict:
 
     rules = list(names())
     titles = ", ".join(f"{r} ({system(r).title})" if _loads(r) else r for r in rules)
-    story = _obj({**STORY_PROPS, "rules": _d({"enum": rules}, f"The rule system: {titles}.")},
-                 desc=TOP_PROPS["story"]["description"])
-    top = {**TOP_PROPS, "story": story,
-           **{r: _d({"type": ["object", "array", "null"]}, f"Data for the {r} rule system.") for r in rules}}
+    story = _obj(
+        {**STORY_PROPS, "rules": _d({"enum": rules}, f"The rule system: {titles}.")},
+        desc=TOP_PROPS["story"]["description"],
+    )
+    top = {
+        **TOP_PROPS,
+        "story": story,
+        **{
+            r: _d({"type": ["object", "array", "null"]}, f"Data for the {r} rule system.")
+            for r in rules
+        },
+    }
     return {
         "$schema": DRAFT,
         "title": "Katari story",
@@ -179,70 +292,169 @@ def story_schema() -> dict:
         "additionalProperties": False,
         "$defs": {
             "expr": _EXPR,
-            "narration": {"anyOf": [_LINE, {"type": "array", "items": _LINE}],
-                          "description": "Text, or a list of lines: text or {id, text, when, speaker}."},
-            "effect": {"anyOf": list(EFFECT_SCHEMAS.values()),
-                       "description": "One effect: set, add, give, take, goto, end, say, keeper, do, "
-                                      "if/then/else, roll, check/outcomes, advance."},
+            "narration": {
+                "anyOf": [_LINE, {"type": "array", "items": _LINE}],
+                "description": "Text, or a list of lines: text or {id, text, when, speaker}.",
+            },
+            "effect": {
+                "anyOf": list(EFFECT_SCHEMAS.values()),
+                "description": "One effect: set, add, give, take, goto, end, say, keeper, do, "
+                "if/then/else, roll, check/outcomes, advance.",
+            },
             "effects": {"anyOf": [_ref("effect"), {"type": "array", "items": _ref("effect")}]},
-            "outcome": {"anyOf": [
-                {"type": "string"}, {"type": "array", "items": _ref("effect")},
-                _obj({"say": _ref("narration"), "keeper": _ref("narration"), "effects": _ref("effects"),
-                      "goto": {"type": "string"}, "end": {"type": "string"}})]},
-            "outcomes": _d({"type": "object", "additionalProperties": _ref("outcome")},
-                           "Outcome key (success, failure, critical, hard, ..., otherwise) -> what happens."),
+            "outcome": {
+                "anyOf": [
+                    {"type": "string"},
+                    {"type": "array", "items": _ref("effect")},
+                    _obj(
+                        {
+                            "say": _ref("narration"),
+                            "keeper": _ref("narration"),
+                            "effects": _ref("effects"),
+                            "goto": {"type": "string"},
+                            "end": {"type": "string"},
+                        }
+                    ),
+                ]
+            },
+            "outcomes": _d(
+                {"type": "object", "additionalProperties": _ref("outcome")},
+                "Outcome key (success, failure, critical, hard, ..., otherwise) -> what happens.",
+            ),
             "action": _obj(ACTION_PROPS, required=["label"]),
             "node": {**_obj(NODE_PROPS), "type": ["object", "null"]},
-            "ending": {"anyOf": [{"enum": ENDING_KINDS}, _obj({
-                "kind": {"enum": ENDING_KINDS}, "title": {"type": ["string", "number"]},
-                "narration": _ref("narration")})]},
-            "event": _obj({"id": {"type": "string"},
-                           "title": _d({"type": "string"}, "What the GM panel and status call the event."),
-                           "at": _d({"type": ["integer", "string"]}, "Minutes after the start, \"1h\" or \"11:00\"."),
-                           "after": {"type": ["integer", "string"]},
-                           "when": _ref("expr"), "effects": _ref("effects"), "repeat": {"type": "boolean"}}),
-            "variable": {"anyOf": [{"type": ["string", "number", "boolean", "null"]},
-                                   _obj({"value": {}, "visible": {"type": "boolean"},
-                                         "label": {"type": "string"},
-                                         "visible_when": _d(_ref("expr"), "Shown to a player only while "
-                                                                         "this condition holds.")})]},
-            "item": {"anyOf": [{"type": "string"},
-                               _obj({"name": {"type": ["string", "number"]}, "description": {"type": "string"},
-                                     "props": {"type": "object"}})]},
-            "character": _obj({"name": {"type": ["string", "number"]}, "kind": {"enum": CHARACTER_KINDS},
-                               "known_when": _d(_ref("expr"), "The player knows the name only while this holds."),
-                               "unknown_name": _d({"type": "string"}, "What the player calls the character until then."),
-                               "stats": {"type": "object"}, "props": {"type": "object"}}),
+            "ending": {
+                "anyOf": [
+                    {"enum": ENDING_KINDS},
+                    _obj(
+                        {
+                            "kind": {"enum": ENDING_KINDS},
+                            "title": {"type": ["string", "number"]},
+                            "narration": _ref("narration"),
+                        }
+                    ),
+                ]
+            },
+            "event": _obj(
+                {
+                    "id": {"type": "string"},
+                    "title": _d({"type": "string"}, "What the GM panel and status call the event."),
+                    "at": _d(
+                        {"type": ["integer", "string"]}, 'Minutes after the start, "1h" or "11:00".'
+                    ),
+                    "after": {"type": ["integer", "string"]},
+                    "when": _ref("expr"),
+                    "effects": _ref("effects"),
+                    "repeat": {"type": "boolean"},
+                }
+            ),
+            "variable": {
+                "anyOf": [
+                    {"type": ["string", "number", "boolean", "null"]},
+                    _obj(
+                        {
+                            "value": {},
+                            "visible": {"type": "boolean"},
+                            "label": {"type": "string"},
+                            "visible_when": _d(
+                                _ref("expr"), "Shown to a player only while this condition holds."
+                            ),
+                        }
+                    ),
+                ]
+            },
+            "item": {
+                "anyOf": [
+                    {"type": "string"},
+                    _obj(
+                        {
+                            "name": {"type": ["string", "number"]},
+                            "description": {"type": "string"},
+                            "props": {"type": "object"},
+                        }
+                    ),
+                ]
+            },
+            "character": _obj(
+                {
+                    "name": {"type": ["string", "number"]},
+                    "kind": {"enum": CHARACTER_KINDS},
+                    "known_when": _d(
+                        _ref("expr"), "The player knows the name only while this holds."
+                    ),
+                    "unknown_name": _d(
+                        {"type": "string"}, "What the player calls the character until then."
+                    ),
+                    "stats": {"type": "object"},
+                    "props": {"type": "object"},
+                }
+            ),
         },
     }
 
 
 def playtest_schema() -> dict:
     """The schema of a play-test file (``tests/*.yaml``, see docs/playtests.md)."""
-    faces = {"anyOf": [{"type": "integer"}, {"type": "string"},
-                       {"type": "array", "items": {"type": "integer"}}]}
+    faces = {
+        "anyOf": [
+            {"type": "integer"},
+            {"type": "string"},
+            {"type": "array", "items": {"type": "integer"}},
+        ]
+    }
     names = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
-    expect = _obj({
-        "after": _d({"type": "integer", "minimum": 0}, "Check after this many commands (0: at the start); "
-                                                       "without it, at the end."),
-        "node": {"type": "string"}, "ending": {"type": ["string", "null"]},
-        "var": {"type": "object"}, "vars": {"type": "object"},
-        "has": {"anyOf": [{"type": "string"}, {"type": "array"}, {"type": "object"}]}, "lacks": names,
-        "clock": {"type": ["integer", "string"]}, "turn": {"type": "integer"},
-        "text": _d(names, "Text seen in the narration so far."), "no_text": names,
-        "offers": names, "not_offers": names, "visited": names, "fired": names,
-    }, desc="Things that must hold; every key given is checked.")
-    case = _obj({
-        "name": {"type": "string"}, "seed": {"type": "integer"}, "gm": {"type": "boolean"},
-        "dice": _d(faces, "Faces for the first rolls, in order."),
-        "commands": {"type": "array", "items": {"anyOf": [
-            {"type": ["string", "number"]},
-            _obj({"command": {"type": ["string", "number"]}, "dice": faces}, required=["command"])]}},
-        "expect": {"anyOf": [expect, {"type": "array", "items": expect}]},
-        "allow_errors": {"type": "boolean"}, "skip": {"type": "string"},
-    }, required=["commands"])
-    return {"$schema": DRAFT, "title": "Katari play-tests",
-            "anyOf": [case, {"type": "array", "items": case}]}
+    expect = _obj(
+        {
+            "after": _d(
+                {"type": "integer", "minimum": 0},
+                "Check after this many commands (0: at the start); without it, at the end.",
+            ),
+            "node": {"type": "string"},
+            "ending": {"type": ["string", "null"]},
+            "var": {"type": "object"},
+            "vars": {"type": "object"},
+            "has": {"anyOf": [{"type": "string"}, {"type": "array"}, {"type": "object"}]},
+            "lacks": names,
+            "clock": {"type": ["integer", "string"]},
+            "turn": {"type": "integer"},
+            "text": _d(names, "Text seen in the narration so far."),
+            "no_text": names,
+            "offers": names,
+            "not_offers": names,
+            "visited": names,
+            "fired": names,
+        },
+        desc="Things that must hold; every key given is checked.",
+    )
+    case = _obj(
+        {
+            "name": {"type": "string"},
+            "seed": {"type": "integer"},
+            "gm": {"type": "boolean"},
+            "dice": _d(faces, "Faces for the first rolls, in order."),
+            "commands": {
+                "type": "array",
+                "items": {
+                    "anyOf": [
+                        {"type": ["string", "number"]},
+                        _obj(
+                            {"command": {"type": ["string", "number"]}, "dice": faces},
+                            required=["command"],
+                        ),
+                    ]
+                },
+            },
+            "expect": {"anyOf": [expect, {"type": "array", "items": expect}]},
+            "allow_errors": {"type": "boolean"},
+            "skip": {"type": "string"},
+        },
+        required=["commands"],
+    )
+    return {
+        "$schema": DRAFT,
+        "title": "Katari play-tests",
+        "anyOf": [case, {"type": "array", "items": case}],
+    }
 
 
 def dumps(schema: dict) -> str:

@@ -51,9 +51,13 @@ def story_files(path: str | os.PathLike[str]) -> list[Path]:
     what each name is (a link, a device) is :func:`read_text`'s to judge."""
     p = Path(path)
     if p.is_dir():
-        found = (q for q in p.rglob("*.y*ml")
-                 if q.suffix in (".yaml", ".yml") and "tests" not in q.relative_to(p).parts[:-1]
-                 and not q.name.startswith("."))
+        found = (
+            q
+            for q in p.rglob("*.y*ml")
+            if q.suffix in (".yaml", ".yml")
+            and "tests" not in q.relative_to(p).parts[:-1]
+            and not q.name.startswith(".")
+        )
         return sorted(islice(found, MAX_FILES + 1))
     return [p]
 
@@ -63,8 +67,9 @@ def _inside(real: str, root: Path) -> bool:
     return real == r or real.startswith(r.rstrip(os.sep) + os.sep)
 
 
-def read_bytes(f: str | os.PathLike[str], root: Path | None = None, *,
-               limit: int = MAX_FILE_BYTES) -> bytes:
+def read_bytes(
+    f: str | os.PathLike[str], root: Path | None = None, *, limit: int = MAX_FILE_BYTES
+) -> bytes:
     """The bytes of a regular file (inside ``root`` when given), at most ``limit`` of them.
 
     Raises :class:`SourceError` with a one-line reason for anything else."""
@@ -79,20 +84,32 @@ def read_bytes(f: str | os.PathLike[str], root: Path | None = None, *,
     if stat.S_ISDIR(st.st_mode):
         raise SourceError("is a folder with no story files")
     if not stat.S_ISREG(st.st_mode):
-        raise SourceError("is not a regular file (a device, a pipe or a socket); a story reads only regular files")
+        raise SourceError(
+            "is not a regular file (a device, a pipe or a socket); a story reads only regular files"
+        )
     if root is not None and not _inside(real, root):
-        raise SourceError("is a link to a file outside the story folder; a story reads only its own files")
+        raise SourceError(
+            "is a link to a file outside the story folder; a story reads only its own files"
+        )
     if st.st_size > limit:
         raise SourceError(f"file is larger than {limit // (1024 * 1024)} MB")
-    flags = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-             | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+    flags = (
+        os.O_RDONLY
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_NOFOLLOW", 0)
+        | getattr(os, "O_NOCTTY", 0)
+        | getattr(os, "O_CLOEXEC", 0)
+        | getattr(os, "O_BINARY", 0)
+    )
     try:
         fd = os.open(real, flags)
     except OSError as e:
         raise SourceError(f"cannot read: {e.strerror or e}") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # it changed since we looked
-            raise SourceError("is not a regular file (a device, a pipe or a socket); a story reads only regular files")
+            raise SourceError(
+                "is not a regular file (a device, a pipe or a socket); a story reads only regular files"
+            )
         chunks: list[bytes] = []
         n = 0
         while True:
@@ -110,8 +127,9 @@ def read_bytes(f: str | os.PathLike[str], root: Path | None = None, *,
     return b"".join(chunks)
 
 
-def read_text(f: str | os.PathLike[str], root: Path | None = None, *,
-              limit: int = MAX_FILE_BYTES) -> str:
+def read_text(
+    f: str | os.PathLike[str], root: Path | None = None, *, limit: int = MAX_FILE_BYTES
+) -> str:
     """:func:`read_bytes` as UTF-8 text; a byte that is not UTF-8 is a located SourceError."""
     return decode(read_bytes(f, root, limit=limit))
 
@@ -121,8 +139,9 @@ def decode(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        before = data[:e.start]
+        before = data[: e.start]
         line = before.count(b"\n") + 1
-        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-        raise SourceError(f"not UTF-8 text ({e.reason} at byte {e.start}); save the file as UTF-8",
-                          (line, col)) from None
+        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise SourceError(
+            f"not UTF-8 text ({e.reason} at byte {e.start}); save the file as UTF-8", (line, col)
+        ) from None

@@ -35,10 +35,16 @@ def control_problem(text: str) -> tuple[int, str] | None:
     if m is None:
         return None
     ch = m.group()
-    what = {"\x1b": " (escape: a terminal control sequence)", "\r": " (carriage return)",
-            "\x00": " (NUL)"}.get(ch, "")
-    return m.start(), f"control character U+{ord(ch):04X}{what} in text: a story holds text only, " \
-                      "without control characters other than newline and tab"
+    what = {
+        "\x1b": " (escape: a terminal control sequence)",
+        "\r": " (carriage return)",
+        "\x00": " (NUL)",
+    }.get(ch, "")
+    return (
+        m.start(),
+        f"control character U+{ord(ch):04X}{what} in text: a story holds text only, "
+        "without control characters other than newline and tab",
+    )
 
 
 def printable(text: str) -> str:

@@ -101,6 +101,7 @@ def source_hash(text: str) -> str:
 
 # ---- what a story has to translate --------------------------------------------------
 
+
 def _rules(story: Story) -> Any:
     from runner.rules import system
 
@@ -189,7 +190,9 @@ _LIST_KEYS = ("aliases", "words")
 """Text keys whose lists are alternatives (one entry, words joined by ALIAS_SEP)."""
 
 
-def _data_texts(data: Any, keys: frozenset[str], path: str = "", depth: int = 0) -> Iterator[tuple[str, str, str]]:
+def _data_texts(
+    data: Any, keys: frozenset[str], path: str = "", depth: int = 0
+) -> Iterator[tuple[str, str, str]]:
     """(path, text, kind) for each text in rule data under one of ``keys``."""
     if depth > 32:
         return
@@ -223,6 +226,7 @@ def _text_value(v: Any, path: str, key: str) -> Iterator[tuple[str, str, str]]:
 
 # ---- where translations live ----------------------------------------------------------
 
+
 def translations_dir(story_path: str | os.PathLike[str]) -> Path:
     p = Path(story_path)
     return p / "translations" if p.is_dir() else p.parent / "translations"
@@ -247,7 +251,7 @@ def languages(story: Story) -> list[str]:
         if p.is_dir():
             lang = f.stem
         elif f.stem.startswith(p.stem + "."):
-            lang = f.stem[len(p.stem) + 1:]
+            lang = f.stem[len(p.stem) + 1 :]
         else:
             continue
         if _LANG_RE.match(lang):
@@ -263,6 +267,7 @@ def valid_lang(lang: str) -> bool:
 
 
 # ---- reading and writing PO and CSV ----------------------------------------------------
+
 
 @dataclass
 class Unit:
@@ -316,7 +321,7 @@ def _read_po(p: Path, text: str) -> tuple[str, list[Unit]]:
         h = ""
         for c in (e.comment or "").splitlines():
             if c.startswith(HASH_NOTE):
-                h = c[len(HASH_NOTE):].strip()
+                h = c[len(HASH_NOTE) :].strip()
         units.append(Unit(e.msgctxt, e.msgid, e.msgstr, h, "fuzzy" in e.flags, e.linenum))
     return lang, units
 
@@ -327,8 +332,10 @@ CSV_FIELDS = ("id", "source", "translation", "needs_review", "context", "source_
 def _read_csv(p: Path, text: str) -> tuple[str, list[Unit]]:
     rows = csv.DictReader(io.StringIO(text, newline=""))
     if rows.fieldnames is None or not {"id", "source", "translation"} <= set(rows.fieldnames):
-        raise TranslationError(f"{p}: a CSV translation needs the columns id, source and translation "
-                               f"(as `katari strings export --format csv` writes them)")
+        raise TranslationError(
+            f"{p}: a CSV translation needs the columns id, source and translation "
+            f"(as `katari strings export --format csv` writes them)"
+        )
     units = []
     lang = ""
     for i, r in enumerate(rows, 2):
@@ -341,8 +348,16 @@ def _read_csv(p: Path, text: str) -> tuple[str, list[Unit]]:
             continue
         if not key:
             continue
-        units.append(Unit(key, r.get("source") or "", r.get("translation") or "", (r.get("source_hash") or "").strip(),
-                          (r.get("needs_review") or "").strip().lower() in ("yes", "y", "true", "1", "x"), i))
+        units.append(
+            Unit(
+                key,
+                r.get("source") or "",
+                r.get("translation") or "",
+                (r.get("source_hash") or "").strip(),
+                (r.get("needs_review") or "").strip().lower() in ("yes", "y", "true", "1", "x"),
+                i,
+            )
+        )
     return lang, units
 
 
@@ -410,8 +425,16 @@ def render_csv(story: Story, lang: str, old: dict[str, Unit] | None = None) -> s
     w.writerow(CSV_FIELDS)
     w.writerow(["#language", "", lang, "", f"story {story.id}, written in {story.language}", ""])
     old = old or {}
-    w.writerow([NAMES_KEY, "", ", ".join(proper_names(old)), "",
-                "names kept in the source script in this language, separated by commas", ""])
+    w.writerow(
+        [
+            NAMES_KEY,
+            "",
+            ", ".join(proper_names(old)),
+            "",
+            "names kept in the source script in this language, separated by commas",
+            "",
+        ]
+    )
     for e in _export_entries(story, lang):
         u = old.get(e.key)
         text, review = "", ""
@@ -434,7 +457,7 @@ def _builtin(story: Story, lang: str, key: str) -> str | None:
     if rs is None or rs.texts is None:
         return None
     prefix = f"rules.{story.rules}."
-    return rs.texts(lang).get(key[len(prefix):]) if key.startswith(prefix) else None
+    return rs.texts(lang).get(key[len(prefix) :]) if key.startswith(prefix) else None
 
 
 def proper_names(units: dict[str, Unit]) -> list[str]:
@@ -457,6 +480,7 @@ def source_story(story: Story) -> Story:
 
 
 # ---- applying a translation ------------------------------------------------------------
+
 
 def load_units(story: Story, lang: str) -> tuple[Path, dict[str, Unit]] | None:
     """The story's translation file for ``lang`` and its units by id, or None when it has none."""
@@ -504,30 +528,63 @@ def overlay(story: Story, lang: str, units: dict[str, Unit], path: str = "") -> 
     rs = _rules(story)
     tr = _Overlay(texts, rs.text_keys if rs is not None else frozenset())
     nodes = {nid: tr.node(n) for nid, n in story.nodes.items()}
-    endings = {eid: dataclasses.replace(e, title=tr.get(f"end.{eid}.title", e.title),
-                                        narration=tr.lines(e.narration))
-               for eid, e in story.endings.items()}
-    variables = {k: dataclasses.replace(v, label=tr.get(f"variables.{k}.label", v.label))
-                 for k, v in story.variables.items()}
-    items = {k: dataclasses.replace(it, name=tr.get(f"items.{k}.name", it.name),
-                                    description=tr.get(f"items.{k}.description", it.description),
-                                    props=tr.data(it.props, f"items.{k}.props"))
-             for k, it in story.items.items()}
-    characters = {k: dataclasses.replace(c, name=tr.get(f"characters.{k}.name", c.name),
-                                         unknown_name=tr.get(f"characters.{k}.unknown_name", c.unknown_name),
-                                         props=tr.data(c.props, f"characters.{k}.props"))
-                  for k, c in story.characters.items()}
+    endings = {
+        eid: dataclasses.replace(
+            e, title=tr.get(f"end.{eid}.title", e.title), narration=tr.lines(e.narration)
+        )
+        for eid, e in story.endings.items()
+    }
+    variables = {
+        k: dataclasses.replace(v, label=tr.get(f"variables.{k}.label", v.label))
+        for k, v in story.variables.items()
+    }
+    items = {
+        k: dataclasses.replace(
+            it,
+            name=tr.get(f"items.{k}.name", it.name),
+            description=tr.get(f"items.{k}.description", it.description),
+            props=tr.data(it.props, f"items.{k}.props"),
+        )
+        for k, it in story.items.items()
+    }
+    characters = {
+        k: dataclasses.replace(
+            c,
+            name=tr.get(f"characters.{k}.name", c.name),
+            unknown_name=tr.get(f"characters.{k}.unknown_name", c.unknown_name),
+            props=tr.data(c.props, f"characters.{k}.props"),
+        )
+        for k, c in story.characters.items()
+    }
     events = tuple(dataclasses.replace(ev, effects=tr.effects(ev.effects)) for ev in story.events)
     options = tr.data(story.options, "story.options")
     extra = {k: tr.data(v, f"section.{k}") for k, v in story.extra.items()}
-    applied = Applied(lang, story.language, path, frozenset(missing), frozenset(stale), rule_texts,
-                      frozenset(proper_names(units)))
+    applied = Applied(
+        lang,
+        story.language,
+        path,
+        frozenset(missing),
+        frozenset(stale),
+        rule_texts,
+        frozenset(proper_names(units)),
+    )
     new = dataclasses.replace(
-        story, language=lang, title=tr.get("story.title", story.title),
+        story,
+        language=lang,
+        title=tr.get("story.title", story.title),
         description=tr.get("story.description", story.description),
-        length=tr.get("story.length", story.length), nodes=nodes, endings=endings,
-        variables=variables, items=items, characters=characters, events=events,
-        options=options, extra=extra, translation=applied, cache={})
+        length=tr.get("story.length", story.length),
+        nodes=nodes,
+        endings=endings,
+        variables=variables,
+        items=items,
+        characters=characters,
+        events=events,
+        options=options,
+        extra=extra,
+        translation=applied,
+        cache={},
+    )
     new.cache["_source"] = story
     from runner import kana
 
@@ -568,15 +625,23 @@ class _Overlay:
         words = self.texts.get(f"{a.key}.aliases")
         if words is not None:
             aliases = tuple(w.strip() for w in words.split("|") if w.strip())
-        return a._replace(label=self.get(f"{a.key}.label", a.label), aliases=aliases,
-                          effects=self.effects(a.effects), after=self.effects(a.after),
-                          outcomes=tuple(self.outcome(o) for o in a.outcomes))
+        return a._replace(
+            label=self.get(f"{a.key}.label", a.label),
+            aliases=aliases,
+            effects=self.effects(a.effects),
+            after=self.effects(a.after),
+            outcomes=tuple(self.outcome(o) for o in a.outcomes),
+        )
 
     def node(self, n: Node) -> Node:
-        return n._replace(title=self.get(f"{n.id}.title", n.title), narration=self.lines(n.narration),
-                          keeper=self.lines(n.keeper), on_enter=self.effects(n.on_enter),
-                          actions=tuple(self.action(a) for a in n.actions),
-                          props=self.data(n.props, f"{n.id}.props"))
+        return n._replace(
+            title=self.get(f"{n.id}.title", n.title),
+            narration=self.lines(n.narration),
+            keeper=self.lines(n.keeper),
+            on_enter=self.effects(n.on_enter),
+            actions=tuple(self.action(a) for a in n.actions),
+            props=self.data(n.props, f"{n.id}.props"),
+        )
 
     def data(self, data: Any, base: str) -> Any:
         """Rule data with its texts translated (a new copy only where something changes)."""
@@ -601,14 +666,17 @@ class _Overlay:
                 return {**v, "name": self.texts.get(f"{path}.name", v["name"])}
             return v
         if isinstance(v, dict):
-            return {k: self._data(x, f"{path}.{k}", k in self.text_keys, str(k), depth + 1)
-                    for k, x in v.items()}
+            return {
+                k: self._data(x, f"{path}.{k}", k in self.text_keys, str(k), depth + 1)
+                for k, x in v.items()
+            }
         if isinstance(v, list):
             return [self._data(x, f"{path}.{i}", False, key, depth + 1) for i, x in enumerate(v)]
         return v
 
 
 # ---- importing, checking, marking -------------------------------------------------------
+
 
 @dataclass
 class ImportReport:
@@ -631,8 +699,10 @@ def import_file(story: Story, src: str | os.PathLike[str], lang: str = "") -> Im
     story = source_story(story)
     file_lang, units = read_units(src)
     if not [u for u in units if u.key != NAMES_KEY]:
-        raise TranslationError(f"{src}: no strings with an id in it (a file made by `katari strings "
-                               f"export {story.id} --lang LANG` has one per string)")
+        raise TranslationError(
+            f"{src}: no strings with an id in it (a file made by `katari strings "
+            f"export {story.id} --lang LANG` has one per string)"
+        )
     lang = lang or file_lang
     if not lang:
         stem = Path(src).stem
@@ -640,7 +710,9 @@ def import_file(story: Story, src: str | os.PathLike[str], lang: str = "") -> Im
     if not valid_lang(lang):
         raise TranslationError(f"{src}: which language is it? Give --lang (e.g. --lang en)")
     if lang == story.language:
-        raise TranslationError(f"{story.id} is written in {lang}: a translation is into another language")
+        raise TranslationError(
+            f"{story.id} is written in {lang}: a translation is into another language"
+        )
     by_key = {u.key: u for u in units}
     ents = entries(story)
     known = {e.key for e in ents}
@@ -657,8 +729,12 @@ def import_file(story: Story, src: str | os.PathLike[str], lang: str = "") -> Im
             rep.stale += 1
         else:
             rep.translated += 1
-        if e.kind == "rules" and sorted(_PLACEHOLDER.findall(e.text)) != sorted(_PLACEHOLDER.findall(u.text)):
-            rep.problems.append(f"{e.key}: keep the placeholders {' '.join(sorted(set(_PLACEHOLDER.findall(e.text))))}")
+        if e.kind == "rules" and sorted(_PLACEHOLDER.findall(e.text)) != sorted(
+            _PLACEHOLDER.findall(u.text)
+        ):
+            rep.problems.append(
+                f"{e.key}: keep the placeholders {' '.join(sorted(set(_PLACEHOLDER.findall(e.text))))}"
+            )
     text = render_po(story, lang, by_key)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
@@ -677,9 +753,17 @@ def check(story: Story, lang: str) -> list[Any]:
     if lang == story.language:
         return []
     if not path.is_file():
-        return [Diagnostic(str(path), 1, 1, f"no {lang} translation of {story.id} (katari strings export "
-                                            f"{story.id} --lang {lang} -o {lang}.po makes one to fill in)",
-                           "K400", "warning")]
+        return [
+            Diagnostic(
+                str(path),
+                1,
+                1,
+                f"no {lang} translation of {story.id} (katari strings export "
+                f"{story.id} --lang {lang} -o {lang}.po makes one to fill in)",
+                "K400",
+                "warning",
+            )
+        ]
     try:
         _lang, units = read_units(path)
     except TranslationError as e:
@@ -691,19 +775,36 @@ def check(story: Story, lang: str) -> list[Any]:
         line = u.line if u is not None and u.line else 1
         if u is None or not u.text.strip():
             if e.kind != "rules":
-                out.append(Diagnostic(str(path), line, 1, f"{e.key}: not translated into {lang} "
-                                                          f"(shown in {story.language}): {_clip(e.text)}",
-                                      "K400", "warning"))
+                out.append(
+                    Diagnostic(
+                        str(path),
+                        line,
+                        1,
+                        f"{e.key}: not translated into {lang} "
+                        f"(shown in {story.language}): {_clip(e.text)}",
+                        "K400",
+                        "warning",
+                    )
+                )
         elif u.fuzzy or not _fresh(u, e.text):
-            out.append(Diagnostic(str(path), line, 1, f"{e.key}: stale: the source changed since it was "
-                                                      f"translated (shown in {story.language} until it is "
-                                                      f"checked): {_clip(e.text)}", "K401", "warning"))
+            out.append(
+                Diagnostic(
+                    str(path),
+                    line,
+                    1,
+                    f"{e.key}: stale: the source changed since it was "
+                    f"translated (shown in {story.language} until it is "
+                    f"checked): {_clip(e.text)}",
+                    "K401",
+                    "warning",
+                )
+            )
     return out
 
 
 def _clip(text: str, n: int = 40) -> str:
     text = text.replace("\n", " ")
-    return repr(text if len(text) <= n else text[:n - 1] + "…")
+    return repr(text if len(text) <= n else text[: n - 1] + "…")
 
 
 UNTRANSLATED = {"ja": "〔未訳〕", "en": "[untranslated] "}

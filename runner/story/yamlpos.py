@@ -47,12 +47,19 @@ class _Loader(_Base):  # type: ignore[misc, valid-type]
 # would make them false, true and 600), so both loaders agree on every story.
 _Loader.yaml_implicit_resolvers = {}
 _Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 _Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""])
+    "tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
+)
 _Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789"))
-_FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
+    "tag:yaml.org,2002:int",
+    re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+    list("-+0123456789"),
+)
+_FLOAT = re.compile(
+    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
 _Loader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT, list("-+0123456789."))
 
 # Only the core schema's types reach a story: text, numbers, true/false, null, lists and
@@ -75,7 +82,9 @@ def _int12(loader: _Loader, node: yaml.ScalarNode) -> int:
         else:
             raise ValueError
     except ValueError:
-        raise _refuse(node.start_mark, f"{_clip(v)} is not a whole number Katari can read") from None
+        raise _refuse(
+            node.start_mark, f"{_clip(v)} is not a whole number Katari can read"
+        ) from None
     if n.bit_length() > 14_000:  # more than 4,200 decimal digits: Python cannot print it
         raise _refuse(node.start_mark, "a number of thousands of digits")
     return n
@@ -116,8 +125,11 @@ def _str12(loader: _Loader, node: yaml.Node) -> str:
 def _undefined(loader: _Loader, node: yaml.Node) -> None:
     tag = node.tag or ""
     short = tag.replace("tag:yaml.org,2002:", "!!")
-    raise _refuse(node.start_mark, f"the tag {short!r} is not part of YAML 1.2's core schema: a story holds "
-                                   "text, numbers, true/false, null, lists and mappings only")
+    raise _refuse(
+        node.start_mark,
+        f"the tag {short!r} is not part of YAML 1.2's core schema: a story holds "
+        "text, numbers, true/false, null, lists and mappings only",
+    )
 
 
 def _clip(v: str) -> str:
@@ -141,7 +153,9 @@ def _pos(node: yaml.Node) -> tuple[int, int]:
 def _enter(loader: _Loader, node: yaml.Node) -> None:
     loader.depth += 1
     if loader.depth > MAX_YAML_DEPTH:
-        raise _refuse(node.start_mark, f"lists and mappings nested more than {MAX_YAML_DEPTH} levels deep")
+        raise _refuse(
+            node.start_mark, f"lists and mappings nested more than {MAX_YAML_DEPTH} levels deep"
+        )
 
 
 def _child(loader: _Loader, child: yaml.Node, mark: Any) -> Any:
@@ -152,11 +166,17 @@ def _child(loader: _Loader, child: yaml.Node, mark: Any) -> Any:
         size, height = loader.shape.get(child, (1, 0))
         loader.repeated += size
         if loader.repeated > MAX_ALIAS_NODES:
-            raise _refuse(mark, f"aliases (*name) repeat more than {MAX_ALIAS_NODES:,} values in this file "
-                                "(an alias bomb?)")
+            raise _refuse(
+                mark,
+                f"aliases (*name) repeat more than {MAX_ALIAS_NODES:,} values in this file "
+                "(an alias bomb?)",
+            )
         if loader.depth + height > MAX_YAML_DEPTH:
-            raise _refuse(mark, f"lists and mappings nested more than {MAX_YAML_DEPTH} levels deep "
-                                "(through an alias)")
+            raise _refuse(
+                mark,
+                f"lists and mappings nested more than {MAX_YAML_DEPTH} levels deep "
+                "(through an alias)",
+            )
     return loader.construct_object(child, deep=True)
 
 

@@ -53,6 +53,7 @@ MAX_COMMAND = 100_000
 
 # -- errors ------------------------------------------------------------------
 
+
 class FileError(SaveError):
     """A ``SaveError`` the console can say in either language: ``code`` names the text
     (``why_<code>`` in runner.ui.i18n) and ``kw`` fills it; an OSError among them is named in
@@ -65,9 +66,15 @@ class FileError(SaveError):
 
 
 _OS_REASONS = {
-    errno.ENOENT: "not_found", errno.ENOTDIR: "not_dir", errno.EEXIST: "not_dir",
-    errno.EISDIR: "is_dir", errno.EACCES: "denied", errno.EPERM: "denied",
-    errno.EROFS: "read_only", errno.ENOSPC: "disk_full", errno.EDQUOT: "disk_full",
+    errno.ENOENT: "not_found",
+    errno.ENOTDIR: "not_dir",
+    errno.EEXIST: "not_dir",
+    errno.EISDIR: "is_dir",
+    errno.EACCES: "denied",
+    errno.EPERM: "denied",
+    errno.EROFS: "read_only",
+    errno.ENOSPC: "disk_full",
+    errno.EDQUOT: "disk_full",
 }
 
 
@@ -84,7 +91,9 @@ def os_reason(e: OSError, lang: str = "ja") -> str:
 def reason(e: BaseException, lang: str = "ja") -> str:
     """One line saying why a save, transcript or replay cannot be used, in ``lang``."""
     if isinstance(e, FileError) and e.code == "schema":
-        return _schema_reason(e.kw.get("kind", "value"), e.kw.get("field", ""), e.kw.get("detail", ""), lang)
+        return _schema_reason(
+            e.kw.get("kind", "value"), e.kw.get("field", ""), e.kw.get("detail", ""), lang
+        )
     if isinstance(e, FileError):
         kw = {k: os_reason(v, lang) if isinstance(v, OSError) else v for k, v in e.kw.items()}
         return t(f"why_{e.code}", lang, **kw)
@@ -122,6 +131,7 @@ def culprit(e: OSError) -> Path | None:
 
 
 # -- folders -----------------------------------------------------------------
+
 
 def home() -> Path:
     """The user's Katari folder (``$KATARI_HOME`` wins, for tests and portable installs)."""
@@ -178,8 +188,11 @@ class NotRegularFile(OSError):
     folder, or a symlink where Katari writes): Katari neither reads nor writes it."""
 
     def __init__(self, path: str | Path) -> None:
-        super().__init__(errno.EINVAL, "not a regular file (Katari reads and writes no devices, FIFOs, folders or links)",
-                         str(path))
+        super().__init__(
+            errno.EINVAL,
+            "not a regular file (Katari reads and writes no devices, FIFOs, folders or links)",
+            str(path),
+        )
 
 
 def _test_hook(name: str, turn: int | None) -> bool:
@@ -316,8 +329,15 @@ def open_for_write(path: str | Path) -> Any:
     stream (WAVs paced in real time). Refuses what is not a regular file, as atomic_write does."""
     p = Path(path)
     check_target(p)
-    fd = os.open(p, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-                 | getattr(os, "O_CLOEXEC", 0), 0o644)
+    fd = os.open(
+        p,
+        os.O_WRONLY
+        | os.O_CREAT
+        | getattr(os, "O_NOFOLLOW", 0)
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_CLOEXEC", 0),
+        0o644,
+    )
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise NotRegularFile(p)
@@ -361,6 +381,7 @@ def _alive(pid: int) -> bool:
 
 # -- the game timeline -------------------------------------------------------
 
+
 @dataclass(slots=True)
 class Entry:
     """One command as played: the text, and the faces of any dice entered by hand."""
@@ -384,7 +405,9 @@ class Entry:
         if not isinstance(d, dict) or not isinstance(d.get("command"), str):
             raise FileError("entry_damaged")
         dice = d.get("dice")
-        if dice is not None and (not isinstance(dice, list) or not all(isinstance(x, int) for x in dice)):
+        if dice is not None and (
+            not isinstance(dice, list) or not all(isinstance(x, int) for x in dice)
+        ):
             raise FileError("dice_damaged")
         return cls(d["command"], dice or None, bool(d.get("manual", False)))
 
@@ -426,7 +449,7 @@ class Timeline:
 
     @property
     def redo_log(self) -> list[Entry]:
-        return self.log[self.pos:]
+        return self.log[self.pos :]
 
     def can_undo(self) -> bool:
         return self.pos > 0
@@ -435,9 +458,9 @@ class Timeline:
         return self.pos < len(self.log)
 
     def push(self, entry: Entry, state: State, events: list[dict] | None = None) -> None:
-        del self.states[self.pos + 1:]
-        del self.events[self.pos + 1:]
-        del self.log[self.pos:]
+        del self.states[self.pos + 1 :]
+        del self.events[self.pos + 1 :]
+        del self.log[self.pos :]
         self.log.append(entry)
         self.states.append(state)
         self.events.append(events)
@@ -454,19 +477,34 @@ class Timeline:
         return k
 
 
-def start(story: Any, seed: int, *, gm: bool = False, manual: bool = False,
-          dice: list[int] | None = None) -> tuple[Timeline, list[dict]]:
+def start(
+    story: Any, seed: int, *, gm: bool = False, manual: bool = False, dice: list[int] | None = None
+) -> tuple[Timeline, list[dict]]:
     """A new game's timeline and opening events (may raise ``NeedDice`` with ``manual``)."""
     from runner.engine import new_game
 
     state, events = new_game(story, seed, gm=gm, dice=dice, manual=manual)
-    tl = Timeline(story.id, seed, [state], gm=gm, manual=manual, start_dice=list(dice) if dice else None,
-                  events=[events])
+    tl = Timeline(
+        story.id,
+        seed,
+        [state],
+        gm=gm,
+        manual=manual,
+        start_dice=list(dice) if dice else None,
+        events=[events],
+    )
     return tl, events
 
 
-def rebuild(story: Any, seed: int, entries: Iterable[Entry], *, gm: bool = False,
-            manual: bool = False, start_dice: list[int] | None = None) -> Timeline:
+def rebuild(
+    story: Any,
+    seed: int,
+    entries: Iterable[Entry],
+    *,
+    gm: bool = False,
+    manual: bool = False,
+    start_dice: list[int] | None = None,
+) -> Timeline:
     """Replays a game from its seed and commands through the engine."""
     from runner.engine import step
 
@@ -493,7 +531,9 @@ def fill_events(story: Any, tl: Timeline) -> bool:
     tl.events[0] = tl.events[0] or events
     for i, e in enumerate(tl.log):
         try:
-            state, events = step(story, tl.states[i], e.command, dice=e.dice, manual=e.manual, gm=tl.gm)
+            state, events = step(
+                story, tl.states[i], e.command, dice=e.dice, manual=e.manual, gm=tl.gm
+            )
         except Exception:  # noqa: BLE001
             return False
         if state.to_dict() != tl.states[i + 1].to_dict():
@@ -538,6 +578,7 @@ def forget_fingerprint(path: str) -> None:
 
 # -- save documents ----------------------------------------------------------
 
+
 def _canonical(body: Any) -> bytes:
     return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
 
@@ -565,8 +606,13 @@ def _time(story: Any, state: State) -> str:
 def _meta(story: Any, st: State, now: _dt.datetime | None = None) -> dict:
     """What the save list shows of a game: when it was saved, where and when in the story."""
     now = now or _dt.datetime.now().astimezone()
-    return {"saved_at": now.isoformat(timespec="seconds"), "place": _place(story, st),
-            "time": _time(story, st), "turn": st.turn, "ending": st.ending}
+    return {
+        "saved_at": now.isoformat(timespec="seconds"),
+        "place": _place(story, st),
+        "time": _time(story, st),
+        "turn": st.turn,
+        "ending": st.ending,
+    }
 
 
 def save_doc(story: Any, tl: Timeline, *, now: _dt.datetime | None = None) -> dict:
@@ -699,8 +745,16 @@ def _check_body(body: Any) -> None:
     if type(body) is not dict:
         raise SchemaError("body", "must be a JSON object")
     check_text(body.get("story"), "story", 200)
-    for k in ("story_title", "story_path", "fingerprint", "saved_at", "place", "time", "katari",
-              "story_version"):
+    for k in (
+        "story_title",
+        "story_path",
+        "fingerprint",
+        "saved_at",
+        "place",
+        "time",
+        "katari",
+        "story_version",
+    ):
         if k in body:
             check_text(body[k], k, 4096)
     check_int(body.get("seed"), "seed", -(1 << 63), (1 << 64) - 1)
@@ -750,8 +804,16 @@ def timeline_from(body: dict, story: Any, *, checked: bool = False) -> tuple[Tim
     if current.to_dict() != states[pos].to_dict():
         raise FileError("state_differs")
     sd = body.get("start_dice")
-    tl = Timeline(story.id, body["seed"], states, commands + redo, pos, gm=bool(body.get("gm")),
-                  manual=bool(body.get("manual")), start_dice=list(sd) if isinstance(sd, list) else None)
+    tl = Timeline(
+        story.id,
+        body["seed"],
+        states,
+        commands + redo,
+        pos,
+        gm=bool(body.get("gm")),
+        manual=bool(body.get("manual")),
+        start_dice=list(sd) if isinstance(sd, list) else None,
+    )
     tl.realtime = float(body.get("realtime", 0))
     return tl, body.get("fingerprint") != fingerprint(story)
 
@@ -879,11 +941,15 @@ def _apply_journal(body: dict, base_sha: str, jpath: Path) -> dict:
         if rec is None:
             break
         at, add = rec.get("at"), rec.get("add")
-        if type(at) is not int or not 1 <= at <= len(states) or type(add) is not list or \
-                any(type(p) is not list or len(p) != 2 for p in add):
+        if (
+            type(at) is not int
+            or not 1 <= at <= len(states)
+            or type(add) is not list
+            or any(type(p) is not list or len(p) != 2 for p in add)
+        ):
             raise FileError("schema", field="journal", detail="a record that does not fit")
         del states[at:]
-        del log[at - 1:]
+        del log[at - 1 :]
         for entry, st in add:
             log.append(entry)
             states.append(st)
@@ -892,7 +958,9 @@ def _apply_journal(body: dict, base_sha: str, jpath: Path) -> dict:
             raise FileError("schema", field="journal.pos", detail="out of range")
         meta = rec.get("meta")
         if isinstance(meta, dict):
-            out.update({k: meta[k] for k in ("saved_at", "place", "time", "turn", "ending") if k in meta})
+            out.update(
+                {k: meta[k] for k in ("saved_at", "place", "time", "turn", "ending") if k in meta}
+            )
         if "realtime" in rec:
             out["realtime"] = rec["realtime"]
         n += 1
@@ -935,8 +1003,13 @@ class AutoSaver:
         return self.path.stem
 
     def save(self, story: Any, tl: Timeline) -> None:
-        if self._tl is not tl or self._base is None or not self._states or tl.states[0] is not self._states[0] \
-                or _compact_due(self._journal_size, self._base_size):
+        if (
+            self._tl is not tl
+            or self._base is None
+            or not self._states
+            or tl.states[0] is not self._states[0]
+            or _compact_due(self._journal_size, self._base_size)
+        ):
             self.compact(story, tl)
             return
         rec = self._record(story, tl)
@@ -960,8 +1033,12 @@ class AutoSaver:
         """Ends the session: folds the journal into the save (so a clean exit leaves one
         plain save file), then lets go of the file."""
         try:
-            if story is not None and tl is not None and self._base is not None and \
-                    (self._journal_size or self._record(story, tl) is not None):
+            if (
+                story is not None
+                and tl is not None
+                and self._base is not None
+                and (self._journal_size or self._record(story, tl) is not None)
+            ):
                 self.compact(story, tl)
         finally:
             self._close()
@@ -993,8 +1070,13 @@ class AutoSaver:
             p -= 1  # (states[0], the opening, is shared: save() checked it)
         if p == len(have) == len(mine) and tl.pos == self._pos and tl.realtime == self._realtime:
             return None
-        return {"at": p, "add": [[tl.log[i - 1].to_json(), have[i].to_dict()] for i in range(p, len(have))],
-                "pos": tl.pos, "realtime": round(float(tl.realtime), 3), "meta": _meta(story, tl.state)}
+        return {
+            "at": p,
+            "add": [[tl.log[i - 1].to_json(), have[i].to_dict()] for i in range(p, len(have))],
+            "pos": tl.pos,
+            "realtime": round(float(tl.realtime), 3),
+            "meta": _meta(story, tl.state),
+        }
 
     def _append(self, rec: dict, tl: Timeline) -> None:
         line = _line(rec)
@@ -1007,7 +1089,9 @@ class AutoSaver:
             else:
                 if self._fd is None:
                     check_target(self.jpath)
-                    self._fd = os.open(self.jpath, os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0))
+                    self._fd = os.open(
+                        self.jpath, os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+                    )
                 half = len(line) // 2
                 if os.environ.get("KATARI_TEST_JOURNAL_SLEEP"):
                     _write_all(self._fd, line[:half])
@@ -1022,8 +1106,8 @@ class AutoSaver:
             self._close()
             raise
         self._journal_size += len(line)
-        del self._states[rec["at"]:]
-        self._states.extend(tl.states[rec["at"]:])
+        del self._states[rec["at"] :]
+        self._states.extend(tl.states[rec["at"] :])
         self._pos = tl.pos
         self._realtime = tl.realtime
 
@@ -1038,8 +1122,13 @@ class AutoSaver:
 
 def _head(path: Path, n: int) -> bytes:
     """The first ``n`` bytes of a regular file (a FIFO or a device gives b"", unread)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-                 | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(
+        path,
+        os.O_RDONLY
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_NOFOLLOW", 0)
+        | getattr(os, "O_CLOEXEC", 0),
+    )
     try:
         return os.read(fd, n) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
     finally:
@@ -1060,7 +1149,9 @@ _ASIDE = re.compile(r"([\w\-]{1,40})\.(broken|kept)-(\d{8}-\d{6})(?:-(\d{1,3}))?
 
 def is_autosave(slot: str) -> bool:
     """Katari's own slots: ``autosave`` and ``autosave-N`` (a player cannot ``save`` there)."""
-    return slot == AUTOSAVE or (slot.startswith(AUTOSAVE + "-") and slot[len(AUTOSAVE) + 1:].isdigit())
+    return slot == AUTOSAVE or (
+        slot.startswith(AUTOSAVE + "-") and slot[len(AUTOSAVE) + 1 :].isdigit()
+    )
 
 
 def save_path(story_id: str, name: str) -> Path:
@@ -1167,8 +1258,11 @@ class SlotLock:
         d = saves_dir(story_id)
         try:
             d.mkdir(parents=True, exist_ok=True)
-            fd = os.open(d / f".{slot}.lock", os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-                         | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            fd = os.open(
+                d / f".{slot}.lock",
+                os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0),
+                0o644,
+            )
         except OSError:
             return cls(None, slot)
         try:
@@ -1221,8 +1315,17 @@ def save_info(path: Path, story_id: str | None = None) -> SaveInfo:
         when = _dt.datetime.fromisoformat(when).strftime("%Y-%m-%d %H:%M")
     except ValueError:
         pass
-    return SaveInfo(slot, path, when, str(body.get("place", "")), str(body.get("time", "")),
-                    body.get("turn", 0), body.get("ending") is not None, len(body["commands"]), sha=sha)
+    return SaveInfo(
+        slot,
+        path,
+        when,
+        str(body.get("place", "")),
+        str(body.get("time", "")),
+        body.get("turn", 0),
+        body.get("ending") is not None,
+        len(body["commands"]),
+        sha=sha,
+    )
 
 
 def list_saves(story_id: str) -> list[SaveInfo]:
@@ -1238,24 +1341,42 @@ def list_saves(story_id: str) -> list[SaveInfo]:
 
 # -- transcripts -------------------------------------------------------------
 
+
 def replay_block(story: Any, tl: Timeline) -> dict:
     """What ``katari replay`` needs to re-run a game and check where it ends."""
-    return {"format": REPLAY_FORMAT, "version": 1, "story": tl.story, "story_path": str(getattr(story, "path", "")),
-            "fingerprint": fingerprint(story), "story_version": str(getattr(story, "version", "") or ""),
-            "seed": tl.seed, "gm": tl.gm, "manual": tl.manual,
-            "start_dice": tl.start_dice, "commands": [e.to_json() for e in tl.commands],
-            "state": tl.state.to_dict()}
+    return {
+        "format": REPLAY_FORMAT,
+        "version": 1,
+        "story": tl.story,
+        "story_path": str(getattr(story, "path", "")),
+        "fingerprint": fingerprint(story),
+        "story_version": str(getattr(story, "version", "") or ""),
+        "seed": tl.seed,
+        "gm": tl.gm,
+        "manual": tl.manual,
+        "start_dice": tl.start_dice,
+        "commands": [e.to_json() for e in tl.commands],
+        "state": tl.state.to_dict(),
+    }
 
 
-def transcript_markdown(story: Any, tl: Timeline, *, lang: str = "ja", started: str = "",
-                        credits: Iterable[str] = ()) -> str:
+def transcript_markdown(
+    story: Any, tl: Timeline, *, lang: str = "ja", started: str = "", credits: Iterable[str] = ()
+) -> str:
     """The game so far as a shareable Markdown replay, with a machine-readable block at the end."""
     from runner.ui.render import _md, markdown_turn
 
     fill_events(story, tl)
     ja = lang == "ja"
-    out = [f"# {_md(getattr(story, 'title', '') or tl.story)}" + (" — リプレイ" if ja else " — replay"), ""]
-    meta = [("物語" if ja else "Story", f"`{tl.story}`"), ("シード" if ja else "Seed", f"`{tl.seed}`")]
+    out = [
+        f"# {_md(getattr(story, 'title', '') or tl.story)}"
+        + (" — リプレイ" if ja else " — replay"),
+        "",
+    ]
+    meta = [
+        ("物語" if ja else "Story", f"`{tl.story}`"),
+        ("シード" if ja else "Seed", f"`{tl.seed}`"),
+    ]
     if started:
         meta.append(("日時" if ja else "Date", started))
     if tl.gm:
@@ -1273,20 +1394,51 @@ def transcript_markdown(story: Any, tl: Timeline, *, lang: str = "ja", started: 
             out.append("")
             continue
         shown = [e for e in events if e.get("type") != "prompt"]
-        out.append(markdown_turn(shown, story, lang=lang, gm=tl.gm, command=cmd, n=i if cmd else None))
+        out.append(
+            markdown_turn(shown, story, lang=lang, gm=tl.gm, command=cmd, n=i if cmd else None)
+        )
     credits = list(credits)
     if credits:  # the voices that read the game aloud, credited as their terms ask (VOICEVOX:…)
-        out += ["## " + ("読み上げの声" if ja else "Voices"), "", *[f"- {_md_line(c)}" for c in credits], ""]
+        out += [
+            "## " + ("読み上げの声" if ja else "Voices"),
+            "",
+            *[f"- {_md_line(c)}" for c in credits],
+            "",
+        ]
     block = json.dumps(replay_block(story, tl), ensure_ascii=False, separators=(",", ":"))
-    out += ["---", "", "<details><summary>" + ("再現データ（katari replay で再生できます）" if ja else
-                                              "Replay data (re-run it with katari replay)") + "</summary>",
-            "", "```" + REPLAY_FORMAT, block, "```", "", "</details>", ""]
+    out += [
+        "---",
+        "",
+        "<details><summary>"
+        + (
+            "再現データ（katari replay で再生できます）"
+            if ja
+            else "Replay data (re-run it with katari replay)"
+        )
+        + "</summary>",
+        "",
+        "```" + REPLAY_FORMAT,
+        block,
+        "```",
+        "",
+        "</details>",
+        "",
+    ]
     return "\n".join(out)
 
 
-def write_transcript(path: Path, story: Any, tl: Timeline, *, lang: str = "ja", started: str = "",
-                     credits: Iterable[str] = ()) -> None:
-    atomic_write(path, transcript_markdown(story, tl, lang=lang, started=started, credits=credits).encode())
+def write_transcript(
+    path: Path,
+    story: Any,
+    tl: Timeline,
+    *,
+    lang: str = "ja",
+    started: str = "",
+    credits: Iterable[str] = (),
+) -> None:
+    atomic_write(
+        path, transcript_markdown(story, tl, lang=lang, started=started, credits=credits).encode()
+    )
 
 
 def _md_line(text: str) -> str:
@@ -1313,10 +1465,18 @@ def read_replay(path: Path) -> dict:
         raise FileError("not_text", path=str(path)) from None
     if text.lstrip().startswith("{"):
         body = read_doc(path)
-        return {"format": REPLAY_FORMAT, "story": body.get("story"), "story_path": body.get("story_path", ""),
-                "fingerprint": body.get("fingerprint"), "seed": body.get("seed"), "gm": body.get("gm", False),
-                "manual": body.get("manual", False), "start_dice": body.get("start_dice"),
-                "commands": body.get("commands", []), "state": body.get("state")}
+        return {
+            "format": REPLAY_FORMAT,
+            "story": body.get("story"),
+            "story_path": body.get("story_path", ""),
+            "fingerprint": body.get("fingerprint"),
+            "seed": body.get("seed"),
+            "gm": body.get("gm", False),
+            "manual": body.get("manual", False),
+            "start_dice": body.get("start_dice"),
+            "commands": body.get("commands", []),
+            "state": body.get("state"),
+        }
     m = re.search(r"^```" + REPLAY_FORMAT + r"[ \t]*\n(.*?)\n```", text, re.S | re.M)
     if not m:
         raise FileError("no_block", name=path.name, fmt=REPLAY_FORMAT)
@@ -1386,12 +1546,58 @@ def new_history_file(story_id: str) -> Path:
 
 
 __all__ = [
-    "AUTOSAVE", "AutoSaver", "Entry", "FileError", "LOAD_BACKUP", "NotRegularFile", "SaveError",
-    "SaveInfo", "SlotLock", "Timeline", "atomic_create", "atomic_write", "backup_name", "check_body", "check_replay", "check_target",
-    "clean_tmp", "culprit", "default_transcript_path", "fill_events", "finished_game", "fingerprint",
-    "history_path", "home", "is_autosave", "journal_path", "keep_game", "list_saves", "load_save",
-    "move_aside", "newest_autosave", "newest_finished", "open_for_write", "os_reason", "probe", "read_doc", "read_regular",
-    "read_replay", "reason", "rebuild", "resume", "save_doc", "save_info", "save_new", "save_path",
-    "saves_dir", "slot_path", "start", "story_home", "timeline_from", "transcript_markdown", "valid_slot",
-    "write_save", "write_transcript",
+    "AUTOSAVE",
+    "AutoSaver",
+    "Entry",
+    "FileError",
+    "LOAD_BACKUP",
+    "NotRegularFile",
+    "SaveError",
+    "SaveInfo",
+    "SlotLock",
+    "Timeline",
+    "atomic_create",
+    "atomic_write",
+    "backup_name",
+    "check_body",
+    "check_replay",
+    "check_target",
+    "clean_tmp",
+    "culprit",
+    "default_transcript_path",
+    "fill_events",
+    "finished_game",
+    "fingerprint",
+    "history_path",
+    "home",
+    "is_autosave",
+    "journal_path",
+    "keep_game",
+    "list_saves",
+    "load_save",
+    "move_aside",
+    "newest_autosave",
+    "newest_finished",
+    "open_for_write",
+    "os_reason",
+    "probe",
+    "read_doc",
+    "read_regular",
+    "read_replay",
+    "reason",
+    "rebuild",
+    "resume",
+    "save_doc",
+    "save_info",
+    "save_new",
+    "save_path",
+    "saves_dir",
+    "slot_path",
+    "start",
+    "story_home",
+    "timeline_from",
+    "transcript_markdown",
+    "valid_slot",
+    "write_save",
+    "write_transcript",
 ]

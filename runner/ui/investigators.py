@@ -37,10 +37,14 @@ def adapter(inv: Investigators) -> ModuleType:
 
 
 _REFUSAL = {
-    "ja": ("{what}：{story} のルール「{title}」（{name}）には、取り込んだり書き出したりできる探索者がありません"
-           "（探索者があるのは {others}）"),
-    "en": ("{what}: {story}'s rule system, {title} ({name}), has no investigators to import or export "
-           "(those that do: {others})"),
+    "ja": (
+        "{what}：{story} のルール「{title}」（{name}）には、取り込んだり書き出したりできる探索者がありません"
+        "（探索者があるのは {others}）"
+    ),
+    "en": (
+        "{what}: {story}'s rule system, {title} ({name}), has no investigators to import or export "
+        "(those that do: {others})"
+    ),
     "ja-none": "{what}：{story} にはルールがないので、取り込んだり書き出したりできる探索者がありません（探索者があるのは {others}）",
     "en-none": "{what}: {story} has no rule system, so no investigators to import or export (those that do: {others})",
 }
@@ -57,8 +61,16 @@ def refusal(story: Any, what: str, lang: str) -> str:
     except (UnknownRules, BrokenRules):
         title = name
     ja = lang == "ja"
-    others = [f"{rs.name}「{rs.title}」" if ja else f"{rs.name} ({rs.title})"
-              for rs in installed() if rs.investigators is not None]
+    others = [
+        f"{rs.name}「{rs.title}」" if ja else f"{rs.name} ({rs.title})"
+        for rs in installed()
+        if rs.investigators is not None
+    ]
     key = ("ja" if ja else "en") + ("-none" if name == "none" else "")
-    return _REFUSAL[key].format(what=what, story=getattr(story, "id", "?"), title=title, name=name,
-                                others=("、" if ja else ", ").join(others) or "-")
+    return _REFUSAL[key].format(
+        what=what,
+        story=getattr(story, "id", "?"),
+        title=title,
+        name=name,
+        others=("、" if ja else ", ").join(others) or "-",
+    )

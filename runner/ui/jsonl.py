@@ -55,7 +55,10 @@ def read_lines(stream: IO[bytes], limit: int = MAX_LINE) -> Iterator[str | BadLi
         try:
             yield raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            yield BadLine("bad_encoding", f"line is not UTF-8 (byte 0x{raw[e.start]:02x} at {e.start}): ignored")
+            yield BadLine(
+                "bad_encoding",
+                f"line is not UTF-8 (byte 0x{raw[e.start]:02x} at {e.start}): ignored",
+            )
 
 
 def _quote(text: str, n: int = 24) -> str:
@@ -74,13 +77,22 @@ def read_faces(text: str, have: int = 0) -> tuple[list[int], str]:
     faces = []
     for w in words:
         if not (w.isdigit() and w.isascii() and len(w) <= 4 and int(w) <= MAX_SIDES):
-            return [], f":dice: {_quote(w)} is not a die's face (a whole number from 1 to {MAX_SIDES})"
+            return (
+                [],
+                f":dice: {_quote(w)} is not a die's face (a whole number from 1 to {MAX_SIDES})",
+            )
         faces.append(int(w))
     return faces, ""
 
 
-def turns(story: Story, lines: Iterable[str | BadLine], *, seed: int = 0, gm: bool = False,
-          dice: list[int] | None = None) -> Iterator[dict]:
+def turns(
+    story: Story,
+    lines: Iterable[str | BadLine],
+    *,
+    seed: int = 0,
+    gm: bool = False,
+    dice: list[int] | None = None,
+) -> Iterator[dict]:
     """Yields every event of a game fed with ``lines``; ``dice`` are faces used first, in order.
 
     Every line, whatever it holds, is answered by its events, one ``state`` and one ``prompt``
@@ -115,8 +127,11 @@ def turns(story: Story, lines: Iterable[str | BadLine], *, seed: int = 0, gm: bo
             yield from tail(story, state, gm=gm)
             continue
         except Exception as e:  # noqa: BLE001 - a bug must cost the command, not the session
-            yield {"type": "error", "code": "internal",
-                   "message": f"internal error ({type(e).__name__}): the command did not run"}
+            yield {
+                "type": "error",
+                "code": "internal",
+                "message": f"internal error ({type(e).__name__}): the command did not run",
+            }
             yield from tail(story, state, gm=gm)
             continue
         state = new
@@ -142,14 +157,22 @@ def encode(ev: dict) -> bytes:
         return (_dumps_ascii(ev) + "\n").encode("ascii")
 
 
-def play(story: Story, inp: IO[bytes] | Iterable[str | BadLine], out: IO[bytes] | IO[str], *,
-         seed: int = 0, gm: bool = False, first: str | None = None,
-         state_out: list[State] | None = None) -> int:
+def play(
+    story: Story,
+    inp: IO[bytes] | Iterable[str | BadLine],
+    out: IO[bytes] | IO[str],
+    *,
+    seed: int = 0,
+    gm: bool = False,
+    first: str | None = None,
+    state_out: list[State] | None = None,
+) -> int:
     """Plays from ``inp`` (a byte stream, read with :func:`read_lines`, or lines already
     read), writing JSON lines to ``out`` (bytes, or text); returns 0. ``first`` is a line
     sent before the input (``--campaign-from``'s ``@carry``)."""
-    lines: Iterable[str | BadLine] = read_lines(inp) if hasattr(inp, "readline") and not isinstance(
-        inp, io.TextIOBase) else inp
+    lines: Iterable[str | BadLine] = (
+        read_lines(inp) if hasattr(inp, "readline") and not isinstance(inp, io.TextIOBase) else inp
+    )
     if first is not None:
         lines = _chain(first, lines)
     text = isinstance(out, io.TextIOBase)

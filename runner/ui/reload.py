@@ -73,6 +73,7 @@ def msg(key: str, lang: str, **kw: Any) -> str:
 
 # -- replay ------------------------------------------------------------------------
 
+
 @dataclass
 class Replayed:
     """A game's commands replayed on a story: the new timeline and how far it matched."""
@@ -103,12 +104,25 @@ class Replayed:
         """One line for the player (see MSG)."""
         if self.stopped is not None:
             key = "replay_kept_saved" if kept_saved else "replay_stopped"
-            return msg(key, lang, k=self.stopped, cmd=self.command[:60], why=self.why_text(lang),
-                       kept=self.fitted)
+            return msg(
+                key,
+                lang,
+                k=self.stopped,
+                cmd=self.command[:60],
+                why=self.why_text(lang),
+                kept=self.fitted,
+            )
         if self.diverged == 0:
             return msg("replay_opening", lang, n=self.total)
         if self.diverged is not None:
-            return msg("replay_diverged", lang, n=self.total, turn=self.diverged, was=self.was, now=self.now)
+            return msg(
+                "replay_diverged",
+                lang,
+                n=self.total,
+                turn=self.diverged,
+                was=self.was,
+                now=self.now,
+            )
         return msg("replay_same", lang, n=self.total)
 
     @property
@@ -129,9 +143,17 @@ def _where(d: dict) -> str:
     return str(d.get("ending") or d.get("node") or "?")
 
 
-def replay(story: Any, seed: int, entries: list[Entry], *, gm: bool = False, manual: bool = False,
-           start_dice: list[int] | None = None, since: str | None = None,
-           saved: list[dict] | None = None) -> Replayed:
+def replay(
+    story: Any,
+    seed: int,
+    entries: list[Entry],
+    *,
+    gm: bool = False,
+    manual: bool = False,
+    start_dice: list[int] | None = None,
+    since: str | None = None,
+    saved: list[dict] | None = None,
+) -> Replayed:
     """Replays ``entries`` from ``seed`` on ``story``, renaming old action ids by the story's
     migrations for version ``since``; compares with the ``saved`` States (dicts), if given.
     Raises what ``files.start`` raises when the game cannot even begin."""
@@ -164,7 +186,12 @@ def replay(story: Any, seed: int, entries: list[Entry], *, gm: bool = False, man
             out.stopped, out.command, out.why = i + 1, e.command, "dice"
             break
         except Exception as ex:  # noqa: BLE001 - a hook of an edited story may fail any way
-            out.stopped, out.command, out.why, out.detail = i + 1, e.command, "error", f"{type(ex).__name__}: {ex}"[:120]
+            out.stopped, out.command, out.why, out.detail = (
+                i + 1,
+                e.command,
+                "error",
+                f"{type(ex).__name__}: {ex}"[:120],
+            )
             break
         if new is st:
             err = next((ev for ev in events if ev.get("type") == "error"), {})
@@ -198,9 +225,16 @@ def migrate(body: dict, story: Any) -> tuple[Timeline, Replayed | None, bool]:
     since = body.get("story_version") or None
     rp: Replayed | None
     try:
-        rp = replay(story, int(body["seed"]), commands + redo, gm=bool(body.get("gm")),
-                    manual=bool(body.get("manual")), start_dice=list(sd) if isinstance(sd, list) else None,
-                    since=since, saved=list(body["states"]))
+        rp = replay(
+            story,
+            int(body["seed"]),
+            commands + redo,
+            gm=bool(body.get("gm")),
+            manual=bool(body.get("manual")),
+            start_dice=list(sd) if isinstance(sd, list) else None,
+            since=since,
+            saved=list(body["states"]),
+        )
     except Exception:  # noqa: BLE001 - the edited story cannot even start this game
         rp = None
     if rp is None or rp.stopped is not None:
@@ -232,7 +266,11 @@ class Migrated:
     kept_saved: bool
 
     def note(self, lang: str) -> str:
-        return self.replayed.note(lang, kept_saved=self.kept_saved) if self.replayed is not None else ""
+        return (
+            self.replayed.note(lang, kept_saved=self.kept_saved)
+            if self.replayed is not None
+            else ""
+        )
 
     @property
     def same(self) -> bool:
@@ -241,6 +279,7 @@ class Migrated:
 
 
 # -- the watcher -------------------------------------------------------------------
+
 
 def snapshot(path: str | os.PathLike[str]) -> dict[str, tuple[int, int]]:
     """(modification time, size) of each regular story file (a folder's YAML files, outside
@@ -267,8 +306,9 @@ class Watcher:
     changed and then held still for one more poll (an editor writing in steps), calls
     ``on_change`` (from that thread: post to the console, do not touch the game)."""
 
-    def __init__(self, path: str | os.PathLike[str], on_change: Callable[[], None],
-                 interval: float = 0.25) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], on_change: Callable[[], None], interval: float = 0.25
+    ) -> None:
         self.path = Path(path)
         self.on_change = on_change
         self.interval = interval
@@ -308,6 +348,7 @@ class Watcher:
 
 # -- the console's side: Repl's methods for --watch, --replay-commands and restart -------
 
+
 class AuthorLoop:
     """Mixed into the console's ``Repl`` (runner/ui/repl.py), whose state it uses: ``story``,
     ``tl``, ``io``, ``lang``, ``say``, ``show``, ``play``, ``refresh``, ``autosave``."""
@@ -345,10 +386,15 @@ class AuthorLoop:
             for d in errs[:8]:
                 self.say(printable(str(d)), "class:error")
             if len(errs) > 8:
-                self.say(msg("watch_more", self.lang, n=len(errs) - 8, path=self.story.path), "class:error")
+                self.say(
+                    msg("watch_more", self.lang, n=len(errs) - 8, path=self.story.path),
+                    "class:error",
+                )
             return None
         if new.id != self.story.id:
-            self.say(msg("watch_other_story", self.lang, old=self.story.id, new=new.id), "class:error")
+            self.say(
+                msg("watch_other_story", self.lang, old=self.story.id, new=new.id), "class:error"
+            )
             return None
         if adopt:
             self.adopt_story(new)
@@ -378,16 +424,31 @@ class AuthorLoop:
         old = self.story
         tl = self.tl
         log = list(tl.commands)
-        if self._watch_log is not None and self._watch_log[0] is tl and self._watch_log[1] == tl.pos:
+        if (
+            self._watch_log is not None
+            and self._watch_log[0] is tl
+            and self._watch_log[1] == tl.pos
+        ):
             log = self._watch_log[2]  # nothing played since a reload stopped short: try it all
         new = self.reread(adopt=False)
         if new is None:
             return
         try:
-            rp = replay(new, tl.seed, log, gm=tl.gm, manual=tl.manual, start_dice=tl.start_dice,
-                        since=old.version or None, saved=[s.to_dict() for s in tl.states[:tl.pos + 1]])
+            rp = replay(
+                new,
+                tl.seed,
+                log,
+                gm=tl.gm,
+                manual=tl.manual,
+                start_dice=tl.start_dice,
+                since=old.version or None,
+                saved=[s.to_dict() for s in tl.states[: tl.pos + 1]],
+            )
         except Exception as e:  # noqa: BLE001 - an edited story that cannot start this game
-            self.say(msg("watch_errors", self.lang, n=1) + f" ({type(e).__name__}: {e})"[:200], "class:error")
+            self.say(
+                msg("watch_errors", self.lang, n=1) + f" ({type(e).__name__}: {e})"[:200],
+                "class:error",
+            )
             return
         self.adopt_story(new)
         rp.tl.realtime = tl.realtime
@@ -395,8 +456,10 @@ class AuthorLoop:
         self._watch_log = (rp.tl, rp.tl.pos, log) if rp.stopped is not None else None
         self.refresh()
         self.autosave()
-        self.say(msg("watch_reloaded", self.lang) + " " + rp.note(self.lang),
-                 "class:error" if rp.stopped is not None else "class:hint")
+        self.say(
+            msg("watch_reloaded", self.lang) + " " + rp.note(self.lang),
+            "class:error" if rp.stopped is not None else "class:hint",
+        )
         if self.state.ending is None:
             from runner.engine import describe
 
@@ -407,12 +470,15 @@ class AuthorLoop:
         with a note at the first one the game does not take. Commands made on an older story
         version are renamed by the story's migrations."""
         from runner.story import migrations
+
         assert self.tl is not None
         migs = migrations.pending(self.story, self._replay_since) if self._replay_since else []
         for k, cmd in enumerate(commands, 1):
             cmd = migrations.command(migs, self.state.node, cmd)
             if self.state.ending is not None:
-                self.say(msg("replay_cmds_ended", self.lang, k=k, n=len(commands) - k + 1), "class:hint")
+                self.say(
+                    msg("replay_cmds_ended", self.lang, k=k, n=len(commands) - k + 1), "class:hint"
+                )
                 return
             from runner.ui.i18n import t
 
@@ -421,8 +487,11 @@ class AuthorLoop:
             self.play(cmd)
             if self.tl.pos == pos:
                 why = msg("why_not_understood", self.lang)
-                self.say(msg("replay_cmds_stopped", self.lang, k=k, cmd=cmd[:60], why=why, done=k - 1),
-                         "class:error")
+                self.say(
+                    msg("replay_cmds_stopped", self.lang, k=k, cmd=cmd[:60], why=why, done=k - 1),
+                    "class:error",
+                )
                 return
-        self.say(msg("replay_cmds_done", self.lang, n=len(commands), seed=self.tl.seed), "class:hint")
-
+        self.say(
+            msg("replay_cmds_done", self.lang, n=len(commands), seed=self.tl.seed), "class:hint"
+        )

@@ -43,7 +43,9 @@ STYLE: dict[str, str] = {
 """Class name -> prompt_toolkit style; the REPL builds a ``Style`` from it when colours are on."""
 
 # Characters that must not begin a line (kinsoku shori) and ones that must not end it.
-_NO_START = set("、。，．・：；？！ー…‥）〕］｝〉》」』】〙〗〟’”｠»ヽヾゝゞ々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.;:!?)]}%")
+_NO_START = set(
+    "、。，．・：；？！ー…‥）〕］｝〉》」』】〙〗〟’”｠»ヽヾゝゞ々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.;:!?)]}%"
+)
 _NO_END = set("（〔［｛〈《「『【〘〖〝‘“｟«([{")
 
 
@@ -118,7 +120,9 @@ def _tokens(text: str) -> list[str]:
     return glued
 
 
-def wrap(text: str, cols: int, *, indent: str = "", first: str = "", keep_spaces: bool = False) -> list[str]:
+def wrap(
+    text: str, cols: int, *, indent: str = "", first: str = "", keep_spaces: bool = False
+) -> list[str]:
     """Wraps ``text`` to ``cols`` columns: Japanese between any two characters (minding
     kinsoku), English between words. ``first`` prefixes the first line, ``indent`` the rest.
     Spaces are kept as given: the loader already took out the ones YAML folding leaves in a
@@ -154,7 +158,7 @@ def wrap(text: str, cols: int, *, indent: str = "", first: str = "", keep_spaces
                     cut += ch
                     cw += width(ch)
                 lines.append(line + cut)
-                tok = tok[len(cut):]
+                tok = tok[len(cut) :]
                 tw = width(tok)
                 line, w = indent, width(indent)
                 start_w = w
@@ -215,8 +219,14 @@ def roll_text(ev: dict, lang: str, system: str | None = None) -> tuple[str, str]
     if not dice and ev.get("maximum"):
         faces = t("roll_maximum", lang)  # the rules' maximum: no die rolled
     label = ev.get("label") or ""
-    line = t("roll_line", lang, label=f"{label} " if label else "", expr=ev.get("expr", ""),
-             dice=faces or "-", total=ev.get("total", ""))
+    line = t(
+        "roll_line",
+        lang,
+        label=f"{label} " if label else "",
+        expr=ev.get("expr", ""),
+        dice=faces or "-",
+        total=ev.get("total", ""),
+    )
     if ev.get("target") is not None:
         line += t("roll_target", lang, target=ev["target"])
     if ev.get("forced"):  # the GM ruled the outcome: the dice's own verdict is not the result
@@ -232,8 +242,15 @@ def roll_text(ev: dict, lang: str, system: str | None = None) -> tuple[str, str]
 class Renderer:
     """Turns a turn's events into lines for a terminal ``cols`` wide."""
 
-    def __init__(self, story: Any = None, *, lang: str = "ja", gm: bool = False, cols: int = 80,
-                 show_actions: bool = True) -> None:
+    def __init__(
+        self,
+        story: Any = None,
+        *,
+        lang: str = "ja",
+        gm: bool = False,
+        cols: int = 80,
+        show_actions: bool = True,
+    ) -> None:
         self.story = story
         self.lang = lang
         self.gm = gm
@@ -254,21 +271,31 @@ class Renderer:
                 if not self.gm:
                     return []
                 mark = t("keeper", lang)
-                lines = wrap(str(ev.get("text", "")), self.cols, first=mark + " ",
-                             indent=" " * width(mark + " "))
-                return [[("class:keeper.mark", mark), ("class:keeper", lines[0][len(mark):])]] + \
-                    [[("class:keeper", line)] for line in lines[1:]]
+                lines = wrap(
+                    str(ev.get("text", "")),
+                    self.cols,
+                    first=mark + " ",
+                    indent=" " * width(mark + " "),
+                )
+                return [[("class:keeper.mark", mark), ("class:keeper", lines[0][len(mark) :])]] + [
+                    [("class:keeper", line)] for line in lines[1:]
+                ]
             name = _speaker_name(self.story, ev.get("speaker"), ev.get("name"))
             text = narration_text(ev, lang)
-            if self.gm and ev.get("id") in getattr(getattr(self.story, "translation", None), "fallback", ()):
-                text = t("untranslated", lang) + text  # still in the source language (docs/translating.md)
+            if self.gm and ev.get("id") in getattr(
+                getattr(self.story, "translation", None), "fallback", ()
+            ):
+                text = (
+                    t("untranslated", lang) + text
+                )  # still in the source language (docs/translating.md)
             if name is None:
                 return [[("class:narration", line)] for line in wrap(text, self.cols)]
             head = speaker_head(name, lang)
             lines = wrap(text, self.cols, first=head, indent="  ")
             first = lines[0]
-            return [[("class:speaker", head), ("class:narration", first[len(head):])]] + \
-                [[("class:narration", line)] for line in lines[1:]]
+            return [[("class:speaker", head), ("class:narration", first[len(head) :])]] + [
+                [("class:narration", line)] for line in lines[1:]
+            ]
         if kind == "roll":
             line, level = roll_text(ev, lang, getattr(self.story, "rules", None))
             frags: Line = [("class:roll", line)]
@@ -281,17 +308,25 @@ class Renderer:
             return [[("class:error", line)] for line in self.error_lines(ev, command)]
         if kind == "override":
             mark = t("override", lang)
-            lines = wrap(override_text(ev, lang, self.story), self.cols, first=mark + " ",
-                         indent=" " * width(mark + " "), keep_spaces=True)
-            return [[("class:keeper.mark", mark), ("class:keeper", lines[0][len(mark):])]] + \
-                [[("class:keeper", line)] for line in lines[1:]]
+            lines = wrap(
+                override_text(ev, lang, self.story),
+                self.cols,
+                first=mark + " ",
+                indent=" " * width(mark + " "),
+                keep_spaces=True,
+            )
+            return [[("class:keeper.mark", mark), ("class:keeper", lines[0][len(mark) :])]] + [
+                [("class:keeper", line)] for line in lines[1:]
+            ]
         if kind == "ending":
             kname = t(f"kind_{ev.get('kind')}", lang)
             if kname.startswith("kind_"):
                 kname = str(ev.get("kind", ""))
             style = "class:ending.bad" if ev.get("kind") in ("bad", "failure") else "class:ending"
-            return [[("", "")], [(style, t("ending", lang, title=ev.get("title") or ev.get("id", ""),
-                                         kind=kname))]]
+            return [
+                [("", "")],
+                [(style, t("ending", lang, title=ev.get("title") or ev.get("id", ""), kind=kname))],
+            ]
         if kind == "prompt":
             if not self.show_actions:
                 return []
@@ -307,7 +342,9 @@ class Renderer:
         if code == "unknown_command":
             msg = t("unknown_command", lang, text=_printable(text))
         elif code == "not_now":
-            msg = t("not_now", lang, text=_printable(clip(str(ev.get("label") or command.strip()), 40)))
+            msg = t(
+                "not_now", lang, text=_printable(clip(str(ev.get("label") or command.strip()), 40))
+            )
         elif code == "ambiguous":
             cands = ev.get("candidates") or []
             lines = wrap(t("ambiguous", lang), self.cols)
@@ -321,7 +358,9 @@ class Renderer:
             msg = t("no_such_number", lang, text=_printable(text))
         else:
             msg = code_text(ev, lang, self.story) or t("error", lang, message=ev.get("message", ""))
-        lines = wrap(msg, self.cols, keep_spaces=True)  # interface text: 「ダメージ 三浦 1d3」 keeps its spaces
+        lines = wrap(
+            msg, self.cols, keep_spaces=True
+        )  # interface text: 「ダメージ 三浦 1d3」 keeps its spaces
         if ev.get("suggestions"):
             lines += wrap(t("suggest", lang, list=" / ".join(ev["suggestions"])), self.cols)
         return lines
@@ -333,10 +372,11 @@ class Renderer:
         for a in actions:
             n = a.get("n")
             head = f"  {n}. " if n else "  - "
-            for i, line in enumerate(wrap(str(a.get("label", "")), self.cols, first=head,
-                                          indent=" " * width(head))):
+            for i, line in enumerate(
+                wrap(str(a.get("label", "")), self.cols, first=head, indent=" " * width(head))
+            ):
                 if i == 0:
-                    out.append([("class:actions.n", head), ("class:actions", line[len(head):])])
+                    out.append([("class:actions.n", head), ("class:actions", line[len(head) :])])
                 else:
                     out.append([("class:actions", line)])
         return out
@@ -358,8 +398,20 @@ def _printable(text: str) -> str:
 
 # -- status ------------------------------------------------------------------
 
-CORE_KEYS = {"type", "node", "title", "turn", "clock", "time", "time_left", "vars", "inventory",
-             "stats", "gm", "ending"}
+CORE_KEYS = {
+    "type",
+    "node",
+    "title",
+    "turn",
+    "clock",
+    "time",
+    "time_left",
+    "vars",
+    "inventory",
+    "stats",
+    "gm",
+    "ending",
+}
 PREFERRED_STATS = ("HP", "hp", "MP", "mp", "Luck", "luck", "life", "ライフ")
 """The gauges a status bar shows first when the rule system names none (Display.stats)."""
 SHEET_SKIP = frozenset({"hp", "mp", "luck", "age"})
@@ -420,8 +472,14 @@ def compact(value: Any, depth: int = 0) -> str:
         for x in value:
             if isinstance(x, dict):
                 name = x.get("name") or x.get("label") or x.get("id")
-                rest = {k: v for k, v in x.items() if k not in ("name", "label", "id")
-                        and isinstance(v, (int, float, str)) and not isinstance(v, bool) and v != ""}
+                rest = {
+                    k: v
+                    for k, v in x.items()
+                    if k not in ("name", "label", "id")
+                    and isinstance(v, (int, float, str))
+                    and not isinstance(v, bool)
+                    and v != ""
+                }
                 lit = "*" if x.get("lit") else ""
                 s = f"{name}{lit}" if name is not None else ""
                 if rest and depth < 2:
@@ -435,8 +493,15 @@ def compact(value: Any, depth: int = 0) -> str:
     return str(value)
 
 
-def view_text(key: str, value: Any, lang: str = "ja", system: str | None = None, depth: int = 0,
-              *, short: bool = False) -> str:
+def view_text(
+    key: str,
+    value: Any,
+    lang: str = "ja",
+    system: str | None = None,
+    depth: int = 0,
+    *,
+    short: bool = False,
+) -> str:
     """A rule system's view value in the interface language: values with names of their own
     (LED colours, buttons), the edgework, maps with their keys named; the rest as ``compact``.
     ``short``: the status bar's form, where the edgework must fit beside the stage and LED."""
@@ -469,10 +534,15 @@ def view_text(key: str, value: Any, lang: str = "ja", system: str | None = None,
 def _stat_keys(s: dict, system: str | None = None) -> list[str]:
     """The keys of a sheet the status bar shows: the rule system's gauges (or the usual
     ones), else its first numbers."""
-    picked = [k for k in (_display(system).stats or PREFERRED_STATS)
-              if k in s and isinstance(s[k], (int, float, str))]
+    picked = [
+        k
+        for k in (_display(system).stats or PREFERRED_STATS)
+        if k in s and isinstance(s[k], (int, float, str))
+    ]
     if not picked:
-        picked = [k for k, v in s.items() if isinstance(v, (int, float)) and not isinstance(v, bool)][:4]
+        picked = [
+            k for k, v in s.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
+        ][:4]
     return picked
 
 
@@ -492,7 +562,9 @@ def stat_items(stats: dict, lang: str = "ja", system: str | None = None) -> list
     return out
 
 
-def status_items(ev: dict, story: Any = None, lang: str = "ja", *, short: bool = False) -> list[tuple[str, str]]:
+def status_items(
+    ev: dict, story: Any = None, lang: str = "ja", *, short: bool = False
+) -> list[tuple[str, str]]:
     """(label, value) pairs for the status bar from a ``state`` event, the place first.
     ``short`` (the bar itself): compact forms, and a rule system's False flags left out."""
     items: list[tuple[str, str]] = [(t("place", lang), str(ev.get("title") or ev.get("node", "")))]
@@ -507,7 +579,7 @@ def status_items(ev: dict, story: Any = None, lang: str = "ja", *, short: bool =
         if v is None or v == "":
             continue
         var = variables.get(name)
-        label = (var.label if var is not None and var.label else name)
+        label = var.label if var is not None and var.label else name
         items.append((label, compact(v)))
     for key, v in ev.items():
         if key in CORE_KEYS or v is None:
@@ -535,9 +607,16 @@ def status_items(ev: dict, story: Any = None, lang: str = "ja", *, short: bool =
     return items
 
 
-def toolbar(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int = 80,
-            gm: bool = False, extra: list[tuple[str, str]] | None = None,
-            lead: list[tuple[str, str]] | None = None) -> list[Fragment]:
+def toolbar(
+    ev: dict | None,
+    story: Any = None,
+    lang: str = "ja",
+    *,
+    cols: int = 80,
+    gm: bool = False,
+    extra: list[tuple[str, str]] | None = None,
+    lead: list[tuple[str, str]] | None = None,
+) -> list[Fragment]:
     """The bottom toolbar's fragments, cut to ``cols``. ``extra`` pairs go right after the
     place (the real-time countdown), ``lead`` ones before it (a listening microphone)."""
     if not ev:
@@ -566,8 +645,14 @@ def toolbar(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int =
     return frags
 
 
-def status_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int = 80,
-                 extra: list[tuple[str, str]] | None = None) -> list[Line]:
+def status_lines(
+    ev: dict | None,
+    story: Any = None,
+    lang: str = "ja",
+    *,
+    cols: int = 80,
+    extra: list[tuple[str, str]] | None = None,
+) -> list[Line]:
     """The ``status`` command: one pair a line."""
     if not ev:
         return []
@@ -639,8 +724,10 @@ def outcome_key(word: str, lang: str, system: str | None = None) -> str:
     d = _display(system)
     own = [k for lg in ("ja", "en") for k in ((d.values.get(lg) or {}).get("outcome") or {})]
     for k in (*STANDARD_OUTCOMES, *own):
-        if folded == k or any(unicodedata.normalize("NFKC", outcome_name(k, lg, system)).casefold() == folded
-                              for lg in (lang, "ja", "en")):
+        if folded == k or any(
+            unicodedata.normalize("NFKC", outcome_name(k, lg, system)).casefold() == folded
+            for lg in (lang, "ja", "en")
+        ):
             return k
     return folded
 
@@ -670,8 +757,13 @@ def code_text(ev: dict, lang: str = "ja", story: Any = None) -> str | None:
         if code == "set":
             d.update(old=value_text(d.get("old"), lang), value=value_text(d.get("value"), lang))
         elif code == "clock":
-            d.update({"d": duration(d.get("minutes", 0), lang), "from": time_text(d.get("from"), lang),
-                      "to": time_text(d.get("to"), lang)})
+            d.update(
+                {
+                    "d": duration(d.get("minutes", 0), lang),
+                    "from": time_text(d.get("from"), lang),
+                    "to": time_text(d.get("to"), lang),
+                }
+            )
         elif code in ("stat", "damage"):
             d["stat"] = key_label(str(d.get("stat", "")), lang, system)
         elif code in ("force", "forced", "force_kept"):
@@ -688,7 +780,9 @@ def code_text(ev: dict, lang: str = "ja", story: Any = None) -> str | None:
     if not has_text(key, lang):
         return None
     if "kind" in d:
-        d["kind"] = t(f"named_{d['kind']}", lang) if has_text(f"named_{d['kind']}", lang) else d["kind"]
+        d["kind"] = (
+            t(f"named_{d['kind']}", lang) if has_text(f"named_{d['kind']}", lang) else d["kind"]
+        )
     if "known" in d:
         names = list(d.get("known") or [])
         listed = _names(names, lang) + ("…" if d.get("more") else "")
@@ -741,8 +835,11 @@ def gm_timed(ev: dict, story: Any, lang: str) -> tuple[list[str], list[str]]:
             continue
         d = duration(max(0, int(p["at"]) - int(ev.get("clock", 0))), lang)
         when = time_text(p.get("time"), lang) if p.get("time") else f"+{p['at']}"
-        timed.append(f"{when} {name}（{t('gm_in', lang, d=d)}）" if lang == "ja"
-                     else f"{when} {name} ({t('gm_in', lang, d=d)})")
+        timed.append(
+            f"{when} {name}（{t('gm_in', lang, d=d)}）"
+            if lang == "ja"
+            else f"{when} {name} ({t('gm_in', lang, d=d)})"
+        )
     return timed, waiting
 
 
@@ -770,7 +867,9 @@ def gm_vars(ev: dict, story: Any, lang: str) -> tuple[list[str], list[str]]:
             full = f"{head}_{k}" if k != head else head
             changed.append(f"{full} {value_mark(v, lang)}")
         else:
-            changed.append(f"{head}(" + " ".join(f"{k} {value_mark(v, lang)}" for k, v in members) + ")")
+            changed.append(
+                f"{head}(" + " ".join(f"{k} {value_mark(v, lang)}" for k, v in members) + ")"
+            )
     return shown, changed
 
 
@@ -798,22 +897,47 @@ def gm_people(ev: dict, story: Any, lang: str) -> list[str]:
         pairs = stat_items({cid: sheet}, lang, system)
         shown = set(_stat_keys(sheet, system))
         skip = _display(system).sheet_skip or SHEET_SKIP
-        extra = [(k, v) for k, v in sheet.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
-                 and k not in shown and not k.endswith("_max") and k.lower() not in skip][:8]
+        extra = [
+            (k, v)
+            for k, v in sheet.items()
+            if isinstance(v, (int, float))
+            and not isinstance(v, bool)
+            and k not in shown
+            and not k.endswith("_max")
+            and k.lower() not in skip
+        ][:8]
         cond = sheet.get("cond") if isinstance(sheet.get("cond"), dict) else {}
         # A condition that is on, or of a kind (``insane: temporary``).
-        marks = [key_label(k, lang, system) + (f":{cond[k]}" if isinstance(cond[k], str) else "")
-                 for k in _display(system).conditions if cond.get(k)]
-        vals = [f"{k} {v}" for k, v in pairs] + [f"［{m}］" for m in marks] + \
-            [f"{key_label(k, lang, system)} {v}" for k, v in extra]
-        kind = f"({key_label(c.kind, lang, system)})" if c is not None and c.kind and c.kind != "pc" else ""
+        marks = [
+            key_label(k, lang, system) + (f":{cond[k]}" if isinstance(cond[k], str) else "")
+            for k in _display(system).conditions
+            if cond.get(k)
+        ]
+        vals = (
+            [f"{k} {v}" for k, v in pairs]
+            + [f"［{m}］" for m in marks]
+            + [f"{key_label(k, lang, system)} {v}" for k, v in extra]
+        )
+        kind = (
+            f"({key_label(c.kind, lang, system)})"
+            if c is not None and c.kind and c.kind != "pc"
+            else ""
+        )
         rows.append(f"{name}{kind}: " + (" ".join(vals) or compact(sheet)))
     return rows
 
 
-def gm_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int = 80,
-             hidden: dict | None = None, folded: bool = False, max_lines: int | None = None,
-             key: str = "") -> list[Line]:
+def gm_lines(
+    ev: dict | None,
+    story: Any = None,
+    lang: str = "ja",
+    *,
+    cols: int = 80,
+    hidden: dict | None = None,
+    folded: bool = False,
+    max_lines: int | None = None,
+    key: str = "",
+) -> list[Line]:
     """The game master's panel. Its first line is a summary (clock, time left, turn, the next
     timed event, how many variables have changed); folded, that line is all. Open, it lists
     the timed events to come with their times and names, the condition events not yet met,
@@ -833,26 +957,34 @@ def gm_lines(ev: dict | None, story: Any = None, lang: str = "ja", *, cols: int 
         parts.append(t("gm_next", lang, what=timed[0]))
     if changed:
         parts.append(t("gm_changed_n", lang, n=len(changed)))
-    summary = clip_cols(head + sep.join(parts) if lang == "ja" else f"{head} " + sep.join(parts), cols)
+    summary = clip_cols(
+        head + sep.join(parts) if lang == "ja" else f"{head} " + sep.join(parts), cols
+    )
     if folded:
         return [[("class:keeper.mark", summary)]]
     rows: list[str] = [summary]
-    rows.append(f"  {t('gm_pending', lang)}: " + (" / ".join(timed) if timed else t("gm_none", lang)))
+    rows.append(
+        f"  {t('gm_pending', lang)}: " + (" / ".join(timed) if timed else t("gm_none", lang))
+    )
     if waiting:
         rows.append(f"  {t('gm_waiting', lang)}: " + ("、" if lang == "ja" else ", ").join(waiting))
     if shown:
         rows.append(f"  {t('gm_vars', lang)}: " + sep.join(shown))
-    rows.append(f"  {t('gm_changed', lang)}: " + (" ".join(changed) if changed else t("gm_none", lang)))
+    rows.append(
+        f"  {t('gm_changed', lang)}: " + (" ".join(changed) if changed else t("gm_none", lang))
+    )
     rows += [f"  {r}" for r in gm_people(ev, story, lang)]
     system = getattr(story, "rules", None)
     flat = _flat(hidden or {})
     if flat:
-        rows.append(f"  {t('gm_hidden', lang)}: " + view_text("hidden", flat, lang,
-                                                              system if isinstance(system, str) else None))
+        rows.append(
+            f"  {t('gm_hidden', lang)}: "
+            + view_text("hidden", flat, lang, system if isinstance(system, str) else None)
+        )
     out: list[Line] = []
     for i, row in enumerate(rows):
         lead = "  " if row.startswith("  ") else ""
-        for line in wrap(row[len(lead):], cols, first=lead, indent="    ", keep_spaces=True):
+        for line in wrap(row[len(lead) :], cols, first=lead, indent="    ", keep_spaces=True):
             out.append([("class:keeper.mark" if i == 0 else "class:keeper", line)])
     if max_lines is not None and len(out) > max(1, max_lines):
         keep = max(1, max_lines) - 1
@@ -901,18 +1033,31 @@ CLOCK_COMMANDS = ("@time_passed", "@time_sync", "@tick")
 def is_clock_command(command: str | None) -> bool:
     return bool(command) and command.split(" ", 1)[0] in CLOCK_COMMANDS
 
-def markdown_turn(events: Iterable[dict], story: Any = None, *, lang: str = "ja", gm: bool = False,
-                  command: str | None = None, n: int | None = None) -> str:
+
+def markdown_turn(
+    events: Iterable[dict],
+    story: Any = None,
+    *,
+    lang: str = "ja",
+    gm: bool = False,
+    command: str | None = None,
+    n: int | None = None,
+) -> str:
     """One turn as Markdown: the command as a heading-like line, narration as paragraphs."""
     out: list[str] = []
     if command is not None and is_clock_command(command):
         parts = command.split()
         secs = parts[1] if len(parts) > 1 else "?"
-        out.append(f"*{_md(t('time_report', lang, n=secs) if parts[0] != '@time_sync' else '⏱ ' + command)}*"
-                   + (f" <sub>#{n}</sub>" if n is not None else ""))
+        out.append(
+            f"*{_md(t('time_report', lang, n=secs) if parts[0] != '@time_sync' else '⏱ ' + command)}*"
+            + (f" <sub>#{n}</sub>" if n is not None else "")
+        )
         out.append("")
     elif command is not None and command.startswith("!"):
-        out.append(f"**▶ {_md(t('override', lang))} {_md(command)}**" + (f" <sub>#{n}</sub>" if n is not None else ""))
+        out.append(
+            f"**▶ {_md(t('override', lang))} {_md(command)}**"
+            + (f" <sub>#{n}</sub>" if n is not None else "")
+        )
         out.append("")
     elif command is not None:
         out.append(f"**▶ {_md(command)}**" + (f" <sub>#{n}</sub>" if n is not None else ""))
@@ -937,7 +1082,9 @@ def markdown_turn(events: Iterable[dict], story: Any = None, *, lang: str = "ja"
             kname = t(f"kind_{ev.get('kind')}", lang)
             if kname.startswith("kind_"):
                 kname = str(ev.get("kind", ""))
-            out.append(f"### {t('ending', lang, title=_md(str(ev.get('title') or ev.get('id', ''))), kind=kname)}")
+            out.append(
+                f"### {t('ending', lang, title=_md(str(ev.get('title') or ev.get('id', ''))), kind=kname)}"
+            )
             out.append("")
         elif kind == "override":
             out.append(f"> **{_md(t('override', lang))}** {_md(override_text(ev, lang, story))}")

@@ -82,6 +82,7 @@ class Quit(Exception):
 
 # -- terminals ---------------------------------------------------------------
 
+
 def _isatty(f: Any) -> bool:
     try:
         return bool(f.isatty())
@@ -291,8 +292,15 @@ class PromptIO(_Posted):
 
     interactive = True
 
-    def __init__(self, repl: Repl, history_file: Path | None, *, color: bool,
-                 refresh: float | None = None, echo_delay: float = 0.3) -> None:
+    def __init__(
+        self,
+        repl: Repl,
+        history_file: Path | None,
+        *,
+        color: bool,
+        refresh: float | None = None,
+        echo_delay: float = 0.3,
+    ) -> None:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import InMemoryHistory
         from prompt_toolkit.key_binding import KeyBindings
@@ -336,9 +344,16 @@ class PromptIO(_Posted):
         # on an empty line those rows belong to the game (a small terminal has none to spare).
         typing = Condition(lambda: bool(self.session.default_buffer.text))
         self.session: Any = PromptSession(
-            history=history, completer=ActionCompleter(repl), complete_while_typing=typing,
-            bottom_toolbar=self._toolbar, style=self.style, color_depth=self.depth,
-            reserve_space_for_menu=6, key_bindings=kb, refresh_interval=refresh)
+            history=history,
+            completer=ActionCompleter(repl),
+            complete_while_typing=typing,
+            bottom_toolbar=self._toolbar,
+            style=self.style,
+            color_depth=self.depth,
+            reserve_space_for_menu=6,
+            key_bindings=kb,
+            refresh_interval=refresh,
+        )
         self.asker: Any = PromptSession(style=self.style, color_depth=self.depth)
 
     @property
@@ -370,12 +385,22 @@ class PromptIO(_Posted):
         if r.gm and r.state_ev is not None:
             rows = self.rows
             open_ = r.panel_is_open(rows)
-            for line in r.gm_panel(self.cols + 1, folded=not open_, max_lines=self.panel_rows(rows),
-                                   key=PANEL_KEY):
+            for line in r.gm_panel(
+                self.cols + 1, folded=not open_, max_lines=self.panel_rows(rows), key=PANEL_KEY
+            ):
                 frags.extend(line)
                 frags.append(("", "\n"))
-        frags.extend(toolbar(r.toolbar_event(), r.story, r.lang, cols=self.cols + 1, gm=r.gm,
-                             extra=r.realtime_items(), lead=r.voice_items()))
+        frags.extend(
+            toolbar(
+                r.toolbar_event(),
+                r.story,
+                r.lang,
+                cols=self.cols + 1,
+                gm=r.gm,
+                extra=r.realtime_items(),
+                lead=r.voice_items(),
+            )
+        )
         return FormattedText(frags)
 
     def read(self, message: str, **_: Any) -> str:
@@ -499,8 +524,12 @@ class ActionCompleter(_completer_base()):  # type: ignore[misc]
                 words = (name, *(ja if r.lang == "ja" else en))
                 for w in words:
                     if w.casefold().startswith(word):
-                        yield Completion(stripped[0] + w, start_position=-len(stripped),
-                                         display=stripped[0] + w, display_meta=r.meta_help(name))
+                        yield Completion(
+                            stripped[0] + w,
+                            start_position=-len(stripped),
+                            display=stripped[0] + w,
+                            display_meta=r.meta_help(name),
+                        )
                         break
             return
         key = normalise(stripped)
@@ -510,8 +539,9 @@ class ActionCompleter(_completer_base()):  # type: ignore[misc]
             if not c.n:
                 continue  # hidden actions are secrets: never offered
             meta = " / ".join(a for a in c.aliases if a != c.label)[:60]
-            comp = Completion(c.label, start_position=-len(text), display=f"{c.n}. {c.label}",
-                              display_meta=meta)
+            comp = Completion(
+                c.label, start_position=-len(text), display=f"{c.n}. {c.label}", display_meta=meta
+            )
             if not key:
                 prefix.append(comp)
                 continue
@@ -523,8 +553,11 @@ class ActionCompleter(_completer_base()):  # type: ignore[misc]
             f = forms(r.story, c.action, c.label)
             if any(n.startswith(key) for n in (*f.exact, *f.parts)):
                 prefix.append(comp)
-            elif any(key in n for n in (*f.exact, *f.parts)) or key in f.full or \
-                    any(in_order(key, n) for n in f.parts):
+            elif (
+                any(key in n for n in (*f.exact, *f.parts))
+                or key in f.full
+                or any(in_order(key, n) for n in f.parts)
+            ):
                 inner.append(comp)
         yield from prefix
         yield from inner
@@ -537,6 +570,7 @@ class ActionCompleter(_completer_base()):  # type: ignore[misc]
 
 
 # -- the console -------------------------------------------------------------
+
 
 def _clean(line: str) -> str:
     """Drops control characters (pasted escapes, NULs) and trims; keeps every letter."""
@@ -687,24 +721,47 @@ PANEL_OPEN_ROWS = 36
 """A terminal at least this tall starts with the GM panel open."""
 GAME_ROWS = 12
 """Rows the game (narration, actions, the prompt) keeps at least, whatever the panel shows."""
-_VOICE_META = {"help": "/help", "status": "/status", "undo": "/undo", "save": "/save", "quit": "/quit",
-               "actions": "/actions"}
+_VOICE_META = {
+    "help": "/help",
+    "status": "/status",
+    "undo": "/undo",
+    "save": "/save",
+    "quit": "/quit",
+    "actions": "/actions",
+}
 
 
 class Repl(AuthorLoop):
     """One play session over a story: timeline, saves, transcript, output."""
 
-    def __init__(self, story: Any, *, io: Any = None, lang: str = "ja", gm: bool = False,
-                 manual: bool = False, seed: int | None = None, new: bool = False,
-                 transcript: str | Path | None = None, narrator: Any = None, listener: Any = None,
-                 color: bool | None = None, use_prompt_toolkit: bool | None = None,
-                 history: bool = True, clock: Callable[[], float] | None = None,
-                 tick: float = 0.2, report_every: float = 30.0,
-                 voice_inputs: list[str] | None = None, echo_delay: float = 0.3,
-                 first_command: str | None = None, player_view: str | Path | None = None,
-                 watch: bool = False, replay_commands: list[str] | None = None,
-                 replay_since: str | None = None,
-                 screen_reader: bool | str = False) -> None:
+    def __init__(
+        self,
+        story: Any,
+        *,
+        io: Any = None,
+        lang: str = "ja",
+        gm: bool = False,
+        manual: bool = False,
+        seed: int | None = None,
+        new: bool = False,
+        transcript: str | Path | None = None,
+        narrator: Any = None,
+        listener: Any = None,
+        color: bool | None = None,
+        use_prompt_toolkit: bool | None = None,
+        history: bool = True,
+        clock: Callable[[], float] | None = None,
+        tick: float = 0.2,
+        report_every: float = 30.0,
+        voice_inputs: list[str] | None = None,
+        echo_delay: float = 0.3,
+        first_command: str | None = None,
+        player_view: str | Path | None = None,
+        watch: bool = False,
+        replay_commands: list[str] | None = None,
+        replay_since: str | None = None,
+        screen_reader: bool | str = False,
+    ) -> None:
         self.story = story
         self.watch = watch
         """``--watch``: every save of the story's files reloads it and replays the game."""
@@ -784,9 +841,13 @@ class Repl(AuthorLoop):
 
                 io = ScreenReaderIO(plain_prompt=screen_reader != "piped")
             elif use_prompt_toolkit:
-                io = PromptIO(self, files.history_path(story.id) if history else None, color=color,
-                              refresh=0.5 if (self.rt is not None or listener is not None) else None,
-                              echo_delay=echo_delay)
+                io = PromptIO(
+                    self,
+                    files.history_path(story.id) if history else None,
+                    color=color,
+                    refresh=0.5 if (self.rt is not None or listener is not None) else None,
+                    echo_delay=echo_delay,
+                )
             else:
                 io = PlainIO()
         self.io = io
@@ -832,8 +893,10 @@ class Repl(AuthorLoop):
         return self._choices[1]
 
     def prompt_event(self) -> dict:
-        return {"type": "prompt", "actions": [{"id": c.id, "label": c.label, "n": c.n}
-                                              for c in self.choices() if c.n]}
+        return {
+            "type": "prompt",
+            "actions": [{"id": c.id, "label": c.label, "n": c.n} for c in self.choices() if c.n],
+        }
 
     def warn_later(self) -> None:
         """Says a warning held back until the turn's own output is on screen."""
@@ -843,19 +906,25 @@ class Repl(AuthorLoop):
 
     def show(self, events: list[dict], command: str = "", *, public: bool = True) -> None:
         present = getattr(self.io, "present", None)  # (the screen-reader console's own lines)
-        self.io.write(present(self, events, command) if present is not None
-                      else self.renderer().events(events, command=command))
+        self.io.write(
+            present(self, events, command)
+            if present is not None
+            else self.renderer().events(events, command=command)
+        )
         self._import_hint(events)
         if self.view is not None and public and self.tl is not None:
             # The players see what they may of the turn; a GM's override only by its effects.
-            self.view.turn(command if command and not command.startswith("!") else None, events, self.state)
+            self.view.turn(
+                command if command and not command.startswith("!") else None, events, self.state
+            )
             self._view_failed()
         self.warn_later()
         self._last_events = events
         if self.narrator is not None and self.narrate_on and self._narrate_events is not None:
             try:
-                n = self._narrate_events(self.narrator, events, lang=self.lang, story=self.story,
-                                         command=command)
+                n = self._narrate_events(
+                    self.narrator, events, lang=self.lang, story=self.story, command=command
+                )
             except Exception as e:  # noqa: BLE001 - speech must never stop the game
                 self.say(t("narrate_none", self.lang, why=e), "class:error")
                 self.narrate_on = False
@@ -932,8 +1001,11 @@ class Repl(AuthorLoop):
     def realtime_items(self) -> list[tuple[str, str]]:
         if self.rt is None or self.tl is None:
             return []
-        value = clock_seconds(self.rt.left() if self.state.ending is None
-                              else max(0.0, self.rt.limit - self.rt.spent(self.state)))
+        value = clock_seconds(
+            self.rt.left()
+            if self.state.ending is None
+            else max(0.0, self.rt.limit - self.rt.spent(self.state))
+        )
         if self.rt.paused:
             value += " " + t("paused", self.lang)
         return [(t("real_left", self.lang), value)]
@@ -943,16 +1015,30 @@ class Repl(AuthorLoop):
             return [("", t("talking", self.lang, key=PUSH_KEY))]
         return []
 
-    def gm_panel(self, cols: int | None = None, *, folded: bool = False, max_lines: int | None = None,
-                 key: str = "") -> list[Line]:
+    def gm_panel(
+        self,
+        cols: int | None = None,
+        *,
+        folded: bool = False,
+        max_lines: int | None = None,
+        key: str = "",
+    ) -> list[Line]:
         """The GM panel (see render.gm_lines): whole, or folded to its summary line, or cut to
         ``max_lines``."""
         if self.state_ev is None:
             return []
         if self._hidden_cache is None or self._hidden_cache[0] is not self.state:
             self._hidden_cache = (self.state, gm_hidden(self.player_ev, self.state_ev))
-        return gm_lines(self.state_ev, self.story, self.lang, cols=cols or self.io.cols,
-                        hidden=self._hidden_cache[1], folded=folded, max_lines=max_lines, key=key)
+        return gm_lines(
+            self.state_ev,
+            self.story,
+            self.lang,
+            cols=cols or self.io.cols,
+            hidden=self._hidden_cache[1],
+            folded=folded,
+            max_lines=max_lines,
+            key=key,
+        )
 
     def toggle_panel(self) -> None:
         """F2 (or ``gm panel``): folds the GM panel to its summary line, or opens it."""
@@ -988,8 +1074,14 @@ class Repl(AuthorLoop):
             self.say(t("dice_manual", self.lang), "class:hint")
         if self.listener is not None and not self._voice_files:
             mode = getattr(self.listener, "mode", "push")
-            self.say(t("voice_on_cont" if mode == "continuous" else "voice_on_push", self.lang,
-                       key=PUSH_KEY), "class:hint")
+            self.say(
+                t(
+                    "voice_on_cont" if mode == "continuous" else "voice_on_push",
+                    self.lang,
+                    key=PUSH_KEY,
+                ),
+                "class:hint",
+            )
         if self.narrator is not None and self.io.interactive:
             self.say(t("skip_key", self.lang), "class:hint")
         resumed = False
@@ -1032,7 +1124,9 @@ class Repl(AuthorLoop):
         except (OSError, SaveError):
             self.say(t("bad_save", self.lang, name=path.name, why=why), "class:error")
             return False
-        self.say(t("bad_save_moved", self.lang, name=path.name, why=why, new=new.stem), "class:error")
+        self.say(
+            t("bad_save_moved", self.lang, name=path.name, why=why, new=new.stem), "class:error"
+        )
         return True
 
     def _claim_slot(self, *, keep: bool) -> None:
@@ -1087,8 +1181,11 @@ class Repl(AuthorLoop):
         """Offers the newest unfinished autosave. "n" keeps it under a backup name (said, and
         loadable); a save that cannot be resumed is moved aside (said); a game open in another
         session is offered read-only or left alone."""
-        infos = [i for i in files.list_saves(self.story.id)
-                 if files.is_autosave(i.slot) and not i.error and not i.ended and i.commands > 0]
+        infos = [
+            i
+            for i in files.list_saves(self.story.id)
+            if files.is_autosave(i.slot) and not i.error and not i.ended and i.commands > 0
+        ]
         if not infos:
             return False
         info = infos[0]
@@ -1096,8 +1193,16 @@ class Repl(AuthorLoop):
         if lock is None:
             return self._busy(info)
         try:
-            answer = self._ask(t("resume_q", self.lang, when=info.when[5:], place=info.place,
-                                 time=self.when(info.time, info.turn)), t("resume_again", self.lang))
+            answer = self._ask(
+                t(
+                    "resume_q",
+                    self.lang,
+                    when=info.when[5:],
+                    place=info.place,
+                    time=self.when(info.time, info.turn),
+                ),
+                t("resume_again", self.lang),
+            )
         except Quit:
             lock.release()
             raise
@@ -1112,8 +1217,15 @@ class Repl(AuthorLoop):
                 lock.release()
                 self._claim_slot(keep=False)
                 if self.saver is not None:
-                    self.say(t("keep_failed", self.lang, why=files.reason(e, self.lang), slot=self.saver.slot),
-                             "class:error")
+                    self.say(
+                        t(
+                            "keep_failed",
+                            self.lang,
+                            why=files.reason(e, self.lang),
+                            slot=self.saver.slot,
+                        ),
+                        "class:error",
+                    )
                 return False
             self.say(t("kept_game", self.lang, slot=kept), "class:hint")
             self.lock, self.saver = lock, files.AutoSaver(info.path)
@@ -1147,7 +1259,10 @@ class Repl(AuthorLoop):
         try:
             tl, changed, _ = files.resume(info.path, self.story)
         except SaveError as e:  # (not ours to move: the other session has it)
-            self.say(t("bad_save", self.lang, name=info.path.name, why=files.reason(e, self.lang)), "class:error")
+            self.say(
+                t("bad_save", self.lang, name=info.path.name, why=files.reason(e, self.lang)),
+                "class:error",
+            )
             self._claim_slot(keep=False)
             return False
         self.read_only = True
@@ -1186,8 +1301,9 @@ class Repl(AuthorLoop):
         faces: list[int] = []
         while True:
             try:
-                tl, events = files.start(self.story, seed, gm=self.gm, manual=self.manual,
-                                         dice=faces or None)
+                tl, events = files.start(
+                    self.story, seed, gm=self.gm, manual=self.manual, dice=faces or None
+                )
                 break
             except NeedDice as nd:
                 more = self.ask_dice(nd)
@@ -1273,7 +1389,9 @@ class Repl(AuthorLoop):
                 except KeyboardInterrupt:
                     # On an empty line Ctrl-C is someone looking for the way out: say it.
                     typed = getattr(self.io, "typed", lambda: "")()
-                    self.say(t("cancelled" if typed.strip() else "how_to_leave", self.lang), "class:hint")
+                    self.say(
+                        t("cancelled" if typed.strip() else "how_to_leave", self.lang), "class:hint"
+                    )
                     continue
                 except EOFError:
                     break
@@ -1404,8 +1522,10 @@ class Repl(AuthorLoop):
                 return True
             if text[0] in _PREFIXES:
                 return self.meta(text[1:].strip(), explicit=True)
-            if self.state.ending is None and match(self.story, self.state, text, self.choices(),
-                                                   fuzzy=False) is not None:
+            if (
+                self.state.ending is None
+                and match(self.story, self.state, text, self.choices(), fuzzy=False) is not None
+            ):
                 return self.play(text)  # a story action of that name wins over a meta word
             if " ".join(unicodedata.normalize("NFKC", text).casefold().split()) in GO_BACK_WORDS:
                 return self.go_back()
@@ -1431,13 +1551,24 @@ class Repl(AuthorLoop):
         def says_back(text: str) -> bool:
             return any(s in normalise(text) for s in ja) or en.search(text.casefold()) is not None
 
-        hits = [c for c in self.choices() if c.n and any(says_back(str(x)) for x in (c.label, *c.aliases))]
+        hits = [
+            c
+            for c in self.choices()
+            if c.n and any(says_back(str(x)) for x in (c.label, *c.aliases))
+        ]
         if len(hits) == 1:
             self.say(t("paste_line", self.lang, text=clip(hits[0].label, ECHO_MAX)), "class:hint")
             return self.play(hits[0].id)
         if hits:
-            self.show([{"type": "error", "code": "ambiguous",
-                        "candidates": [{"n": c.n, "id": c.id, "label": c.label} for c in hits]}])
+            self.show(
+                [
+                    {
+                        "type": "error",
+                        "code": "ambiguous",
+                        "candidates": [{"n": c.n, "id": c.id, "label": c.label} for c in hits],
+                    }
+                ]
+            )
             return True
         self.say(t("back_none", self.lang), "class:hint")
         return True
@@ -1454,10 +1585,15 @@ class Repl(AuthorLoop):
             return True
         shown = "@" + (name if len(name) <= 40 else name[:40] + "…")
         known = name in system(self.story.rules).meta_commands
-        self.say(t("rule_refused" if known else "unknown_meta", self.lang, cmd=shown, word=shown), "class:error")
+        self.say(
+            t("rule_refused" if known else "unknown_meta", self.lang, cmd=shown, word=shown),
+            "class:error",
+        )
         allowed = player_commands(self.story.rules)
         if allowed:
-            self.say(t("rule_allowed", self.lang, list=" ".join("@" + n for n in allowed)), "class:hint")
+            self.say(
+                t("rule_allowed", self.lang, list=" ".join("@" + n for n in allowed)), "class:hint"
+            )
         return False
 
     def _verb_names_action(self, text: str) -> bool:
@@ -1494,7 +1630,9 @@ class Repl(AuthorLoop):
     def handle_block(self, block: str) -> bool:
         """A pasted block of lines: each line a command of its own, in order, each echoed.
         The block stops where the story ends."""
-        lines = [ln for ln in block.replace("\r\n", "\n").replace("\r", "\n").split("\n") if _clean(ln)]
+        lines = [
+            ln for ln in block.replace("\r\n", "\n").replace("\r", "\n").split("\n") if _clean(ln)
+        ]
         if len(lines) == 1:
             return self.handle(lines[0])
         ended = self.tl is not None and self.state.ending is not None
@@ -1541,8 +1679,12 @@ class Repl(AuthorLoop):
         if changed and self.gm and not self.io.interactive:
             # No side panel on a plain terminal: after every turn (folded: its summary line).
             self.io.write(self.gm_panel(folded=not self.panel_is_open()))
-        if self.state.ending is not None and new is self.state and self.tl.pos and \
-                self.tl.states[self.tl.pos - 1].ending is None:
+        if (
+            self.state.ending is not None
+            and new is self.state
+            and self.tl.pos
+            and self.tl.states[self.tl.pos - 1].ending is None
+        ):
             self.say(t("ended_already", self.lang), "class:hint")  # what can be done now
         return True
 
@@ -1553,8 +1695,9 @@ class Repl(AuthorLoop):
         faces: list[int] = []
         while True:
             try:
-                new, events = step(self.story, self.state, text, dice=faces or None,
-                                   manual=self.manual, gm=self.gm)
+                new, events = step(
+                    self.story, self.state, text, dice=faces or None, manual=self.manual, gm=self.gm
+                )
                 return new, events, faces
             except NeedDice as nd:
                 more = self.ask_dice(nd)
@@ -1576,23 +1719,44 @@ class Repl(AuthorLoop):
                 groups[-1] = f"{head}×{int(k or 1) + 1}"
             else:
                 groups.append(f"d{s}")
-        percentile = len(sides) >= 2 and set(sides) == {10} and \
-            unicodedata.normalize("NFKC", need.expr).lower().startswith(("1d100", "d100"))
+        percentile = (
+            len(sides) >= 2
+            and set(sides) == {10}
+            and unicodedata.normalize("NFKC", need.expr).lower().startswith(("1d100", "d100"))
+        )
         # One number reads as the whole roll when the table rolls the usual two d10s (47).
         natural = percentile and len(sides) == 2
         hint = t("dice_percentile", self.lang) if percentile and not natural else ""
         label = str(getattr(need, "label", "") or "")
         target = getattr(need, "target", None)
-        what = t("dice_for_target", self.lang, label=label, target=target) if label and target is not None \
-            else t("dice_for", self.lang, label=label) if label else ""
+        what = (
+            t("dice_for_target", self.lang, label=label, target=target)
+            if label and target is not None
+            else t("dice_for", self.lang, label=label)
+            if label
+            else ""
+        )
         # An example that fits the dice asked for: 47 for a d100, 40 7 for its two dice, 3 4 for 2d6.
-        example = "47" if natural else "40 7" if percentile and len(sides) == 2 else \
-            " ".join(str(max(1, min(sd, (sd + 1) // 2 + i))) for i, sd in enumerate(sides[:4]))
+        example = (
+            "47"
+            if natural
+            else "40 7"
+            if percentile and len(sides) == 2
+            else " ".join(str(max(1, min(sd, (sd + 1) // 2 + i))) for i, sd in enumerate(sides[:4]))
+        )
         ask = getattr(self.io, "ask_status", self.io.ask)
         while True:
             try:
-                raw = ask(t("dice_prompt_d100" if natural else "dice_prompt", self.lang, what=what,
-                            expr=need.expr, dice=" ".join(groups) + hint, n=len(sides)))
+                raw = ask(
+                    t(
+                        "dice_prompt_d100" if natural else "dice_prompt",
+                        self.lang,
+                        what=what,
+                        expr=need.expr,
+                        dice=" ".join(groups) + hint,
+                        n=len(sides),
+                    )
+                )
             except (KeyboardInterrupt, EOFError):
                 return None
             if is_quit(raw):
@@ -1611,7 +1775,9 @@ class Repl(AuthorLoop):
             try:
                 faces = [int(x) for x in raw.split()][: len(sides)]
             except ValueError:
-                self.say(t("dice_bad", self.lang, text=clip(raw, 40), example=example), "class:error")
+                self.say(
+                    t("dice_bad", self.lang, text=clip(raw, 40), example=example), "class:error"
+                )
                 continue
             if natural and len(raw.split()) == 1:
                 v = faces[0] if faces else -1
@@ -1622,10 +1788,18 @@ class Repl(AuthorLoop):
                 return [v // 10 % 10 or 10, v % 10 or 10]
             if percentile:
                 # Tens dice read 00-90 (or 0-9), the units die 0-9: as d10 faces, 0 is 10.
-                faces = [(f // 10 or 10) if i < len(sides) - 1 and f % 10 == 0 and 0 <= f <= 90 else f
-                         for i, f in enumerate(faces)]
-            bad = next(((f, s) for f, s in zip(faces, sides, strict=False)
-                        if not (1 <= f <= s or (f == 0 and s in (10, 100)))), None)
+                faces = [
+                    (f // 10 or 10) if i < len(sides) - 1 and f % 10 == 0 and 0 <= f <= 90 else f
+                    for i, f in enumerate(faces)
+                ]
+            bad = next(
+                (
+                    (f, s)
+                    for f, s in zip(faces, sides, strict=False)
+                    if not (1 <= f <= s or (f == 0 and s in (10, 100)))
+                ),
+                None,
+            )
             if bad is not None:
                 self.say(t("dice_range", self.lang, face=bad[0], sides=bad[1]), "class:error")
                 continue
@@ -1645,7 +1819,9 @@ class Repl(AuthorLoop):
             if not self.save_broken:
                 where = (files.culprit(e) if isinstance(e, OSError) else None) or self.saver.path
                 # Said after the turn's narration (the save runs first, in case of a crash).
-                self._warn_later = t("save_broken", self.lang, path=where, why=files.reason(e, self.lang))
+                self._warn_later = t(
+                    "save_broken", self.lang, path=where, why=files.reason(e, self.lang)
+                )
                 self.save_broken = True
             return
         self.save_broken = False
@@ -1678,7 +1854,9 @@ class Repl(AuthorLoop):
             files.write_save(path, self.story, self.tl)
         except (OSError, SaveError) as e:
             where = (files.culprit(e) if isinstance(e, OSError) else None) or path
-            self.say(t("save_fail", self.lang, path=where, why=files.reason(e, self.lang)), "class:error")
+            self.say(
+                t("save_fail", self.lang, path=where, why=files.reason(e, self.lang)), "class:error"
+            )
             return False
         finally:
             lock.release()
@@ -1696,12 +1874,26 @@ class Repl(AuthorLoop):
             self.transcript_path = None
             return
         try:
-            files.write_transcript(self.transcript_path, self.story, self.tl, lang=self.lang, started=self.started,
-                                   credits=list(getattr(self.narrator, "credits", None) or ()))
+            files.write_transcript(
+                self.transcript_path,
+                self.story,
+                self.tl,
+                lang=self.lang,
+                started=self.started,
+                credits=list(getattr(self.narrator, "credits", None) or ()),
+            )
         except OSError as e:  # (a device, a FIFO or a symlink is refused: NotRegularFile)
             where = files.culprit(e) or self.transcript_path
-            self.say(t("transcript_err", self.lang, why=f"{where}：{files.reason(e, self.lang)}" if self.lang == "ja"
-                       else f"{where}: {files.reason(e, self.lang)}"), "class:error")
+            self.say(
+                t(
+                    "transcript_err",
+                    self.lang,
+                    why=f"{where}：{files.reason(e, self.lang)}"
+                    if self.lang == "ja"
+                    else f"{where}: {files.reason(e, self.lang)}",
+                ),
+                "class:error",
+            )
             self.transcript_path = None
 
     # -- meta commands ------------------------------------------------------
@@ -1727,21 +1919,28 @@ class Repl(AuthorLoop):
         typed for it: ``1`` may name another action by now (#13). Says so when that action
         cannot be done now. Words no action answered (a free proposal) are typed again."""
         cmds = self.tl.commands if self.tl else []
-        at = next((i for i in range(len(cmds) - 1, -1, -1) if not cmds[i].command.startswith("@")), None)
+        at = next(
+            (i for i in range(len(cmds) - 1, -1, -1) if not cmds[i].command.startswith("@")), None
+        )
         if at is None:
             self.say(t("nothing_again", self.lang), "class:error")
             return True
         assert self.tl is not None
         last = cmds[at].command
         before = self.tl.states[at]
-        chose = None if last.startswith("!") or before.ending is not None else \
-            resolve(self.story, before, last).choice
+        chose = (
+            None
+            if last.startswith("!") or before.ending is not None
+            else resolve(self.story, before, last).choice
+        )
         if chose is None:
             self.say(t("paste_line", self.lang, text=clip(last, ECHO_MAX)), "class:hint")
             return self.play(last)
         now = next((c for c in self.choices() if c.id == chose.id), None)
         if now is None or self.state.ending is not None:
-            self.say(t("again_gone", self.lang, label=clip(str(chose.label), ECHO_MAX)), "class:error")
+            self.say(
+                t("again_gone", self.lang, label=clip(str(chose.label), ECHO_MAX)), "class:error"
+            )
             return True
         self.say(t("paste_line", self.lang, text=clip(str(now.label), ECHO_MAX)), "class:hint")
         return self.play(now.id)
@@ -1752,7 +1951,11 @@ class Repl(AuthorLoop):
         for name, (ja, en, _, _) in META.items():
             if not self.offers(name):
                 continue
-            words = " / ".join((*ja[:1], *en[:1])) if self.lang == "ja" else " / ".join((*en[:1], *ja[:1]))
+            words = (
+                " / ".join((*ja[:1], *en[:1]))
+                if self.lang == "ja"
+                else " / ".join((*en[:1], *ja[:1]))
+            )
             lines += r.text(f"  {words} — {self.meta_help(name)}", "class:meta")
         lines.append([("class:title", t("actions", self.lang))])
         lines += r.actions(self.prompt_event()["actions"])
@@ -1778,8 +1981,13 @@ class Repl(AuthorLoop):
             self.say(line)
 
     def cmd_status(self, args: list[str]) -> None:
-        lines = status_lines(self.toolbar_event(), self.story, self.lang, cols=self.io.cols,
-                             extra=self.realtime_items())
+        lines = status_lines(
+            self.toolbar_event(),
+            self.story,
+            self.lang,
+            cols=self.io.cols,
+            extra=self.realtime_items(),
+        )
         self.io.write(lines)
         self.speak_system("。".join(plain(lines[1:]).split("\n")).replace("  ", ""))
         if self.gm:
@@ -1829,7 +2037,11 @@ class Repl(AuthorLoop):
                 return
             slot = path.stem
         else:
-            good = [i for i in files.list_saves(self.story.id) if not i.error and i.slot != self.autosave_slot]
+            good = [
+                i
+                for i in files.list_saves(self.story.id)
+                if not i.error and i.slot != self.autosave_slot
+            ]
             if not good:
                 self.say(t("no_save", self.lang, slot="quick"), "class:error")
                 return
@@ -1837,17 +2049,26 @@ class Repl(AuthorLoop):
         try:
             tl, changed = files.load_save(path, self.story)
         except SaveError as e:  # (a file in a slot of its own: nothing will write over it)
-            self.say(t("bad_save", self.lang, name=path.name, why=files.reason(e, self.lang)), "class:error")
+            self.say(
+                t("bad_save", self.lang, name=path.name, why=files.reason(e, self.lang)),
+                "class:error",
+            )
             return
         kept = None
-        if (self.tl is not None and self.tl.log and not self.read_only
-                and self._mark() != self.kept_mark):
+        if (
+            self.tl is not None
+            and self.tl.log
+            and not self.read_only
+            and self._mark() != self.kept_mark
+        ):
             # The loaded game takes the autosave slot: the one on screen goes to a slot of
             # its own first, as with restart, unless a save already holds it as it stands.
             try:
                 kept = files.save_new(self.story.id, files.LOAD_BACKUP, self.story, self.tl)
             except (OSError, SaveError) as e:
-                self.say(t("load_keep_failed", self.lang, why=files.reason(e, self.lang)), "class:error")
+                self.say(
+                    t("load_keep_failed", self.lang, why=files.reason(e, self.lang)), "class:error"
+                )
                 return
         self._adopt(tl, changed)
         self.kept_mark = self._mark()
@@ -1857,8 +2078,16 @@ class Repl(AuthorLoop):
             self.view.note("loaded")
         from runner.ui.files import _place, _time
 
-        self.say(t("loaded", self.lang, slot=slot, place=_place(self.story, self.state),
-                   time=self.when(_time(self.story, self.state), self.state.turn)), "class:hint")
+        self.say(
+            t(
+                "loaded",
+                self.lang,
+                slot=slot,
+                place=_place(self.story, self.state),
+                time=self.when(_time(self.story, self.state), self.state.turn),
+            ),
+            "class:hint",
+        )
         self.autosave()
         if self.transcript_path is not None:
             self.write_transcript()
@@ -1876,7 +2105,9 @@ class Repl(AuthorLoop):
         # The name column as wide as the longest name (a broken file's too), so the dates line
         # up, as long as a date and some of the place still fit after it; a longer name goes
         # on a row of its own.
-        names = [width(i.slot) for i in infos if not i.error] + [width(i.path.name) for i in infos if i.error]
+        names = [width(i.slot) for i in infos if not i.error] + [
+            width(i.path.name) for i in infos if i.error
+        ]
         name_w = max(13, min(max(names, default=13), cols - 2 - 1 - 16 - 2 - 12))
         for i in infos:
             if i.error:
@@ -1885,30 +2116,69 @@ class Repl(AuthorLoop):
                 label = i.path.name
                 if width(label) <= name_w:
                     head = f"  {label}" + " " * (name_w + 2 - width(label))  # (the dates' column)
-                    rows = wrap(self.why(i), cols, first=head, indent=" " * width(head), keep_spaces=True)
+                    rows = wrap(
+                        self.why(i), cols, first=head, indent=" " * width(head), keep_spaces=True
+                    )
                 else:
-                    rows = [f"  {label}"] + wrap(self.why(i), cols, first="    ", indent="    ", keep_spaces=True)
+                    rows = [f"  {label}"] + wrap(
+                        self.why(i), cols, first="    ", indent="    ", keep_spaces=True
+                    )
                 self.io.write([[("class:error", _fit(row, cols))] for row in rows])
                 continue
             when = self.when(i.time, i.turn)
             ended = t("ended_mark", self.lang) if i.ended else ""
-            slot = i.slot + " " * max(1, name_w + 1 - width(i.slot))  # columns, not characters: 梯子 is 4 wide
-            line = t("save_line", self.lang, slot=slot, when=i.when, place=i.place, time=when, ended=ended)
+            slot = i.slot + " " * max(
+                1, name_w + 1 - width(i.slot)
+            )  # columns, not characters: 梯子 is 4 wide
+            line = t(
+                "save_line",
+                self.lang,
+                slot=slot,
+                when=i.when,
+                place=i.place,
+                time=when,
+                ended=ended,
+            )
             if width(line) <= cols and width(i.slot) <= name_w:
                 self.say(line)
                 continue
             # Too wide: the name on a row of its own, then the rest; the place (never the name
             # or the time) is cut with … where even that is too wide.
             rows = [f"  {i.slot}" if width(i.slot) + 2 <= cols else i.slot]
-            rest = t("save_line", self.lang, slot="", when=i.when, place="", time=when, ended=ended).strip()
+            rest = t(
+                "save_line", self.lang, slot="", when=i.when, place="", time=when, ended=ended
+            ).strip()
             room = cols - 4 - width(rest)
             if room >= 8 or room >= width(i.place):
-                rows.append("    " + t("save_line", self.lang, slot="", when=i.when, time=when, ended=ended,
-                                       place=_fit(i.place, max(room, 1))).strip())
+                rows.append(
+                    "    "
+                    + t(
+                        "save_line",
+                        self.lang,
+                        slot="",
+                        when=i.when,
+                        time=when,
+                        ended=ended,
+                        place=_fit(i.place, max(room, 1)),
+                    ).strip()
+                )
             else:
-                rest = t("save_line", self.lang, slot="", when="", place="", time=when, ended=ended).strip()
-                rows += [f"    {i.when}", "    " + t("save_line", self.lang, slot="", when="", time=when, ended=ended,
-                                                     place=_fit(i.place, max(cols - 4 - width(rest), 1))).strip()]
+                rest = t(
+                    "save_line", self.lang, slot="", when="", place="", time=when, ended=ended
+                ).strip()
+                rows += [
+                    f"    {i.when}",
+                    "    "
+                    + t(
+                        "save_line",
+                        self.lang,
+                        slot="",
+                        when="",
+                        time=when,
+                        ended=ended,
+                        place=_fit(i.place, max(cols - 4 - width(rest), 1)),
+                    ).strip(),
+                ]
             for row in rows:
                 self.io.write([[("", _fit(row, cols))]])
 
@@ -1917,8 +2187,10 @@ class Repl(AuthorLoop):
         v = self.view
         if v is not None and v.failed is not None:
             self.view = None
-            self.say(t("player_view_err", self.lang, path=v.path, why=files.reason(v.failed, self.lang)),
-                     "class:error")
+            self.say(
+                t("player_view_err", self.lang, path=v.path, why=files.reason(v.failed, self.lang)),
+                "class:error",
+            )
 
     def _moved(self, key: str, n: int) -> None:
         if self.view is not None:
@@ -1953,7 +2225,10 @@ class Repl(AuthorLoop):
         if want is None:
             return
         # A campaign's carried PCs cannot be taken back (the first choice never changes).
-        floor = max((i + 1 for i, e in enumerate(self.tl.log[:pos]) if e.command.startswith("@carry ")), default=0)
+        floor = max(
+            (i + 1 for i, e in enumerate(self.tl.log[:pos]) if e.command.startswith("@carry ")),
+            default=0,
+        )
         while moves < want and pos > floor:
             pos -= 1
             k += 1
@@ -1990,7 +2265,10 @@ class Repl(AuthorLoop):
                 try:
                     kept = files.save_new(self.story.id, RESTART_BACKUP, self.story, self.tl)
                 except (OSError, SaveError) as e:
-                    self.say(t("restart_keep_failed", self.lang, why=files.reason(e, self.lang)), "class:error")
+                    self.say(
+                        t("restart_keep_failed", self.lang, why=files.reason(e, self.lang)),
+                        "class:error",
+                    )
                     return
             if self.first_command is None and self.tl.log[0].command.startswith("@carry "):
                 self.first_command = self.tl.log[0].command  # a resumed campaign game keeps its PCs
@@ -2012,8 +2290,11 @@ class Repl(AuthorLoop):
                 self.say(t("transcript_off", self.lang, path=self.transcript_path), "class:hint")
             self.transcript_path = None
             return
-        self.transcript_path = Path(os.path.expanduser(args[0])) if args else \
-            files.default_transcript_path(self.story.id)
+        self.transcript_path = (
+            Path(os.path.expanduser(args[0]))
+            if args
+            else files.default_transcript_path(self.story.id)
+        )
         self.write_transcript()
         if self.transcript_path is not None:
             self.say(t("transcript_on", self.lang, path=self.transcript_path), "class:hint")
@@ -2034,12 +2315,18 @@ class Repl(AuthorLoop):
         # A roll at the table, outside the story: it must not touch the game's dice.
         source = SeededDice(seed_state(secrets.randbits(63)))
         try:
-            res, (why, label) = table.table_roll(expr, source, table.active_sheet(self.state, self.story.rules) if self.tl else None)
+            res, (why, label) = table.table_roll(
+                expr, source, table.active_sheet(self.state, self.story.rules) if self.tl else None
+            )
         except (DiceError, NeedDice, ValueError):
             res, why, label = None, "not_dice", ""
         if res is None:
-            self.say(t("roll_err", self.lang, expr=clip(expr, 40)) if why in ("not_dice", "dice_error") else
-                     table.text(why, self.lang, label=label, expr=clip(expr, 40)), "class:error")
+            self.say(
+                t("roll_err", self.lang, expr=clip(expr, 40))
+                if why in ("not_dice", "dice_error")
+                else table.text(why, self.lang, label=label, expr=clip(expr, 40)),
+                "class:error",
+            )
             return
         if not res.secret:
             self._say_exact(res.line())
@@ -2074,8 +2361,11 @@ class Repl(AuthorLoop):
     def _table_to_view(self, command: str, text: str) -> None:
         """A table roll on the players' view (``--player-view``), as a line of its own."""
         if self.view is not None and self.tl is not None:
-            self.view.turn(command, [{"type": "narration", "text": text, "speaker": "system",
-                                      "id": "table.roll"}], self.state)
+            self.view.turn(
+                command,
+                [{"type": "narration", "text": text, "speaker": "system", "id": "table.roll"}],
+                self.state,
+            )
             self._view_failed()
 
     def cmd_import(self, args: list[str]) -> None:
@@ -2129,7 +2419,9 @@ class Repl(AuthorLoop):
         except ad.SheetError as e:
             self.say(e.message(self.lang), "class:error")
             return
-        self._say_exact(ad.say("imported", self.lang, name=imp.sheet["name"], source=imp.source), "class:hint")
+        self._say_exact(
+            ad.say("imported", self.lang, name=imp.sheet["name"], source=imp.source), "class:hint"
+        )
         for n in imp.notes:
             self._say_exact("  " + n.message(self.lang), "class:hint")
         self.play(inv.command(imp.sheet))
@@ -2150,17 +2442,30 @@ class Repl(AuthorLoop):
         from runner.ui.render import wrap
 
         st = self.state
-        if st.turn or inv.creation(self.story, st.node) is None or any(
-                isinstance(v, dict) and v.get("kind") == "investigator" for v in st.stats.values()):
+        if (
+            st.turn
+            or inv.creation(self.story, st.node) is None
+            or any(
+                isinstance(v, dict) and v.get("kind") == "investigator" for v in st.stats.values()
+            )
+        ):
             return
-        self.io.write([[("class:hint", line)] for line in wrap(self._import_text("hint"), self.io.cols,
-                                                                keep_spaces=True)])
+        self.io.write(
+            [
+                [("class:hint", line)]
+                for line in wrap(self._import_text("hint"), self.io.cols, keep_spaces=True)
+            ]
+        )
 
     def _import_text(self, key: str) -> str:
-        ja = {"hint": "  import：CCFOLIA・キャラクター保管所の探索者を取り込む（JSON を貼り付けても）",
-              "paste": "CCFOLIA の駒かキャラクター保管所の JSON を貼り付けてください（終わりは空行）"}
-        en = {"hint": "  import: bring an investigator from CCFOLIA or キャラクター保管所 (or paste its JSON)",
-              "paste": "Paste the JSON of a CCFOLIA piece or a キャラクター保管所 sheet (an empty line ends it)"}
+        ja = {
+            "hint": "  import：CCFOLIA・キャラクター保管所の探索者を取り込む（JSON を貼り付けても）",
+            "paste": "CCFOLIA の駒かキャラクター保管所の JSON を貼り付けてください（終わりは空行）",
+        }
+        en = {
+            "hint": "  import: bring an investigator from CCFOLIA or キャラクター保管所 (or paste its JSON)",
+            "paste": "Paste the JSON of a CCFOLIA piece or a キャラクター保管所 sheet (an empty line ends it)",
+        }
         return (ja if self.lang == "ja" else en)[key]
 
     def cmd_narrate(self, args: list[str]) -> None:
@@ -2203,8 +2508,11 @@ class Repl(AuthorLoop):
 
         acts = self.prompt_event()["actions"]
         lister = getattr(self.io, "actions_lines", None)
-        self.io.write(lister(acts, self.lang) if lister is not None else
-                      [[("class:title", t("actions", self.lang))], *self.renderer().actions(acts)])
+        self.io.write(
+            lister(acts, self.lang)
+            if lister is not None
+            else [[("class:title", t("actions", self.lang))], *self.renderer().actions(acts)]
+        )
         self.speak_system(actions_words(acts, self.lang))
 
     def cmd_faster(self, args: list[str]) -> None:
@@ -2228,11 +2536,16 @@ class Repl(AuthorLoop):
             now, names = self.narrator.voice_names()
             self.say(console_text("voice_now", self.lang, voice=now or "?"), "class:hint")
             if names:
-                self.say(console_text("voice_list", self.lang, list=" ".join(names[:60])), "class:hint")
+                self.say(
+                    console_text("voice_list", self.lang, list=" ".join(names[:60])), "class:hint"
+                )
             return
         why = self.narrator.set_voice(args[0][:80])
-        text = console_text("voice_set", self.lang, voice=args[0][:80]) if why is None else \
-            console_text("voice_bad", self.lang, why=why)
+        text = (
+            console_text("voice_set", self.lang, voice=args[0][:80])
+            if why is None
+            else console_text("voice_bad", self.lang, why=why)
+        )
         self.say(text, "class:hint" if why is None else "class:error")
         self.speak_system(text)
 
@@ -2253,8 +2566,14 @@ class Repl(AuthorLoop):
                 return
             if args[0].casefold() in PANEL_WORDS:
                 self.toggle_panel()
-                self.say(t("gm_panel_open" if self.panel_open else "gm_panel_folded", self.lang,
-                           key=PANEL_KEY if self.io.interactive else "gm panel"), "class:hint")
+                self.say(
+                    t(
+                        "gm_panel_open" if self.panel_open else "gm_panel_folded",
+                        self.lang,
+                        key=PANEL_KEY if self.io.interactive else "gm panel",
+                    ),
+                    "class:hint",
+                )
                 return
             word = args[0]
             verb = GM_VERBS.get(args[0].casefold()) or GM_VERBS.get(args[0])
@@ -2281,15 +2600,25 @@ class Repl(AuthorLoop):
             return f"!{verb}"
         if verb == "set":
             value = " ".join(args[1:])
-            words = {"はい": "true", "オン": "true", "yes": "true", "on": "true",
-                     "いいえ": "false", "オフ": "false", "no": "false", "off": "false"}
+            words = {
+                "はい": "true",
+                "オン": "true",
+                "yes": "true",
+                "on": "true",
+                "いいえ": "false",
+                "オフ": "false",
+                "no": "false",
+                "off": "false",
+            }
             value = words.get(value.casefold(), value)
             return f"!set {args[0]} {value}".rstrip()
         if verb == "clock":
             return "!clock " + clock_words(" ".join(args), absolute=word in ("時刻",))
         if verb == "force":
             word = " ".join(args)
-            return "!force " + (FORCE_WORDS.get(word) or outcome_key(word, self.lang, self.story.rules))
+            return "!force " + (
+                FORCE_WORDS.get(word) or outcome_key(word, self.lang, self.story.rules)
+            )
         return f"!{verb} " + " ".join(args)
 
     # -- narration keys --------------------------------------------------------
@@ -2409,6 +2738,7 @@ class Repl(AuthorLoop):
 
 # -- entry point ---------------------------------------------------------------
 
+
 def _err(text: str) -> None:
     sys.stderr.write(text + "\n")
 
@@ -2421,28 +2751,40 @@ def make_narrator(story: Any, args: argparse.Namespace, lang: str) -> Any:
         _err(t("narrate_none", lang, why=e))
         return None
     try:
-        nar, problem = mk(voices=getattr(args, "voices", None), mapping=story.voices or None,
-                          lang=story.language or lang, readings=story.readings or None,
-                          engine=getattr(args, "engine", None),
-                          output=getattr(args, "audio_out", None) or None, story=story.id)
+        nar, problem = mk(
+            voices=getattr(args, "voices", None),
+            mapping=story.voices or None,
+            lang=story.language or lang,
+            readings=story.readings or None,
+            engine=getattr(args, "engine", None),
+            output=getattr(args, "audio_out", None) or None,
+            story=story.id,
+        )
     except Exception as e:  # noqa: BLE001 - speech must never stop the game
         nar, problem = None, str(e)
     if problem or nar is None or not getattr(nar, "enabled", True):
-        _err(problem or t("narrate_none", lang, why="?"))  # already one line, in the story's language
+        _err(
+            problem or t("narrate_none", lang, why="?")
+        )  # already one line, in the story's language
         return None
     return nar
 
 
-def make_listener(args: argparse.Namespace, lang: str, *, story_lang: str | None = None,
-                  microphone: bool = True) -> Any:
+def make_listener(
+    args: argparse.Namespace, lang: str, *, story_lang: str | None = None, microphone: bool = True
+) -> Any:
     """The listener for ``--voice`` / ``--voice-input``, or None (after one line saying why).
     It listens in the story's language (its model and meta words); messages are in ``lang``."""
     try:
         from runner.ui.listener import make_listener as mk
 
-        listener, problem = mk(lang=story_lang or lang, model=getattr(args, "model", None),
-                               mode=getattr(args, "voice", None) or "push", microphone=microphone,
-                               msg_lang=lang)
+        listener, problem = mk(
+            lang=story_lang or lang,
+            model=getattr(args, "model", None),
+            mode=getattr(args, "voice", None) or "push",
+            microphone=microphone,
+            msg_lang=lang,
+        )
     except Exception as e:  # noqa: BLE001
         listener, problem = None, str(e)
     if listener is None:
@@ -2463,8 +2805,13 @@ def main(story: Any, args: argparse.Namespace, *, first_command: str | None = No
     screen_reader: bool | str | None = getattr(args, "screen_reader", None)
     if screen_reader is None:
         # A screen reader, or output that is not a terminal: each line once, nothing redrawn.
-        screen_reader = True if os.environ.get("TERM") == "dumb" else \
-            "piped" if not sys.stdout.isatty() else False
+        screen_reader = (
+            True
+            if os.environ.get("TERM") == "dumb"
+            else "piped"
+            if not sys.stdout.isatty()
+            else False
+        )
     narrator = make_narrator(story, args, lang) if getattr(args, "narrate", False) else None
     voice_inputs = list(getattr(args, "voice_input", None) or [])
     listener = None
@@ -2473,13 +2820,23 @@ def main(story: Any, args: argparse.Namespace, *, first_command: str | None = No
         listener = make_listener(args, lang, story_lang=story.language, microphone=not voice_inputs)
         if listener is None:
             voice_inputs = []
-    repl = Repl(story, lang=lang, gm=bool(getattr(args, "gm", False)), manual=dice == "manual",
-                seed=getattr(args, "seed", None), new=bool(getattr(args, "new", False)),
-                transcript=getattr(args, "transcript", None), narrator=narrator, listener=listener,
-                voice_inputs=voice_inputs, first_command=first_command,
-                player_view=getattr(args, "player_view", None), watch=bool(getattr(args, "watch", False)),
-                replay_commands=getattr(args, "replay_commands_list", None),
-                replay_since=getattr(args, "replay_commands_version", None),
-                screen_reader=screen_reader)
+    repl = Repl(
+        story,
+        lang=lang,
+        gm=bool(getattr(args, "gm", False)),
+        manual=dice == "manual",
+        seed=getattr(args, "seed", None),
+        new=bool(getattr(args, "new", False)),
+        transcript=getattr(args, "transcript", None),
+        narrator=narrator,
+        listener=listener,
+        voice_inputs=voice_inputs,
+        first_command=first_command,
+        player_view=getattr(args, "player_view", None),
+        watch=bool(getattr(args, "watch", False)),
+        replay_commands=getattr(args, "replay_commands_list", None),
+        replay_since=getattr(args, "replay_commands_version", None),
+        screen_reader=screen_reader,
+    )
     code = repl.run()
     return 1 if first_command and (repl.tl is None or not repl.tl.log) else code

@@ -25,12 +25,24 @@ from runner.ui.render import Line, Renderer, status_items
 from runner.ui.repl import PlainIO
 
 _TEXT = {
-    "ja": {"actions": "選択肢（{n}）：", "status": "状態：", "sep": "、", "prompt": "> ",
-           "none": "いまできる行動はありません。", "same": "選択肢は同じ：",
-           "same_long": "選択肢は同じです（「選択肢」でもう一度）。"},
-    "en": {"actions": "Choices ({n}):", "status": "Status: ", "sep": ", ", "prompt": "> ",
-           "none": "There is nothing to do now.", "same": "Same choices: ",
-           "same_long": "The choices are the same (“actions” lists them again)."},
+    "ja": {
+        "actions": "選択肢（{n}）：",
+        "status": "状態：",
+        "sep": "、",
+        "prompt": "> ",
+        "none": "いまできる行動はありません。",
+        "same": "選択肢は同じ：",
+        "same_long": "選択肢は同じです（「選択肢」でもう一度）。",
+    },
+    "en": {
+        "actions": "Choices ({n}):",
+        "status": "Status: ",
+        "sep": ", ",
+        "prompt": "> ",
+        "none": "There is nothing to do now.",
+        "same": "Same choices: ",
+        "same_long": "The choices are the same (“actions” lists them again).",
+    },
 }
 SAME_INLINE = 3
 """A list this short is said again, on one line, after a turn that left it as it was."""
@@ -47,8 +59,14 @@ class ScreenReaderIO(PlainIO):
 
     screen_reader = True
 
-    def __init__(self, inp: Any = None, out: Any = None, cols: int | None = None, *,
-                 plain_prompt: bool = True) -> None:
+    def __init__(
+        self,
+        inp: Any = None,
+        out: Any = None,
+        cols: int | None = None,
+        *,
+        plain_prompt: bool = True,
+    ) -> None:
         super().__init__(inp, out, cols or 1000)  # no hard wrapping: the reader speaks a line whole
         self.plain_prompt = plain_prompt
         """``> `` for the prompt (asked for, or TERM=dumb); piped output keeps the console's own."""
@@ -83,7 +101,16 @@ class ScreenReaderIO(PlainIO):
             if kind == "roll":
                 if ev.get("keeper") and not repl.gm:
                     continue
-                out.append([("", roll_words(ev, lang, spoken=False, system=getattr(repl.story, "rules", None)))])
+                out.append(
+                    [
+                        (
+                            "",
+                            roll_words(
+                                ev, lang, spoken=False, system=getattr(repl.story, "rules", None)
+                            ),
+                        )
+                    ]
+                )
             elif kind == "ending":
                 out.append([("", ending_words(ev, lang))])
             elif kind == "prompt":
@@ -93,8 +120,10 @@ class ScreenReaderIO(PlainIO):
         if prompt is not None:
             # A turn that ran and left the same list (a dying character's CON roll that held,
             # a failed search to try again) still says what can be done: the list is short.
-            out.extend(self.actions_lines(prompt.get("actions", []), lang, force=False)
-                       or self.same_lines(prompt.get("actions", []), lang))
+            out.extend(
+                self.actions_lines(prompt.get("actions", []), lang, force=False)
+                or self.same_lines(prompt.get("actions", []), lang)
+            )
         out.extend(self.status_change(repl))
         return out
 
@@ -107,8 +136,9 @@ class ScreenReaderIO(PlainIO):
         shown = [a for a in actions if a.get("n")]
         if not shown:
             return [[("", _tx(lang)["none"])]]
-        return [[("", _tx(lang)["actions"].format(n=len(shown)))]] + \
-            [[("", f"{a['n']}. {a.get('label', '')}")] for a in shown]
+        return [[("", _tx(lang)["actions"].format(n=len(shown)))]] + [
+            [("", f"{a['n']}. {a.get('label', '')}")] for a in shown
+        ]
 
     def same_lines(self, actions: list[dict], lang: str) -> list[Line]:
         """One line when the list is the one written last: the actions themselves when there
@@ -118,7 +148,15 @@ class ScreenReaderIO(PlainIO):
             return []
         tx = _tx(lang)
         if len(shown) <= SAME_INLINE:
-            return [[("", tx["same"] + tx["sep"].join(f"{a['n']}. {a.get('label', '')}" for a in shown))]]
+            return [
+                [
+                    (
+                        "",
+                        tx["same"]
+                        + tx["sep"].join(f"{a['n']}. {a.get('label', '')}" for a in shown),
+                    )
+                ]
+            ]
         return [[("", tx["same_long"])]]
 
     def status_change(self, repl: Any, *, force: bool = False) -> list[Line]:

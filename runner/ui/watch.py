@@ -50,8 +50,15 @@ class PlayerView:
         except OSError as e:
             self.failed = e
             return
-        self._write({"type": "hello", "story": str(getattr(story, "path", "") or story.id),
-                     "id": story.id, "title": story.title or story.id, "lang": lang})
+        self._write(
+            {
+                "type": "hello",
+                "story": str(getattr(story, "path", "") or story.id),
+                "id": story.id,
+                "title": story.title or story.id,
+                "lang": lang,
+            }
+        )
 
     def _write(self, *objs: dict) -> None:
         if self._f is None:
@@ -70,8 +77,9 @@ class PlayerView:
         shown = player_events(events)
         if not shown:
             return  # nothing a player sees (a GM's slip, an answer only the GM reads)
-        self._write({"type": "turn", "command": command}, *shown,
-                    state_event(self.story, state, gm=False))
+        self._write(
+            {"type": "turn", "command": command}, *shown, state_event(self.story, state, gm=False)
+        )
 
     def note(self, code: str, **data: Any) -> None:
         self._write({"type": "note", "code": code, **data})
@@ -87,6 +95,7 @@ class PlayerView:
 
 
 # -- katari watch ------------------------------------------------------------------
+
 
 def _load_story(hello: dict) -> Any:
     try:
@@ -131,13 +140,17 @@ class Watcher:
         if kind == "hello":
             self.lang = self.lang or (ev.get("lang") if ev.get("lang") in ("ja", "en") else "ja")
             self.story = _load_story(ev)
-            self.say(t("watch_head", self.lang or "ja", title=ev.get("title") or ev.get("id") or "?"))
+            self.say(
+                t("watch_head", self.lang or "ja", title=ev.get("title") or ev.get("id") or "?")
+            )
         elif kind == "turn":
             if ev.get("command"):
                 self.say(t("prompt", lang) + str(ev["command"])[:80])
         elif kind == "note":
             code = str(ev.get("code") or "")
-            text = t(f"watch_{code}", lang, **{k: v for k, v in ev.items() if k not in ("type", "code")})
+            text = t(
+                f"watch_{code}", lang, **{k: v for k, v in ev.items() if k not in ("type", "code")}
+            )
             if not text.startswith("watch_"):
                 self.say(text)
         elif kind == "state":
@@ -155,8 +168,16 @@ class Watcher:
         self.out.flush()
 
 
-def follow(path: str | Path, out: IO[str] | None = None, *, lang: str | None = None, once: bool = False,
-           poll: float = 0.2, cols: int | None = None, stop: Callable[[], bool] | None = None) -> int:
+def follow(
+    path: str | Path,
+    out: IO[str] | None = None,
+    *,
+    lang: str | None = None,
+    once: bool = False,
+    poll: float = 0.2,
+    cols: int | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> int:
     """``katari watch``: shows the stream at ``path`` from its start and follows it until the
     GM's session ends (or, with ``once``, until what is there now is shown). A file made
     afresh by a new session starts the view again."""

@@ -23,8 +23,16 @@ from runner.rules.coc7.system import SYSTEM
 from runner.rules.coc7.views import _meta_sheet, _sheet, _view
 from runner.rules.meta import Arg, MetaCommand
 
-__all__ = ["SYSTEM", "BCResult", "bcdice", "make_enemy", "make_investigator", "pregens",
-           "quick_investigator", "install"]
+__all__ = [
+    "SYSTEM",
+    "BCResult",
+    "bcdice",
+    "make_enemy",
+    "make_investigator",
+    "pregens",
+    "quick_investigator",
+    "install",
+]
 
 SYSTEM.init = _init
 SYSTEM.view = _view
@@ -105,6 +113,7 @@ from runner.rules.coc7.views import (  # noqa: E402,F401,I001
 # runner/rules/coc7/front.py.
 from runner.rules.coc7 import front as _front  # noqa: E402,F401
 from runner.rules.coc7 import scenario as _scenario  # noqa: E402,F401  (scenario hooks register on SYSTEM)
+
 # What the hooks' arguments may be (katari check), and whose sheet `pc.name` reads.
 from runner.rules.coc7 import checks as _ck  # noqa: E402
 from runner.rules.coc7 import domains as _domains  # noqa: E402

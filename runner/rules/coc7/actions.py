@@ -15,16 +15,24 @@ from runner.rules.coc7.system import hook
 
 
 @hook()
-def check(ctx: Context, skill: str, difficulty: str = "regular", bonus: Any = 0,
-          who: str = "", hidden: Any = False, penalty: Any = 0) -> list[str]:
+def check(
+    ctx: Context,
+    skill: str,
+    difficulty: str = "regular",
+    bonus: Any = 0,
+    who: str = "",
+    hidden: Any = False,
+    penalty: Any = 0,
+) -> list[str]:
     """A skill or characteristic roll; ``bonus`` bonus dice and ``penalty`` penalty dice
     cancel one for one (a negative ``bonus`` is penalty dice); at most two either way."""
     return ck.check(ctx, skill, difficulty, ck.net_dice(bonus, penalty), who, hidden)
 
 
 @hook()
-def hidden_check(ctx: Context, skill: str, difficulty: str = "regular", bonus: Any = 0,
-                 who: str = "") -> list[str]:
+def hidden_check(
+    ctx: Context, skill: str, difficulty: str = "regular", bonus: Any = 0, who: str = ""
+) -> list[str]:
     """A check rolled by the keeper: the roll event is keeper-only."""
     return ck.check(ctx, skill, difficulty, bonus, who, True)
 
@@ -47,8 +55,13 @@ def push_consequence(ctx: Context) -> int:
     if cost["damage"]:
         cb.damage(ctx, cost["damage"], last["who"])
     if cost["minutes"]:
-        ctx.say(ck.t(ctx, f"{s['name']}は{cost['minutes']}分を無駄にした。",
-                     f"{s['name']} has lost {cost['minutes']} minutes."))
+        ctx.say(
+            ck.t(
+                ctx,
+                f"{s['name']}は{cost['minutes']}分を無駄にした。",
+                f"{s['name']} has lost {cost['minutes']} minutes.",
+            )
+        )
     return int(cost["minutes"])
 
 
@@ -68,7 +81,9 @@ def spend_luck(ctx: Context) -> list[str]:
 
 
 @hook()
-def opposed(ctx: Context, skill: str, opponent: str, opp_skill: str = "", who: str = "") -> list[str]:
+def opposed(
+    ctx: Context, skill: str, opponent: str, opp_skill: str = "", who: str = ""
+) -> list[str]:
     return ck.opposed(ctx, skill, opponent, opp_skill, who)
 
 
@@ -85,9 +100,29 @@ def san_all(ctx: Context, loss: str, source: str = "", bout: str = "") -> list[s
     return sn.san_all(ctx, loss, source, bout)
 
 
-for _fn in (cb.start_combat, cb.end_combat, cb.attack, cb.shoot, cb.shoot_at, cb.aim, cb.reload, cb.fix_jam,
-            cb.throw, cb.maneuver, cb.dodge, cb.fight_back, cb.enemy_turn, cb.pass_turn,
-            cb.flee, cb.daze, cb.grope, cb.damage, cb.first_aid, cb.medicine, cb.tick):
+for _fn in (
+    cb.start_combat,
+    cb.end_combat,
+    cb.attack,
+    cb.shoot,
+    cb.shoot_at,
+    cb.aim,
+    cb.reload,
+    cb.fix_jam,
+    cb.throw,
+    cb.maneuver,
+    cb.dodge,
+    cb.fight_back,
+    cb.enemy_turn,
+    cb.pass_turn,
+    cb.flee,
+    cb.daze,
+    cb.grope,
+    cb.damage,
+    cb.first_aid,
+    cb.medicine,
+    cb.tick,
+):
     hook()(_fn)
 
 
@@ -96,8 +131,10 @@ def out_cold_minutes(ctx: Context, who: str = "") -> int:
     """How long an unconscious investigator stays out: 1D10×10 minutes (7e leaves it to the
     keeper; our ruling). Rolled once per faint; the clock moves by it."""
     ck.pc_id(ctx, who)  # an unknown investigator is an error, as for every hook
-    return max(0, ctx.roll("1d10*10", label=ck.t(ctx, "気を失っていた時間（分）",
-                                                 "minutes out cold")).total)
+    return max(
+        0,
+        ctx.roll("1d10*10", label=ck.t(ctx, "気を失っていた時間（分）", "minutes out cold")).total,
+    )
 
 
 @hook()
@@ -111,8 +148,13 @@ def come_round(ctx: Context, who: str = "") -> list[str]:
     s["hp"] = max(1, s["hp"])
     cond.update(unconscious=False, dying=False, stable=False)
     cd.recheck(ctx)
-    ctx.say(ck.t(ctx, f"{s['name']}は意識を取り戻した（耐久力 {s['hp']}）。",
-                 f"{s['name']} comes round (HP {s['hp']})."))
+    ctx.say(
+        ck.t(
+            ctx,
+            f"{s['name']}は意識を取り戻した（耐久力 {s['hp']}）。",
+            f"{s['name']} comes round (HP {s['hp']}).",
+        )
+    )
     return ["awake"]
 
 
@@ -135,12 +177,20 @@ def end_bout(ctx: Context, who: str = "") -> list[str]:
     b = cd.bout_running(s)
     if not b or b.get("seq", 0) != ck.data(ctx).get("bout_wait"):
         return ["none"]
-    unit = ck.t(ctx, "ラウンド" if b.get("unit") == "rounds" else "時間",
-                " rounds" if b.get("unit") == "rounds" else " hours")
+    unit = ck.t(
+        ctx,
+        "ラウンド" if b.get("unit") == "rounds" else "時間",
+        " rounds" if b.get("unit") == "rounds" else " hours",
+    )
     del s["cond"]["bout"]  # over: the sheet keeps the insanity, not the bout
     cd.recheck(ctx)
-    ctx.say(ck.t(ctx, f"{b['length']}{unit}のあいだ、{s['name']}は我を失っていた。やがて、我に返った。",
-                 f"For {b['length']}{unit} {s['name']} was not themself. Then they come to."))
+    ctx.say(
+        ck.t(
+            ctx,
+            f"{b['length']}{unit}のあいだ、{s['name']}は我を失っていた。やがて、我に返った。",
+            f"For {b['length']}{unit} {s['name']} was not themself. Then they come to.",
+        )
+    )
     return ["over"]
 
 

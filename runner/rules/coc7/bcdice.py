@@ -112,7 +112,7 @@ def preprocess(cmd: str) -> str:
             if opens:
                 opens[-1][1] = False
             continue
-        inner = "".join(out[start + 1:])
+        inner = "".join(out[start + 1 :])
         v = _arith(inner)
         if v is None:
             return "".join(out) + cmd[i:]
@@ -128,13 +128,14 @@ def preprocess(cmd: str) -> str:
 
 # ---------------------------------------------------------------- dice
 
+
 def _faces(source: DiceSource, sides: list[int], expr: str) -> list[int]:
     got: list[int] = []
     try:
         for s in sides:
             got.append(source.face(s))
     except NeedDice:
-        raise NeedDice(expr, sides[len(got):]) from None
+        raise NeedDice(expr, sides[len(got) :]) from None
     return got
 
 
@@ -176,15 +177,36 @@ def _cc(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
     d = _faces(source, [10] * (n + 1), raw)
     total, cands = read_percentile(d[:n], d[n], bonus)
     expr = "1D100" if target is None else f"1D100<={target}"
-    parts = [f"({expr}) ボーナス・ペナルティダイス[{bonus}]", ", ".join(map(str, cands)), str(total)]
+    parts = [
+        f"({expr}) ボーナス・ペナルティダイス[{bonus}]",
+        ", ".join(map(str, cands)),
+        str(total),
+    ]
     level = None
     if target is not None:
         level = _with_difficulty(total, target) if suffix else level_of(total, target)
         parts.append(LEVEL_JA[level])
-    flags = {} if level is None else {"success": level in SUCCESS_LEVELS, "failure": level not in SUCCESS_LEVELS,
-                                      "critical": level == "critical", "fumble": level == "fumble"}
-    return BCResult(" ＞ ".join(parts), raw, total, d, [10] * len(d), level, target=target,
-                    bonus=bonus, flags=flags)
+    flags = (
+        {}
+        if level is None
+        else {
+            "success": level in SUCCESS_LEVELS,
+            "failure": level not in SUCCESS_LEVELS,
+            "critical": level == "critical",
+            "fumble": level == "fumble",
+        }
+    )
+    return BCResult(
+        " ＞ ".join(parts),
+        raw,
+        total,
+        d,
+        [10] * len(d),
+        level,
+        target=target,
+        bonus=bonus,
+        flags=flags,
+    )
 
 
 def _cbr(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
@@ -198,8 +220,17 @@ def _cbr(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
     ok1, ok2 = l1 in SUCCESS_LEVELS, l2 in SUCCESS_LEVELS
     rank = "success" if ok1 and ok2 else ("partial" if ok1 or ok2 else "failure")
     text = f"(1d100<={t1},{t2}) ＞ {total}[{LEVEL_JA[l1]},{LEVEL_JA[l2]}] ＞ {RANK_JA[rank]}"
-    return BCResult(text, raw, total, d, [100], l1, levels=[l1, l2], rank=rank,
-                    flags={"success": rank == "success", "failure": rank == "failure"})
+    return BCResult(
+        text,
+        raw,
+        total,
+        d,
+        [100],
+        l1,
+        levels=[l1, l2],
+        rank=rank,
+        flags={"success": rank == "success", "failure": rank == "failure"},
+    )
 
 
 def _san(cmd: str, loss: str, source: DiceSource, raw: str) -> BCResult | None:
@@ -237,7 +268,9 @@ def _san(cmd: str, loss: str, source: DiceSource, raw: str) -> BCResult | None:
             dice += list(r.dice)
             sides += list(r.sides)
             amount = max(0, r.total)
-            parts_out.append(f"正気度喪失 {spec.text.upper()}[{','.join(map(str, r.dice))}] = {amount}")
+            parts_out.append(
+                f"正気度喪失 {spec.text.upper()}[{','.join(map(str, r.dice))}] = {amount}"
+            )
         after = max(0, san - amount)
         parts_out.append(f"正気度 {san} → {after}")
         if after == 0:

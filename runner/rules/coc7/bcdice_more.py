@@ -50,11 +50,16 @@ def table(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
 
 # ---------------------------------------------------------------- full auto
 
-_FAR = re.compile(r"^FAR\((-?\d+),(-?\d+),(-?\d+)(?:,(-?\d+)?)?(?:,(-?[A-Z0-9_]+)?)?(?:,(-?\d+)?)?\)$")
+_FAR = re.compile(
+    r"^FAR\((-?\d+),(-?\d+),(-?\d+)(?:,(-?\d+)?)?(?:,(-?[A-Z0-9_]+)?)?(?:,(-?\d+)?)?\)$"
+)
 _STOP = {"r": 0, "h": 1, "e": 2}
 """Stop the burst once the difficulty has reached regular, hard or extreme."""
-_DIFF_NOTE = {1: "\n【難易度がハードに変更】", 2: "\n【難易度がイクストリームに変更】",
-              3: "\n【難易度がクリティカルに変更】"}
+_DIFF_NOTE = {
+    1: "\n【難易度がハードに変更】",
+    2: "\n【難易度がイクストリームに変更】",
+    3: "\n【難易度がクリティカルに変更】",
+}
 _HITS = {  # difficulty step -> (levels that hit, levels that impale)
     0: (("hard", "regular"), ("critical", "extreme")),
     1: (("hard",), ("critical", "extreme")),
@@ -161,8 +166,10 @@ def full_auto(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
         bullets = 100
     if given and volley > skill // 10 and skill > 39:
         volley = skill // 10
-        out += ("ボレーの弾丸の数の上限は[技能値÷10（切り捨て）]発なので、それより高い数を指定できません。"
-                f"ボレーの弾丸の数を{volley}発に変更します。\n")
+        out += (
+            "ボレーの弾丸の数の上限は[技能値÷10（切り捨て）]発なので、それより高い数を指定できません。"
+            f"ボレーの弾丸の数を{volley}発に変更します。\n"
+        )
     elif given and skill <= 39 and volley > 3:
         volley = 3
         out += "技能値が39以下ではボレーの弾丸の数の上限および下限は3発です。ボレーの弾丸の数を3発に変更します。\n"
@@ -187,9 +194,16 @@ def full_auto(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
 
 # ---------------------------------------------------------------- 6th edition
 
-LEVEL6_JA = {"critical_special": "決定的成功/スペシャル", "critical": "決定的成功", "special": "スペシャル",
-             "success": "成功", "fumble_broken": "致命的失敗/故障", "broken": "故障",
-             "fumble": "致命的失敗", "failure": "失敗"}
+LEVEL6_JA = {
+    "critical_special": "決定的成功/スペシャル",
+    "critical": "決定的成功",
+    "special": "スペシャル",
+    "success": "成功",
+    "fumble_broken": "致命的失敗/故障",
+    "broken": "故障",
+    "fumble": "致命的失敗",
+    "failure": "失敗",
+}
 _LEVEL6 = {"critical_special": "critical", "fumble_broken": "fumble"}
 """6th-edition verdicts as Katari's levels (critical, special, success, fumble, broken, failure)."""
 
@@ -201,8 +215,15 @@ def _compare6(total: int, target: int, five: bool, broken: int = 0) -> tuple[str
     if total <= target and total < 100:
         special = total <= max(1, min(100, target * 20 // 100))
         critical = total <= crit
-        key = ("critical_special" if critical and special else "critical" if critical
-               else "special" if special else "success")
+        key = (
+            "critical_special"
+            if critical and special
+            else "critical"
+            if critical
+            else "special"
+            if special
+            else "success"
+        )
         flags = {"success": True, "critical": critical}
     else:
         key = "fumble" if total >= fumble_at else "failure"
@@ -235,8 +256,16 @@ def check6(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
         return BCResult(f"(1D100) ＞ {total}", raw, total, d, [100])
     expr = f"(1D100<={target})" + (f" 故障ナンバー[{broken}]" if broken > 0 else "")
     key, flags = _compare6(total, target, True, broken)
-    return BCResult(f"{expr} ＞ {total} ＞ {LEVEL6_JA[key]}", raw, total, d, [100],
-                    _LEVEL6.get(key, key), target=target, flags=flags)
+    return BCResult(
+        f"{expr} ＞ {total} ＞ {LEVEL6_JA[key]}",
+        raw,
+        total,
+        d,
+        [100],
+        _LEVEL6.get(key, key),
+        target=target,
+        flags=flags,
+    )
 
 
 def resist6(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
@@ -248,15 +277,35 @@ def resist6(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
     five = m.group(1) is not None
     target = int(m.group(2)) * 5 + 50
     if target < 5:
-        return BCResult(f"(1d100<={target}) ＞ 自動失敗", raw, None, level="failure", target=target,
-                        flags={"failure": True})
+        return BCResult(
+            f"(1d100<={target}) ＞ 自動失敗",
+            raw,
+            None,
+            level="failure",
+            target=target,
+            flags={"failure": True},
+        )
     if target > 95:
-        return BCResult(f"(1d100<={target}) ＞ 自動成功", raw, None, level="success", target=target,
-                        flags={"success": True})
+        return BCResult(
+            f"(1d100<={target}) ＞ 自動成功",
+            raw,
+            None,
+            level="success",
+            target=target,
+            flags={"success": True},
+        )
     d = faces(source, [100], raw)
     key, flags = _compare6(d[0], target, five)
-    return BCResult(f"(1d100<={target}) ＞ {d[0]} ＞ {LEVEL6_JA[key]}", raw, d[0], d, [100],
-                    _LEVEL6.get(key, key), target=target, flags=flags)
+    return BCResult(
+        f"(1d100<={target}) ＞ {d[0]} ＞ {LEVEL6_JA[key]}",
+        raw,
+        d[0],
+        d,
+        [100],
+        _LEVEL6.get(key, key),
+        target=target,
+        flags=flags,
+    )
 
 
 def combine6(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
@@ -271,9 +320,20 @@ def combine6(cmd: str, source: DiceSource, raw: str) -> BCResult | None:
     ok1, ok2 = "success" in f1, "success" in f2
     rank = "success" if ok1 and ok2 else "partial" if ok1 or ok2 else "failure"
     rank_ja = {"success": "成功", "partial": "部分的成功", "failure": "失敗"}[rank]
-    flags = {"critical": bool(f1.get("critical") or f2.get("critical")),
-             "fumble": bool(f1.get("fumble") or f2.get("fumble")), "success": ok1 or ok2,
-             "failure": not (ok1 or ok2)}
-    return BCResult(f"(1d100<={t1},{t2}) ＞ {total}[{LEVEL6_JA[k1]},{LEVEL6_JA[k2]}] ＞ {rank_ja}",
-                    raw, total, d, [100], _LEVEL6.get(k1, k1),
-                    levels=[_LEVEL6.get(k1, k1), _LEVEL6.get(k2, k2)], rank=rank, flags=flags)
+    flags = {
+        "critical": bool(f1.get("critical") or f2.get("critical")),
+        "fumble": bool(f1.get("fumble") or f2.get("fumble")),
+        "success": ok1 or ok2,
+        "failure": not (ok1 or ok2),
+    }
+    return BCResult(
+        f"(1d100<={t1},{t2}) ＞ {total}[{LEVEL6_JA[k1]},{LEVEL6_JA[k2]}] ＞ {rank_ja}",
+        raw,
+        total,
+        d,
+        [100],
+        _LEVEL6.get(k1, k1),
+        levels=[_LEVEL6.get(k1, k1), _LEVEL6.get(k2, k2)],
+        rank=rank,
+        flags=flags,
+    )

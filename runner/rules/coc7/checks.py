@@ -17,21 +17,48 @@ LEVELS: tuple[str, ...] = ("fumble", "failure", "regular", "hard", "extreme", "c
 RANK: dict[str, int] = {lv: i - 1 for i, lv in enumerate(LEVELS)}
 """fumble −1, failure 0, regular 1, hard 2, extreme 3, critical 4."""
 LEVEL_JA: dict[str, str] = {
-    "critical": "クリティカル", "extreme": "イクストリーム成功", "hard": "ハード成功",
-    "regular": "レギュラー成功", "success": "成功", "failure": "失敗", "fumble": "ファンブル",
+    "critical": "クリティカル",
+    "extreme": "イクストリーム成功",
+    "hard": "ハード成功",
+    "regular": "レギュラー成功",
+    "success": "成功",
+    "failure": "失敗",
+    "fumble": "ファンブル",
 }
 LEVEL_EN: dict[str, str] = {
-    "critical": "critical", "extreme": "extreme success", "hard": "hard success",
-    "regular": "regular success", "success": "success", "failure": "failure", "fumble": "fumble",
+    "critical": "critical",
+    "extreme": "extreme success",
+    "hard": "hard success",
+    "regular": "regular success",
+    "success": "success",
+    "failure": "failure",
+    "fumble": "fumble",
 }
 DIFFICULTY: dict[str, str] = {
-    "": "regular", "regular": "regular", "normal": "regular", "r": "regular", "レギュラー": "regular",
-    "通常": "regular", "hard": "hard", "h": "hard", "ハード": "hard", "困難": "hard",
-    "extreme": "extreme", "e": "extreme", "イクストリーム": "extreme", "極限": "extreme",
-    "critical": "critical", "c": "critical", "クリティカル": "critical",
+    "": "regular",
+    "regular": "regular",
+    "normal": "regular",
+    "r": "regular",
+    "レギュラー": "regular",
+    "通常": "regular",
+    "hard": "hard",
+    "h": "hard",
+    "ハード": "hard",
+    "困難": "hard",
+    "extreme": "extreme",
+    "e": "extreme",
+    "イクストリーム": "extreme",
+    "極限": "extreme",
+    "critical": "critical",
+    "c": "critical",
+    "クリティカル": "critical",
 }
-DIFF_JA = {"regular": "レギュラー", "hard": "ハード", "extreme": "イクストリーム",
-           "critical": "クリティカル"}
+DIFF_JA = {
+    "regular": "レギュラー",
+    "hard": "ハード",
+    "extreme": "イクストリーム",
+    "critical": "クリティカル",
+}
 NO_PUSH = frozenset({"幸運", "正気度"})
 """Never pushed (nor Luck spent on): Luck and Sanity rolls; combat rolls are never pushable
 either (7e), and neither is a fumble or a roll already pushed."""
@@ -118,8 +145,14 @@ def read_percentile(tens: list[int], units: int, bonus: int) -> tuple[int, list[
     return (min(cands) if bonus >= 0 else max(cands)), cands
 
 
-def bcdice_text(target: int | None, bonus: int, cands: list[int], total: int,
-                result: str | None, label: str = "") -> str:
+def bcdice_text(
+    target: int | None,
+    bonus: int,
+    cands: list[int],
+    total: int,
+    result: str | None,
+    label: str = "",
+) -> str:
     """The BCDice Cthulhu7th line, e.g. ``(1D100<=46) ボーナス・ペナルティダイス[1] ＞ 47, 37 ＞ 37 ＞ レギュラー成功``,
     after ``〈label〉`` when there is one."""
     expr = "1D100" if target is None else f"1D100<={target}"
@@ -156,8 +189,15 @@ def t(ctx: Context, ja: str, en: str) -> str:
 def say(ctx: Context, ja: str, en: str) -> None:
     """A rule's line in both languages: ``text`` in the story's, ``texts`` in both, so a
     console in the other language (``--lang en`` on a Japanese story) shows its own."""
-    ctx.emit({"type": "narration", "text": en if lang(ctx) == "en" else ja, "texts": {"ja": ja, "en": en},
-              "speaker": "narrator", "id": None})
+    ctx.emit(
+        {
+            "type": "narration",
+            "text": en if lang(ctx) == "en" else ja,
+            "texts": {"ja": ja, "en": en},
+            "speaker": "narrator",
+            "id": None,
+        }
+    )
 
 
 class _HasStory(Protocol):
@@ -169,9 +209,11 @@ class _HasStory(Protocol):
 def option(ctx: _HasStory, key: str, default: Any = None) -> Any:
     """A story setting: ``coc7:`` section, then ``story.options`` (flat or under coc7)."""
     story = getattr(ctx, "story", None)
-    for src in ((getattr(story, "extra", None) or {}).get("coc7"),
-                (getattr(story, "options", None) or {}).get("coc7"),
-                getattr(story, "options", None)):
+    for src in (
+        (getattr(story, "extra", None) or {}).get("coc7"),
+        (getattr(story, "options", None) or {}).get("coc7"),
+        getattr(story, "options", None),
+    ):
         if isinstance(src, dict) and key in src:
             return src[key]
     return default
@@ -182,8 +224,14 @@ def data(ctx: Context) -> dict[str, Any]:
     rules = ctx.state.rules
     d = rules.get("coc7")
     if d is None:
-        d = rules["coc7"] = {"pc": "", "last": None, "day": 0, "day_loss": {}, "day_start": {},
-                             "san_by_source": {}}
+        d = rules["coc7"] = {
+            "pc": "",
+            "last": None,
+            "day": 0,
+            "day_loss": {},
+            "day_start": {},
+            "san_by_source": {},
+        }
     result: dict[str, Any] = d
     return result
 
@@ -200,8 +248,11 @@ def peek(ctx: Context) -> Mapping[str, Any]:
 
 def pc_ids(ctx: Context) -> list[str]:
     """Ids of the investigator sheets in ``state.stats``, in insertion order."""
-    return [k for k, v in ctx.state.stats.items()
-            if isinstance(v, dict) and v.get("system") == "coc7" and v.get("kind") == "investigator"]
+    return [
+        k
+        for k, v in ctx.state.stats.items()
+        if isinstance(v, dict) and v.get("system") == "coc7" and v.get("kind") == "investigator"
+    ]
 
 
 def pc_id(ctx: Context, who: str = "") -> str:
@@ -245,7 +296,11 @@ def story_character(ctx: Context, cid: str) -> tuple[str, dict[str, Any], dict[s
         return None
     if isinstance(c, dict):
         return c.get("name", cid), dict(c.get("stats") or {}), dict(c.get("props") or {})
-    return getattr(c, "name", cid), dict(getattr(c, "stats", {}) or {}), dict(getattr(c, "props", {}) or {})
+    return (
+        getattr(c, "name", cid),
+        dict(getattr(c, "stats", {}) or {}),
+        dict(getattr(c, "props", {}) or {}),
+    )
 
 
 # ---------------------------------------------------------------- rolling
@@ -254,9 +309,13 @@ _NO_WHO: Any = object()
 """roll_d100's ``who`` when not given: the event has no ``who``."""
 _D100_SIDES = {n: [10] * n for n in range(2, 8)}
 """Sides for 1 + n tens dice and a units die, shared by every roll (never changed)."""
-_RESULT = {(lv, diff, ok): LEVEL_JA[lv] + ("" if diff == "regular" else
-                                           f" ＞ {DIFF_JA[diff]}{'成功' if ok else '失敗'}")
-           for lv in LEVELS for diff in DIFF_JA for ok in (False, True)}
+_RESULT = {
+    (lv, diff, ok): LEVEL_JA[lv]
+    + ("" if diff == "regular" else f" ＞ {DIFF_JA[diff]}{'成功' if ok else '失敗'}")
+    for lv in LEVELS
+    for diff in DIFF_JA
+    for ok in (False, True)
+}
 """The end of a BCDice line: success level, then the difficulty's verdict (not for regular)."""
 
 
@@ -276,9 +335,18 @@ def _judged(total: int, value: int, diff: str) -> tuple[str, bool, str]:
     return hit
 
 
-def roll_d100(ctx: Context, value: int | None, *, bonus: int = 0, diff: str = "regular",
-              label: str = "", hidden: bool = False, emit: bool = True, who: Any = _NO_WHO,
-              **extra: Any) -> dict[str, Any]:
+def roll_d100(
+    ctx: Context,
+    value: int | None,
+    *,
+    bonus: int = 0,
+    diff: str = "regular",
+    label: str = "",
+    hidden: bool = False,
+    emit: bool = True,
+    who: Any = _NO_WHO,
+    **extra: Any,
+) -> dict[str, Any]:
     """Rolls a percentile die with bonus (>0) or penalty (<0) dice and emits one roll event.
 
     Returns {total, dice, level, success, candidates, text}; level and success are None
@@ -300,17 +368,44 @@ def roll_d100(ctx: Context, value: int | None, *, bonus: int = 0, diff: str = "r
     else:
         level, ok, res = _judged(total, value, diff)
         text = bcdice_text(value, bonus, cands, total, res, label)
-    out = {"total": total, "dice": faces, "level": level, "success": ok, "candidates": cands,
-           "text": text, "target": value, "difficulty": diff, "bonus": bonus}
+    out = {
+        "total": total,
+        "dice": faces,
+        "level": level,
+        "success": ok,
+        "candidates": cands,
+        "text": text,
+        "target": value,
+        "difficulty": diff,
+        "bonus": bonus,
+    }
     if emit:
         if value is None:
-            ev: dict[str, Any] = {"type": "roll", "expr": "1d100", "dice": faces, "sides": [10] * (n + 1),
-                        "total": total, "label": label, "text": text, "bonus": bonus}
+            ev: dict[str, Any] = {
+                "type": "roll",
+                "expr": "1d100",
+                "dice": faces,
+                "sides": [10] * (n + 1),
+                "total": total,
+                "label": label,
+                "text": text,
+                "bonus": bonus,
+            }
         else:
-            ev = {"type": "roll", "expr": f"1d100<={value}", "dice": faces,
-                  "sides": [10] * (n + 1), "total": total, "label": label, "text": text,
-                  "bonus": bonus, "level": level, "target": value, "difficulty": diff,
-                  "success": ok}
+            ev = {
+                "type": "roll",
+                "expr": f"1d100<={value}",
+                "dice": faces,
+                "sides": [10] * (n + 1),
+                "total": total,
+                "label": label,
+                "text": text,
+                "bonus": bonus,
+                "level": level,
+                "target": value,
+                "difficulty": diff,
+                "success": ok,
+            }
         if hidden:
             ev["keeper"] = True
         if who is not _NO_WHO:
@@ -353,8 +448,16 @@ def mark(sheet: dict[str, Any], skill: str) -> None:
         sheet["marks"].append(skill)
 
 
-def check(ctx: Context, skill: str, diff: Any = "regular", bonus: Any = 0, who: str = "",
-          hidden: Any = False, *, pushed: bool = False) -> list[str]:
+def check(
+    ctx: Context,
+    skill: str,
+    diff: Any = "regular",
+    bonus: Any = 0,
+    who: str = "",
+    hidden: Any = False,
+    *,
+    pushed: bool = False,
+) -> list[str]:
     """A skill or characteristic roll by an investigator; returns outcome keys."""
     d = difficulty(diff)
     pid = pc_id(ctx, who)
@@ -362,17 +465,33 @@ def check(ctx: Context, skill: str, diff: Any = "regular", bonus: Any = 0, who: 
     name, value = sh.skill_value(s, skill)
     b = net_dice(bonus)
     label = name if lang(ctx) == "ja" else sh.english(name)
-    r = roll_d100(ctx, value, bonus=b, diff=d, label=label, hidden=bool(hidden), who=pid,
-                  pushed=pushed)
+    r = roll_d100(
+        ctx, value, bonus=b, diff=d, label=label, hidden=bool(hidden), who=pid, pushed=pushed
+    )
     ok = bool(r["success"])
     if ok:
         mark(s, name)
     dd = data(ctx)
-    pushable = not ok and not pushed and name not in NO_PUSH and r["level"] != "fumble" \
+    pushable = (
+        not ok
+        and not pushed
+        and name not in NO_PUSH
+        and r["level"] != "fumble"
         and not dd.get("combat")
-    dd["last"] = last = {"skill": name, "value": value, "difficulty": d, "bonus": b, "who": pid,
-                         "total": r["total"], "level": r["level"], "success": ok,
-                         "pushed": pushed, "hidden": bool(hidden), "pushable": pushable}
+    )
+    dd["last"] = last = {
+        "skill": name,
+        "value": value,
+        "difficulty": d,
+        "bonus": b,
+        "who": pid,
+        "total": r["total"],
+        "level": r["level"],
+        "success": ok,
+        "pushed": pushed,
+        "hidden": bool(hidden),
+        "pushable": pushable,
+    }
     if pushable:  # the story action whose check this is, and when: what a push refers back to
         act = getattr(ctx, "checking", None)
         last["action"] = act.key if act is not None else ""
@@ -388,10 +507,22 @@ def push(ctx: Context) -> list[str]:
     last = data(ctx).get("last")
     if not last or not last.get("pushable"):
         raise RuleError("nothing to push: only a failed, unpushed skill check can be pushed")
-    ctx.say(t(ctx, f"覚悟を決めて、もう一度〈{last['skill']}〉に挑む（プッシュ・ロール）。",
-              f"You push the {sh.english(last['skill'])} roll."))
-    return check(ctx, last["skill"], last["difficulty"], last["bonus"], last["who"],
-                 last.get("hidden", False), pushed=True)
+    ctx.say(
+        t(
+            ctx,
+            f"覚悟を決めて、もう一度〈{last['skill']}〉に挑む（プッシュ・ロール）。",
+            f"You push the {sh.english(last['skill'])} roll.",
+        )
+    )
+    return check(
+        ctx,
+        last["skill"],
+        last["difficulty"],
+        last["bonus"],
+        last["who"],
+        last.get("hidden", False),
+        pushed=True,
+    )
 
 
 def luck(ctx: Context, diff: Any = "regular", who: str = "", hidden: Any = False) -> list[str]:
@@ -411,25 +542,39 @@ def group_luck(ctx: Context, diff: Any = "regular") -> list[str]:
 def spend_luck(ctx: Context) -> list[str]:
     """Optional rule: spends Luck to turn the last failed skill check into a bare success."""
     last = data(ctx).get("last")
-    if not last or last.get("success") or last.get("skill") in NO_PUSH or last.get("pushed") \
-            or last.get("level") == "fumble":
+    if (
+        not last
+        or last.get("success")
+        or last.get("skill") in NO_PUSH
+        or last.get("pushed")
+        or last.get("level") == "fumble"
+    ):
         raise RuleError("Luck can only be spent on a failed skill check that was not pushed")
     s = ctx.state.stats[last["who"]]
     cost = last["total"] - needed(last["value"], last["difficulty"])
     if cost > s.get("luck", 0) or cost <= 0:
-        ctx.say(t(ctx, f"幸運が足りない（必要 {cost}、残り {s.get('luck', 0)}）。",
-                  f"Not enough Luck (needs {cost}, has {s.get('luck', 0)})."))
+        ctx.say(
+            t(
+                ctx,
+                f"幸運が足りない（必要 {cost}、残り {s.get('luck', 0)}）。",
+                f"Not enough Luck (needs {cost}, has {s.get('luck', 0)}).",
+            )
+        )
         return ["failure"]
     s["luck"] -= cost
     last.update(success=True, pushable=False)
     mark(s, last["skill"])
-    say(ctx, f"幸運を {cost} 消費して成功にした（残り {s['luck']}）。",
-        f"You spend {cost} Luck to succeed (Luck now {s['luck']}).")
+    say(
+        ctx,
+        f"幸運を {cost} 消費して成功にした（残り {s['luck']}）。",
+        f"You spend {cost} Luck to succeed (Luck now {s['luck']}).",
+    )
     return [last["difficulty"], "success"] if last["difficulty"] != "critical" else ["success"]
 
 
-def opposed(ctx: Context, skill: str, opponent: str, opp_skill: str = "", who: str = "",
-            bonus: Any = 0) -> list[str]:
+def opposed(
+    ctx: Context, skill: str, opponent: str, opp_skill: str = "", who: str = "", bonus: Any = 0
+) -> list[str]:
     """An opposed roll: the higher level wins; a tie goes to the higher skill, else a draw.
 
     Returns ["win"], ["lose"] or ["draw"] (both failed, or all equal), plus the level keys.
@@ -464,13 +609,17 @@ def story_enemy(ctx: Context, cid: str) -> tuple[str, dict[str, Any], dict[str, 
     return hit[:3] if hit is not None else None
 
 
-def story_enemy_copy(ctx: Context, cid: str) -> tuple[str, dict[str, Any], dict[str, Any], Callable[[], dict[str, Any]]] | None:
+def story_enemy_copy(
+    ctx: Context, cid: str
+) -> tuple[str, dict[str, Any], dict[str, Any], Callable[[], dict[str, Any]]] | None:
     """:func:`story_enemy` and a function returning a fresh copy of the sheet (a fight
     copies it for every enemy it starts with)."""
     return _story_enemy(ctx, cid)
 
 
-def _story_enemy(ctx: Context, cid: str) -> tuple[str, dict[str, Any], dict[str, Any], Callable[[], dict[str, Any]]] | None:
+def _story_enemy(
+    ctx: Context, cid: str
+) -> tuple[str, dict[str, Any], dict[str, Any], Callable[[], dict[str, Any]]] | None:
     cache = getattr(getattr(ctx, "story", None), "cache", None)
     key = ("coc7", "enemy", cid)
     hit = cache.get(key) if cache is not None else None
@@ -488,8 +637,11 @@ def _story_enemy(ctx: Context, cid: str) -> tuple[str, dict[str, Any], dict[str,
 
 def sheet_for(ctx: Context, cid: str) -> dict[str, Any]:
     """A sheet for an investigator id, a combatant or a story character (built on the fly)."""
-    if cid in ctx.state.stats and isinstance(ctx.state.stats[cid], dict) \
-            and ctx.state.stats[cid].get("system") == "coc7":
+    if (
+        cid in ctx.state.stats
+        and isinstance(ctx.state.stats[cid], dict)
+        and ctx.state.stats[cid].get("system") == "coc7"
+    ):
         result: dict[str, Any] = ctx.state.stats[cid]
         return result
     combat = data(ctx).get("combat")
@@ -500,7 +652,9 @@ def sheet_for(ctx: Context, cid: str) -> dict[str, Any]:
     if sc is None:
         raise RuleError(f"no character {cid!r}")
     name, stats, props = sc
-    if any(sh.CHAR_ALIASES.get(sh._key(k)) for k in stats) and str(
-            props.get("kind", "")) != "investigator":
+    if (
+        any(sh.CHAR_ALIASES.get(sh._key(k)) for k in stats)
+        and str(props.get("kind", "")) != "investigator"
+    ):
         return sh.make_enemy(name, stats, props)
     raise RuleError(f"character {cid!r} has no coc7 stats")

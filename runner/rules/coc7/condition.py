@@ -42,11 +42,29 @@ def expr(text: str) -> tuple[Any, ...]:
     return hit
 
 
-def rule_action(aid: str, label: str, effects: tuple[Any, ...] = (), *, check: str | None = None,
-                aliases: tuple[str, ...] = ()) -> Action:
+def rule_action(
+    aid: str,
+    label: str,
+    effects: tuple[Any, ...] = (),
+    *,
+    check: str | None = None,
+    aliases: tuple[str, ...] = (),
+) -> Action:
     """An action of the rules (not of the story): ``coc7.<aid>`` in the state's counts."""
-    return Action(aid, label, aliases, None, False, 0, expr(check) if check else None, (),
-                  effects, (), False, f"coc7.{aid}")
+    return Action(
+        aid,
+        label,
+        aliases,
+        None,
+        False,
+        0,
+        expr(check) if check else None,
+        (),
+        effects,
+        (),
+        False,
+        f"coc7.{aid}",
+    )
 
 
 def _do(*calls: str) -> Do:
@@ -54,6 +72,7 @@ def _do(*calls: str) -> Do:
 
 
 # ---------------------------------------------------------------- conditions
+
 
 def recheck(ctx: Context) -> None:
     """Notes in the rules' data whether anyone cannot act (``down``), so that the question the
@@ -73,7 +92,7 @@ def bout_running(s: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def incapacity(s: dict[str, Any]) -> str:
-    """"dead", "dying", "unconscious", "bout" or "" (can act) for an investigator's sheet."""
+    """ "dead", "dying", "unconscious", "bout" or "" (can act) for an investigator's sheet."""
     cond = s.get("cond")
     if not cond:
         return ""
@@ -90,8 +109,11 @@ def incapacity(s: dict[str, Any]) -> str:
 
 
 _NAMES = {
-    "dead": ("死亡", "dead"), "dying": ("瀕死", "dying"), "unconscious": ("意識不明", "unconscious"),
-    "stable": ("容体安定", "stabilised"), "major_wound": ("重傷", "major wound"),
+    "dead": ("死亡", "dead"),
+    "dying": ("瀕死", "dying"),
+    "unconscious": ("意識不明", "unconscious"),
+    "stable": ("容体安定", "stabilised"),
+    "major_wound": ("重傷", "major wound"),
     "temporary": ("一時的狂気", "temporary insanity"),
     "indefinite": ("不定の狂気", "indefinite insanity"),
     "permanent": ("永久的狂気", "permanent insanity"),
@@ -115,8 +137,11 @@ def condition_names(s: dict[str, Any], en: bool = False) -> list[str]:
         out.append(_NAMES["major_wound"][i])
     b = bout_running(s)
     if b:
-        unit = (" rounds" if b.get("unit") == "rounds" else " h") if en else \
-            ("ラウンド" if b.get("unit") == "rounds" else "時間")
+        unit = (
+            (" rounds" if b.get("unit") == "rounds" else " h")
+            if en
+            else ("ラウンド" if b.get("unit") == "rounds" else "時間")
+        )
         out.append(("bout of madness, " if en else "狂気の発作・残り") + f"{b['left']}{unit}")
     if cond.get("insane"):
         out.append(_NAMES.get(str(cond["insane"]), (str(cond["insane"]),) * 2)[i])
@@ -141,7 +166,10 @@ def _rule_choice(kind: str, lang: str) -> Action:
         if kind == "con_roll":
             effects = (_do("coc7.tick()"),)
         elif kind == "come_round":
-            effects = (Advance("advance", expr("coc7.out_cold_minutes()")), _do("coc7.come_round()"))
+            effects = (
+                Advance("advance", expr("coc7.out_cold_minutes()")),
+                _do("coc7.come_round()"),
+            )
         else:
             effects = (Advance("advance", expr("coc7.bout_minutes()")), _do("coc7.end_bout()"))
         hit = _ACTIONS[kind, lang] = rule_action(kind, label, effects)
@@ -149,14 +177,20 @@ def _rule_choice(kind: str, lang: str) -> Action:
 
 
 def investigators(state: Any) -> list[tuple[str, dict[str, Any]]]:
-    return [(k, v) for k, v in (state.stats or {}).items()
-            if type(v) is dict and v.get("system") == "coc7" and v.get("kind") == "investigator"]
+    return [
+        (k, v)
+        for k, v in (state.stats or {}).items()
+        if type(v) is dict and v.get("system") == "coc7" and v.get("kind") == "investigator"
+    ]
 
 
 _UNABLE = {
     "dying": ("瀕死で動けない", "is dying and cannot act"),
     "unconscious": ("意識を失っていて動けない", "is unconscious and cannot act"),
-    "bout": ("狂気の発作のさなかで、思うように動けない", "is in a bout of madness and cannot act as they wish"),
+    "bout": (
+        "狂気の発作のさなかで、思うように動けない",
+        "is in a bout of madness and cannot act as they wish",
+    ),
     "dead": ("もう死んでいる", "is dead"),
 }
 
@@ -177,8 +211,11 @@ def unable_lines(story: Any, state: Any) -> tuple[str, str] | None:
         acts = [c[2] for c in offers(story, state, [], lambda *a: a, lang=lang)]
         head = f"{s['name']}は{_UNABLE[why][0]}。" if i == 0 else f"{s['name']} {_UNABLE[why][1]}."
         if acts:
-            tail = ("できるのは" + "、".join(f"「{a}」" for a in acts) + "。") if i == 0 else \
-                (" What can be done: " + "; ".join(acts) + ".")
+            tail = (
+                ("できるのは" + "、".join(f"「{a}」" for a in acts) + "。")
+                if i == 0
+                else (" What can be done: " + "; ".join(acts) + ".")
+            )
         elif d.get("combat"):
             tail = "戦いはそのまま進む。" if i == 0 else " The fight goes on without them."
         else:
@@ -187,7 +224,9 @@ def unable_lines(story: Any, state: Any) -> tuple[str, str] | None:
     return out[0], out[1]
 
 
-def offers(story: Any, state: Any, choices: list[Any], choice_type: Any, lang: str | None = None) -> list[Any]:
+def offers(
+    story: Any, state: Any, choices: list[Any], choice_type: Any, lang: str | None = None
+) -> list[Any]:
     """What the rules allow the table now, given the story's open actions (``choices``, the
     engine's numbered Choices); ``choice_type`` builds a Choice ``(n, id, label, aliases,
     action)``. Unchanged when every investigator can act (the common case, asked a few times
@@ -239,9 +278,14 @@ def _first_aid(tid: str, name: str, hid: str, healer: str, lang: str) -> Action:
     key = (f"first_aid:{hid}:{tid}", lang)
     hit = _ACTIONS.get(key)
     if hit is None:
-        label = f"{healer}: give {name} First Aid" if lang == "en" else f"{healer}が{name}を応急手当する（応急手当）"
-        hit = _ACTIONS[key] = rule_action(f"first_aid_{hid}_{tid}", label,
-                                          (_do(f"coc7.first_aid({tid!r}, {hid!r})"),))
+        label = (
+            f"{healer}: give {name} First Aid"
+            if lang == "en"
+            else f"{healer}が{name}を応急手当する（応急手当）"
+        )
+        hit = _ACTIONS[key] = rule_action(
+            f"first_aid_{hid}_{tid}", label, (_do(f"coc7.first_aid({tid!r}, {hid!r})"),)
+        )
     return hit
 
 
@@ -250,5 +294,7 @@ def _take_over(pid: str, name: str, lang: str) -> Action:
     hit = _ACTIONS.get(key)
     if hit is None:
         label = f"{name} acts from now on" if lang == "en" else f"ここからは{name}が動く"
-        hit = _ACTIONS[key] = rule_action(f"take_over_{pid}", label, (_do(f"coc7.set_active({pid!r})"),))
+        hit = _ACTIONS[key] = rule_action(
+            f"take_over_{pid}", label, (_do(f"coc7.set_active({pid!r})"),)
+        )
     return hit

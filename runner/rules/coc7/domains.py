@@ -48,8 +48,10 @@ def skill(value: Any, story: Any) -> str | None:
     if not isinstance(value, str) or _known_skill(value, story):
         return None
     names = [*sh._BASE, *sh._EN.values(), *sh.CHAR_ALIASES.values(), *_story_skills(story)]
-    return f"unknown skill {value!r}{_near(value, names)}: a 7th edition skill or characteristic, " \
-           "or one the story's characters have"
+    return (
+        f"unknown skill {value!r}{_near(value, names)}: a 7th edition skill or characteristic, "
+        "or one the story's characters have"
+    )
 
 
 def difficulty(value: Any, story: Any) -> str | None:
@@ -58,8 +60,10 @@ def difficulty(value: Any, story: Any) -> str | None:
     try:
         ck.difficulty(value)
     except RuleError:
-        return f"unknown difficulty {value!r}{_near(value, [k for k in ck.DIFFICULTY if len(k) > 1])}: " \
-               "regular, hard or extreme"
+        return (
+            f"unknown difficulty {value!r}{_near(value, [k for k in ck.DIFFICULTY if len(k) > 1])}: "
+            "regular, hard or extreme"
+        )
     return None
 
 
@@ -98,8 +102,12 @@ def attack_damage(cid: str, stats: dict[str, Any], enemy: dict[str, Any]) -> lis
         dmg = a.get("damage")
         if isinstance(dmg, str) and dice(dmg, None):
             key = next((k for k in stats if str(k).lower() in ("damage", "ダメージ")), "")
-            out.append((f"characters.{cid}.stats{'.' + str(key) if key else ''}",
-                        f"attack {a.get('name', '')!r}: {dice(dmg, None)}"))
+            out.append(
+                (
+                    f"characters.{cid}.stats{'.' + str(key) if key else ''}",
+                    f"attack {a.get('name', '')!r}: {dice(dmg, None)}",
+                )
+            )
     return out
 
 

@@ -15,8 +15,17 @@ from runner.rules.coc7.system import hook
 from runner.rules.coc7.views import _sheet_lines
 from runner.rules.dice import NeedDice, parse
 
-DEFAULT_OCCUPATION = ("目星", "聞き耳", "図書館", "心理学", "説得", "回避", "応急手当", "隠密",
-                      "近接戦闘(格闘)")
+DEFAULT_OCCUPATION = (
+    "目星",
+    "聞き耳",
+    "図書館",
+    "心理学",
+    "説得",
+    "回避",
+    "応急手当",
+    "隠密",
+    "近接戦闘(格闘)",
+)
 
 
 DEFAULT_HOBBIES = ("水泳", "投擲", "登攀", "オカルト")
@@ -75,13 +84,21 @@ def _init(ctx: Context) -> None:
     for cid, name, stats, props in _story_sheets(ctx):
         if cid in ctx.state.stats:
             continue
-        skills = {k: v for k, v in stats.items() if sh.CHAR_ALIASES.get(sh._key(k)) is None
-                  and k not in ("luck", "幸運", "age")}
+        skills = {
+            k: v
+            for k, v in stats.items()
+            if sh.CHAR_ALIASES.get(sh._key(k)) is None and k not in ("luck", "幸運", "age")
+        }
         luck = stats.get("luck", stats.get("幸運"))
         ctx.state.stats[cid] = make_investigator(
-            name, stats, skills, luck=int(luck) if luck is not None else None,
-            source=_Dice(ctx), native=str(props.get("native", "日本語")),
-            occupation=str(props.get("occupation", "")))
+            name,
+            stats,
+            skills,
+            luck=int(luck) if luck is not None else None,
+            source=_Dice(ctx),
+            native=str(props.get("native", "日本語")),
+            occupation=str(props.get("occupation", "")),
+        )
         d["pc"] = d.get("pc") or cid
     n = ck.option(ctx, "pregen")
     if n and not ck.pc_ids(ctx):
@@ -123,9 +140,9 @@ def _roll_totals(ctx: Context, exprs: tuple[str, ...]) -> list[int]:
         got = len(sides) - len(need.sides)
         for e, first in parts:
             if first <= got < first + e.dice_count:
-                raise NeedDice(e.text, e.sides[got - first:]) from need
+                raise NeedDice(e.text, e.sides[got - first :]) from need
         raise
-    return [e.total(faces[first:first + e.dice_count]) for e, first in parts]
+    return [e.total(faces[first : first + e.dice_count]) for e, first in parts]
 
 
 _QUICK_ROLLS = (*("2d6+6" if c in ("SIZ", "INT", "EDU") else "3d6" for c in sh.CHARS), "3d6")
@@ -170,7 +187,13 @@ def choose_pregen(ctx: Context, n: Any, who: str = "") -> list[str]:
         raise RuleError(f"pregen {n!r}: give a number 1-{count}")
     s = sh.pregen(i, ck.lang(ctx) == "en")
     install(ctx, s, who)
-    ctx.say(ck.t(ctx, f"探索者：{s['name']}（{s['occupation']}）", f"Investigator: {s['name_en']} ({s['occupation']})"))
+    ctx.say(
+        ck.t(
+            ctx,
+            f"探索者：{s['name']}（{s['occupation']}）",
+            f"Investigator: {s['name_en']} ({s['occupation']})",
+        )
+    )
     return ["chosen"]
 
 
@@ -187,9 +210,15 @@ def quick_create(ctx: Context, name: str = "", method: str = "roll", who: str = 
         luck3 = _roll_totals(ctx, ("3d6",))[0]
     else:
         raise RuleError(f"method {method!r}: roll or array")
-    s = quick_investigator(name or ck.t(ctx, "探索者", "Investigator"), chars,
-                           list(DEFAULT_OCCUPATION), list(DEFAULT_HOBBIES), _Dice(ctx),
-                           luck=luck3 * 5, weapons=[sh.weapon("素手")])
+    s = quick_investigator(
+        name or ck.t(ctx, "探索者", "Investigator"),
+        chars,
+        list(DEFAULT_OCCUPATION),
+        list(DEFAULT_HOBBIES),
+        _Dice(ctx),
+        luck=luck3 * 5,
+        weapons=[sh.weapon("素手")],
+    )
     install(ctx, s, who)
     ctx.say(" / ".join(_sheet_lines(s, ck.lang(ctx) == "en")))
     return ["created"]

@@ -39,7 +39,7 @@ def _offer(story: Any, state: Any, choices: list[Any]) -> list[Any]:
     shown = [c for c in choices if c.n]
     for a in extra:
         shown.append(Choice(len(shown) + 1, a.id, a.label, a.aliases, a))
-    return shown + choices[len(shown) - len(extra):]  # the hidden ones stay last
+    return shown + choices[len(shown) - len(extra) :]  # the hidden ones stay last
 
 
 def _on_unmatched(ctx: Any, text: str) -> bool | str:

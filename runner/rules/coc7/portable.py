@@ -32,8 +32,19 @@ MAX_WEAPONS = 12
 MAX_VALUE = 999
 """Characteristics, skills and points of an imported investigator lie within 0..MAX_VALUE."""
 
-_NUMBERS = ("hp", "hp_max", "mp", "mp_max", "san", "san_max", "san_start", "luck", "luck_start",
-            "mov", "build")
+_NUMBERS = (
+    "hp",
+    "hp_max",
+    "mp",
+    "mp_max",
+    "san",
+    "san_max",
+    "san_start",
+    "luck",
+    "luck_start",
+    "mov",
+    "build",
+)
 _TEXTS = ("name", "reading", "occupation", "era", "native", "db", "url", "from")
 _WEAPON_TEXT = ("name", "skill", "damage")
 _WEAPON_NUM = ("ammo", "capacity", "shots", "malfunction", "range")
@@ -70,7 +81,10 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 def _text(v: Any, what: str, n: int = MAX_NAME) -> str:
     if not isinstance(v, str) or len(v) > n:
-        raise _fail(f"{what} は {n} 文字までのテキストです", f"{what} must be text of at most {n} characters")
+        raise _fail(
+            f"{what} は {n} 文字までのテキストです",
+            f"{what} must be text of at most {n} characters",
+        )
     if _CONTROL.search(v):
         raise _fail(f"{what} に制御文字があります", f"{what} holds a control character")
     return v
@@ -78,7 +92,9 @@ def _text(v: Any, what: str, n: int = MAX_NAME) -> str:
 
 def _number(v: Any, what: str, lo: int = -MAX_VALUE, hi: int = MAX_VALUE) -> int:
     if type(v) is not int or not lo <= v <= hi:
-        raise _fail(f"{what} は {lo}〜{hi} の整数です", f"{what} must be a whole number from {lo} to {hi}")
+        raise _fail(
+            f"{what} は {lo}〜{hi} の整数です", f"{what} must be a whole number from {lo} to {hi}"
+        )
     return v
 
 
@@ -88,22 +104,30 @@ def from_portable(data: Any) -> dict[str, Any]:
     investigator; the importer applies them too (:func:`check`), so nothing it accepts is
     refused here."""
     if not isinstance(data, dict) or data.get("v") != VERSION:
-        raise PortableError(f"@investigator には取り込んだ探索者の JSON（v: {VERSION}）を渡します",
-                            f"@investigator takes the JSON of an imported investigator (v: {VERSION})")
+        raise PortableError(
+            f"@investigator には取り込んだ探索者の JSON（v: {VERSION}）を渡します",
+            f"@investigator takes the JSON of an imported investigator (v: {VERSION})",
+        )
     name = _text(data.get("name"), "name").strip()
     if not name:
         raise _fail("探索者の名前がありません", "the investigator has no name")
     chars = data.get("chars")
     if not isinstance(chars, dict) or sorted(chars) != sorted(sh.CHARS):
-        raise _fail(f"chars には {' '.join(sh.CHARS)} が要ります", f"chars must give {' '.join(sh.CHARS)}")
+        raise _fail(
+            f"chars には {' '.join(sh.CHARS)} が要ります", f"chars must give {' '.join(sh.CHARS)}"
+        )
     c = {k: _number(chars[k], k, 0) for k in sh.CHARS}
     skills = data.get("skills") or {}
     if not isinstance(skills, dict) or len(skills) > MAX_SKILLS:
-        raise _fail(f"技能は {MAX_SKILLS} 個までです", f"skills must be a mapping of at most {MAX_SKILLS}")
+        raise _fail(
+            f"技能は {MAX_SKILLS} 個までです", f"skills must be a mapping of at most {MAX_SKILLS}"
+        )
     sk = {_text(k, "skill", MAX_SKILL_NAME): _number(v, f"skill {k}", 0) for k, v in skills.items()}
     weapons = data.get("weapons") or []
     if not isinstance(weapons, list) or len(weapons) > MAX_WEAPONS:
-        raise _fail(f"武器は {MAX_WEAPONS} 個までです", f"weapons must be a list of at most {MAX_WEAPONS}")
+        raise _fail(
+            f"武器は {MAX_WEAPONS} 個までです", f"weapons must be a list of at most {MAX_WEAPONS}"
+        )
     ws = []
     for w in weapons:
         if not isinstance(w, dict):
@@ -122,10 +146,15 @@ def from_portable(data: Any) -> dict[str, Any]:
             raise _fail("名前のない武器があります", "a weapon has no name")
         ws.append(out)
     age = data.get("age")
-    s = sh.make_investigator(name, c, {}, luck=_number(data.get("luck", c["POW"]), "luck", 0),
-                             age=_number(age, "age", 0) if age is not None else None,
-                             occupation=_text(data.get("occupation", ""), "occupation"),
-                             native=_text(data.get("native", "日本語"), "native", MAX_NATIVE))
+    s = sh.make_investigator(
+        name,
+        c,
+        {},
+        luck=_number(data.get("luck", c["POW"]), "luck", 0),
+        age=_number(age, "age", 0) if age is not None else None,
+        occupation=_text(data.get("occupation", ""), "occupation"),
+        native=_text(data.get("native", "日本語"), "native", MAX_NATIVE),
+    )
     s["skills"] = sk  # the sheet's own names and values (already canonical)
     for k in _NUMBERS:
         if k in data:
@@ -150,10 +179,16 @@ def to_portable(s: dict[str, Any]) -> dict[str, Any]:
         if k in s:
             out[k] = s[k]
     chars = s["chars"]
-    out["skills"] = {k: v for k, v in s.get("skills", {}).items()
-                     if v != sh.base_value(k, chars) or sh.base_value(k, chars) == 0}
-    out["weapons"] = [{k: w[k] for k in (*_WEAPON_TEXT, *_WEAPON_NUM, *_WEAPON_BOOL) if k in w}
-                      for w in s.get("weapons", []) if w.get("name") != "素手"]
+    out["skills"] = {
+        k: v
+        for k, v in s.get("skills", {}).items()
+        if v != sh.base_value(k, chars) or sh.base_value(k, chars) == 0
+    }
+    out["weapons"] = [
+        {k: w[k] for k in (*_WEAPON_TEXT, *_WEAPON_NUM, *_WEAPON_BOOL) if k in w}
+        for w in s.get("weapons", [])
+        if w.get("name") != "素手"
+    ]
     return out
 
 
@@ -190,8 +225,13 @@ def _creates(effect: tuple[Any, ...]) -> bool:
     ``coc7.choose_pregen(...)``)."""
     if not effect or effect[0] != "do":
         return False
-    return any(isinstance(ex, tuple) and len(ex) > 1 and ex[0] == "call"
-               and ex[1] in ("coc7.quick_create", "coc7.choose_pregen") for ex in effect[1])
+    return any(
+        isinstance(ex, tuple)
+        and len(ex) > 1
+        and ex[0] == "call"
+        and ex[1] in ("coc7.quick_create", "coc7.choose_pregen")
+        for ex in effect[1]
+    )
 
 
 def creation_action(story: Any, node_id: str) -> Any:
@@ -226,21 +266,36 @@ def _meta(ctx: Context, args: list[Any]) -> None:
     s = from_portable(args[0])
     a = creation_action(ctx.story, ctx.state.node)
     chosen = bool(ck.pc_ids(ctx))
-    if getattr(ctx.state, "turn", 0) or getattr(ctx.state, "ending", None) is not None or \
-            (a is None and chosen):
-        raise RuleError(ck.t(ctx, "取り込んだ探索者はゲームの始め（探索者を選ぶところ）でだけ使えます",
-                             "an imported investigator can only join at the start of a game "
-                             "(the character choice)"))
+    if (
+        getattr(ctx.state, "turn", 0)
+        or getattr(ctx.state, "ending", None) is not None
+        or (a is None and chosen)
+    ):
+        raise RuleError(
+            ck.t(
+                ctx,
+                "取り込んだ探索者はゲームの始め（探索者を選ぶところ）でだけ使えます",
+                "an imported investigator can only join at the start of a game "
+                "(the character choice)",
+            )
+        )
     from runner.rules.coc7 import install
 
     install(ctx, s)
     who = s["name"] + (f"（{s['reading']}）" if s.get("reading") else "")
-    ctx.say(ck.t(ctx, f"探索者：{who}（{s.get('occupation') or '職業不明'}）を取り込みました",
-                 f"Investigator imported: {who}" + (f" ({s['occupation']})" if s.get("occupation") else "")),
-            id="coc7.imported")
+    ctx.say(
+        ck.t(
+            ctx,
+            f"探索者：{who}（{s.get('occupation') or '職業不明'}）を取り込みました",
+            f"Investigator imported: {who}"
+            + (f" ({s['occupation']})" if s.get("occupation") else ""),
+        ),
+        id="coc7.imported",
+    )
     if a is not None:
         ctx.run_effects(tuple(e for e in a.effects if not _creates(e)) + tuple(a.after))
 
 
-META = MetaCommand(_meta, (Arg("investigator", "json"),),
-                   usage='@investigator {"v":1,"name":..,"chars":{..},..}')
+META = MetaCommand(
+    _meta, (Arg("investigator", "json"),), usage='@investigator {"v":1,"name":..,"chars":{..},..}'
+)

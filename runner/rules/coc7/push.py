@@ -58,7 +58,8 @@ def _action(story: Any, key: str) -> Action | None:
     table = cache.get(("coc7", "actions_by_key"))
     if table is None:
         table = cache[("coc7", "actions_by_key")] = {
-            a.key: a for n in story.nodes.values() for a in n.actions if a.key}
+            a.key: a for n in story.nodes.values() for a in n.actions if a.key
+        }
     result: Action | None = table.get(key)
     return result
 
@@ -91,9 +92,15 @@ def _foreshadow(story: Any, lang: str) -> str:
     cost = push_failure(story)
     bits = []
     if cost["minutes"]:
-        bits.append(f"{cost['minutes']} minutes lost" if lang == "en" else f"{cost['minutes']}分を無駄にする")
+        bits.append(
+            f"{cost['minutes']} minutes lost"
+            if lang == "en"
+            else f"{cost['minutes']}分を無駄にする"
+        )
     if cost["damage"]:
-        bits.append(f"hurt ({cost['damage']})" if lang == "en" else f"怪我をする（{cost['damage']}）")
+        bits.append(
+            f"hurt ({cost['damage']})" if lang == "en" else f"怪我をする（{cost['damage']}）"
+        )
     if lang == "en":
         return "if it fails: " + (" and ".join(bits) + ", " if bits else "") + "no further try"
     return "失敗すれば" + ("、".join(bits) + "うえ、" if bits else "") + "二度とは試せない"
@@ -102,11 +109,17 @@ def _foreshadow(story: Any, lang: str) -> str:
 def offers(story: Any, state: Any, d: dict[str, Any], s: dict[str, Any]) -> list[Action]:
     """The push and the Luck spend the rules offer now (none, one or both)."""
     last = d.get("last")
-    if not last or not last.get("pushable") or last.get("hidden") or last.get("success") \
-            or last.get("turn") != state.turn - 1 or d.get("combat"):
+    if (
+        not last
+        or not last.get("pushable")
+        or last.get("hidden")
+        or last.get("success")
+        or last.get("turn") != state.turn - 1
+        or d.get("combat")
+    ):
         return []
     key = last.get("action") or ""
-    if not key.startswith(state.node) or key[len(state.node):len(state.node) + 1] != ".":
+    if not key.startswith(state.node) or key[len(state.node) : len(state.node) + 1] != ".":
         return []
     a = _action(story, key)
     if a is None or not _failure_said_only(a):
@@ -141,23 +154,52 @@ def _luck_spending(story: Any) -> bool:
     hit = story.cache.get(("coc7", "luck_spending"))
     if hit is None:
         hit = story.cache[("coc7", "luck_spending")] = bool(
-            ck.option(_StoryCtx(story), "luck_spending", True))
+            ck.option(_StoryCtx(story), "luck_spending", True)
+        )
     result: bool = hit
     return result
 
 
 def _pushed(a: Action, skill: str, warn: str, lang: str) -> Action:
-    label = (f"Push the {skill} roll ({warn})" if lang == "en"
-             else f"〈{skill}〉をプッシュする（覚悟を決めてもう一度。{warn}）")
+    label = (
+        f"Push the {skill} roll ({warn})"
+        if lang == "en"
+        else f"〈{skill}〉をプッシュする（覚悟を決めてもう一度。{warn}）"
+    )
     after = (Advance("advance", expr("coc7.push_consequence()")),)
-    return Action("push", label, ("push", "プッシュ"), None, False, a.cost, expr("coc7.push()"),
-                  a.outcomes, (), after, False, "coc7.push")
+    return Action(
+        "push",
+        label,
+        ("push", "プッシュ"),
+        None,
+        False,
+        a.cost,
+        expr("coc7.push()"),
+        a.outcomes,
+        (),
+        after,
+        False,
+        "coc7.push",
+    )
 
 
 def _lucky(a: Action, skill: str, cost: int, luck: int, lang: str) -> Action:
-    label = (f"Spend {cost} Luck to make the {skill} roll a success (Luck {luck} → {luck - cost})"
-             if lang == "en" else
-             f"幸運を{cost}点使って〈{skill}〉を成功にする（幸運 {luck}→{luck - cost}）")
-    return Action("spend_luck", label, ("luck", "幸運を使う"), None, False, 0,
-                  expr("coc7.spend_luck()"), a.outcomes, (), (), False, "coc7.spend_luck")
-
+    label = (
+        f"Spend {cost} Luck to make the {skill} roll a success (Luck {luck} → {luck - cost})"
+        if lang == "en"
+        else f"幸運を{cost}点使って〈{skill}〉を成功にする（幸運 {luck}→{luck - cost}）"
+    )
+    return Action(
+        "spend_luck",
+        label,
+        ("luck", "幸運を使う"),
+        None,
+        False,
+        0,
+        expr("coc7.spend_luck()"),
+        a.outcomes,
+        (),
+        (),
+        False,
+        "coc7.spend_luck",
+    )

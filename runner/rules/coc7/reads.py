@@ -22,7 +22,7 @@ def in_combat(ctx: Context) -> bool:
 
 @hook(pure=True)
 def awaiting(ctx: Context) -> str:
-    """"response" (dodge or fight back), "action" (an investigator's turn) or ""."""
+    """ "response" (dodge or fight back), "action" (an investigator's turn) or ""."""
     d = ctx.state.rules.get("coc7")  # ck.peek written out: asked after most commands
     c = d.get("combat") if d else None
     if not c:
@@ -77,12 +77,20 @@ def any_alive(ctx: Context) -> bool:
     stats = st.stats
     d = st.rules.get("coc7")
     v = stats.get(d.get("pc") or "") if d else None
-    if type(v) is dict and v.get("system") == "coc7" and v.get("kind") == "investigator" \
-            and not v["cond"].get("dead"):
+    if (
+        type(v) is dict
+        and v.get("system") == "coc7"
+        and v.get("kind") == "investigator"
+        and not v["cond"].get("dead")
+    ):
         return True
     for v in stats.values():
-        if isinstance(v, dict) and v.get("system") == "coc7" and v.get("kind") == "investigator" \
-                and not v["cond"].get("dead"):
+        if (
+            isinstance(v, dict)
+            and v.get("system") == "coc7"
+            and v.get("kind") == "investigator"
+            and not v["cond"].get("dead")
+        ):
             return True
     return False
 
@@ -99,7 +107,7 @@ def dying(ctx: Context, who: str = "") -> bool:
 
 @hook(pure=True)
 def insane(ctx: Context, who: str = "") -> str:
-    """"", "temporary", "indefinite" or "permanent"."""
+    """ "", "temporary", "indefinite" or "permanent"."""
     return str(_pc(ctx, who)["cond"].get("insane", ""))
 
 
@@ -169,8 +177,11 @@ def ammo(ctx: Context, weapon: str = "", who: str = "") -> int:
 @hook(pure=True)
 def jammed(ctx: Context, weapon: str = "", who: str = "") -> bool:
     s = _pc(ctx, who)
-    return any(w.get("jammed") for w in s.get("weapons", [])
-               if w.get("firearm") and (not weapon or w["name"] == weapon))
+    return any(
+        w.get("jammed")
+        for w in s.get("weapons", [])
+        if w.get("firearm") and (not weapon or w["name"] == weapon)
+    )
 
 
 @hook(pure=True)

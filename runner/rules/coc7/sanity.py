@@ -12,24 +12,63 @@ from runner.rules.dice import DiceError, parse
 
 # Bouts of madness, summarised in our own words (7e has ten of each kind).
 BOUTS_REALTIME: tuple[tuple[str, str], ...] = (
-    ("記憶が飛ぶ：最後に安全だった時からあとのことを覚えていない。", "Amnesia: no memory of anything since the last safe moment."),
-    ("心因性の障害：目か耳、あるいは手足が一時的に利かなくなる。", "Psychosomatic: sight, hearing or a limb stops working for a while."),
-    ("暴力の衝動：敵味方の区別なく周りに暴力を振るう。", "Violence: lashes out at everything nearby, friend or foe."),
+    (
+        "記憶が飛ぶ：最後に安全だった時からあとのことを覚えていない。",
+        "Amnesia: no memory of anything since the last safe moment.",
+    ),
+    (
+        "心因性の障害：目か耳、あるいは手足が一時的に利かなくなる。",
+        "Psychosomatic: sight, hearing or a limb stops working for a while.",
+    ),
+    (
+        "暴力の衝動：敵味方の区別なく周りに暴力を振るう。",
+        "Violence: lashes out at everything nearby, friend or foe.",
+    ),
     ("偏執：誰もが自分を狙っていると思い込む。", "Paranoia: everyone is out to get them."),
-    ("大切な人の幻：そばにいる誰かを、大切な人だと思い込む。", "Significant person: mistakes someone nearby for a person dear to them."),
+    (
+        "大切な人の幻：そばにいる誰かを、大切な人だと思い込む。",
+        "Significant person: mistakes someone nearby for a person dear to them.",
+    ),
     ("失神：その場で気を失う。", "Faint: collapses unconscious."),
-    ("恐慌：なりふり構わず、できるだけ遠くへ逃げようとする。", "Flee in panic: runs as far as possible by any means."),
-    ("ヒステリー：笑い、泣き、叫び続けて何もできない。", "Hysterics: laughs, weeps or screams and can do nothing else."),
-    ("恐怖症：新しい恐怖症にとらわれ、その対象がそこにあると思い込む。", "Phobia: gains a new phobia and believes its object is present."),
-    ("マニア：新しいマニアにとらわれ、それに没頭する。", "Mania: gains a new mania and indulges it."),
+    (
+        "恐慌：なりふり構わず、できるだけ遠くへ逃げようとする。",
+        "Flee in panic: runs as far as possible by any means.",
+    ),
+    (
+        "ヒステリー：笑い、泣き、叫び続けて何もできない。",
+        "Hysterics: laughs, weeps or screams and can do nothing else.",
+    ),
+    (
+        "恐怖症：新しい恐怖症にとらわれ、その対象がそこにあると思い込む。",
+        "Phobia: gains a new phobia and believes its object is present.",
+    ),
+    (
+        "マニア：新しいマニアにとらわれ、それに没頭する。",
+        "Mania: gains a new mania and indulges it.",
+    ),
 )
 BOUTS_SUMMARY: tuple[tuple[str, str], ...] = (
-    ("記憶喪失：見知らぬ場所で、自分が誰かもわからずに我に返る。", "Amnesia: comes to somewhere unknown, not knowing who they are."),
+    (
+        "記憶喪失：見知らぬ場所で、自分が誰かもわからずに我に返る。",
+        "Amnesia: comes to somewhere unknown, not knowing who they are.",
+    ),
     ("盗難：我に返ると、持ち物を盗まれている。", "Robbed: comes to, unhurt but robbed."),
-    ("暴行：我に返ると、傷だらけになっている（耐久力が半分）。", "Battered: comes to beaten (HP halved)."),
-    ("暴力：暴れ回った記憶が、あったりなかったりする。", "Violence: an outburst of violence, perhaps remembered."),
-    ("信念：自分の信念の権化となり、それを声高に説く。", "Ideology: becomes a fanatic of one of their beliefs."),
-    ("大切な人：大切な人のもとへ向かおうとする。", "Significant people: goes to the person who matters most."),
+    (
+        "暴行：我に返ると、傷だらけになっている（耐久力が半分）。",
+        "Battered: comes to beaten (HP halved).",
+    ),
+    (
+        "暴力：暴れ回った記憶が、あったりなかったりする。",
+        "Violence: an outburst of violence, perhaps remembered.",
+    ),
+    (
+        "信念：自分の信念の権化となり、それを声高に説く。",
+        "Ideology: becomes a fanatic of one of their beliefs.",
+    ),
+    (
+        "大切な人：大切な人のもとへ向かおうとする。",
+        "Significant people: goes to the person who matters most.",
+    ),
     ("収容：病院か留置場で我に返る。", "Institutionalised: comes to in a ward or a cell."),
     ("逃走：遠く離れた場所で我に返る。", "Flee in panic: comes to far away."),
     ("恐怖症：新しい恐怖症を得る。", "Phobia: gains a new phobia."),
@@ -69,8 +108,15 @@ def _amount(ctx: Context, expr: str, label: str, maximum: bool = False) -> int:
     return max(0, e.minimum)  # no dice: a fixed loss
 
 
-BOUT_MODES = {"": None, "auto": None, "realtime": True, "real": True, "リアルタイム": True,
-              "summary": False, "サマリー": False}
+BOUT_MODES = {
+    "": None,
+    "auto": None,
+    "realtime": True,
+    "real": True,
+    "リアルタイム": True,
+    "summary": False,
+    "サマリー": False,
+}
 """How a story may ask for a bout: in real time (the danger is right there) or summarised."""
 
 
@@ -90,11 +136,21 @@ def bout(ctx: Context, pid: str, realtime: bool | None = None) -> dict[str, Any]
     unit_ja, unit_en = ("ラウンド", "rounds") if realtime else ("時間", "hours")
     s = ctx.state.stats[pid]
     d["bout_seq"] = d.get("bout_seq", 0) + 1
-    s["cond"]["bout"] = {"roll": n, "length": length, "unit": "rounds" if realtime else "hours",
-                         "left": length, "seq": d["bout_seq"]}
+    s["cond"]["bout"] = {
+        "roll": n,
+        "length": length,
+        "unit": "rounds" if realtime else "hours",
+        "left": length,
+        "seq": d["bout_seq"],
+    }
     cd.recheck(ctx)
-    ctx.say(ck.t(ctx, f"{s['name']}は狂気の発作に襲われる（{length}{unit_ja}）。{ja}",
-                 f"{s['name']} suffers a bout of madness ({length} {unit_en}). {en}"))
+    ctx.say(
+        ck.t(
+            ctx,
+            f"{s['name']}は狂気の発作に襲われる（{length}{unit_ja}）。{ja}",
+            f"{s['name']} suffers a bout of madness ({length} {unit_en}). {en}",
+        )
+    )
     result: dict[str, Any] = s["cond"]["bout"]
     return result
 
@@ -110,8 +166,9 @@ def _set_insane(s: dict[str, Any], kind: str) -> bool:
     return False
 
 
-def san_check(ctx: Context, loss: str, who: str = "", source: str = "", hidden: Any = False,
-              mode: Any = "") -> list[str]:
+def san_check(
+    ctx: Context, loss: str, who: str = "", source: str = "", hidden: Any = False, mode: Any = ""
+) -> list[str]:
     """A Sanity roll with loss ``X/Y``; returns keys such as ["temporary","insane","failure"].
 
     Success loses X, failure Y, a fumble the maximum of Y. No bonus or penalty dice.
@@ -132,12 +189,19 @@ def san_check(ctx: Context, loss: str, who: str = "", source: str = "", hidden: 
         d["day"], d["day_loss"], d["day_start"] = day, {}, {}
     d["day_start"].setdefault(pid, s["san"])
     en = ck.lang(ctx) == "en"  # only that language's lines are built
-    r = ck.roll_d100(ctx, s["san"], label="Sanity roll" if en else "正気度ロール",
-                     hidden=bool(hidden), who=pid, san=True)
+    r = ck.roll_d100(
+        ctx,
+        s["san"],
+        label="Sanity roll" if en else "正気度ロール",
+        hidden=bool(hidden),
+        who=pid,
+        san=True,
+    )
     level = r["level"]
     ok = ck.RANK[level] >= 1
-    amount = _amount(ctx, x if ok else y, "SAN loss" if en else "正気度喪失",
-                     maximum=(level == "fumble"))
+    amount = _amount(
+        ctx, x if ok else y, "SAN loss" if en else "正気度喪失", maximum=(level == "fumble")
+    )
     cap = ck.option(ctx, "san_cap", False)
     if source and cap:
         # 7e keeper guidance (ruling DA-15): a creature never costs more in total than its worst.
@@ -151,22 +215,35 @@ def san_check(ctx: Context, loss: str, who: str = "", source: str = "", hidden: 
     lost = before - s["san"]
     d["day_loss"][pid] = d["day_loss"].get(pid, 0) + lost
     d["last_san"] = {"who": pid, "lost": lost, "level": level, "san": s["san"]}
-    ctx.say(f"{s['name']}'s SAN {before} → {s['san']} (-{lost})" if en
-            else f"{s['name']}の正気度 {before} → {s['san']}（-{lost}）")
+    ctx.say(
+        f"{s['name']}'s SAN {before} → {s['san']} (-{lost})"
+        if en
+        else f"{s['name']}の正気度 {before} → {s['san']}（-{lost}）"
+    )
     keys = ["success"] if ok else (["fumble", "failure"] if level == "fumble" else ["failure"])
     mad: list[str] = []
     if s["san"] == 0:
         _set_insane(s, "permanent")
         mad.append("permanent")
-        ctx.say(ck.t(ctx, f"{s['name']}の正気は完全に失われた（永久的狂気）。",
-                     f"{s['name']} is permanently insane."))
+        ctx.say(
+            ck.t(
+                ctx,
+                f"{s['name']}の正気は完全に失われた（永久的狂気）。",
+                f"{s['name']} is permanently insane.",
+            )
+        )
     else:
         start = d["day_start"][pid]
         if lost > 0 and d["day_loss"][pid] * 5 >= start and s["cond"].get("insane") != "indefinite":
             _set_insane(s, "indefinite")
             mad.append("indefinite")
-            ctx.say(ck.t(ctx, f"{s['name']}は不定の狂気に陥る。",
-                         f"{s['name']} falls into indefinite insanity."))
+            ctx.say(
+                ck.t(
+                    ctx,
+                    f"{s['name']}は不定の狂気に陥る。",
+                    f"{s['name']} falls into indefinite insanity.",
+                )
+            )
             bout(ctx, pid, realtime)
         if lost >= 5:
             ir = ck.check(ctx, "INT", "regular", 0, pid)
@@ -174,19 +251,34 @@ def san_check(ctx: Context, loss: str, who: str = "", source: str = "", hidden: 
             if "success" in ir:
                 _set_insane(s, "temporary")
                 mad.append("temporary")
-                ctx.say(ck.t(ctx, f"{s['name']}は恐怖の意味を理解してしまった（一時的狂気）。",
-                             f"{s['name']} understands too well: temporary insanity."))
+                ctx.say(
+                    ck.t(
+                        ctx,
+                        f"{s['name']}は恐怖の意味を理解してしまった（一時的狂気）。",
+                        f"{s['name']} understands too well: temporary insanity.",
+                    )
+                )
                 if "indefinite" not in mad:
                     bout(ctx, pid, realtime)
             elif "indefinite" in mad:
                 # The INT roll is about temporary insanity only: the indefinite insanity
                 # that this same loss brought on stays.
-                ctx.say(ck.t(ctx, "心はその瞬間の記憶を押し込めた。一時的狂気にはならなかったが、不定の狂気は消えない。",
-                             "The mind buries the moment: no temporary insanity, but the "
-                             "indefinite insanity remains."))
+                ctx.say(
+                    ck.t(
+                        ctx,
+                        "心はその瞬間の記憶を押し込めた。一時的狂気にはならなかったが、不定の狂気は消えない。",
+                        "The mind buries the moment: no temporary insanity, but the "
+                        "indefinite insanity remains.",
+                    )
+                )
             else:
-                ctx.say(ck.t(ctx, "心が記憶を押し込め、一時的狂気は免れた。",
-                             "The mind buries the memory: no temporary insanity."))
+                ctx.say(
+                    ck.t(
+                        ctx,
+                        "心が記憶を押し込め、一時的狂気は免れた。",
+                        "The mind buries the memory: no temporary insanity.",
+                    )
+                )
     if mad:
         return [*mad, "insane", *keys]
     return keys

@@ -37,6 +37,7 @@ def undazed_enemy(ctx: Context) -> str:
 
 # ---------------------------------------------------------------- the ascent
 
+
 def _ascent(ctx: Context) -> dict[str, Any]:
     a = ck.peek(ctx).get("ascent")
     if not a:
@@ -46,8 +47,14 @@ def _ascent(ctx: Context) -> dict[str, Any]:
 
 
 @hook()
-def ascent_begin(ctx: Context, enemy: str, arms: Any = 2, depth: Any = 200, reach: Any = 50,
-                 pressure: str = "3d3") -> list[str]:
+def ascent_begin(
+    ctx: Context,
+    enemy: str,
+    arms: Any = 2,
+    depth: Any = 200,
+    reach: Any = 50,
+    pressure: str = "3d3",
+) -> list[str]:
     """Starts a swim up from ``depth`` metres with ``arms`` fresh copies of story character
     ``enemy`` attacking while the swimmer is closer than ``reach`` metres to the start."""
     found = ck.story_enemy_copy(ctx, enemy)
@@ -60,9 +67,17 @@ def ascent_begin(ctx: Context, enemy: str, arms: Any = 2, depth: Any = 200, reac
     recs = {}
     for i in range(1, n + 1):
         recs[f"{enemy}{i}"] = {"name": f"{short}{i}", "hp": base["hp"], "dazed": 0, "down": False}
-    ck.data(ctx)["ascent"] = {"enemy": enemy, "sheet": base, "arms": recs, "rise": 0, "side": 0,
-                             "depth": int(depth), "reach": int(reach), "pressure": str(pressure),
-                             "minutes": 0}
+    ck.data(ctx)["ascent"] = {
+        "enemy": enemy,
+        "sheet": base,
+        "arms": recs,
+        "rise": 0,
+        "side": 0,
+        "depth": int(depth),
+        "reach": int(reach),
+        "pressure": str(pressure),
+        "minutes": 0,
+    }
     return ["begun"]
 
 
@@ -106,12 +121,18 @@ def _pressure(ctx: Context, a: dict[str, Any], pid: str, protected: bool) -> lis
     en = ck.lang(ctx) == "en"  # every minute of the ascent: only that language's line is built
     if protected and s["mp"] > 0:
         s["mp"] -= 1
-        ctx.say(f"The drink keeps the deep at bay. {s['name']}'s MP {s['mp'] + 1} → {s['mp']}" if en
-                else f"薬が水圧と冷たさを退ける。{s['name']}の MP {s['mp'] + 1} → {s['mp']}")
+        ctx.say(
+            f"The drink keeps the deep at bay. {s['name']}'s MP {s['mp'] + 1} → {s['mp']}"
+            if en
+            else f"薬が水圧と冷たさを退ける。{s['name']}の MP {s['mp'] + 1} → {s['mp']}"
+        )
         return []
     n = ctx.roll(a["pressure"], label="deep-water damage" if en else "深海ダメージ").total
-    ctx.say("The pressure crushes, the cold bites, the air runs out." if en
-            else "水圧が体を締めつけ、冷たさが骨にしみ、息が続かない。")
+    ctx.say(
+        "The pressure crushes, the cold bites, the air runs out."
+        if en
+        else "水圧が体を締めつけ、冷たさが骨にしみ、息が続かない。"
+    )
     return cb.apply_damage(ctx, pid, n)
 
 
@@ -140,8 +161,11 @@ def ascent_turn(ctx: Context, move: str = "up", protected: Any = False) -> list[
         if up:
             m = 20 if ok else 10
             a["rise"] = min(a["depth"], a["rise"] + m)
-            ctx.say(f"You rise {m} m ({a['depth'] - a['rise']} m to go)." if en
-                    else f"{m}m 浮上した（海面まであと {a['depth'] - a['rise']}m）。")
+            ctx.say(
+                f"You rise {m} m ({a['depth'] - a['rise']} m to go)."
+                if en
+                else f"{m}m 浮上した（海面まであと {a['depth'] - a['rise']}m）。"
+            )
         else:
             m = 40 if ok else 20
             a["side"] += m
@@ -165,8 +189,13 @@ def ascent_turn(ctx: Context, move: str = "up", protected: Any = False) -> list[
             if _gone(s):
                 return ["dead" if s["cond"].get("dead") else "unconscious", *keys]
         return [*keys, "in_reach"]
-    ctx.say(ck.t(ctx, "触腕はもう追ってこない。ここは届かない深さだ。",
-                 "The arms no longer follow: you are out of their reach."))
+    ctx.say(
+        ck.t(
+            ctx,
+            "触腕はもう追ってこない。ここは届かない深さだ。",
+            "The arms no longer follow: you are out of their reach.",
+        )
+    )
     return [*keys, "out_of_reach"]
 
 
@@ -183,15 +212,28 @@ def _swim_attack(ctx: Context, a: dict[str, Any], pid: str, s: dict[str, Any]) -
         dr = ck.roll_d100(ctx, int(a["sheet"]["dodge"]), label=f"{arm['name']}:回避", who=eid)
         dodged = ck.RANK[dr["level"]] >= ck.RANK[me["level"]] and ck.RANK[dr["level"]] >= 1
     if ck.RANK[me["level"]] < 1 or dodged:
-        ctx.say(ck.t(ctx, "水の重さに阻まれ、攻撃は届かなかった。", "The water slows the blow: a miss."))
+        ctx.say(
+            ck.t(ctx, "水の重さに阻まれ、攻撃は届かなかった。", "The water slows the blow: a miss.")
+        )
         return ["miss"]
     w = cb._default_weapon(s)
-    n = cb.roll_damage(ctx, w.get("damage", "1d3"), s.get("db", "") if w.get("db", True) else "",
-                       extreme=ck.RANK[me["level"]] >= 3, impale=bool(w.get("impale")),
-                       label=ck.t(ctx, "ダメージ（水中で半減）", "damage (halved under water)"),
-                       halve=True)
+    n = cb.roll_damage(
+        ctx,
+        w.get("damage", "1d3"),
+        s.get("db", "") if w.get("db", True) else "",
+        extreme=ck.RANK[me["level"]] >= 3,
+        impale=bool(w.get("impale")),
+        label=ck.t(ctx, "ダメージ（水中で半減）", "damage (halved under water)"),
+        halve=True,
+    )
     arm["hp"] = max(0, arm["hp"] - n)
-    ctx.say(ck.t(ctx, f"{arm['name']}に {n} ダメージ（水中で半減）。", f"{arm['name']} takes {n} (halved)."))
+    ctx.say(
+        ck.t(
+            ctx,
+            f"{arm['name']}に {n} ダメージ（水中で半減）。",
+            f"{arm['name']} takes {n} (halved).",
+        )
+    )
     if arm["hp"] == 0:
         arm["down"] = True
         ctx.say(ck.t(ctx, f"{arm['name']}は潰れた。", f"{arm['name']} is destroyed."))
@@ -204,7 +246,9 @@ def _swim_attack(ctx: Context, a: dict[str, Any], pid: str, s: dict[str, Any]) -
     return ["hit"]
 
 
-def _arm_attack(ctx: Context, a: dict[str, Any], eid: str, pid: str, s: dict[str, Any]) -> list[str]:
+def _arm_attack(
+    ctx: Context, a: dict[str, Any], eid: str, pid: str, s: dict[str, Any]
+) -> list[str]:
     es = a["sheet"]
     arm = a["arms"][eid]
     en = ck.lang(ctx) == "en"  # every arm, every minute: only that language's line is built
@@ -216,8 +260,14 @@ def _arm_attack(ctx: Context, a: dict[str, Any], eid: str, pid: str, s: dict[str
     dr = ck.roll_d100(ctx, dvalue, label=f"{s['name']}:{dname}（回避）", who=pid)
     ra, rd = ck.RANK[ar["level"]], ck.RANK[dr["level"]]
     if ra >= 1 and ra > rd:
-        n = cb.roll_damage(ctx, w.get("damage", es["damage"]), "", extreme=ra >= 3, impale=False,
-                           label="damage" if en else "ダメージ")
+        n = cb.roll_damage(
+            ctx,
+            w.get("damage", es["damage"]),
+            "",
+            extreme=ra >= 3,
+            impale=False,
+            label="damage" if en else "ダメージ",
+        )
         return ["hit_by", *cb.apply_damage(ctx, pid, n)]
     if ra < 1:  # the arm missed: whether or not the swimmer's dodge worked
         ctx.say(f"{arm['name']} misses." if en else f"{arm['name']}の一撃は水を切っただけだった。")
@@ -227,6 +277,7 @@ def _arm_attack(ctx: Context, a: dict[str, Any], eid: str, pid: str, s: dict[str
 
 
 # ---------------------------------------------------------------- small generic helpers
+
 
 @hook(pure=True)
 def best_skill(ctx: Context, *names: str) -> str:
@@ -249,8 +300,14 @@ def weapon_damage(ctx: Context, weapon: str = "", who: str = "") -> int:
     s = ck.sheet_of(ctx, who)
     w = cb._find_weapon(s, str(weapon or ""), False)
     db = s.get("db", "") if w.get("db", True) else ""
-    return cb.roll_damage(ctx, w.get("damage", "1d3"), db, extreme=False, impale=False,
-                          label=ck.t(ctx, "ダメージ", "damage"))
+    return cb.roll_damage(
+        ctx,
+        w.get("damage", "1d3"),
+        db,
+        extreme=False,
+        impale=False,
+        label=ck.t(ctx, "ダメージ", "damage"),
+    )
 
 
 @hook()
@@ -258,8 +315,13 @@ def tell_time(ctx: Context) -> list[str]:
     """Says the story clock's time (a bedside clock, a wristwatch)."""
     start = ctx.story.clock.start if getattr(ctx.story, "clock", None) else 0
     t = (start + int(ctx.state.clock)) % (24 * 60)
-    ctx.say(ck.t(ctx, f"時計の針は{t // 60}時{t % 60:02d}分を指している。",
-                 f"The clock shows {t // 60}:{t % 60:02d}."))
+    ctx.say(
+        ck.t(
+            ctx,
+            f"時計の針は{t // 60}時{t % 60:02d}分を指している。",
+            f"The clock shows {t // 60}:{t % 60:02d}.",
+        )
+    )
     return ["told"]
 
 

@@ -17,15 +17,31 @@ from runner.rules.dice import DiceSource, roll
 
 CHARS: tuple[str, ...] = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
 CHAR_NAMES: dict[str, str] = {
-    "STR": "筋力", "CON": "体力", "SIZ": "体格", "DEX": "敏捷性",
-    "APP": "外見", "INT": "知性", "POW": "精神力", "EDU": "教育",
+    "STR": "筋力",
+    "CON": "体力",
+    "SIZ": "体格",
+    "DEX": "敏捷性",
+    "APP": "外見",
+    "INT": "知性",
+    "POW": "精神力",
+    "EDU": "教育",
 }
 CHAR_ALIASES: dict[str, str] = {
     **{k.lower(): k for k in CHARS},
     **{v: k for k, v in CHAR_NAMES.items()},
-    "strength": "STR", "constitution": "CON", "size": "SIZ", "dexterity": "DEX",
-    "appearance": "APP", "intelligence": "INT", "power": "POW", "education": "EDU",
-    "敏捷": "DEX", "アイデア": "INT", "idea": "INT", "知識": "EDU", "know": "EDU",
+    "strength": "STR",
+    "constitution": "CON",
+    "size": "SIZ",
+    "dexterity": "DEX",
+    "appearance": "APP",
+    "intelligence": "INT",
+    "power": "POW",
+    "education": "EDU",
+    "敏捷": "DEX",
+    "アイデア": "INT",
+    "idea": "INT",
+    "知識": "EDU",
+    "know": "EDU",
     "knowledge": "EDU",
 }
 """Characteristic names a story may write; アイデア and 知識 are INT and EDU rolls."""
@@ -57,8 +73,12 @@ SKILLS: tuple[tuple[str, str, int | str, tuple[str, ...]], ...] = (
     ("サバイバル", "Survival", 10, ()),
     ("自然", "Natural World", 10, ()),
     ("射撃(拳銃)", "Firearms (Handgun)", 20, ("拳銃", "handgun", "射撃", "firearms")),
-    ("射撃(ライフル/ショットガン)", "Firearms (Rifle/Shotgun)", 25,
-     ("ライフル", "ショットガン", "rifle", "shotgun")),
+    (
+        "射撃(ライフル/ショットガン)",
+        "Firearms (Rifle/Shotgun)",
+        25,
+        ("ライフル", "ショットガン", "rifle", "shotgun"),
+    ),
     ("射撃(サブマシンガン)", "Firearms (Submachine Gun)", 15, ()),
     ("重機械操作", "Operate Heavy Machinery", 1, ()),
     ("乗馬", "Ride", 5, ()),
@@ -95,15 +115,31 @@ SKILLS: tuple[tuple[str, str, int | str, tuple[str, ...]], ...] = (
 )
 
 GROUPS: dict[str, int | str] = {
-    "芸術/製作": 5, "科学": 1, "ほかの言語": 1, "母国語": "EDU", "操縦": 1, "サバイバル": 10,
-    "運転": 20, "近接戦闘": 25, "射撃": 20,
+    "芸術/製作": 5,
+    "科学": 1,
+    "ほかの言語": 1,
+    "母国語": "EDU",
+    "操縦": 1,
+    "サバイバル": 10,
+    "運転": 20,
+    "近接戦闘": 25,
+    "射撃": 20,
 }
 """Base values for a specialisation the table does not name (近接戦闘(槍) → 25...)."""
 
 LANGUAGES: dict[str, str] = {
-    "日本語": "日本語", "japanese": "日本語", "英語": "英語", "english": "英語",
-    "ラテン語": "ラテン語", "latin": "ラテン語", "フランス語": "フランス語", "french": "フランス語",
-    "ドイツ語": "ドイツ語", "german": "ドイツ語", "中国語": "中国語", "chinese": "中国語",
+    "日本語": "日本語",
+    "japanese": "日本語",
+    "英語": "英語",
+    "english": "英語",
+    "ラテン語": "ラテン語",
+    "latin": "ラテン語",
+    "フランス語": "フランス語",
+    "french": "フランス語",
+    "ドイツ語": "ドイツ語",
+    "german": "ドイツ語",
+    "中国語": "中国語",
+    "chinese": "中国語",
 }
 
 NO_IMPROVEMENT = frozenset({"クトゥルフ神話", "信用"})
@@ -131,10 +167,20 @@ for _ja, _en, _base, _more in SKILLS:
     for _a in (_ja, _en, *_more):
         _ALIASES.setdefault(_key(_a), _ja)
 
-_EN_GROUP = {"art/craft": "芸術/製作", "science": "科学", "languageother": "ほかの言語",
-             "language(other)": "ほかの言語", "languageown": "母国語", "pilot": "操縦",
-             "survival": "サバイバル", "fighting": "近接戦闘", "firearms": "射撃",
-             "drive": "運転", "言語": "ほかの言語", "language": "ほかの言語"}
+_EN_GROUP = {
+    "art/craft": "芸術/製作",
+    "science": "科学",
+    "languageother": "ほかの言語",
+    "language(other)": "ほかの言語",
+    "languageown": "母国語",
+    "pilot": "操縦",
+    "survival": "サバイバル",
+    "fighting": "近接戦闘",
+    "firearms": "射撃",
+    "drive": "運転",
+    "言語": "ほかの言語",
+    "language": "ほかの言語",
+}
 
 _SPEC = re.compile(r"^(.+?)\((.+)\)$")
 
@@ -172,12 +218,29 @@ def canonical(name: str) -> str:
 
 
 _EN_SPEC: dict[str, str] = {
-    "日本語": "Japanese", "英語": "English", "ラテン語": "Latin", "フランス語": "French",
-    "ドイツ語": "German", "中国語": "Chinese", "拳銃": "Handgun", "格闘": "Brawl",
-    "ライフル/ショットガン": "Rifle/Shotgun", "薬学": "Pharmacy", "料理": "Cooking",
-    "大工": "Carpentry", "自動車": "Automobile", "剣": "Sword", "槍": "Spear",
-    "生物学": "Biology", "化学": "Chemistry", "物理学": "Physics", "天文学": "Astronomy",
-    "スケッチ": "Sketching", "写真": "Photography", "演技": "Acting", "文学": "Literature",
+    "日本語": "Japanese",
+    "英語": "English",
+    "ラテン語": "Latin",
+    "フランス語": "French",
+    "ドイツ語": "German",
+    "中国語": "Chinese",
+    "拳銃": "Handgun",
+    "格闘": "Brawl",
+    "ライフル/ショットガン": "Rifle/Shotgun",
+    "薬学": "Pharmacy",
+    "料理": "Cooking",
+    "大工": "Carpentry",
+    "自動車": "Automobile",
+    "剣": "Sword",
+    "槍": "Spear",
+    "生物学": "Biology",
+    "化学": "Chemistry",
+    "物理学": "Physics",
+    "天文学": "Astronomy",
+    "スケッチ": "Sketching",
+    "写真": "Photography",
+    "演技": "Acting",
+    "文学": "Literature",
 }
 """Specialisations in English (a skill's words in brackets: 射撃(拳銃) → Firearms (Handgun))."""
 
@@ -221,7 +284,7 @@ def english_label(label: str) -> str:
     tail = ""
     for ja, en in _EN_TAILS:
         if rest.endswith(ja):
-            rest, tail = rest[:-len(ja)], en
+            rest, tail = rest[: -len(ja)], en
             break
     return f"{who}{sep}{english(rest)}{tail}"
 
@@ -245,6 +308,7 @@ def base_value(skill: str, chars: dict[str, int]) -> int:
 
 
 # ---------------------------------------------------------------- derived values
+
 
 def hp_max(con: int, siz: int) -> int:
     return (con + siz) // 10
@@ -289,6 +353,7 @@ def damage_bonus(total: int) -> tuple[str, int]:
 
 # ---------------------------------------------------------------- sheets
 
+
 def _int(v: Any, what: str) -> int:
     try:
         return int(v)
@@ -309,11 +374,20 @@ def normalise_chars(chars: dict[str, Any]) -> dict[str, int]:
     return out
 
 
-def make_investigator(name: str, chars: dict[str, Any], skills: dict[str, Any] | None = None,
-                      *, luck: int | None = None, age: int | None = None,
-                      occupation: str = "", era: str = "", native: str = "日本語",
-                      weapons: list[dict[str, Any]] | None = None, source: DiceSource | None = None,
-                      **extra: Any) -> dict[str, Any]:
+def make_investigator(
+    name: str,
+    chars: dict[str, Any],
+    skills: dict[str, Any] | None = None,
+    *,
+    luck: int | None = None,
+    age: int | None = None,
+    occupation: str = "",
+    era: str = "",
+    native: str = "日本語",
+    weapons: list[dict[str, Any]] | None = None,
+    source: DiceSource | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
     """Builds an investigator sheet. Luck is rolled (3D6×5) with ``source`` when not given."""
     c = normalise_chars(chars)
     if luck is None:
@@ -328,32 +402,78 @@ def make_investigator(name: str, chars: dict[str, Any], skills: dict[str, Any] |
     if "母国語" in sk:
         sk[f"母国語({native})"] = sk.pop("母国語")
     sheet = {
-        "system": "coc7", "kind": "investigator", "name": name, "occupation": occupation,
-        "era": era, "age": age, "native": LANGUAGES.get(_key(native), native),
-        "chars": c, "hp": hp, "hp_max": hp, "mp": mp_max(c["POW"]), "mp_max": mp_max(c["POW"]),
-        "san": c["POW"], "san_max": 99 - sk.get("クトゥルフ神話", 0), "san_start": c["POW"],
-        "luck": int(luck), "luck_start": int(luck),
-        "mov": mov(c["STR"], c["DEX"], c["SIZ"], age), "db": db, "build": build,
-        "skills": sk, "marks": [], "weapons": [dict(w) for w in (weapons or [])],
-        "cond": {"major_wound": False, "unconscious": False, "dying": False, "dead": False,
-                 "stable": False, "insane": "", "aided": False, "treated": False},
+        "system": "coc7",
+        "kind": "investigator",
+        "name": name,
+        "occupation": occupation,
+        "era": era,
+        "age": age,
+        "native": LANGUAGES.get(_key(native), native),
+        "chars": c,
+        "hp": hp,
+        "hp_max": hp,
+        "mp": mp_max(c["POW"]),
+        "mp_max": mp_max(c["POW"]),
+        "san": c["POW"],
+        "san_max": 99 - sk.get("クトゥルフ神話", 0),
+        "san_start": c["POW"],
+        "luck": int(luck),
+        "luck_start": int(luck),
+        "mov": mov(c["STR"], c["DEX"], c["SIZ"], age),
+        "db": db,
+        "build": build,
+        "skills": sk,
+        "marks": [],
+        "weapons": [dict(w) for w in (weapons or [])],
+        "cond": {
+            "major_wound": False,
+            "unconscious": False,
+            "dying": False,
+            "dead": False,
+            "stable": False,
+            "insane": "",
+            "aided": False,
+            "treated": False,
+        },
     }
     sheet.update(extra)
     return sheet
 
 
 _ENEMY_KEYS = {
-    "hp": "hp", "耐久力": "hp", "mov": "mov", "移動": "mov", "移動率": "mov",
-    "build": "build", "ビルド": "build", "fighting": "fighting", "近接戦闘": "fighting",
-    "damage": "damage", "ダメージ": "damage", "dodge": "dodge", "回避": "dodge",
-    "san": "san_loss", "san_loss": "san_loss", "遭遇正気度喪失": "san_loss", "正気度喪失": "san_loss",
-    "db": "db", "ダメージボーナス": "db", "ダメージ・ボーナス": "db", "mp": "mp",
-    "attacks": "attacks", "攻撃": "attacks", "daze_at": "daze_at", "armour": "armour",
-    "装甲": "armour", "short": "short",
+    "hp": "hp",
+    "耐久力": "hp",
+    "mov": "mov",
+    "移動": "mov",
+    "移動率": "mov",
+    "build": "build",
+    "ビルド": "build",
+    "fighting": "fighting",
+    "近接戦闘": "fighting",
+    "damage": "damage",
+    "ダメージ": "damage",
+    "dodge": "dodge",
+    "回避": "dodge",
+    "san": "san_loss",
+    "san_loss": "san_loss",
+    "遭遇正気度喪失": "san_loss",
+    "正気度喪失": "san_loss",
+    "db": "db",
+    "ダメージボーナス": "db",
+    "ダメージ・ボーナス": "db",
+    "mp": "mp",
+    "attacks": "attacks",
+    "攻撃": "attacks",
+    "daze_at": "daze_at",
+    "armour": "armour",
+    "装甲": "armour",
+    "short": "short",
 }
 
 
-def make_enemy(name: str, stats: dict[str, Any], props: dict[str, Any] | None = None) -> dict[str, Any]:
+def make_enemy(
+    name: str, stats: dict[str, Any], props: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Builds a creature sheet from a story character's stats.
 
     Listed values (HP, build, dodge, damage) win over the 7e formulas (ruling DA-10).
@@ -469,8 +589,9 @@ def roll_characteristics(source: DiceSource) -> dict[str, int]:
     return out
 
 
-def assign_array(order: list[str] | tuple[str, ...],
-                 values: tuple[int, ...] = STANDARD_ARRAY) -> dict[str, int]:
+def assign_array(
+    order: list[str] | tuple[str, ...], values: tuple[int, ...] = STANDARD_ARRAY
+) -> dict[str, int]:
     """Places the standard array's values on characteristics in the order given."""
     codes = [CHAR_ALIASES.get(_key(o), o) for o in order]
     if sorted(codes) != sorted(CHARS):
@@ -489,7 +610,9 @@ def check_point_buy(chars: dict[str, Any], total: int = POINT_BUY_TOTAL) -> dict
     return c
 
 
-def quick_skills(chars: dict[str, Any], occupation: list[str], hobbies: list[str]) -> dict[str, int]:
+def quick_skills(
+    chars: dict[str, Any], occupation: list[str], hobbies: list[str]
+) -> dict[str, int]:
     """Quick-fire skills: the occupation skills take 70,60,60,50,50,50,40,40,40 in order,
     then each hobby skill gets its base (or occupation value) +20."""
     c = normalise_chars(chars)
@@ -504,29 +627,70 @@ def quick_skills(chars: dict[str, Any], occupation: list[str], hobbies: list[str
     return out
 
 
-def quick_investigator(name: str, chars: dict[str, Any], occupation: list[str],
-                       hobbies: list[str], source: DiceSource, **kw: Any) -> dict[str, Any]:
+def quick_investigator(
+    name: str,
+    chars: dict[str, Any],
+    occupation: list[str],
+    hobbies: list[str],
+    source: DiceSource,
+    **kw: Any,
+) -> dict[str, Any]:
     """A whole quick-start investigator: skills by :func:`quick_skills`, Luck rolled."""
-    return make_investigator(name, chars, quick_skills(chars, occupation, hobbies),
-                             source=source, **kw)
+    return make_investigator(
+        name, chars, quick_skills(chars, occupation, hobbies), source=source, **kw
+    )
 
 
-REVOLVER_38 = {"name": "M360J", "skill": "射撃(拳銃)", "damage": "1d10", "impale": True,
-               "firearm": True, "range": 15, "shots": 3, "capacity": 5, "ammo": 5,
-               "malfunction": 100, "spare": 0, "ammo_name": ".38スペシャル"}
+REVOLVER_38 = {
+    "name": "M360J",
+    "skill": "射撃(拳銃)",
+    "damage": "1d10",
+    "impale": True,
+    "firearm": True,
+    "range": 15,
+    "shots": 3,
+    "capacity": 5,
+    "ammo": 5,
+    "malfunction": 100,
+    "spare": 0,
+    "ammo_name": ".38スペシャル",
+}
 """The scenario's revolver: 1D10, impales, 5 rounds of .38 Special (ruling DA-25)."""
 
 WEAPONS: dict[str, dict[str, Any]] = {
-    "素手": {"name": "素手", "skill": "近接戦闘(格闘)", "damage": "1d3", "db": True,
-             "impale": False},
-    "ナイフ": {"name": "ナイフ", "skill": "近接戦闘(格闘)", "damage": "1d4", "db": True,
-               "impale": True},
-    "棍棒": {"name": "棍棒", "skill": "近接戦闘(格闘)", "damage": "1d8", "db": True,
-             "impale": False},
+    "素手": {
+        "name": "素手",
+        "skill": "近接戦闘(格闘)",
+        "damage": "1d3",
+        "db": True,
+        "impale": False,
+    },
+    "ナイフ": {
+        "name": "ナイフ",
+        "skill": "近接戦闘(格闘)",
+        "damage": "1d4",
+        "db": True,
+        "impale": True,
+    },
+    "棍棒": {
+        "name": "棍棒",
+        "skill": "近接戦闘(格闘)",
+        "damage": "1d8",
+        "db": True,
+        "impale": False,
+    },
     "M360J": REVOLVER_38,
 }
-_WEAPON_ALIASES = {"unarmed": "素手", "fist": "素手", "knife": "ナイフ", "club": "棍棒",
-                   "m360j": "M360J", "拳銃": "M360J", "revolver": "M360J", "リボルバー": "M360J"}
+_WEAPON_ALIASES = {
+    "unarmed": "素手",
+    "fist": "素手",
+    "knife": "ナイフ",
+    "club": "棍棒",
+    "m360j": "M360J",
+    "拳銃": "M360J",
+    "revolver": "M360J",
+    "リボルバー": "M360J",
+}
 
 
 def weapon(name: str) -> dict[str, Any]:
@@ -541,35 +705,134 @@ def weapon(name: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- pregens
 
 _PREGENS: tuple[dict[str, Any], ...] = (
-    {"name": "黒田 剛", "en": "Tsuyoshi Kuroda", "occupation": "警察官", "occupation_en": "Police Officer", "era": "現代", "age": 34,
-     "native": "日本語",
-     "chars": {"STR": 80, "CON": 60, "SIZ": 60, "DEX": 70, "APP": 50, "INT": 50, "POW": 50,
-               "EDU": 40},
-     "occ": ["射撃(拳銃)", "近接戦闘(格闘)", "目星", "聞き耳", "威圧", "法律", "心理学",
-             "運転(自動車)", "応急手当"],
-     "hobby": ["回避", "水泳", "登攀", "隠密"], "luck": 50},
-    {"name": "佐伯 遥", "en": "Haruka Saeki", "occupation": "大学院生（考古学）",
-     "occupation_en": "Graduate Student (Archaeology)", "era": "現代",
-     "age": 26, "native": "日本語",
-     "chars": {"STR": 40, "CON": 50, "SIZ": 50, "DEX": 60, "APP": 60, "INT": 80, "POW": 50,
-               "EDU": 70},
-     "occ": ["図書館", "考古学", "オカルト", "ほかの言語(ラテン語)", "歴史", "人類学", "鑑定",
-             "目星", "信用"],
-     "hobby": ["心理学", "聞き耳", "芸術/製作(スケッチ)", "自然"], "luck": 60},
-    {"name": "三浦 美月", "en": "Mizuki Miura", "occupation": "看護師", "occupation_en": "Nurse", "era": "現代", "age": 29,
-     "native": "日本語",
-     "chars": {"STR": 50, "CON": 60, "SIZ": 50, "DEX": 50, "APP": 60, "INT": 70, "POW": 80,
-               "EDU": 40},
-     "occ": ["応急手当", "医学", "心理学", "科学(薬学)", "聞き耳", "説得", "目星", "言いくるめ",
-             "信用"],
-     "hobby": ["芸術/製作(料理)", "水泳", "隠密", "投擲"], "luck": 55},
-    {"name": "エマ・ウィットフィールド", "en": "Emma Whitfield", "occupation": "新聞記者", "occupation_en": "Journalist",
-     "era": "1920年代", "age": 31, "native": "英語",
-     "chars": {"STR": 50, "CON": 50, "SIZ": 40, "DEX": 70, "APP": 60, "INT": 60, "POW": 50,
-               "EDU": 80},
-     "occ": ["図書館", "心理学", "言いくるめ", "目星", "説得", "ほかの言語(ラテン語)", "歴史",
-             "手さばき", "鍵開け"],
-     "hobby": ["隠密", "機械修理", "投擲", "変装"], "luck": 65},
+    {
+        "name": "黒田 剛",
+        "en": "Tsuyoshi Kuroda",
+        "occupation": "警察官",
+        "occupation_en": "Police Officer",
+        "era": "現代",
+        "age": 34,
+        "native": "日本語",
+        "chars": {
+            "STR": 80,
+            "CON": 60,
+            "SIZ": 60,
+            "DEX": 70,
+            "APP": 50,
+            "INT": 50,
+            "POW": 50,
+            "EDU": 40,
+        },
+        "occ": [
+            "射撃(拳銃)",
+            "近接戦闘(格闘)",
+            "目星",
+            "聞き耳",
+            "威圧",
+            "法律",
+            "心理学",
+            "運転(自動車)",
+            "応急手当",
+        ],
+        "hobby": ["回避", "水泳", "登攀", "隠密"],
+        "luck": 50,
+    },
+    {
+        "name": "佐伯 遥",
+        "en": "Haruka Saeki",
+        "occupation": "大学院生（考古学）",
+        "occupation_en": "Graduate Student (Archaeology)",
+        "era": "現代",
+        "age": 26,
+        "native": "日本語",
+        "chars": {
+            "STR": 40,
+            "CON": 50,
+            "SIZ": 50,
+            "DEX": 60,
+            "APP": 60,
+            "INT": 80,
+            "POW": 50,
+            "EDU": 70,
+        },
+        "occ": [
+            "図書館",
+            "考古学",
+            "オカルト",
+            "ほかの言語(ラテン語)",
+            "歴史",
+            "人類学",
+            "鑑定",
+            "目星",
+            "信用",
+        ],
+        "hobby": ["心理学", "聞き耳", "芸術/製作(スケッチ)", "自然"],
+        "luck": 60,
+    },
+    {
+        "name": "三浦 美月",
+        "en": "Mizuki Miura",
+        "occupation": "看護師",
+        "occupation_en": "Nurse",
+        "era": "現代",
+        "age": 29,
+        "native": "日本語",
+        "chars": {
+            "STR": 50,
+            "CON": 60,
+            "SIZ": 50,
+            "DEX": 50,
+            "APP": 60,
+            "INT": 70,
+            "POW": 80,
+            "EDU": 40,
+        },
+        "occ": [
+            "応急手当",
+            "医学",
+            "心理学",
+            "科学(薬学)",
+            "聞き耳",
+            "説得",
+            "目星",
+            "言いくるめ",
+            "信用",
+        ],
+        "hobby": ["芸術/製作(料理)", "水泳", "隠密", "投擲"],
+        "luck": 55,
+    },
+    {
+        "name": "エマ・ウィットフィールド",
+        "en": "Emma Whitfield",
+        "occupation": "新聞記者",
+        "occupation_en": "Journalist",
+        "era": "1920年代",
+        "age": 31,
+        "native": "英語",
+        "chars": {
+            "STR": 50,
+            "CON": 50,
+            "SIZ": 40,
+            "DEX": 70,
+            "APP": 60,
+            "INT": 60,
+            "POW": 50,
+            "EDU": 80,
+        },
+        "occ": [
+            "図書館",
+            "心理学",
+            "言いくるめ",
+            "目星",
+            "説得",
+            "ほかの言語(ラテン語)",
+            "歴史",
+            "手さばき",
+            "鍵開け",
+        ],
+        "hobby": ["隠密", "機械修理", "投擲", "変装"],
+        "luck": 65,
+    },
 )
 """Four ready-made investigators; each characteristic spread is the standard array."""
 
@@ -632,9 +895,20 @@ def _pregen_built() -> list[dict[str, Any]]:
     if not _pregen_sheets:  # built once: every game (and every simulated game) asks again
         for p in _PREGENS:
             sk = quick_skills(p["chars"], p["occ"], p["hobby"])
-            _pregen_sheets.append(make_investigator(
-                p["name"], p["chars"], sk, luck=p["luck"], age=p["age"], occupation=p["occupation"],
-                era=p["era"], native=p["native"], weapons=[weapon("素手")], name_en=p["en"]))
+            _pregen_sheets.append(
+                make_investigator(
+                    p["name"],
+                    p["chars"],
+                    sk,
+                    luck=p["luck"],
+                    age=p["age"],
+                    occupation=p["occupation"],
+                    era=p["era"],
+                    native=p["native"],
+                    weapons=[weapon("素手")],
+                    name_en=p["en"],
+                )
+            )
         _pregen_copiers.extend(copier(s) for s in _pregen_sheets)
     return _pregen_sheets
 

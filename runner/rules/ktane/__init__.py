@@ -24,8 +24,15 @@ SYSTEM = RuleSystem("ktane", "Keep Talking and Nobody Explodes modules (ダン�
 
 KEY = "ktane"
 
-ZONE_JA = {"red": "赤", "yellow": "黄色", "green": "緑", "blue": "青", "magenta": "マゼンタ",
-           "white": "白", "off": "消灯"}
+ZONE_JA = {
+    "red": "赤",
+    "yellow": "黄色",
+    "green": "緑",
+    "blue": "青",
+    "magenta": "マゼンタ",
+    "white": "白",
+    "off": "消灯",
+}
 BUTTON_JA = {"forward": "前", "left": "左", "right": "右", "sword": "剣", "shield": "盾"}
 
 TEXT: dict[str, dict[str, str]] = {
@@ -120,8 +127,14 @@ def _t(ctx: Context, lang: str) -> dict[str, str]:
     key = ("ktane", "texts", lang)
     hit: dict[str, str] | None = ctx.story.cache.get(key)
     if hit is None:
-        hit = {**_TEXTS[lang], **{k[len("rules.ktane."):]: str(v) for k, v in tr.rule_texts.items()
-                                  if k.startswith("rules.ktane.")}}
+        hit = {
+            **_TEXTS[lang],
+            **{
+                k[len("rules.ktane.") :]: str(v)
+                for k, v in tr.rule_texts.items()
+                if k.startswith("rules.ktane.")
+            },
+        }
         ctx.story.cache[key] = hit
     return hit
 
@@ -165,20 +178,31 @@ def _narrate(ctx: Context, msgs: list[tuple[str, dict[str, Any]]], st: dict[str,
         if key == "move":
             ctx.say(t[f"move.{p['button']}"], id=f"ktane.move.{p['button']}")
         elif key == "stage":
-            ctx.say(t["stage"].format(stage=p["stage"], zone=_zone_word(p["zone"], t)),
-                    id="ktane.stage")
+            ctx.say(
+                t["stage"].format(stage=p["stage"], zone=_zone_word(p["zone"], t)), id="ktane.stage"
+            )
             if ctx.gm and not st["solved"]:
                 _keeper_move(ctx, st, lang)
         elif key == "fight":
             ctx.say(t["fight"], id="ktane.fight")
-            ctx.say(t["keeper.fight"].format(name=t.get(f"enemy.{p['enemy']}", p["enemy"]), number=p["enemy"],
-                                              seq=_seq_words(p["sequence"], lang, t)),
-                    keeper=True, id="ktane.keeper.fight")
+            ctx.say(
+                t["keeper.fight"].format(
+                    name=t.get(f"enemy.{p['enemy']}", p["enemy"]),
+                    number=p["enemy"],
+                    seq=_seq_words(p["sequence"], lang, t),
+                ),
+                keeper=True,
+                id="ktane.keeper.fight",
+            )
         elif key == "hit":
             ctx.say(t[f"hit.{p['button']}"], id=f"ktane.hit.{p['button']}")
         elif key == "beaten":
-            ctx.say(t[f"hit.{p['button']}"] + t["beaten"] if lang == "ja"
-                    else t[f"hit.{p['button']}"] + " " + t["beaten"], id="ktane.beaten")
+            ctx.say(
+                t[f"hit.{p['button']}"] + t["beaten"]
+                if lang == "ja"
+                else t[f"hit.{p['button']}"] + " " + t["beaten"],
+                id="ktane.beaten",
+            )
         elif key == "strike":
             ctx.say(t["strike"].format(strikes=p["strikes"]), id="ktane.strike")
         else:
@@ -189,8 +213,11 @@ def _keeper_move(ctx: Context, st: dict[str, Any], lang: str) -> None:
     x = dungeon.current_x(st)
     button = dungeon.move_for(x)
     t = _t(ctx, lang)
-    ctx.say(t["keeper.move"].format(button=t.get(f"button.{button}", button), x=x, level=st["level"]),
-        keeper=True, id="ktane.keeper.move")
+    ctx.say(
+        t["keeper.move"].format(button=t.get(f"button.{button}", button), x=x, level=st["level"]),
+        keeper=True,
+        id="ktane.keeper.move",
+    )
 
 
 def _init(ctx: Context) -> None:
@@ -198,9 +225,12 @@ def _init(ctx: Context) -> None:
     limit = int(opts.get("strikes", dungeon.DEFAULT_STRIKES))
     timer = opts.get("timer")
     gap = tuple(opts.get("fight_gap", dungeon.DEFAULT_FIGHT_GAP))
-    st = dungeon.generate(_face(ctx), strike_limit=limit,
-                          timer=None if timer is None else int(timer),
-                          gap=(int(gap[0]), int(gap[1])))
+    st = dungeon.generate(
+        _face(ctx),
+        strike_limit=limit,
+        timer=None if timer is None else int(timer),
+        gap=(int(gap[0]), int(gap[1])),
+    )
     _put(ctx, st)
 
 
@@ -209,17 +239,27 @@ SYSTEM.init = _init
 
 def _parse_button(button: Any) -> str:
     b = str(button).strip().lower()
-    b = {"f": "forward", "l": "left", "r": "right", "sw": "sword", "sh": "shield",
-         "前": "forward", "左": "left", "右": "right", "剣": "sword", "盾": "shield"}.get(b, b)
+    b = {
+        "f": "forward",
+        "l": "left",
+        "r": "right",
+        "sw": "sword",
+        "sh": "shield",
+        "前": "forward",
+        "左": "left",
+        "右": "right",
+        "剣": "sword",
+        "盾": "shield",
+    }.get(b, b)
     if b not in dungeon.BUTTONS:
-        raise RuleError(f"ktane.press({button!r}): the buttons are "
-                        + ", ".join(dungeon.BUTTONS))
+        raise RuleError(f"ktane.press({button!r}): the buttons are " + ", ".join(dungeon.BUTTONS))
     return b
 
 
 # press and tick change the module in place: the engine gives a hook that is not pure its
 # own copy of state.rules first (Ctx.own; a rule command works on a copied state), and a
 # command that fails is thrown away whole.
+
 
 @SYSTEM.hook()
 def press(ctx: Context, button: str) -> bool:
@@ -251,8 +291,9 @@ def describe(ctx: Context) -> None:
     ctx.say(t["serial"].format(serial=serial), id="ktane.serial")
     if edge["indicators"]:
         sep = "、" if lang == "ja" else ", "
-        items = sep.join(t["lit" if i["lit"] else "unlit"].format(label=i["label"])
-                         for i in edge["indicators"])
+        items = sep.join(
+            t["lit" if i["lit"] else "unlit"].format(label=i["label"]) for i in edge["indicators"]
+        )
         ctx.say(t["indicators"].format(list=items), id="ktane.indicators")
     else:
         ctx.say(t["no_indicators"], id="ktane.indicators")
@@ -264,8 +305,9 @@ def describe(ctx: Context) -> None:
     if st["fight"] is not None:
         ctx.say(t["fight"], id="ktane.fight")
     else:
-        ctx.say(t["stage"].format(stage=st["stage"], zone=_zone_word(led_of(st), t)),
-                id="ktane.stage")
+        ctx.say(
+            t["stage"].format(stage=st["stage"], zone=_zone_word(led_of(st), t)), id="ktane.stage"
+        )
         if ctx.gm:
             _keeper_move(ctx, st, lang)
 
@@ -337,13 +379,23 @@ def view(story: Any, state: Any, gm: bool) -> dict[str, Any]:
     if st["time_left"] is not None:
         out["time_left"] = st["time_left"]
     if gm:
-        hidden: dict[str, Any] = {"level": st["level"], "s": st["s"], "b": st["b"], "m": st["m"],
-                        "x": None, "move": None, "enemy": None, "sequence": None,
-                        "done": None, "expected": dungeon.expected(st)}
+        hidden: dict[str, Any] = {
+            "level": st["level"],
+            "s": st["s"],
+            "b": st["b"],
+            "m": st["m"],
+            "x": None,
+            "move": None,
+            "enemy": None,
+            "sequence": None,
+            "done": None,
+            "expected": dungeon.expected(st),
+        }
         fight = st["fight"]
         if fight is not None:
-            hidden.update(enemy=fight["enemy"], sequence=list(fight["sequence"]),
-                          done=fight["done"])
+            hidden.update(
+                enemy=fight["enemy"], sequence=list(fight["sequence"]), done=fight["done"]
+            )
         elif not (st["solved"] or st["exploded"]):
             x = dungeon.current_x(st)
             hidden.update(x=x, move=dungeon.move_for(x))
@@ -367,10 +419,15 @@ def _validate(raw: Any) -> list[tuple[str, str]]:
     if t is not None and (not isinstance(t, int) or isinstance(t, bool) or t < 1):
         out.append(("story.options.timer", f"timer must be seconds ≥ 1 or null, not {t!r}"))
     g = opts.get("fight_gap", list(dungeon.DEFAULT_FIGHT_GAP))
-    if (not isinstance(g, list | tuple) or len(g) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in g)
-            or not 1 <= g[0] <= g[1]):
-        out.append(("story.options.fight_gap", f"fight_gap must be [lo, hi] with 1 ≤ lo ≤ hi, not {g!r}"))
+    if (
+        not isinstance(g, list | tuple)
+        or len(g) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in g)
+        or not 1 <= g[0] <= g[1]
+    ):
+        out.append(
+            ("story.options.fight_gap", f"fight_gap must be [lo, hi] with 1 ≤ lo ≤ hi, not {g!r}")
+        )
     return out
 
 
@@ -381,10 +438,14 @@ SYSTEM.validate = _validate
 # (sent by the console's real clock, refused from the keyboard), ``describe`` repeats what
 # the bomb shows (for voice play; a player may type it). Arguments are read and bounded by
 # runner/rules/meta.py.
-SYSTEM.meta_commands.update({
-    "tick": MetaCommand(lambda ctx, args: tick(ctx, args[0]), (Arg("seconds", "count", 1, 0, MAX_SECONDS),)),
-    "describe": MetaCommand(lambda ctx, args: describe(ctx), player=True),
-})
+SYSTEM.meta_commands.update(
+    {
+        "tick": MetaCommand(
+            lambda ctx, args: tick(ctx, args[0]), (Arg("seconds", "count", 1, 0, MAX_SECONDS),)
+        ),
+        "describe": MetaCommand(lambda ctx, args: describe(ctx), player=True),
+    }
+)
 
 __all__ = ["SYSTEM", "dungeon", "edgework", "view"]
 

@@ -41,16 +41,44 @@ ENEMY_LISTS: dict[int, tuple[int, ...]] = {
 }
 
 NAMES_JA = {
-    1: "デンチコウモリ", 2: "催眠ヒキガエル", 3: "巨大クモ", 4: "スライム", 5: "精霊",
-    6: "シェイプシフター", 7: "ワイバーン", 8: "ミノタウロス", 9: "ユニコーン", 10: "兎の幻影",
-    11: "スケルトン", 12: "古のドラゴン", 13: "ネクロマンサー", 14: "ドア",
-    15: "生けるチェスボード", 16: "爆弾", 17: "最後のラスボス", 18: "動く壁",
+    1: "デンチコウモリ",
+    2: "催眠ヒキガエル",
+    3: "巨大クモ",
+    4: "スライム",
+    5: "精霊",
+    6: "シェイプシフター",
+    7: "ワイバーン",
+    8: "ミノタウロス",
+    9: "ユニコーン",
+    10: "兎の幻影",
+    11: "スケルトン",
+    12: "古のドラゴン",
+    13: "ネクロマンサー",
+    14: "ドア",
+    15: "生けるチェスボード",
+    16: "爆弾",
+    17: "最後のラスボス",
+    18: "動く壁",
 }
 NAMES_EN = {
-    1: "Bat-tery", 2: "Hypno Toad", 3: "Giant Spider", 4: "Slime", 5: "Elemental",
-    6: "Shapeshifter", 7: "Wyvern", 8: "Minotaur", 9: "Unicorn", 10: "Rabbit Illusion",
-    11: "Skeleton", 12: "Ancient Dragon", 13: "Necromancer", 14: "Door",
-    15: "Living Chessboard", 16: "Bomb", 17: "Final Boss", 18: "Living Wall",
+    1: "Bat-tery",
+    2: "Hypno Toad",
+    3: "Giant Spider",
+    4: "Slime",
+    5: "Elemental",
+    6: "Shapeshifter",
+    7: "Wyvern",
+    8: "Minotaur",
+    9: "Unicorn",
+    10: "Rabbit Illusion",
+    11: "Skeleton",
+    12: "Ancient Dragon",
+    13: "Necromancer",
+    14: "Door",
+    15: "Living Chessboard",
+    16: "Bomb",
+    17: "Final Boss",
+    18: "Living Wall",
 }
 
 _ABBR = {"Sw": SW, "Sh": SH, "F": F, "L": L, "R": R}
@@ -86,6 +114,7 @@ LEVEL_AFTER_BOSS = 2
 
 # --- formulas ---------------------------------------------------------------------------
 
+
 def normalise(x: int) -> int:
     """The manual's roll clean-up: negative → positive, then subtract 10 until below 10."""
     return abs(x) % 10
@@ -115,8 +144,9 @@ def magenta_ok(stage: int, level: int, z: int) -> bool:
     return 1 <= magenta_ref(stage, level, z) < stage
 
 
-def raw_x(zone: str, stage: int, level: int, rolls: list[int], s: int, b: int, m: int,
-          first_digit: int) -> int:
+def raw_x(
+    zone: str, stage: int, level: int, rolls: list[int], s: int, b: int, m: int, first_digit: int
+) -> int:
     """The stage's roll before normalising. ``rolls[i]`` is stage i+1's normalised roll."""
     if stage == 1:
         return first_digit
@@ -162,8 +192,9 @@ def choose_enemy(level: int, fought: list[int]) -> int | None:
     return None
 
 
-def sequence(enemy: int, stage: int, zone: str, edge: dict[str, Any],
-             previous: list[int]) -> tuple[list[str], int | None]:
+def sequence(
+    enemy: int, stage: int, zone: str, edge: dict[str, Any], previous: list[int]
+) -> tuple[list[str], int | None]:
     """The buttons that beat ``enemy`` and the level it leaves behind (None: unchanged).
 
     ``stage`` and ``zone`` are the stage just completed (the shapeshifter and the slime read
@@ -197,8 +228,15 @@ def sequence(enemy: int, stage: int, zone: str, edge: dict[str, Any],
 
 # --- the module -------------------------------------------------------------------------
 
-def fresh(edge: dict[str, Any], zones: list[str], fights: list[int], *, strike_limit: int = DEFAULT_STRIKES,
-          timer: int | None = None) -> dict[str, Any]:
+
+def fresh(
+    edge: dict[str, Any],
+    zones: list[str],
+    fights: list[int],
+    *,
+    strike_limit: int = DEFAULT_STRIKES,
+    timer: int | None = None,
+) -> dict[str, Any]:
     """A module at stage 1 with the given edgework, zones (stages 1-15) and fight schedule."""
     return {
         "module": "dungeon_2f",
@@ -224,9 +262,18 @@ def fresh(edge: dict[str, Any], zones: list[str], fights: list[int], *, strike_l
 def current_x(st: dict[str, Any]) -> int:
     """The current movement stage's normalised roll."""
     stage = st["stage"]
-    return normalise(raw_x(st["zones"][stage - 1], stage, st["level"], st["rolls"], st["s"],
-                           st["b"], st["m"],
-                           edgework.first_digit(st["edgework"]["serial"])))
+    return normalise(
+        raw_x(
+            st["zones"][stage - 1],
+            stage,
+            st["level"],
+            st["rolls"],
+            st["s"],
+            st["b"],
+            st["m"],
+            edgework.first_digit(st["edgework"]["serial"]),
+        )
+    )
 
 
 def expected(st: dict[str, Any]) -> str | None:
@@ -282,8 +329,9 @@ def strike(st: dict[str, Any], out: list[Msg], button: str = "") -> None:
         st["exploded"] = True
         out.append(("exploded", {"strikes": st["strikes"]}))
     else:
-        out.append(("strike", {"button": button, "strikes": st["strikes"],
-                               "limit": st["strike_limit"]}))
+        out.append(
+            ("strike", {"button": button, "strikes": st["strikes"], "limit": st["strike_limit"]})
+        )
 
 
 def press(st: dict[str, Any], button: str) -> list[Msg]:
@@ -351,6 +399,7 @@ def tick(st: dict[str, Any], seconds: int) -> list[Msg]:
 
 # --- generation -------------------------------------------------------------------------
 
+
 def fight_schedule(face: Face, gap: tuple[int, int] = DEFAULT_FIGHT_GAP) -> list[int]:
     """The stages after which a fight comes: the first after ``gap`` moves drawn at random
     (1-3 by default, as on the first floor), each next one the same way after the last;
@@ -372,8 +421,18 @@ def _necromancer_first(st: dict[str, Any], stage: int, zone: str) -> bool:
     wider ``fight_gap`` could climb to level 5 before any fight."""
     if st["fought"] or stage >= STAGES or stage not in st["fights"]:
         return False
-    x = normalise(raw_x(zone, stage, st["level"], st["rolls"], st["s"], st["b"], st["m"],
-                        edgework.first_digit(st["edgework"]["serial"])))
+    x = normalise(
+        raw_x(
+            zone,
+            stage,
+            st["level"],
+            st["rolls"],
+            st["s"],
+            st["b"],
+            st["m"],
+            edgework.first_digit(st["edgework"]["serial"]),
+        )
+    )
     return choose_enemy(level_after_stage(zone, x, st["level"], stage), []) == NECROMANCER
 
 
@@ -392,9 +451,12 @@ def draw_zones(face: Face, edge: dict[str, Any], fights: list[int]) -> list[str]
                 allowed = [z for z in ZONES if z != "magenta"]
             else:
                 z = st["rolls"][stage - 2]
-                allowed = [zn for zn in ZONES
-                           if (zn != "magenta" or magenta_ok(stage, st["level"], z))
-                           and not _necromancer_first(st, stage, zn)]
+                allowed = [
+                    zn
+                    for zn in ZONES
+                    if (zn != "magenta" or magenta_ok(stage, st["level"], z))
+                    and not _necromancer_first(st, stage, zn)
+                ]
             zones.append(allowed[face(len(allowed)) - 1])
             st["zones"] = zones + ["red"] * (STAGES - len(zones))
         fight = st["fight"]
@@ -402,7 +464,7 @@ def draw_zones(face: Face, edge: dict[str, Any], fights: list[int]) -> list[str]
             press(st, expected(st))  # type: ignore[arg-type]
         else:
             # Win the fight at once: what pressing each remaining button would do.
-            rest = fight["sequence"][fight["done"]:]
+            rest = fight["sequence"][fight["done"] :]
             st["s"] += rest.count(SW)
             st["b"] += rest.count(SH)
             fight["done"] = len(fight["sequence"])
@@ -410,8 +472,13 @@ def draw_zones(face: Face, edge: dict[str, Any], fights: list[int]) -> list[str]
     return zones
 
 
-def generate(face: Face, *, strike_limit: int = DEFAULT_STRIKES, timer: int | None = None,
-             gap: tuple[int, int] = DEFAULT_FIGHT_GAP) -> dict[str, Any]:
+def generate(
+    face: Face,
+    *,
+    strike_limit: int = DEFAULT_STRIKES,
+    timer: int | None = None,
+    gap: tuple[int, int] = DEFAULT_FIGHT_GAP,
+) -> dict[str, Any]:
     """A new module: edgework, fight schedule, then zones, in that order of dice."""
     edge = edgework.generate(face)
     fights = fight_schedule(face, gap)

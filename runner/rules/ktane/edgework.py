@@ -27,15 +27,28 @@ def _pick(face: Face, alphabet: str | tuple[Any, ...]) -> str:
 def serial(face: Face) -> str:
     """Draws a serial in the game's format: two letters-or-digits, a digit, two letters, a digit."""
     both = LETTERS + DIGITS
-    return (_pick(face, both) + _pick(face, both) + _pick(face, DIGITS)
-            + _pick(face, LETTERS) + _pick(face, LETTERS) + _pick(face, DIGITS))
+    return (
+        _pick(face, both)
+        + _pick(face, both)
+        + _pick(face, DIGITS)
+        + _pick(face, LETTERS)
+        + _pick(face, LETTERS)
+        + _pick(face, DIGITS)
+    )
 
 
 def is_serial(text: str) -> bool:
     """True for six characters in the game's serial format."""
     both = LETTERS + DIGITS
-    return (len(text) == 6 and text[0] in both and text[1] in both and text[2] in DIGITS
-            and text[3] in LETTERS and text[4] in LETTERS and text[5] in DIGITS)
+    return (
+        len(text) == 6
+        and text[0] in both
+        and text[1] in both
+        and text[2] in DIGITS
+        and text[3] in LETTERS
+        and text[4] in LETTERS
+        and text[5] in DIGITS
+    )
 
 
 @functools.lru_cache(maxsize=64)

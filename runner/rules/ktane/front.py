@@ -38,27 +38,69 @@ def _text(key: str, value: Any, lang: str, short: bool) -> str | None:
         lit, unlit = ("点灯", "消灯") if lang == "ja" else ("lit ", "unlit ")
         sep = "、" if lang == "ja" else ", "
         return sep.join(f"{lit if x.get('lit') else unlit}{x.get('label', '')}" for x in value)
-    if key == "batteries" and isinstance(value, int) and not isinstance(value, bool) and lang == "ja":
+    if (
+        key == "batteries"
+        and isinstance(value, int)
+        and not isinstance(value, bool)
+        and lang == "ja"
+    ):
         return f"{value}本"
     return None
 
 
 SYSTEM.display = Display(
     labels={
-        "ja": {"stage": "ステージ", "led": "LED", "strikes": "ミス", "solved": "解除", "edgework": "外観",
-               "serial": "シリアル", "indicators": "インジケーター", "batteries": "電池",
-               "level": "レベル", "move": "動き", "expected": "正解", "enemy": "敵",
-               "sequence": "手順", "done": "済み", "x": "X"},
-        "en": {"stage": "stage", "led": "LED", "strikes": "strikes", "solved": "solved", "edgework": "edgework",
-               "serial": "serial", "indicators": "indicators", "batteries": "batteries",
-               "level": "level", "move": "move", "expected": "expected", "enemy": "enemy",
-               "sequence": "sequence", "done": "done", "x": "X"},
+        "ja": {
+            "stage": "ステージ",
+            "led": "LED",
+            "strikes": "ミス",
+            "solved": "解除",
+            "edgework": "外観",
+            "serial": "シリアル",
+            "indicators": "インジケーター",
+            "batteries": "電池",
+            "level": "レベル",
+            "move": "動き",
+            "expected": "正解",
+            "enemy": "敵",
+            "sequence": "手順",
+            "done": "済み",
+            "x": "X",
+        },
+        "en": {
+            "stage": "stage",
+            "led": "LED",
+            "strikes": "strikes",
+            "solved": "solved",
+            "edgework": "edgework",
+            "serial": "serial",
+            "indicators": "indicators",
+            "batteries": "batteries",
+            "level": "level",
+            "move": "move",
+            "expected": "expected",
+            "enemy": "enemy",
+            "sequence": "sequence",
+            "done": "done",
+            "x": "X",
+        },
     },
     values={
-        "ja": {"led": {"red": "赤", "yellow": "黄", "green": "緑", "blue": "青", "magenta": "マゼンタ",
-                       "white": "白", "off": "消灯"},
-               "solved": {True: "済み", False: "まだ"},
-               "move": _BUTTONS["ja"], "expected": _BUTTONS["ja"], "sequence": _BUTTONS["ja"]},
+        "ja": {
+            "led": {
+                "red": "赤",
+                "yellow": "黄",
+                "green": "緑",
+                "blue": "青",
+                "magenta": "マゼンタ",
+                "white": "白",
+                "off": "消灯",
+            },
+            "solved": {True: "済み", False: "まだ"},
+            "move": _BUTTONS["ja"],
+            "expected": _BUTTONS["ja"],
+            "sequence": _BUTTONS["ja"],
+        },
         "en": {"solved": {True: "yes", False: "no"}},
     },
     text=_text,
@@ -76,9 +118,14 @@ def _spent(state: Any, limit: float) -> float:
 
 
 SYSTEM.realtime = RealTimeClock(
-    limit=_limit, spent=_spent, report=lambda delta, total, behind: f"@tick {delta}",
-    live=(("time_left",),))
+    limit=_limit,
+    spent=_spent,
+    report=lambda delta, total, behind: f"@tick {delta}",
+    live=(("time_left",),),
+)
 
 SYSTEM.manuals["dungeon_2f"] = Manual(
-    "runner.rules.ktane", "manual_{lang}.md",
-    aliases=("dungeon", "dungeon2f", "ダンジョン・2f", "ダンジョン2f", "ダンジョン"))
+    "runner.rules.ktane",
+    "manual_{lang}.md",
+    aliases=("dungeon", "dungeon2f", "ダンジョン・2f", "ダンジョン2f", "ダンジョン"),
+)

@@ -35,23 +35,39 @@ SYSTEM.after_command = _after_command
 SYSTEM.validate = validate
 # Rule data a story writes that players read or type (katari strings exports it): an
 # obstacle's or a way's words. The ``*_en`` spellings are the story's own English.
-SYSTEM.text_keys = frozenset({"name", "aliases", "hint", "say", "fail", "words", "description", "label"})
+SYSTEM.text_keys = frozenset(
+    {"name", "aliases", "hint", "say", "fail", "words", "description", "label"}
+)
 # Rule commands, their arguments read and bounded by runner/rules/meta.py. The real-time
 # reports and the carry are sent by front ends (the console refuses them from the keyboard);
 # @choose, @wind and @restart stand for story actions (bots and tests); @hint a player may type.
-SYSTEM.meta_commands.update({
-    "time_passed": MetaCommand(_meta_time, (Arg("seconds", "seconds", 0),)),
-    "time_sync": MetaCommand(_meta_sync, (Arg("total", "seconds", 0),)),
-    "hint": MetaCommand(lambda ctx, args: B.give_hint(ctx), player=True),
-    "choose": MetaCommand(_meta_choose, (Arg("choice", "words"),), usage="@choose ARCHETYPE|○X ×Y [@WHO]"),
-    "wind": MetaCommand(lambda ctx, args: C.wind_watch(ctx)),
-    "restart": MetaCommand(lambda ctx, args: C.restart(ctx)),
-})
-SYSTEM.meta_commands["carry"] = MetaCommand(_meta_carry, (Arg("carry", "json"),),
-                                            usage='@carry {"pc":{"good":"閃き","bad":"平凡"}}')
+SYSTEM.meta_commands.update(
+    {
+        "time_passed": MetaCommand(_meta_time, (Arg("seconds", "seconds", 0),)),
+        "time_sync": MetaCommand(_meta_sync, (Arg("total", "seconds", 0),)),
+        "hint": MetaCommand(lambda ctx, args: B.give_hint(ctx), player=True),
+        "choose": MetaCommand(
+            _meta_choose, (Arg("choice", "words"),), usage="@choose ARCHETYPE|○X ×Y [@WHO]"
+        ),
+        "wind": MetaCommand(lambda ctx, args: C.wind_watch(ctx)),
+        "restart": MetaCommand(lambda ctx, args: C.restart(ctx)),
+    }
+)
+SYSTEM.meta_commands["carry"] = MetaCommand(
+    _meta_carry, (Arg("carry", "json"),), usage='@carry {"pc":{"good":"閃き","bad":"平凡"}}'
+)
 
-__all__ = ["SYSTEM", "CREDIT", "SOURCE", "view", "validate", "campaign_carry", "apply_carry",
-           "carry_command", "escaped_pcs"]
+__all__ = [
+    "SYSTEM",
+    "CREDIT",
+    "SOURCE",
+    "view",
+    "validate",
+    "campaign_carry",
+    "apply_carry",
+    "carry_command",
+    "escaped_pcs",
+]
 
 # The hooks register on SYSTEM as their modules are imported, in this order (the order
 # `katari rules` lists them); each is also this package's attribute, ureg.NAME.

@@ -18,33 +18,69 @@ BAD = "×"
 
 # name -> (English name, short effect ja, short effect en)
 GOOD_ABILITIES: dict[str, tuple[str, str, str]] = {
-    "閃き": ("Inspiration", "GMから1度だけ特別なヒントがもらえる（シナリオ1回につき1度）",
-             "one special hint from the GM, once per scenario"),
-    "身軽": ("Nimble", "アクロバティックに動き、不安定な足場でも作業できる。垂直跳び75cm・幅跳び3m",
-             "acrobatic, works on unstable footing; vertical jump 75 cm, long jump 3 m"),
-    "強力": ("Strong", "素手で硬い物を曲げ重い物を動かせる。〈×鈍重〉も肩車できる。頑丈な壁や扉は壊せない",
-             "bends hard things and moves heavy ones bare-handed; can lift 〈×Heavy〉 on the shoulders; cannot break sturdy walls or doors"),
-    "器用": ("Dexterous", "アイテムに細かい加工ができ、狙った所へ正確に投げられる。鍵開けには適切な道具が要る",
-             "fine work on items, accurate throws; picks locks only with a proper tool"),
-    "夜目": ("Night-eyed", "暗闇でも白黒で見え、影に隠れた物も見つける",
-             "sees in the dark in black and white and finds things hidden in shadow"),
-    "小柄": ("Small", "普通の人が通れない狭い所を通れる。誰でも肩車や引っ張り上げができる。手の届く高さ2m",
-             "passes through narrow gaps; anyone can lift or pull them up; reach 2 m"),
+    "閃き": (
+        "Inspiration",
+        "GMから1度だけ特別なヒントがもらえる（シナリオ1回につき1度）",
+        "one special hint from the GM, once per scenario",
+    ),
+    "身軽": (
+        "Nimble",
+        "アクロバティックに動き、不安定な足場でも作業できる。垂直跳び75cm・幅跳び3m",
+        "acrobatic, works on unstable footing; vertical jump 75 cm, long jump 3 m",
+    ),
+    "強力": (
+        "Strong",
+        "素手で硬い物を曲げ重い物を動かせる。〈×鈍重〉も肩車できる。頑丈な壁や扉は壊せない",
+        "bends hard things and moves heavy ones bare-handed; can lift 〈×Heavy〉 on the shoulders; cannot break sturdy walls or doors",
+    ),
+    "器用": (
+        "Dexterous",
+        "アイテムに細かい加工ができ、狙った所へ正確に投げられる。鍵開けには適切な道具が要る",
+        "fine work on items, accurate throws; picks locks only with a proper tool",
+    ),
+    "夜目": (
+        "Night-eyed",
+        "暗闇でも白黒で見え、影に隠れた物も見つける",
+        "sees in the dark in black and white and finds things hidden in shadow",
+    ),
+    "小柄": (
+        "Small",
+        "普通の人が通れない狭い所を通れる。誰でも肩車や引っ張り上げができる。手の届く高さ2m",
+        "passes through narrow gaps; anyone can lift or pull them up; reach 2 m",
+    ),
     "武術": ("Martial arts", "戦力+2", "combat power +2"),
 }
 BAD_ABILITIES: dict[str, tuple[str, str, str]] = {
-    "平凡": ("Ordinary", "普通のことしかできない（平均的な身長と体重）",
-             "can only do ordinary things (average height and weight)"),
-    "非力": ("Weak", "肩車では〈○小柄〉しか持ち上げられない。道具なしでは硬い物を曲げたり重い物を運べない。素手の戦力-0.5",
-             "lifts only 〈○Small〉 on the shoulders; needs tools to bend hard or carry heavy things; bare-handed power -0.5"),
-    "不器用": ("Clumsy", "繊細な加工や微妙な力加減ができない。鍵で開けるような簡単なことはできる",
-               "no delicate work or fine control; can still use a key"),
-    "鳥目": ("Night-blind", "薄暗い所も暗闇と同じく見えない。手を引いてもらうか這わないと移動できない",
-             "dim places are as dark as darkness; moves there only led by the hand or crawling"),
-    "鈍重": ("Heavy", "支えがないと不安定な足場で動けない。普通の人には肩車も引っ張り上げもできない。垂直跳び25cm・幅跳び1m",
-             "cannot move on unstable footing without support; ordinary people cannot lift or pull them up; vertical jump 25 cm, long jump 1 m"),
-    "低身長": ("Short", "手の届く高さが50cm低い。〈○小柄〉以外を肩車・引っ張り上げできない。視線の高さ約1m",
-               "every reach is 50 cm lower; lifts or pulls up only 〈○Small〉; eye level about 1 m"),
+    "平凡": (
+        "Ordinary",
+        "普通のことしかできない（平均的な身長と体重）",
+        "can only do ordinary things (average height and weight)",
+    ),
+    "非力": (
+        "Weak",
+        "肩車では〈○小柄〉しか持ち上げられない。道具なしでは硬い物を曲げたり重い物を運べない。素手の戦力-0.5",
+        "lifts only 〈○Small〉 on the shoulders; needs tools to bend hard or carry heavy things; bare-handed power -0.5",
+    ),
+    "不器用": (
+        "Clumsy",
+        "繊細な加工や微妙な力加減ができない。鍵で開けるような簡単なことはできる",
+        "no delicate work or fine control; can still use a key",
+    ),
+    "鳥目": (
+        "Night-blind",
+        "薄暗い所も暗闇と同じく見えない。手を引いてもらうか這わないと移動できない",
+        "dim places are as dark as darkness; moves there only led by the hand or crawling",
+    ),
+    "鈍重": (
+        "Heavy",
+        "支えがないと不安定な足場で動けない。普通の人には肩車も引っ張り上げもできない。垂直跳び25cm・幅跳び1m",
+        "cannot move on unstable footing without support; ordinary people cannot lift or pull them up; vertical jump 25 cm, long jump 1 m",
+    ),
+    "低身長": (
+        "Short",
+        "手の届く高さが50cm低い。〈○小柄〉以外を肩車・引っ張り上げできない。視線の高さ約1m",
+        "every reach is 50 cm lower; lifts or pulls up only 〈○Small〉; eye level about 1 m",
+    ),
     "ひ弱": ("Frail", "戦力-0.5", "combat power -0.5"),
 }
 
@@ -73,10 +109,22 @@ ARCHETYPES: dict[str, Archetype] = {
 _EN_TO_JA = {v[0].lower(): k for k, v in {**GOOD_ABILITIES, **BAD_ABILITIES}.items()}
 # Extra spellings a player may type or say.
 _ALIASES = {
-    "ひらめき": "閃き", "みがる": "身軽", "きょうりょく": "強力", "きよう": "器用", "よめ": "夜目",
-    "こがら": "小柄", "ぶじゅつ": "武術", "へいぼん": "平凡", "ひりき": "非力", "ぶきよう": "不器用",
-    "とりめ": "鳥目", "どんじゅう": "鈍重", "ていしんちょう": "低身長", "ひよわ": "ひ弱",
-    "nightvision": "Night Vision", "night-vision": "Night Vision",
+    "ひらめき": "閃き",
+    "みがる": "身軽",
+    "きょうりょく": "強力",
+    "きよう": "器用",
+    "よめ": "夜目",
+    "こがら": "小柄",
+    "ぶじゅつ": "武術",
+    "へいぼん": "平凡",
+    "ひりき": "非力",
+    "ぶきよう": "不器用",
+    "とりめ": "鳥目",
+    "どんじゅう": "鈍重",
+    "ていしんちょう": "低身長",
+    "ひよわ": "ひ弱",
+    "nightvision": "Night Vision",
+    "night-vision": "Night Vision",
 }
 
 

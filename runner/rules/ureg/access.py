@@ -128,6 +128,7 @@ def held(state: Any) -> list[str]:
 
 # ---- items: a story item, its catalogue entry and merged properties ----
 
+
 def story_item(story: Any, item_id: str) -> Any:
     return _entry(story, "items", item_id)
 
@@ -224,7 +225,13 @@ def _item_name(story: Any, item_id: str, lang: str) -> str:
     name = get(it, "name")
     cat = catalogue_entry(story, item_id)
     if lang == "en" and not str(get(story, "language") or "").startswith("en"):
-        return get(it, "name_en") or as_dict(get(it, "props")).get("name_en") or (cat.name_en if cat else None) or name or item_id
+        return (
+            get(it, "name_en")
+            or as_dict(get(it, "props")).get("name_en")
+            or (cat.name_en if cat else None)
+            or name
+            or item_id
+        )
     # The story's own language (a translation's too): its own name first.
     return name or ((cat.name_en if lang == "en" else cat.name) if cat else item_id)
 

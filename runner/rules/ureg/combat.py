@@ -16,14 +16,22 @@ from runner.rules.ureg.abilities import Character
 from runner.rules.ureg.items import IMPROVISED_POWER
 
 ADVANTAGE, EVEN, DISADVANTAGE = "advantage", "even", "disadvantage"
-RESULT_JA = {ADVANTAGE: "有利（敵を無力化）", EVEN: "対等（PCはダメージを受け、敵を無力化）",
-             DISADVANTAGE: "不利（PCはダメージを受け、撤退）"}
-RESULT_EN = {ADVANTAGE: "advantage (the enemy is neutralised)",
-             EVEN: "even (the PCs take damage and neutralise the enemy)",
-             DISADVANTAGE: "disadvantage (the PCs take damage and retreat)"}
+RESULT_JA = {
+    ADVANTAGE: "有利（敵を無力化）",
+    EVEN: "対等（PCはダメージを受け、敵を無力化）",
+    DISADVANTAGE: "不利（PCはダメージを受け、撤退）",
+}
+RESULT_EN = {
+    ADVANTAGE: "advantage (the enemy is neutralised)",
+    EVEN: "even (the PCs take damage and neutralise the enemy)",
+    DISADVANTAGE: "disadvantage (the PCs take damage and retreat)",
+}
 # Check outcome keys a story may use, most specific first.
-RESULT_KEYS = {ADVANTAGE: [ADVANTAGE, "win", "success"], EVEN: [EVEN, "trade", "success"],
-               DISADVANTAGE: [DISADVANTAGE, "retreat", "failure"]}
+RESULT_KEYS = {
+    ADVANTAGE: [ADVANTAGE, "win", "success"],
+    EVEN: [EVEN, "trade", "success"],
+    DISADVANTAGE: [DISADVANTAGE, "retreat", "failure"],
+}
 
 
 def pc_power(pc: Character, armed: bool) -> Fraction:
@@ -97,8 +105,11 @@ class Fight:
         ctx.say(self.keeper(lang), keeper=True, id="ureg.fight.keeper")
 
 
-def fight(fighters: list[tuple[Character, str, str, dict[str, Any] | None]], enemy_total: Fraction,
-          plan: object = 0) -> Fight:
+def fight(
+    fighters: list[tuple[Character, str, str, dict[str, Any] | None]],
+    enemy_total: Fraction,
+    plan: object = 0,
+) -> Fight:
     """``fighters``: (character, item label ja, item label en, item props or None)."""
     from runner.rules.ureg.physics import fmt
 
@@ -111,10 +122,17 @@ def fight(fighters: list[tuple[Character, str, str, dict[str, Any] | None]], ene
         p = pc_power(pc, armed)
         ip = item_power(props)
         total += p + ip
-        lines.append((f"{pc.label}{pc.tags()} {fmt(p)}" + (f" + {lab} {fmt(ip)}" if armed else "（素手）"),
-                      f"{pc.label} {fmt(p)}" + (f" + {lab_en} {fmt(ip)}" if armed else " (bare-handed)")))
+        lines.append(
+            (
+                f"{pc.label}{pc.tags()} {fmt(p)}"
+                + (f" + {lab} {fmt(ip)}" if armed else "（素手）"),
+                f"{pc.label} {fmt(p)}" + (f" + {lab_en} {fmt(ip)}" if armed else " (bare-handed)"),
+            )
+        )
     m = plan_modifier(plan)
     if m:
         total += m
-        lines.append((f"作戦 {'+' if m > 0 else ''}{fmt(m)}", f"plan {'+' if m > 0 else ''}{fmt(m)}"))
+        lines.append(
+            (f"作戦 {'+' if m > 0 else ''}{fmt(m)}", f"plan {'+' if m > 0 else ''}{fmt(m)}")
+        )
     return Fight(compare(total, enemy_total), total, enemy_total, lines)

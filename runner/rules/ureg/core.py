@@ -19,8 +19,11 @@ from runner.rules.ureg.validate import DEPENDS, OPTIONS, SETTINGS  # noqa: E402,
 
 IN, ESCAPED, VANISHED, NEUTRALISED = "in", "escaped", "vanished", "neutralised"
 NPC_KINDS = {"ally": "ally", "npc": "neutral", "neutral": "neutral", "enemy": "enemy"}
-DEFAULT_ENDINGS = {"full_victory": "full_victory", "partial_victory": "partial_victory",
-                   "failure": "failure"}
+DEFAULT_ENDINGS = {
+    "full_victory": "full_victory",
+    "partial_victory": "partial_victory",
+    "failure": "failure",
+}
 
 
 def lang(ctx: Context) -> str:
@@ -46,9 +49,20 @@ def require(ctx: Context, name: str) -> None:
         raise RuleError(f"the UREG rule {name!r} is not switched on in this story's options")
 
 
-_DEFAULTS: tuple[tuple[str, Any], ...] = (("pcs", []), ("hint_used", False), ("solved", []), ("revealed", []),
-             ("mods", {}), ("joined", []), ("flower_colour", None), ("time_spent", 0),
-             ("continues", 0), ("chosen", False), ("lit", []), ("found", []))
+_DEFAULTS: tuple[tuple[str, Any], ...] = (
+    ("pcs", []),
+    ("hint_used", False),
+    ("solved", []),
+    ("revealed", []),
+    ("mods", {}),
+    ("joined", []),
+    ("flower_colour", None),
+    ("time_spent", 0),
+    ("continues", 0),
+    ("chosen", False),
+    ("lit", []),
+    ("found", []),
+)
 _DEFAULT_KEYS = frozenset(k for k, _ in _DEFAULTS)
 
 
@@ -81,6 +95,7 @@ def value(ctx: Context, key: str) -> Any:
 
 # ---- characters ----
 
+
 def init(ctx: Context) -> None:
     """Sets up PCs and NPCs from the story's characters (kind pc / ally / npc / enemy)."""
     r = R(ctx)
@@ -95,8 +110,11 @@ def init(ctx: Context) -> None:
         st.setdefault("name", A.get(ch, "name") or cid)
         if kind == "pc":
             pcs.append(cid)
-            spec = src.get("archetype") or src.get("abilities") or (
-                f"○{src['good']} ×{src['bad']}" if src.get("good") and src.get("bad") else None)
+            spec = (
+                src.get("archetype")
+                or src.get("abilities")
+                or (f"○{src['good']} ×{src['bad']}" if src.get("good") and src.get("bad") else None)
+            )
             if spec:
                 arch, good, bad = parse_choice(str(spec))
                 st.update(archetype=arch, good=good, bad=bad)
@@ -113,8 +131,17 @@ def init(ctx: Context) -> None:
     if not pcs:
         # A solo player with no PC in the story: the recommended 〈○閃き〉〈×平凡〉 until chosen.
         a = ARCHETYPES["Inspiration"]
-        stats.setdefault("pc", {"name": "PC", "archetype": a.id, "good": a.good, "bad": a.bad,
-                                "life": 1, "status": IN})
+        stats.setdefault(
+            "pc",
+            {
+                "name": "PC",
+                "archetype": a.id,
+                "good": a.good,
+                "bad": a.bad,
+                "life": 1,
+                "status": IN,
+            },
+        )
         pcs = ["pc"]
     r["pcs"] = pcs
 
@@ -143,7 +170,7 @@ def active_pcs(ctx: Context) -> list[str]:
 
 
 def split(arg: Any) -> list[str]:
-    """"a+b", "a,b", ["a","b"] → ["a","b"]."""
+    """ "a+b", "a,b", ["a","b"] → ["a","b"]."""
     if arg is None or arg == "":
         return []
     if isinstance(arg, (list, tuple)):
@@ -187,8 +214,14 @@ def choose(ctx: Context, spec: str, who: str = "", name: str = "") -> str:
     r["chosen"] = True
     c = character(ctx, cid)
     # the archetype's id is English (Inspiration): Japanese players see only the ○/× pair
-    ctx.say(t(ctx, f"{c.label}：{c.tags()}",
-              f"{c.label}: {c.tags('en')}" + (f" ({arch})" if arch else "")), id="ureg.choose")
+    ctx.say(
+        t(
+            ctx,
+            f"{c.label}：{c.tags()}",
+            f"{c.label}: {c.tags('en')}" + (f" ({arch})" if arch else ""),
+        ),
+        id="ureg.choose",
+    )
     return arch
 
 
@@ -202,6 +235,7 @@ def has_ability(ctx: Context, ability: str, who: str = "") -> bool:
 
 
 # ---- life, flowers, vanish ----
+
 
 def flowers_held(ctx: Context) -> dict[str, int]:
     """colour -> count of flowers in the inventory."""
@@ -231,9 +265,14 @@ def enforce_flowers(ctx: Context) -> None:
         if c and inv[item] and c != colour and c not in exceptions:
             del inv[item]
             name = A.item_name(ctx.story, item, lang(ctx))
-            ctx.say(t(ctx, f"{name}は手の中の花と反発し合い、手から離れて落ちた。",
-                      f"The {name} repels the flowers you hold and falls from your hand."),
-                    id="ureg.flower_repel")
+            ctx.say(
+                t(
+                    ctx,
+                    f"{name}は手の中の花と反発し合い、手から離れて落ちた。",
+                    f"The {name} repels the flowers you hold and falls from your hand.",
+                ),
+                id="ureg.flower_repel",
+            )
     r["flower_colour"] = colour if flowers_held(ctx) else None
 
 
@@ -250,16 +289,22 @@ def damage(ctx: Context, who: str = "", amount: int = 1) -> list[str]:
         if st.get("status", IN) != IN:
             continue
         for _ in range(int(amount)):
-            flower = next((i for i, n in inv.items()
-                           if n and A.item_props(ctx.story, i).get("flower")), None)
+            flower = next(
+                (i for i, n in inv.items() if n and A.item_props(ctx.story, i).get("flower")), None
+            )
             if flower:
                 inv[flower] -= 1
                 if inv[flower] <= 0:
                     del inv[flower]
                 name = A.item_name(ctx.story, flower, lang(ctx))
-                ctx.say(t(ctx, f"{name}が{st.get('name', cid)}の代わりにダメージを受け、散った。",
-                          f"The {name} takes the blow for {st.get('name', cid)} and scatters."),
-                        id="ureg.flower_scatter")
+                ctx.say(
+                    t(
+                        ctx,
+                        f"{name}が{st.get('name', cid)}の代わりにダメージを受け、散った。",
+                        f"The {name} takes the blow for {st.get('name', cid)} and scatters.",
+                    ),
+                    id="ureg.flower_scatter",
+                )
                 continue
             st["life"] = st.get("life", 1) - 1
             if st["life"] <= 0:
@@ -279,8 +324,14 @@ def vanish(ctx: Context, who: str = "") -> None:
     stats = A.stats(ctx.state)
     for cid in split(who) or active_pcs(ctx):
         stats[cid]["status"] = VANISHED
-        ctx.say(t(ctx, f"{stats[cid].get('name', cid)}は消滅した。",
-                  f"{stats[cid].get('name', cid)} vanishes."), id="ureg.vanish")
+        ctx.say(
+            t(
+                ctx,
+                f"{stats[cid].get('name', cid)}は消滅した。",
+                f"{stats[cid].get('name', cid)} vanishes.",
+            ),
+            id="ureg.vanish",
+        )
     pcs = pc_ids(ctx)
     if pcs and not any(stats[p].get("status", IN) == IN for p in pcs):
         none_out = not any(stats[p].get("status") == ESCAPED for p in pcs)
@@ -291,6 +342,7 @@ def vanish(ctx: Context, who: str = "") -> None:
 
 
 # ---- combat results ----
+
 
 def enemy_total(ctx: Context, enemies: Any) -> Any:
     """The enemy NPCs' total power (UA-02: every enemy fought needs one)."""
@@ -318,6 +370,7 @@ def apply_result(ctx: Context, result: str, fighter_ids: list[str], enemies: Any
 
 
 # ---- continue, restart ----
+
 
 def watch_item(ctx: Context) -> str | None:
     for item, n in A.inventory(ctx.state).items():
@@ -384,12 +437,23 @@ def do_continue(ctx: Context, reason: str = "wind", *, keep_time: bool = True) -
         if isinstance(v, dict):
             v.clear()
     if reason == "wind":
-        msg = t(ctx, "懐中時計のネジを巻くと、景色が巻き戻っていく……。", "You wind the pocket watch and the world unwinds...")
+        msg = t(
+            ctx,
+            "懐中時計のネジを巻くと、景色が巻き戻っていく……。",
+            "You wind the pocket watch and the world unwinds...",
+        )
     elif reason == "vanish":
-        msg = t(ctx, "全員が消えかけたその時、懐中時計が時を巻き戻した……。",
-                "As the last of you fades, the pocket watch turns time back...")
+        msg = t(
+            ctx,
+            "全員が消えかけたその時、懐中時計が時を巻き戻した……。",
+            "As the last of you fades, the pocket watch turns time back...",
+        )
     else:
-        msg = t(ctx, "同じ顔ぶれで、始めからやり直す。", "The same party starts over from the beginning.")
+        msg = t(
+            ctx,
+            "同じ顔ぶれで、始めからやり直す。",
+            "The same party starts over from the beginning.",
+        )
     ctx.say(msg, id=f"ureg.{'continue' if keep_time else 'restart'}")
     start = A.start_node(ctx.story)
     if start:
@@ -431,8 +495,14 @@ def find(ctx: Context, items: Any) -> list[str]:
         # The sample's 「（カードを２枚表向きにする）」: the table sees the cards turn.
         ja = "".join(f"「{A.item_name(ctx.story, i)}」" for i in turned)
         en = ", ".join(A.item_name(ctx.story, i, "en") for i in turned)
-        ctx.say(t(ctx, f"（アイテムカード{ja}を表向きにした）", f"(The item cards {en} are turned face up.)"),
-                id="ureg.cards")
+        ctx.say(
+            t(
+                ctx,
+                f"（アイテムカード{ja}を表向きにした）",
+                f"(The item cards {en} are turned face up.)",
+            ),
+            id="ureg.cards",
+        )
     return new
 
 
@@ -450,6 +520,7 @@ def found(ctx: Context, item: str) -> bool:
 
 
 # ---- time (UA-16) ----
+
 
 def time_limit(story: Any) -> int | None:
     m = A.options(story).get("time_limit_minutes")
@@ -472,7 +543,9 @@ def clock_started(story: Any, state: Any) -> bool:
     if not node:
         return True
     r = A.get(A.get(state, "rules") or {}, "ureg") or {}
-    return bool((A.get(state, "visits") or {}).get(node) or r.get("time_spent") or r.get("continues"))
+    return bool(
+        (A.get(state, "visits") or {}).get(node) or r.get("time_spent") or r.get("continues")
+    )
 
 
 def time_passed(ctx: Context, seconds: Any) -> None:
@@ -496,14 +569,21 @@ def _set_spent(ctx: Context, spent: float) -> None:
     r["time_spent"] = int(spent) if float(spent).is_integer() else round(spent, 3)
     if time_left(ctx) == 0 and not A.get(ctx.state, "ending") and not r.get("timed_out"):
         r["timed_out"] = True
-        ctx.say(t(ctx, "制限時間が過ぎた。閉鎖空間は静かに閉じていく……。",
-                  "Time is up. The closed space seals itself..."), id="ureg.time_up")
+        ctx.say(
+            t(
+                ctx,
+                "制限時間が過ぎた。閉鎖空間は静かに閉じていく……。",
+                "Time is up. The closed space seals itself...",
+            ),
+            id="ureg.time_up",
+        )
         ending = endings(ctx.story).get("time_up") or endings(ctx.story)["failure"]
         r["outcome"] = "failure"
         ctx.run_effects([{"end": ending}])
 
 
 # ---- victory (UA-07, UA-21) ----
+
 
 def endings(story: Any) -> dict[str, Any]:
     return {**DEFAULT_ENDINGS, **A.as_dict(A.options(story).get("endings"))}
@@ -541,6 +621,7 @@ def finish(ctx: Context) -> str:
 
 # ---- floors (フロア) ----
 
+
 def change_floor(ctx: Context, name: str) -> None:
     """フロア: items are carried only within a floor. An item whose ``floor`` prop names
     another floor stays behind where the PCs leave it (kept in ``left``) and is picked up
@@ -562,19 +643,31 @@ def change_floor(ctx: Context, name: str) -> None:
         inv[item] = inv.get(item, 0) + n
         back.append(A.item_name(ctx.story, item, lang(ctx)))
     if dropped:
-        ctx.say(t(ctx, f"{'、'.join(dropped)}はこのフロアの外へは持ち出せない。境目に置いていった。",
-                  f"The {', '.join(dropped)} cannot leave their floor; you leave them at the threshold."),
-                id="ureg.floor_left")
+        ctx.say(
+            t(
+                ctx,
+                f"{'、'.join(dropped)}はこのフロアの外へは持ち出せない。境目に置いていった。",
+                f"The {', '.join(dropped)} cannot leave their floor; you leave them at the threshold.",
+            ),
+            id="ureg.floor_left",
+        )
     if back:
-        ctx.say(t(ctx, f"置いていった{'、'.join(back)}を拾い直した。",
-                  f"You pick up the {', '.join(back)} you left here."), id="ureg.floor_back")
+        ctx.say(
+            t(
+                ctx,
+                f"置いていった{'、'.join(back)}を拾い直した。",
+                f"You pick up the {', '.join(back)} you left here.",
+            ),
+            id="ureg.floor_back",
+        )
     r["floor"] = new
 
 
 # ---- light and sight (〈×鳥目〉, 〈○夜目〉) ----
 
+
 def darkness(ctx: Context) -> str:
-    """"dark", "dim" or "" for the current node (node props ``dark``/``dim``/``light``)."""
+    """ "dark", "dim" or "" for the current node (node props ``dark``/``dim``/``light``)."""
     node = A.get(ctx.state, "node")
     if node in value(ctx, "lit"):
         return ""
@@ -610,7 +703,7 @@ def can_see(ctx: Context, who: str = "") -> bool:
 
 
 def movement(ctx: Context, who: str = "") -> str:
-    """"walk", "led" (someone who sees takes the hand) or "crawl" (〈×鳥目〉 in the dim)."""
+    """ "walk", "led" (someone who sees takes the hand) or "crawl" (〈×鳥目〉 in the dim)."""
     ids = who_list(ctx, who)
     if can_see(ctx, ",".join(ids)):
         return "walk"
@@ -620,9 +713,11 @@ def movement(ctx: Context, who: str = "") -> str:
 
 # ---- 閃き hint (UA-19) ----
 
+
 def hint_available(ctx: Context) -> bool:
-    return not value(ctx, "hint_used") and any(_sheet(ctx, c).get("good", "") == "閃き"
-                                                for c in active_pcs(ctx))
+    return not value(ctx, "hint_used") and any(
+        _sheet(ctx, c).get("good", "") == "閃き" for c in active_pcs(ctx)
+    )
 
 
 def flower_colour_name(ctx: Context, colour: str | None) -> str | None:

@@ -72,8 +72,14 @@ def _fighters(ctx: Context, fighters: Any, weapons: Any) -> list[tuple[Any, ...]
         if w in used and A.inventory(ctx.state).get(w, 0) < 2:
             raise RuleError(f"one {w!r} cannot arm two PCs")
         used.add(w)
-        out.append((C.character(ctx, c), A.item_name(ctx.story, w), A.item_name(ctx.story, w, "en"),
-                    A.item_props(ctx.story, w)))
+        out.append(
+            (
+                C.character(ctx, c),
+                A.item_name(ctx.story, w),
+                A.item_name(ctx.story, w, "en"),
+                A.item_props(ctx.story, w),
+            )
+        )
     return out
 
 
@@ -85,7 +91,9 @@ def power(ctx: Context, who: str = "", item: str = "") -> float:
 
 
 @hook()
-def fight(ctx: Context, enemies: Any, fighters: Any = "", weapons: Any = "", plan: Any = 0) -> list[str]:
+def fight(
+    ctx: Context, enemies: Any, fighters: Any = "", weapons: Any = "", plan: Any = 0
+) -> list[str]:
     """Numeric combat: fighters (default all PCs) with weapons ("crowbar" or "pc:crowbar,b:knife")
     and a plan modifier −5..+5 against the enemies' total power. Applies the result and returns
     outcome keys: advantage/win/success, even/trade/success or disadvantage/retreat/failure."""

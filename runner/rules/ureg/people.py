@@ -123,7 +123,7 @@ def can_see(ctx: Context, who: str = "") -> bool:
 
 @hook(pure=True)
 def movement(ctx: Context, who: str = "") -> str:
-    """"walk", "led" (taken by the hand) or "crawl"."""
+    """ "walk", "led" (taken by the hand) or "crawl"."""
     return C.movement(ctx, who)
 
 

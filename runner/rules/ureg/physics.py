@@ -118,6 +118,7 @@ def can_cross(pc: Character, gap: Fraction, run_up: bool = False) -> bool:
 
 # ---- platforms and the reach solver ----
 
+
 @dataclass(frozen=True, slots=True)
 class Form:
     """One way to stand on an item."""
@@ -156,8 +157,16 @@ class Attempt:
 
 
 STANCES = ("stand", "shoulder", "standing_shoulder", "touch", "run_touch")
-_STANCE_ALIASES = {"any": "", "": "", "climb": "stand", "jump": "touch", "jump_touch": "touch",
-                   "run_jump": "run_touch", "runup": "run_touch", "standing": "standing_shoulder"}
+_STANCE_ALIASES = {
+    "any": "",
+    "": "",
+    "climb": "stand",
+    "jump": "touch",
+    "jump_touch": "touch",
+    "run_jump": "run_touch",
+    "runup": "run_touch",
+    "standing": "standing_shoulder",
+}
 
 
 def stance_set(how: str) -> tuple[str, ...]:
@@ -194,9 +203,16 @@ def _stacks(forms_by_item: dict[str, list[Form]], exact: bool) -> list[tuple[For
     return out
 
 
-def solve(target: Fraction, pcs: list[Character], forms_by_item: dict[str, list[Form]], *,
-          stances: tuple[str, ...] = STANCES, exact_items: bool = False,
-          run_up_room: bool = True, pull_up: bool = False) -> tuple[Attempt | None, Attempt | None]:
+def solve(
+    target: Fraction,
+    pcs: list[Character],
+    forms_by_item: dict[str, list[Form]],
+    *,
+    stances: tuple[str, ...] = STANCES,
+    exact_items: bool = False,
+    run_up_room: bool = True,
+    pull_up: bool = False,
+) -> tuple[Attempt | None, Attempt | None]:
     """Searches the ways to reach ``target``: returns (the simplest success, the best failure).
 
     Success prefers fewer items, then standing over shoulder rides over jumps. With
@@ -211,8 +227,9 @@ def solve(target: Fraction, pcs: list[Character], forms_by_item: dict[str, list[
         base_parts = [(f.label, f.label_en, f.height) for f in stack]
         unstable = any(f.unstable for f in stack)
         support = any(f.support for f in stack)
-        for att in _attempts(target, pcs, stack, base, base_parts, unstable, support, stances,
-                             run_up_room, pull_up):
+        for att in _attempts(
+            target, pcs, stack, base, base_parts, unstable, support, stances, run_up_room, pull_up
+        ):
             # Fewer items, then the simplest stance, then steady footing (a stepladder as a
             # step before as a ladder), then the higher.
             rank = (len(stack), STANCES.index(att.stance), unstable, -att.total)
@@ -226,23 +243,47 @@ def solve(target: Fraction, pcs: list[Character], forms_by_item: dict[str, list[
     return (best_ok[1] if best_ok else None), (best_fail[1] if best_fail else None)
 
 
-def _attempts(target: Fraction, pcs: list[Character], stack: tuple[Form, ...],
-              base: Fraction, base_parts: list[tuple[str, str, Fraction]], unstable: bool,
-              support: bool, stances: tuple[str, ...], run_up_room: bool,
-              pull_up: bool = False) -> Iterator[Attempt]:
+def _attempts(
+    target: Fraction,
+    pcs: list[Character],
+    stack: tuple[Form, ...],
+    base: Fraction,
+    base_parts: list[tuple[str, str, Fraction]],
+    unstable: bool,
+    support: bool,
+    stances: tuple[str, ...],
+    run_up_room: bool,
+    pull_up: bool = False,
+) -> Iterator[Attempt]:
     items = tuple(f.item for f in stack)
     others = len(pcs) > 1
     for pc in pcs:
         rl, rle = _reach_label(pc)
         heavy_blocked = unstable and pc.bad == "鈍重" and not others and not support
-        note = ("〈×鈍重〉は支えがないと梯子に登れない" if heavy_blocked else
-                ("もう一人が梯子を支える" if unstable and pc.bad == "鈍重" else ""))
-        note_en = ("〈×Heavy〉 cannot climb a ladder without support" if heavy_blocked else
-                   ("another PC holds the ladder" if unstable and pc.bad == "鈍重" else ""))
+        note = (
+            "〈×鈍重〉は支えがないと梯子に登れない"
+            if heavy_blocked
+            else ("もう一人が梯子を支える" if unstable and pc.bad == "鈍重" else "")
+        )
+        note_en = (
+            "〈×Heavy〉 cannot climb a ladder without support"
+            if heavy_blocked
+            else ("another PC holds the ladder" if unstable and pc.bad == "鈍重" else "")
+        )
         if "stand" in stances:
             total = base + reach(pc)
-            yield Attempt(total >= target, target, total, [*base_parts, (rl, rle, reach(pc))],
-                          "stand", (pc.id,), items, note, note_en, heavy_blocked)
+            yield Attempt(
+                total >= target,
+                target,
+                total,
+                [*base_parts, (rl, rle, reach(pc))],
+                "stand",
+                (pc.id,),
+                items,
+                note,
+                note_en,
+                heavy_blocked,
+            )
         for stance, run in (("touch", False), ("run_touch", True)):
             if stance not in stances or unstable:
                 continue
@@ -251,9 +292,17 @@ def _attempts(target: Fraction, pcs: list[Character], stack: tuple[Form, ...],
             j = vertical_jump(pc, run)
             total = base + reach(pc) + j
             jl = ("助走ジャンプ", "running jump") if run else ("垂直跳び", "vertical jump")
-            yield Attempt(total >= target, target, total,
-                          [*base_parts, (rl, rle, reach(pc)), (jl[0], jl[1], j)], stance, (pc.id,),
-                          items, "跳んだ一瞬だけ触れる", "a momentary touch only")
+            yield Attempt(
+                total >= target,
+                target,
+                total,
+                [*base_parts, (rl, rle, reach(pc)), (jl[0], jl[1], j)],
+                stance,
+                (pc.id,),
+                items,
+                "跳んだ一瞬だけ触れる",
+                "a momentary touch only",
+            )
     if unstable:
         return  # no shoulder rides on a ladder
     for bottom, top in itertools.permutations(pcs, 2):
@@ -264,7 +313,9 @@ def _attempts(target: Fraction, pcs: list[Character], stack: tuple[Form, ...],
             stand_ok = not standing or can_stand_on_shoulders(top)
             pull_ok = not pull_up or can_pull_up(top, bottom)
             h = shoulder_reach(bottom, top, standing)
-            label = ("立ち肩車", "standing shoulder ride") if standing else ("肩車", "shoulder ride")
+            label = (
+                ("立ち肩車", "standing shoulder ride") if standing else ("肩車", "shoulder ride")
+            )
             total = base + h
             note, note_en = "", ""
             if not lift_ok:
@@ -276,8 +327,22 @@ def _attempts(target: Fraction, pcs: list[Character], stack: tuple[Form, ...],
             elif not pull_ok:
                 note = f"上がった{top.label}は{bottom.label}を引っ張り上げられない"
                 note_en = f"{top.label}, once up, cannot pull {bottom.label} up"
-            yield Attempt(total >= target, target, total,
-                          [*base_parts, (f"{label[0]}（{bottom.label}→{top.label}）",
-                                         f"{label[1]} ({bottom.label}→{top.label})", h)],
-                          stance, (bottom.id, top.id), items, note, note_en,
-                          not (lift_ok and stand_ok and pull_ok))
+            yield Attempt(
+                total >= target,
+                target,
+                total,
+                [
+                    *base_parts,
+                    (
+                        f"{label[0]}（{bottom.label}→{top.label}）",
+                        f"{label[1]} ({bottom.label}→{top.label})",
+                        h,
+                    ),
+                ],
+                stance,
+                (bottom.id, top.id),
+                items,
+                note,
+                note_en,
+                not (lift_ok and stand_ok and pull_ok),
+            )

@@ -11,5 +11,3 @@ SYSTEM = RuleSystem("ureg", "UREG ベーシックシステム ver.1.5")
 
 
 hook = SYSTEM.hook
-
-

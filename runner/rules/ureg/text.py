@@ -108,14 +108,18 @@ def summary(lang: str = "ja") -> str:
             lines.append(f"・{a.id}（{a.level_ja}）〈○{a.good}〉{g[1]}／〈×{a.bad}〉{b[1]}")
     extra_g, extra_b = GOOD_ABILITIES["武術"], BAD_ABILITIES["ひ弱"]
     if en:
-        lines.append(f"- extra abilities: 〈○{extra_g[0]}〉 {extra_g[2]}; 〈×{extra_b[0]}〉 {extra_b[2]}")
+        lines.append(
+            f"- extra abilities: 〈○{extra_g[0]}〉 {extra_g[2]}; 〈×{extra_b[0]}〉 {extra_b[2]}"
+        )
         good = ", ".join(v[0] for v in GOOD_ABILITIES.values())
         bad = ", ".join(v[0] for v in BAD_ABILITIES.values())
     else:
         lines.append(f"・追加の能力：〈○武術〉{extra_g[1]}／〈×ひ弱〉{extra_b[1]}")
         good = "・".join(GOOD_ABILITIES)
         bad = "・".join(BAD_ABILITIES)
-    body = (_SUMMARY_EN if en else _SUMMARY_JA).format(archetypes="\n".join(lines), good=good, bad=bad)
+    body = (_SUMMARY_EN if en else _SUMMARY_JA).format(
+        archetypes="\n".join(lines), good=good, bad=bad
+    )
     return body + "\n" + CREDIT + "\n"
 
 
@@ -133,14 +137,22 @@ def _prop_text(props: dict[str, Any], en: bool) -> str:
         bits.append(("power +" if en else "戦力 +") + str(props["power"]))
     elif props.get("improvised", True):
         bits.append("improvised weapon +0.5" if en else "即席の武器 +0.5")
-    for k, ja, e in (("light", "明かり", "light"), ("fire", "火", "fire"), ("uv", "紫外線", "UV"),
-                     ("flash", "フラッシュ", "flash"), ("watch", "コンティニュー", "continue")):
+    for k, ja, e in (
+        ("light", "明かり", "light"),
+        ("fire", "火", "fire"),
+        ("uv", "紫外線", "UV"),
+        ("flash", "フラッシュ", "flash"),
+        ("watch", "コンティニュー", "continue"),
+    ):
         if props.get(k):
             bits.append(e if en else ja)
     if props.get("tools"):
         bits.append(("tools: " if en else "用途: ") + ",".join(props["tools"]))
     if props.get("needs"):
-        bits.append(("needs: " if en else "要: ") + str(props["needs"]).replace("manual", "マニュアル" if not en else "manual"))
+        bits.append(
+            ("needs: " if en else "要: ")
+            + str(props["needs"]).replace("manual", "マニュアル" if not en else "manual")
+        )
     if props.get("flower"):
         bits.append(("flower: " if en else "花: ") + props["flower"])
     if props.get("aid"):

@@ -17,7 +17,11 @@ def read_clock(chk: Checker, entries: Entries) -> Clock | None:
         chk.unknown_keys(val, {"start", "limit", "show", "left_visible_when"}, "'clock'")
         start = minutes(val.get("start", 0))
         if start is None:
-            chk.err(chk.vpos(val, "start"), duration_problem("clock start", val.get("start"), 'write a time like "10:00"'), "K007")
+            chk.err(
+                chk.vpos(val, "start"),
+                duration_problem("clock start", val.get("start"), 'write a time like "10:00"'),
+                "K007",
+            )
             start = 0
         limit = None
         if "limit" in val:
@@ -28,9 +32,18 @@ def read_clock(chk: Checker, entries: Entries) -> Clock | None:
             else:
                 limit = minutes(lim)
             if limit is None or limit < 0:
-                chk.err(chk.vpos(val, "limit"), duration_problem("clock limit", lim, 'a time after the start ("20:00") or a duration ("10h")'), "K007")
+                chk.err(
+                    chk.vpos(val, "limit"),
+                    duration_problem(
+                        "clock limit", lim, 'a time after the start ("20:00") or a duration ("10h")'
+                    ),
+                    "K007",
+                )
                 limit = None
-        left_when = (chk.expr(val["left_visible_when"], chk.vpos(val, "left_visible_when"), condition=True)
-                     if "left_visible_when" in val else None)
+        left_when = (
+            chk.expr(val["left_visible_when"], chk.vpos(val, "left_visible_when"), condition=True)
+            if "left_visible_when" in val
+            else None
+        )
         clock = Clock(start, limit, chk.flag(val, "show", True, "clock"), left_when)
     return clock

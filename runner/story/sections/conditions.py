@@ -21,8 +21,13 @@ def read_conditions(chk: Checker, entries: Entries) -> dict[str, X.Node]:
             continue
         for cname, src in val.items():
             kpos = chk.kpos(val, cname)
-            if not isinstance(cname, str) or not ID_RE.match(cname) or cname in X._CONST \
-                    or cname in X._WORDS or cname in X._FORBIDDEN_NAMES:
+            if (
+                not isinstance(cname, str)
+                or not ID_RE.match(cname)
+                or cname in X._CONST
+                or cname in X._WORDS
+                or cname in X._FORBIDDEN_NAMES
+            ):
                 chk.err(kpos, f"{cname!r} cannot be a condition's name", "K006")
                 continue
             if cname in out:
@@ -39,7 +44,9 @@ def read_conditions(chk: Checker, entries: Entries) -> dict[str, X.Node]:
     for cname, (file, pos) in where.items():
         loop = _loop(cname, out)
         if loop:
-            chk.err(pos, "condition " + repr(cname) + " uses itself: " + " → ".join(loop), "K015", file)
+            chk.err(
+                pos, "condition " + repr(cname) + " uses itself: " + " → ".join(loop), "K015", file
+            )
     return out
 
 

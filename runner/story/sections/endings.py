@@ -18,7 +18,11 @@ def declare_endings(chk: Checker, entries: Entries) -> Sources:
             continue
         for eid, spec in val.items():
             if eid in chk.endings or eid in chk.nodes:
-                chk.err(chk.kpos(val, eid), f"ending {eid!r} is defined twice or shares a node's id", "K004")
+                chk.err(
+                    chk.kpos(val, eid),
+                    f"ending {eid!r} is defined twice or shares a node's id",
+                    "K004",
+                )
                 continue
             chk.endings.add(str(eid))
             ending_srcs.append((name, str(eid), spec, val))
@@ -35,11 +39,23 @@ def read_endings(chk: Checker, ending_srcs: Sources) -> dict[str, Ending]:
             continue
         chk.unknown_keys(spec, {"kind", "title", "narration"}, f"ending {eid!r}")
         if "kind" not in spec:
-            chk.err(chk.kpos(parent, eid), f"ending {eid!r} needs a kind: one of {', '.join(ENDING_KINDS)} "
-                                           "(how the game ended, for the player and for simulate)", "K005")
+            chk.err(
+                chk.kpos(parent, eid),
+                f"ending {eid!r} needs a kind: one of {', '.join(ENDING_KINDS)} "
+                "(how the game ended, for the player and for simulate)",
+                "K005",
+            )
         kind = str(spec.get("kind", "normal"))
         if kind not in ENDING_KINDS:
-            chk.err(chk.vpos(spec, "kind"), f"ending kind {kind!r}: one of {', '.join(ENDING_KINDS)}", "K005")
-        endings[eid] = Ending(eid, kind, str(spec.get("title", "")),
-                              chk.narration(spec.get("narration"), chk.vpos(spec, "narration"), f"end.{eid}"))
+            chk.err(
+                chk.vpos(spec, "kind"),
+                f"ending kind {kind!r}: one of {', '.join(ENDING_KINDS)}",
+                "K005",
+            )
+        endings[eid] = Ending(
+            eid,
+            kind,
+            str(spec.get("title", "")),
+            chk.narration(spec.get("narration"), chk.vpos(spec, "narration"), f"end.{eid}"),
+        )
     return endings

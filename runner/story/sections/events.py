@@ -21,7 +21,9 @@ def read_events(chk: Checker, entries: Entries, clock: Clock | None) -> tuple[Ti
             epos = chk.ipos(val, i)
             if not chk.want_map(ev, epos, "an event"):
                 continue
-            chk.unknown_keys(ev, {"id", "at", "after", "when", "effects", "repeat", "title"}, "an event")
+            chk.unknown_keys(
+                ev, {"id", "at", "after", "when", "effects", "repeat", "title"}, "an event"
+            )
             evid = str(ev.get("id", f"event{i + 1}"))
             if evid in seen_events:
                 chk.err(chk.vpos(ev, "id") or epos, f"event id {evid!r} is used twice", "K004")
@@ -31,7 +33,11 @@ def read_events(chk: Checker, entries: Entries, clock: Clock | None) -> tuple[Ti
                 raw = ev["at"]
                 if isinstance(raw, str) and CLOCK_TIME.match(raw):
                     if clock is None:
-                        chk.err(chk.vpos(ev, "at"), "a clock time needs a 'clock' section with a start", "K007")
+                        chk.err(
+                            chk.vpos(ev, "at"),
+                            "a clock time needs a 'clock' section with a start",
+                            "K007",
+                        )
                     else:
                         t = minutes(raw)
                         # A time before the start is on the next day (a story that crosses midnight).
@@ -39,9 +45,17 @@ def read_events(chk: Checker, entries: Entries, clock: Clock | None) -> tuple[Ti
                 else:
                     at = minutes(raw)
                 if at is None or at < 0:
-                    chk.err(chk.vpos(ev, "at"), duration_problem("event time", raw, 'minutes after the start, "1h", or "11:00"'), "K007")
+                    chk.err(
+                        chk.vpos(ev, "at"),
+                        duration_problem(
+                            "event time", raw, 'minutes after the start, "1h", or "11:00"'
+                        ),
+                        "K007",
+                    )
                     at = None
-            when = chk.expr(ev["when"], chk.vpos(ev, "when"), condition=True) if "when" in ev else None
+            when = (
+                chk.expr(ev["when"], chk.vpos(ev, "when"), condition=True) if "when" in ev else None
+            )
             if at is None and when is None and "at" not in ev:
                 chk.err(epos, f"event {evid!r} needs 'at' or 'when'", "K003")
             effs = chk.effects(ev.get("effects"), chk.vpos(ev, "effects"), f"event.{evid}")
@@ -50,8 +64,14 @@ def read_events(chk: Checker, entries: Entries, clock: Clock | None) -> tuple[Ti
                     chk.global_edges.add(e[1])
             title = ev.get("title", "")
             if not isinstance(title, str):
-                chk.err(chk.vpos(ev, "title") or epos, f"event {evid!r}: 'title' must be text", "K003")
+                chk.err(
+                    chk.vpos(ev, "title") or epos, f"event {evid!r}: 'title' must be text", "K003"
+                )
                 title = ""
-            events.append(TimedEvent(evid, at, when, effs, chk.flag(ev, "repeat", False, f"event {evid!r}"), title))
+            events.append(
+                TimedEvent(
+                    evid, at, when, effs, chk.flag(ev, "repeat", False, f"event {evid!r}"), title
+                )
+            )
     events.sort(key=lambda e: (e.at is None, e.at or 0))
     return tuple(events)

@@ -9,7 +9,9 @@ from runner.story.keys import TOP_KEYS
 from runner.story.located import Map
 
 
-def gather(chk: Checker, docs: list[tuple[str, Any]]) -> tuple[Map | None, str, dict[str, list[tuple[str, Any, Any]]], dict[str, Any]]:
+def gather(
+    chk: Checker, docs: list[tuple[str, Any]]
+) -> tuple[Map | None, str, dict[str, list[tuple[str, Any, Any]]], dict[str, Any]]:
     """(the ``story`` section, its file, the other sections' entries by name, rule sections)."""
     meta: Map | None = None
     meta_file = ""
@@ -20,7 +22,11 @@ def gather(chk: Checker, docs: list[tuple[str, Any]]) -> tuple[Map | None, str, 
         for key, val in data.items():
             if key == "story":
                 if meta is not None:
-                    chk.err(chk.kpos(data, key), f"a second 'story' section (the first is in {meta_file})", "K004")
+                    chk.err(
+                        chk.kpos(data, key),
+                        f"a second 'story' section (the first is in {meta_file})",
+                        "K004",
+                    )
                     continue
                 meta, meta_file = val, name
             elif key in TOP_KEYS:

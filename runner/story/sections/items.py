@@ -20,8 +20,12 @@ def read_items(chk: Checker, entries: Entries) -> dict[str, Item]:
                 items[str(iid)] = Item(str(iid), spec)
             elif isinstance(spec, dict):
                 chk.unknown_keys(spec, {"name", "description", "props"}, f"item {iid!r}")
-                items[str(iid)] = Item(str(iid), str(spec.get("name", iid)), str(spec.get("description", "")),
-                                       chk.plain(spec.get("props") or {}, chk.vpos(spec, "props")))
+                items[str(iid)] = Item(
+                    str(iid),
+                    str(spec.get("name", iid)),
+                    str(spec.get("description", "")),
+                    chk.plain(spec.get("props") or {}, chk.vpos(spec, "props")),
+                )
             else:
                 chk.err(chk.vpos(val, iid), f"item {iid!r} must be a name or a mapping", "K001")
     chk.items = set(items)

@@ -13,10 +13,27 @@ from runner.story.located import Map, file_of, locate
 
 LANGUAGE_RE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")
 """A language code (BCP 47's simple form): ``ja``, ``en``, ``pt-BR``."""
-LANGUAGE_NAMES = {"english": "en", "japanese": "ja", "日本語": "ja", "英語": "en", "nihongo": "ja",
-                  "korean": "ko", "한국어": "ko", "chinese": "zh", "中文": "zh", "french": "fr",
-                  "german": "de", "spanish": "es", "italian": "it", "portuguese": "pt", "eng": "en",
-                  "jp": "ja", "jpn": "ja", "en_us": "en-US", "en_gb": "en-GB"}
+LANGUAGE_NAMES = {
+    "english": "en",
+    "japanese": "ja",
+    "日本語": "ja",
+    "英語": "en",
+    "nihongo": "ja",
+    "korean": "ko",
+    "한국어": "ko",
+    "chinese": "zh",
+    "中文": "zh",
+    "french": "fr",
+    "german": "de",
+    "spanish": "es",
+    "italian": "it",
+    "portuguese": "pt",
+    "eng": "en",
+    "jp": "ja",
+    "jpn": "ja",
+    "en_us": "en-US",
+    "en_gb": "en-GB",
+}
 
 
 class Head(NamedTuple):
@@ -35,11 +52,18 @@ def read_story(chk: Checker, meta: Any, meta_file: str, default_id: str) -> Head
     for req in ("id", "title", "start"):
         if req not in meta:
             chk.err(meta.pos if isinstance(meta, Map) else None, f"'story' needs {req!r}", "K003")
-    sid = chk.want_str(meta.get("id", ""), chk.vpos(meta, "id"), "story id") if "id" in meta else default_id
+    sid = (
+        chk.want_str(meta.get("id", ""), chk.vpos(meta, "id"), "story id")
+        if "id" in meta
+        else default_id
+    )
     if "id" in meta and sid and (not ID_RE.match(sid) or len(sid) > 100):
         # The id names save folders and is written into transcripts: a word, like a node id.
-        chk.err(chk.vpos(meta, "id"), f"{short(sid, 40)} cannot be a story id (letters, digits, _ and -, "
-                                      "at most 100)", "K006")
+        chk.err(
+            chk.vpos(meta, "id"),
+            f"{short(sid, 40)} cannot be a story id (letters, digits, _ and -, at most 100)",
+            "K006",
+        )
         sid = "story"
     rules = str(meta.get("rules", "none"))
     why = rules_problem(rules)
@@ -52,10 +76,17 @@ def read_story(chk: Checker, meta: Any, meta_file: str, default_id: str) -> Head
     if not LANGUAGE_RE.match(language):
         near = LANGUAGE_NAMES.get(language.strip().lower())
         hint = f" (did you mean {near!r}?)" if near else ""
-        chk.err(chk.vpos(meta, "language"), f"language {language!r} is not a language code{hint}: write "
-                                            "a code such as ja or en", "K005")
+        chk.err(
+            chk.vpos(meta, "language"),
+            f"language {language!r} is not a language code{hint}: write a code such as ja or en",
+            "K005",
+        )
     credits = meta.get("credits", ())
-    credits_t = tuple(str(c) for c in credits) if isinstance(credits, list) else ((str(credits),) if credits else ())
+    credits_t = (
+        tuple(str(c) for c in credits)
+        if isinstance(credits, list)
+        else ((str(credits),) if credits else ())
+    )
     return Head(sid, rules, language, credits_t)
 
 
@@ -66,8 +97,10 @@ def rules_problem(rules: str) -> str:
     known = names()
     if rules not in known:
         if not known:
-            return (f"unknown rule system {rules!r}: no rule system is installed (the "
-                    "katari.rules entry points are missing; reinstall Katari: pip install -e .)")
+            return (
+                f"unknown rule system {rules!r}: no rule system is installed (the "
+                "katari.rules entry points are missing; reinstall Katari: pip install -e .)"
+            )
         near = closest(rules, known)
         hint = f" (did you mean {near!r}?)" if near else ""
         return f"unknown rule system {short(rules, 40)}{hint}; one of: {', '.join(known)}"
@@ -87,7 +120,9 @@ def read_options(chk: Checker, meta: Any) -> dict:
     return chk.plain(options, chk.vpos(meta, "options"))
 
 
-def read_rule_sections(chk: Checker, extra: dict[str, Any], docs: list[tuple[str, Any]], meta_file: str) -> None:
+def read_rule_sections(
+    chk: Checker, extra: dict[str, Any], docs: list[tuple[str, Any]], meta_file: str
+) -> None:
     """The rule systems' own top-level sections, as plain data (in place)."""
     for key in list(extra):
         chk.file = file_of(docs, key) or meta_file

@@ -28,7 +28,11 @@ def declare_nodes(chk: Checker, entries: Entries) -> Sources:
             continue
         for nid, spec in val.items():
             if not isinstance(nid, str) or not ID_RE.match(nid):
-                chk.err(chk.kpos(val, nid), f"{nid!r} cannot be a node id (letters, digits, _ and -)", "K006")
+                chk.err(
+                    chk.kpos(val, nid),
+                    f"{nid!r} cannot be a node id (letters, digits, _ and -)",
+                    "K006",
+                )
                 continue
             if nid in chk.nodes:
                 chk.err(chk.kpos(val, nid), f"node {nid!r} is defined twice", "K004")
@@ -52,21 +56,40 @@ def read_nodes(chk: Checker, node_srcs: Sources, *, scenes_by_file: bool) -> dic
         chk.unknown_keys(spec, NODE_KEYS, f"node {nid!r}")
         kind = str(spec.get("kind", "place"))
         if kind not in NODE_KINDS:
-            chk.err(chk.vpos(spec, "kind"), f"node kind {kind!r}: one of {', '.join(NODE_KINDS)}", "K005")
+            chk.err(
+                chk.vpos(spec, "kind"),
+                f"node kind {kind!r}: one of {', '.join(NODE_KINDS)}",
+                "K005",
+            )
         narration = chk.narration(spec.get("narration"), chk.vpos(spec, "narration"), nid)
-        keeper = chk.narration(spec.get("keeper"), chk.vpos(spec, "keeper"), f"{nid}.keeper", keeper=True)
+        keeper = chk.narration(
+            spec.get("keeper"), chk.vpos(spec, "keeper"), f"{nid}.keeper", keeper=True
+        )
         on_enter = chk.effects(spec.get("on_enter"), chk.vpos(spec, "on_enter"), f"{nid}.enter")
         actions = read_actions(chk, spec.get("actions"), chk.vpos(spec, "actions"), nid)
         if not actions and not any(e[0] in ("goto", "end") for e in on_enter):
             if not has_exit(on_enter) and not spec.get("props"):
-                chk.err(npos, f"node {nid!r} is a dead end: it has no actions and is not an ending "
-                              "(add an action, a goto or an end)", "K030")
+                chk.err(
+                    npos,
+                    f"node {nid!r} is a dead end: it has no actions and is not an ending "
+                    "(add an action, a goto or an end)",
+                    "K030",
+                )
         scene = str(spec.get("scene", "")) or (_stem(name) if scenes_by_file else "")
         props_speakers(chk, spec.get("props"))
         props = chk.plain(spec.get("props") or {}, chk.vpos(spec, "props"))
         props_edges(chk, props, nid)
-        nodes[nid] = Node(nid, kind, str(spec.get("title", "")), scene, narration, keeper, on_enter,
-                          actions, props)
+        nodes[nid] = Node(
+            nid,
+            kind,
+            str(spec.get("title", "")),
+            scene,
+            narration,
+            keeper,
+            on_enter,
+            actions,
+            props,
+        )
     return nodes
 
 
@@ -95,9 +118,13 @@ def read_actions(chk: Checker, v: Any, pos: tuple[int, int] | None, nid: str) ->
         if type(label) is not str:
             label = chk.want_str(label, vpos(a, "label"), "label")
         chk.inline(label, vpos(a, "label") or apos)
-        aid = str(a.get("id", "")) or (re.sub(r"\W+", "_", label.lower()).strip("_") if label.isascii() else f"a{i + 1}")
+        aid = str(a.get("id", "")) or (
+            re.sub(r"\W+", "_", label.lower()).strip("_") if label.isascii() else f"a{i + 1}"
+        )
         if aid in ids:
-            chk.err(vpos(a, "id") or apos, f"action id {aid!r} is used twice in node {nid!r}", "K004")
+            chk.err(
+                vpos(a, "id") or apos, f"action id {aid!r} is used twice in node {nid!r}", "K004"
+            )
         ids.add(aid)
         aliases = a.get("aliases") or ()
         if isinstance(aliases, str):
@@ -110,7 +137,11 @@ def read_actions(chk: Checker, v: Any, pos: tuple[int, int] | None, nid: str) ->
         if "cost" in a:
             c = minutes(a["cost"])
             if c is None or c < 0:
-                chk.err(vpos(a, "cost"), duration_problem("cost", a["cost"], 'minutes, "30m" or "1h"'), "K007")
+                chk.err(
+                    vpos(a, "cost"),
+                    duration_problem("cost", a["cost"], 'minutes, "30m" or "1h"'),
+                    "K007",
+                )
             else:
                 cost = c
         base = f"{nid}.{aid}"
@@ -126,8 +157,22 @@ def read_actions(chk: Checker, v: Any, pos: tuple[int, int] | None, nid: str) ->
         if "say" in a or "keeper" in a:
             effects = chk.folded(a, base) + effects
         after = chk.tail(a) if "goto" in a or "end" in a else ()
-        out.append(Action(aid, label, tuple(map(str, aliases)), when, chk.flag(a, "once", False, f"action {aid!r}"),
-                          cost, check, outcomes or (), effects, after, chk.flag(a, "hidden", False, f"action {aid!r}"), base))
+        out.append(
+            Action(
+                aid,
+                label,
+                tuple(map(str, aliases)),
+                when,
+                chk.flag(a, "once", False, f"action {aid!r}"),
+                cost,
+                check,
+                outcomes or (),
+                effects,
+                after,
+                chk.flag(a, "hidden", False, f"action {aid!r}"),
+                base,
+            )
+        )
     return tuple(out)
 
 

@@ -22,5 +22,7 @@ def read_voices(chk: Checker, entries: Entries) -> dict[str, str]:
         chk.file = name
         if chk.want_map(val, chk.vpos(data, "voices"), "'voices'"):
             # A voice is given to a speaker: the narrator or a character (by id or name).
-            voices.update({str(chk.speaker(k, chk.kpos(val, k), voices=True)): str(v) for k, v in val.items()})
+            voices.update(
+                {str(chk.speaker(k, chk.kpos(val, k), voices=True)): str(v) for k, v in val.items()}
+            )
     return voices

@@ -39,15 +39,34 @@ from runner.ui.listener.core import (
 from runner.ui.listener.vocab import split_words, unknown_words
 
 __all__ = [
-    "ACT_AT", "CONFIRM_AT", "META", "YES_NO", "Heard", "Listener", "Phrase", "PhraseBook",
-    "ScriptedListener", "did_you_mean", "make_listener", "normalise", "phrases_for",
-    "split_words", "story_phrases", "unknown_words",
+    "ACT_AT",
+    "CONFIRM_AT",
+    "META",
+    "YES_NO",
+    "Heard",
+    "Listener",
+    "Phrase",
+    "PhraseBook",
+    "ScriptedListener",
+    "did_you_mean",
+    "make_listener",
+    "normalise",
+    "phrases_for",
+    "split_words",
+    "story_phrases",
+    "unknown_words",
 ]
 
 
-def make_listener(lang: str = "ja", *, model: str | Path | None = None, mode: str = "push",
-                  microphone: bool = True, device: int | str | None = None,
-                  msg_lang: str | None = None) -> tuple[Listener | None, str | None]:
+def make_listener(
+    lang: str = "ja",
+    *,
+    model: str | Path | None = None,
+    mode: str = "push",
+    microphone: bool = True,
+    device: int | str | None = None,
+    msg_lang: str | None = None,
+) -> tuple[Listener | None, str | None]:
     """A started listener, or (None, one line saying what to do).
 
     ``model``: a vosk model folder; by default the installed one for ``lang``

@@ -19,8 +19,9 @@ _PIECE = 1 << 16
 """Frames read at once: memory never holds more than this beyond the audio kept."""
 
 
-def read_wav(path: str | Path, rate: int = 16000, lang: str | None = None,
-             max_seconds: float = MAX_SECONDS) -> bytes:
+def read_wav(
+    path: str | Path, rate: int = 16000, lang: str | None = None, max_seconds: float = MAX_SECONDS
+) -> bytes:
     """The PCM frames of a 16-bit mono WAV at ``rate`` Hz (the model's rate).
 
     What the header claims is not trusted: the frames are read in pieces of bounded size, at
@@ -46,9 +47,13 @@ def read_wav(path: str | Path, rate: int = 16000, lang: str | None = None,
             channels, width, got = w.getnchannels(), w.getsampwidth(), w.getframerate()
             if channels != 1 or width != 2:
                 why = f"{channels} ch, {8 * width} bit"
-                raise AudioError(messages.text("wav_format", lang, path=path, why=why, want=rate, qpath=qpath))
+                raise AudioError(
+                    messages.text("wav_format", lang, path=path, why=why, want=rate, qpath=qpath)
+                )
             if got != rate:
-                raise AudioError(messages.text("wav_rate", lang, path=path, got=got, want=rate, qpath=qpath))
+                raise AudioError(
+                    messages.text("wav_rate", lang, path=path, got=got, want=rate, qpath=qpath)
+                )
             limit = int(max_seconds * rate)
             parts: list[bytes] = []
             have = 0
@@ -59,15 +64,25 @@ def read_wav(path: str | Path, rate: int = 16000, lang: str | None = None,
                 parts.append(piece)
                 have += len(piece) // 2
                 if have > limit:
-                    raise AudioError(messages.text("wav_long", lang, path=path, max=int(max_seconds), qpath=qpath))
+                    raise AudioError(
+                        messages.text(
+                            "wav_long", lang, path=path, max=int(max_seconds), qpath=qpath
+                        )
+                    )
             if not have:
-                raise AudioError(messages.text("wav_truncated", lang, path=path, want=rate, qpath=qpath))
+                raise AudioError(
+                    messages.text("wav_truncated", lang, path=path, want=rate, qpath=qpath)
+                )
             return b"".join(parts)
     except EOFError as e:  # (the wave module's word for a header cut short, or an empty file)
-        raise AudioError(messages.text("wav_truncated", lang, path=path, want=rate, qpath=qpath)) from e
+        raise AudioError(
+            messages.text("wav_truncated", lang, path=path, want=rate, qpath=qpath)
+        ) from e
     except (wave.Error, OSError) as e:
         why = str(e) or type(e).__name__
-        raise AudioError(messages.text("wav_format", lang, path=path, why=why, want=rate, qpath=qpath)) from e
+        raise AudioError(
+            messages.text("wav_format", lang, path=path, why=why, want=rate, qpath=qpath)
+        ) from e
     finally:
         if fd >= 0:
             os.close(fd)

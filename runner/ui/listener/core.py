@@ -25,10 +25,24 @@ was heard as "종료" with full confidence in 3 of 20 tries."""
 
 META: dict[str, dict[str, str]] = {
     # Spoken meta commands per language: phrase -> REPL command. The REPL may pass its own.
-    "ja": {"ヘルプ": "help", "もう一度": "repeat", "状態": "status", "戻る": "undo",
-           "セーブ": "save", "終了": "quit", "選択肢": "actions"},
-    "en": {"help": "help", "again": "repeat", "status": "status", "undo": "undo",
-           "save": "save", "quit": "quit", "actions": "actions"},
+    "ja": {
+        "ヘルプ": "help",
+        "もう一度": "repeat",
+        "状態": "status",
+        "戻る": "undo",
+        "セーブ": "save",
+        "終了": "quit",
+        "選択肢": "actions",
+    },
+    "en": {
+        "help": "help",
+        "again": "repeat",
+        "status": "status",
+        "undo": "undo",
+        "save": "save",
+        "quit": "quit",
+        "actions": "actions",
+    },
     "ko": {"도움말": "help", "다시": "repeat", "상태": "status", "저장": "save", "종료": "quit"},
 }
 YES_NO: dict[str, dict[str, str]] = {
@@ -103,8 +117,9 @@ def as_phrases(items: Iterable[Phrase | tuple[str, str] | str]) -> list[Phrase]:
     return out
 
 
-def phrases_for(actions: Iterable[Any], lang: str = "ja", *,
-                meta: dict[str, str] | None = None) -> list[Phrase]:
+def phrases_for(
+    actions: Iterable[Any], lang: str = "ja", *, meta: dict[str, str] | None = None
+) -> list[Phrase]:
     """Phrases for the actions available now (each ``.id``, ``.label``, ``.aliases``) plus
     the meta commands of ``lang`` (or ``meta``). The command of an action is its id."""
     out: list[Phrase] = []
@@ -116,8 +131,13 @@ def phrases_for(actions: Iterable[Any], lang: str = "ja", *,
     return out
 
 
-def story_phrases(story: Any, node: str | None = None, *, lang: str | None = None,
-                  meta: dict[str, str] | None = None) -> list[Phrase]:
+def story_phrases(
+    story: Any,
+    node: str | None = None,
+    *,
+    lang: str | None = None,
+    meta: dict[str, str] | None = None,
+) -> list[Phrase]:
     """The phrases a new game of ``story`` listens for at ``node`` (default: the start):
     the actions available there with the story's starting variables, and meta commands."""
     from runner import engine  # imported late: the listener stands without the engine
@@ -142,10 +162,15 @@ def similarity(a: str, b: str) -> float:
 class PhraseBook:
     """The phrases valid now, in compare form, and the decision from recogniser output."""
 
-    def __init__(self, phrases: Iterable[Phrase], *, act_at: float = ACT_AT,
-                 confirm_at: float = CONFIRM_AT,
-                 forms: Iterable[tuple[str, Phrase]] | None = None,
-                 always_confirm: frozenset[str] = ALWAYS_CONFIRM) -> None:
+    def __init__(
+        self,
+        phrases: Iterable[Phrase],
+        *,
+        act_at: float = ACT_AT,
+        confirm_at: float = CONFIRM_AT,
+        forms: Iterable[tuple[str, Phrase]] | None = None,
+        always_confirm: frozenset[str] = ALWAYS_CONFIRM,
+    ) -> None:
         """``forms``: (text as the recogniser can say it, phrase); by default each phrase's
         own text. A real model hears a phrase reduced to its words (see ``vocab``)."""
         self.phrases = list(phrases)
@@ -154,7 +179,7 @@ class PhraseBook:
         self.always_confirm = always_confirm
         self.forms: dict[str, Phrase] = {}
         """compare form -> phrase (the first phrase wins when two read alike)."""
-        for text, p in (forms if forms is not None else ((p.text, p) for p in self.phrases)):
+        for text, p in forms if forms is not None else ((p.text, p) for p in self.phrases):
             self.add_form(text, p)
 
     def add_form(self, form: str, phrase: Phrase) -> None:
@@ -163,8 +188,9 @@ class PhraseBook:
         if key:
             self.forms.setdefault(key, phrase)
 
-    def decide(self, candidates: Sequence[tuple[str, float]], seconds: float = 0.0,
-               *, unk: str = "[unk]") -> Heard:
+    def decide(
+        self, candidates: Sequence[tuple[str, float]], seconds: float = 0.0, *, unk: str = "[unk]"
+    ) -> Heard:
         """Turn recogniser output into a :class:`Heard`.
 
         ``candidates``: (text, weight) best first, weights in 0..1 (n-best posteriors, see
@@ -189,9 +215,15 @@ class PhraseBook:
             return Heard(heard, None, score, seconds, alternatives=names)
         exact = normalise(alts[0][0]) == best_key
         p = self.forms[best_key]
-        return Heard(heard, p.command, score, seconds, phrase=p.text,
-                     needs_confirm=not (exact and score >= self.act_at)
-                     or p.command in self.always_confirm, alternatives=names)
+        return Heard(
+            heard,
+            p.command,
+            score,
+            seconds,
+            phrase=p.text,
+            needs_confirm=not (exact and score >= self.act_at) or p.command in self.always_confirm,
+            alternatives=names,
+        )
 
 
 def posteriors(loglikes: Sequence[float]) -> list[float]:
@@ -210,8 +242,8 @@ def did_you_mean(heard: Heard, lang: str = "ja") -> str:
     if lang == "ja":
         return f"「{what}」ですか？（はい／いいえ）"
     if lang == "ko":
-        return f"\"{what}\" 맞습니까? (네/아니요)"
-    return f"Did you mean \"{what}\"? (yes/no)"
+        return f'"{what}" 맞습니까? (네/아니요)'
+    return f'Did you mean "{what}"? (yes/no)'
 
 
 class Listener(ABC):

@@ -15,8 +15,9 @@ class MicrophoneError(Exception):
     """No PortAudio, no input device, or a rate it will not record at; one line to show."""
 
 
-def check_microphone(rate: int = 16000, device: int | str | None = None,
-                     lang: str | None = None) -> Any:
+def check_microphone(
+    rate: int = 16000, device: int | str | None = None, lang: str | None = None
+) -> Any:
     """The sounddevice module when an input device can record at ``rate``, else
     :class:`MicrophoneError`. Opens nothing."""
     try:
@@ -34,9 +35,13 @@ def check_microphone(rate: int = 16000, device: int | str | None = None,
     return sd
 
 
-def open_microphone(on_audio: Callable[[bytes], None], rate: int = 16000,
-                    device: int | str | None = None, block_seconds: float = 0.1,
-                    lang: str | None = None) -> Any:
+def open_microphone(
+    on_audio: Callable[[bytes], None],
+    rate: int = 16000,
+    device: int | str | None = None,
+    block_seconds: float = 0.1,
+    lang: str | None = None,
+) -> Any:
     """A started input stream calling ``on_audio(pcm)`` every ``block_seconds``."""
     sd = check_microphone(rate, device, lang)
 
@@ -44,9 +49,14 @@ def open_microphone(on_audio: Callable[[bytes], None], rate: int = 16000,
         on_audio(bytes(indata))
 
     try:
-        stream = sd.RawInputStream(samplerate=rate, blocksize=int(rate * block_seconds),
-                                   device=device, channels=1, dtype="int16",
-                                   callback=callback)
+        stream = sd.RawInputStream(
+            samplerate=rate,
+            blocksize=int(rate * block_seconds),
+            device=device,
+            channels=1,
+            dtype="int16",
+            callback=callback,
+        )
         stream.start()
     except (ValueError, sd.PortAudioError) as e:
         raise MicrophoneError(messages.text("no_microphone", lang)) from e

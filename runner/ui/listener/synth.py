@@ -38,20 +38,41 @@ def resample(pcm: bytes, src: int, dst: int) -> bytes:
     return out.tobytes()
 
 
-def espeak_pcm(text: str, voice: str = "ko", speed: int = 160, rate: int = 16000,
-               pad: float = 0.3) -> bytes:
+def espeak_pcm(
+    text: str, voice: str = "ko", speed: int = 160, rate: int = 16000, pad: float = 0.3
+) -> bytes:
     """``text`` spoken by espeak-ng's ``voice``, as PCM at ``rate`` with ``pad`` seconds of
     silence after it (an endpoint needs some)."""
     exe = shutil.which("espeak-ng")
     if exe is None:
         raise SynthError("espeak-ng is not installed (apt-get install espeak-ng)")
-    wav = subprocess.run([exe, "-v", voice, "-s", str(speed), "--stdout", text],
-                         capture_output=True, check=True).stdout
+    wav = subprocess.run(
+        [exe, "-v", voice, "-s", str(speed), "--stdout", text], capture_output=True, check=True
+    ).stdout
     sox = shutil.which("sox")
     if sox:
-        pcm = subprocess.run([sox, "-t", "wav", "-", "-t", "raw", "-r", str(rate), "-c", "1",
-                              "-b", "16", "-e", "signed-integer", "-"],
-                             input=wav, capture_output=True, check=True).stdout
+        pcm = subprocess.run(
+            [
+                sox,
+                "-t",
+                "wav",
+                "-",
+                "-t",
+                "raw",
+                "-r",
+                str(rate),
+                "-c",
+                "1",
+                "-b",
+                "16",
+                "-e",
+                "signed-integer",
+                "-",
+            ],
+            input=wav,
+            capture_output=True,
+            check=True,
+        ).stdout
     else:
         with wave.open(io.BytesIO(wav)) as w:
             pcm = resample(w.readframes(w.getnframes()), w.getframerate(), rate)

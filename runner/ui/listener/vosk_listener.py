@@ -52,9 +52,17 @@ class VoskListener(Listener):
     ``mode`` "push" (between ``press`` and ``release``) or "continuous" (vosk's endpointing:
     each final result is an utterance)."""
 
-    def __init__(self, model: Any, *, lang: str = "ja", rate: int = 16000,
-                 mode: str = "push", alternatives: int = 10, act_at: float = ACT_AT,
-                 confirm_at: float = CONFIRM_AT) -> None:
+    def __init__(
+        self,
+        model: Any,
+        *,
+        lang: str = "ja",
+        rate: int = 16000,
+        mode: str = "push",
+        alternatives: int = 10,
+        act_at: float = ACT_AT,
+        confirm_at: float = CONFIRM_AT,
+    ) -> None:
         super().__init__()
         if mode not in ("push", "continuous"):
             raise ValueError(f"mode must be push or continuous, not {mode!r}")
@@ -141,14 +149,23 @@ class VoskListener(Listener):
             alts = [{"text": r.get("text", ""), "confidence": 1.0}]
         texts = [a.get("text", "") for a in alts]
         weights = posteriors([float(a.get("confidence", 0.0)) for a in alts])
-        return self._active.decide(list(zip(texts, weights, strict=True)), seconds,
-                                   unk=self.unk or "[unk]")
+        return self._active.decide(
+            list(zip(texts, weights, strict=True)), seconds, unk=self.unk or "[unk]"
+        )
 
     def recognise(self, audio: bytes, sample_rate: int | None = None) -> Heard:
         """Decide one recorded utterance; ``seconds`` is the whole decoding time."""
         if sample_rate is not None and sample_rate != self.rate:
-            raise AudioError(messages.text("wav_rate", None, path="audio", got=sample_rate,
-                                           want=self.rate, qpath="audio.wav"))
+            raise AudioError(
+                messages.text(
+                    "wav_rate",
+                    None,
+                    path="audio",
+                    got=sample_rate,
+                    want=self.rate,
+                    qpath="audio.wav",
+                )
+            )
         with self._lock:
             self._apply_pending()
             if not self._active.forms or self.rec is None:
@@ -157,7 +174,7 @@ class VoskListener(Listener):
             t0 = time.perf_counter()
             results = []
             for i in range(0, len(audio), CHUNK):
-                if self.rec.AcceptWaveform(audio[i:i + CHUNK]):
+                if self.rec.AcceptWaveform(audio[i : i + CHUNK]):
                     results.append(self.rec.Result())  # an endpoint inside the recording
             results.append(self.rec.FinalResult())
             seconds = time.perf_counter() - t0
@@ -203,8 +220,7 @@ class VoskListener(Listener):
         """Start the decoding thread, and the microphone unless ``microphone`` is False
         (then audio comes from ``feed``). Raises MicrophoneError (one line) on failure."""
         if self._worker is None:
-            self._worker = threading.Thread(target=self._run, name="katari-listener",
-                                            daemon=True)
+            self._worker = threading.Thread(target=self._run, name="katari-listener", daemon=True)
             self._worker.start()
         if microphone and self._stream is None:
             from runner.ui.listener.microphone import open_microphone

@@ -23,6 +23,18 @@ from runner.ui.narrator.narrator import (
 from runner.ui.narrator.profiles import Profile, ProfileError, VoiceSet, load_voices
 from runner.ui.narrator.readings import reading_for, split_sentences
 
-__all__ = ["BaseNarrator", "DisabledNarrator", "Narrator", "Profile", "ProfileError",
-           "RecordingNarrator", "VoiceSet", "load_voices", "make_narrator", "narrate_events",
-           "off_message", "reading_for", "split_sentences"]
+__all__ = [
+    "BaseNarrator",
+    "DisabledNarrator",
+    "Narrator",
+    "Profile",
+    "ProfileError",
+    "RecordingNarrator",
+    "VoiceSet",
+    "load_voices",
+    "make_narrator",
+    "narrate_events",
+    "off_message",
+    "reading_for",
+    "split_sentences",
+]

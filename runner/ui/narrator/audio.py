@@ -45,7 +45,9 @@ def scale(clip: Clip, gain: float) -> Clip:
     if gain == 1.0:
         return clip
     a = array("h", clip.pcm)
-    return Clip(array("h", (max(-32768, min(32767, int(s * gain))) for s in a)).tobytes(), clip.rate)
+    return Clip(
+        array("h", (max(-32768, min(32767, int(s * gain))) for s in a)).tobytes(), clip.rate
+    )
 
 
 def resample(clip: Clip, rate: int) -> Clip:

@@ -57,14 +57,25 @@ def profile_key(profile) -> str:
     return f"{profile.engine}-{_safe(profile.voice)[:40]}-{hashlib.sha256(blob.encode()).hexdigest()[:8]}"
 
 
-def line_path(story_id: str, line_id: str, text: str, profile,
-              readings: Mapping[str, str] | None = None) -> Path:
-    return (cache_dir() / "narration" / _safe(story_id) / profile_key(profile)
-            / f"{_safe(line_id)}{SEP}{text_hash(text, readings)}.wav")
+def line_path(
+    story_id: str, line_id: str, text: str, profile, readings: Mapping[str, str] | None = None
+) -> Path:
+    return (
+        cache_dir()
+        / "narration"
+        / _safe(story_id)
+        / profile_key(profile)
+        / f"{_safe(line_id)}{SEP}{text_hash(text, readings)}.wav"
+    )
 
 
-def cached(story_id: str | None, line_id: str | None, text: str, profile,
-           readings: Mapping[str, str] | None = None) -> Path | None:
+def cached(
+    story_id: str | None,
+    line_id: str | None,
+    text: str,
+    profile,
+    readings: Mapping[str, str] | None = None,
+) -> Path | None:
     """The rendered WAV of this exact line in this voice, or None."""
     if not story_id or not line_id:
         return None
@@ -103,8 +114,9 @@ def story_lines(story) -> Iterator[StoryLine]:
             if not isinstance(e, tuple) or not e:
                 continue
             if e[0] == "say":
-                yield from visit([e[1]] if not isinstance(e[1], (list, tuple)) or hasattr(e[1], "text")
-                                 else e[1])
+                yield from visit(
+                    [e[1]] if not isinstance(e[1], (list, tuple)) or hasattr(e[1], "text") else e[1]
+                )
             for part in e[1:]:
                 if isinstance(part, tuple):
                     yield from effects(part)

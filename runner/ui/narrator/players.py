@@ -30,8 +30,13 @@ def probe_alsa(device: str = "default") -> str | None:
     os.close(fd)
     try:
         write_wav(path, silence(0.01, 22050))
-        r = subprocess.run(["aplay", "-q", "-D", device, path], stdin=subprocess.DEVNULL,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=10)
+        r = subprocess.run(
+            ["aplay", "-q", "-D", device, path],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            timeout=10,
+        )
     except subprocess.TimeoutExpired:
         return f"the audio device {device!r} does not answer"
     finally:
@@ -57,9 +62,12 @@ class AplayPlayer:
         fd, self._path = tempfile.mkstemp(prefix="katari-say-", suffix=".wav")
         os.close(fd)
         write_wav(self._path, clip)
-        self._proc = subprocess.Popen(["aplay", "-q", "-D", self.device, self._path],
-                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL)
+        self._proc = subprocess.Popen(
+            ["aplay", "-q", "-D", self.device, self._path],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         # aplay writes its first period as soon as it has opened the device.
         self.first_sample_at = time.monotonic()
 
@@ -131,7 +139,7 @@ class FileSink:
             for i in range(0, max(len(clip.pcm), 1), step):
                 if self._stop.is_set():
                     break
-                w.writeframes(clip.pcm[i:i + step])
+                w.writeframes(clip.pcm[i : i + step])
                 if self.first_sample_at is None:
                     self.first_sample_at = time.monotonic()
                     self._first.set()

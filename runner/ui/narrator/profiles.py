@@ -23,16 +23,22 @@ from runner.ui.narrator.readings import ENGINES
 
 LANGS = ("ja", "en")
 KEYS = {"engine", "voice", "rate", "volume", "pitch"}
-DEFAULT_VOICE = {"pyttsx3": {"ja": "ja", "en": "en-us"}, "openjtalk": {"ja": "mei", "en": "mei"},
-                 "kokoro": {"ja": "jf_alpha"}, "voicevox": {"ja": "3"}}
+DEFAULT_VOICE = {
+    "pyttsx3": {"ja": "ja", "en": "en-us"},
+    "openjtalk": {"ja": "mei", "en": "mei"},
+    "kokoro": {"ja": "jf_alpha"},
+    "voicevox": {"ja": "3"},
+}
 JAPANESE_ONLY = ("kokoro", "voicevox")
 """Engines that read Japanese only: ``--engine`` leaves the English profiles on pyttsx3."""
 # Used when the shipped voices/ folder is not beside the package (e.g. a wheel install).
 BUILTIN = {
     "description": "built-in: pyttsx3 + espeak-ng",
     "profiles": {
-        "default": {"ja": {"engine": "pyttsx3", "voice": "ja"},
-                    "en": {"engine": "pyttsx3", "voice": "en-us"}},
+        "default": {
+            "ja": {"engine": "pyttsx3", "voice": "ja"},
+            "en": {"engine": "pyttsx3", "voice": "en-us"},
+        },
     },
 }
 
@@ -62,15 +68,18 @@ class VoiceSet:
     description: str = ""
     source: str = ""
 
-    def resolve(self, speaker: str | None, lang: str,
-                mapping: Mapping[str, str] | None = None) -> Profile:
+    def resolve(
+        self, speaker: str | None, lang: str, mapping: Mapping[str, str] | None = None
+    ) -> Profile:
         speaker = speaker or "narrator"
         name = (mapping or {}).get(speaker)
         if name is None:
             name = speaker if speaker in self.profiles else "default"
         if name not in self.profiles:
-            raise ProfileError(f"voice profile {name!r} (for speaker {speaker!r}) is not in "
-                               f"{self.source or self.name}")
+            raise ProfileError(
+                f"voice profile {name!r} (for speaker {speaker!r}) is not in "
+                f"{self.source or self.name}"
+            )
         prof = self.profiles[name]
         if lang in prof:
             return prof[lang]
@@ -97,8 +106,10 @@ class VoiceSet:
     def check_mapping(self, mapping: Mapping[str, str] | None) -> None:
         for speaker, name in (mapping or {}).items():
             if name not in self.profiles:
-                raise ProfileError(f"story voices: speaker {speaker!r} → unknown profile {name!r} "
-                                   f"(known: {', '.join(sorted(self.profiles))})")
+                raise ProfileError(
+                    f"story voices: speaker {speaker!r} → unknown profile {name!r} "
+                    f"(known: {', '.join(sorted(self.profiles))})"
+                )
 
     def used(self, mapping: Mapping[str, str] | None = None) -> list[Profile]:
         """Every distinct profile this set can hand out (what the worker must check)."""
@@ -123,8 +134,10 @@ def parse_profile(data, where: str, lang: str) -> Profile:
         raise ProfileError(f"{where}: expected a mapping like {{engine: pyttsx3, voice: ja}}")
     unknown = set(data) - KEYS
     if unknown:
-        raise ProfileError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))} "
-                           f"(allowed: {', '.join(sorted(KEYS))})")
+        raise ProfileError(
+            f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))} "
+            f"(allowed: {', '.join(sorted(KEYS))})"
+        )
     engine = data.get("engine", "pyttsx3")
     if engine not in ENGINES:
         raise ProfileError(f"{where}: unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
@@ -133,10 +146,13 @@ def parse_profile(data, where: str, lang: str) -> Profile:
         voice = str(voice)  # a VOICEVOX style id
     if not isinstance(voice, str) or not voice.strip():
         raise ProfileError(f"{where}: voice must be a name such as 'ja' or 'en-us'")
-    return Profile(engine=engine, voice=voice.strip(),
-                   rate=_num(where, "rate", data.get("rate", 1.0), 0.25, 4.0),
-                   volume=_num(where, "volume", data.get("volume", 1.0), 0.0, 1.0),
-                   pitch=_num(where, "pitch", data.get("pitch", 0.0), -24, 24))
+    return Profile(
+        engine=engine,
+        voice=voice.strip(),
+        rate=_num(where, "rate", data.get("rate", 1.0), 0.25, 4.0),
+        volume=_num(where, "volume", data.get("volume", 1.0), 0.0, 1.0),
+        pitch=_num(where, "pitch", data.get("pitch", 0.0), -24, 24),
+    )
 
 
 def parse_voices(data, name: str = "voices", source: str = "") -> VoiceSet:
@@ -153,8 +169,10 @@ def parse_voices(data, name: str = "voices", source: str = "") -> VoiceSet:
         profiles[str(pname)] = {}
         for lang, body in langs.items():
             if lang not in LANGS:
-                raise ProfileError(f"{where}: profile {pname!r}: unknown language {lang!r} "
-                                   f"(use {' or '.join(LANGS)})")
+                raise ProfileError(
+                    f"{where}: profile {pname!r}: unknown language {lang!r} "
+                    f"(use {' or '.join(LANGS)})"
+                )
             profiles[str(pname)][lang] = parse_profile(body, f"{where}: {pname}.{lang}", lang)
     if "default" not in profiles:
         raise ProfileError(f"{where}: needs a 'default' profile")

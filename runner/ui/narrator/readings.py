@@ -21,11 +21,17 @@ _IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆〇ー]")
 _LATIN = re.compile(r"[A-Za-zＡ-Ｚａ-ｚ0-9０-９]")
 
-_LETTERS = dict(zip(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-    "エー ビー シー ディー イー エフ ジー エイチ アイ ジェー ケー エル エム エヌ オー ピー キュー "
-    "アール エス ティー ユー ブイ ダブリュー エックス ワイ ゼット".split(), strict=True))
-_DIGITS = dict(zip("0123456789", "ゼロ イチ ニ サン ヨン ゴ ロク ナナ ハチ キュー".split(), strict=True))
+_LETTERS = dict(
+    zip(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        "エー ビー シー ディー イー エフ ジー エイチ アイ ジェー ケー エル エム エヌ オー ピー キュー "
+        "アール エス ティー ユー ブイ ダブリュー エックス ワイ ゼット".split(),
+        strict=True,
+    )
+)
+_DIGITS = dict(
+    zip("0123456789", "ゼロ イチ ニ サン ヨン ゴ ロク ナナ ハチ キュー".split(), strict=True)
+)
 
 
 def has_ideographs(text: str) -> bool:
@@ -64,7 +70,7 @@ def split_readings(text: str, readings: Mapping[str, str] | None) -> list[tuple[
     pos = 0
     for m in pattern.finditer(text):
         if m.start() > pos:
-            out.append((text[pos:m.start()], False))
+            out.append((text[pos : m.start()], False))
         out.append((str(readings[m.group(0)]), True))
         pos = m.end()
     if pos < len(text):
@@ -89,17 +95,23 @@ def g2p_kana(text: str) -> str:
 
 def spell_latin(text: str) -> str:
     """Letters and digits that survive g2p, in katakana, since the ja voice spells Latin in English."""
+
     def one(m: re.Match) -> str:
         c = m.group(0)
         if "０" <= c <= "９" or "Ａ" <= c <= "Ｚ" or "ａ" <= c <= "ｚ":
             c = chr(ord(c) - 0xFEE0)
         c = c.upper()
         return _LETTERS.get(c) or _DIGITS.get(c, "")
+
     return _LATIN.sub(one, text)
 
 
-def reading_for(text: str, readings: Mapping[str, str] | None = None, engine: str = "pyttsx3",
-                lang: str | None = None) -> str:
+def reading_for(
+    text: str,
+    readings: Mapping[str, str] | None = None,
+    engine: str = "pyttsx3",
+    lang: str | None = None,
+) -> str:
     """The exact text handed to ``engine`` for ``text``.
 
     ``readings`` is the story's {word: kana} map; ``lang`` defaults to what the text looks like.
@@ -206,7 +218,13 @@ def dictionary_csv(readings: Mapping[str, str]) -> str:
     rows = []
     for word, kana in sorted(readings.items()):
         word, kana = str(word).strip(), str(kana).strip()
-        if not word or not kana or not is_japanese(word) or "," in word + kana or '"' in word + kana:
+        if (
+            not word
+            or not kana
+            or not is_japanese(word)
+            or "," in word + kana
+            or '"' in word + kana
+        ):
             continue
         kata, pron, accent, morae = dictionary_entry(word, kana)
         rows.append(f"{word},{_POS.format(cost=DICT_COST)},{word},{kata},{pron},{accent}/{morae},*")
@@ -278,7 +296,9 @@ def use_dictionary(readings: Mapping[str, str] | None) -> bool:
         if path is None:
             _applied[0] = key
             return True
-        pj.update_global_jtalk_with_user_dict([{"dic_path": str(path), "is_reading_protected": True}])
+        pj.update_global_jtalk_with_user_dict(
+            [{"dic_path": str(path), "is_reading_protected": True}]
+        )
     except Exception:  # noqa: BLE001 - no dictionary: the old splicing still reads the words
         _failed.add(key)
         return False

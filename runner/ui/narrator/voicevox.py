@@ -64,8 +64,10 @@ def probe(base: str | None = None, timeout: float = 3.0) -> str | None:
         _get(base, "/version", timeout)
     except (urllib.error.URLError, OSError, ValueError) as e:
         why = getattr(e, "reason", e)
-        return (f"no VOICEVOX ENGINE answers at {base} ({why}); start it, or give its address "
-                f"with --voicevox-url")
+        return (
+            f"no VOICEVOX ENGINE answers at {base} ({why}); start it, or give its address "
+            f"with --voicevox-url"
+        )
     return None
 
 
@@ -96,7 +98,9 @@ class VoicevoxEngine:
         try:
             self._speakers = speakers(self.base)
         except (urllib.error.URLError, OSError, ValueError, VoicevoxError) as e:
-            raise EngineError(f"the VOICEVOX ENGINE at {self.base} gave no speaker list ({e})") from None
+            raise EngineError(
+                f"the VOICEVOX ENGINE at {self.base} gave no speaker list ({e})"
+            ) from None
         self.readings: dict = {}
         """The story's readings (set by whoever speaks for a story): see aquestalk_kana."""
         self.used: dict[int, str] = {}
@@ -130,8 +134,15 @@ class VoicevoxEngine:
         return next((name for i, name, _ in self.styles() if i == style), f"style {style}")
 
     def voices(self) -> list[dict]:
-        return [{"id": str(i), "name": f"{name}（{style}）", "languages": ["ja"],
-                 "credit": credit(name)} for i, name, style in self.styles()]
+        return [
+            {
+                "id": str(i),
+                "name": f"{name}（{style}）",
+                "languages": ["ja"],
+                "credit": credit(name),
+            }
+            for i, name, style in self.styles()
+        ]
 
     def check_voice(self, voice: str) -> None:
         self.style_id(voice)
@@ -147,17 +158,28 @@ class VoicevoxEngine:
             query = json.loads(_post(self.base, "/audio_query", {"text": text, "speaker": sid}))
             kana = aquestalk_kana(text, self.readings) if self.readings else None
             if kana:
-                phrases = json.loads(_post(self.base, "/accent_phrases",
-                                           {"text": kana, "speaker": sid, "is_kana": "true"}))
+                phrases = json.loads(
+                    _post(
+                        self.base,
+                        "/accent_phrases",
+                        {"text": kana, "speaker": sid, "is_kana": "true"},
+                    )
+                )
                 if isinstance(phrases, list) and phrases:
                     query["accent_phrases"] = phrases
             query["speedScale"] = float(profile.rate)
             query["pitchScale"] = float(profile.pitch) * math.log(2) / 12
             query["volumeScale"] = float(profile.volume)
-            wav = _post(self.base, "/synthesis", {"speaker": sid},
-                        json.dumps(query, ensure_ascii=False).encode("utf-8"))
+            wav = _post(
+                self.base,
+                "/synthesis",
+                {"speaker": sid},
+                json.dumps(query, ensure_ascii=False).encode("utf-8"),
+            )
         except (urllib.error.URLError, OSError, ValueError) as e:
-            raise EngineError(f"the VOICEVOX ENGINE at {self.base} failed: {e}".splitlines()[0]) from None
+            raise EngineError(
+                f"the VOICEVOX ENGINE at {self.base} failed: {e}".splitlines()[0]
+            ) from None
         self.used[sid] = self.character(sid)
         return read_wav_bytes(wav)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 _DIGITS = "〇一二三四五六七八九"
-_UNITS = [(10000 ** 2, "億"), (10000, "万")]
+_UNITS = [(10000**2, "億"), (10000, "万")]
 
 
 def ja_number(n: int) -> str:
@@ -42,7 +42,9 @@ def _num(value: Any, lang: str, spoken: bool) -> str:
     return ja_number(value) if spoken and lang == "ja" else str(value)
 
 
-def roll_words(ev: dict, lang: str = "ja", *, spoken: bool = True, system: str | None = None) -> str:
+def roll_words(
+    ev: dict, lang: str = "ja", *, spoken: bool = True, system: str | None = None
+) -> str:
     """A roll event in words: 「目星、四十に対して二十三、成功」 / "Spot Hidden, 23 against 40,
     success"; without a target 「ダメージ、七」. (``spoken``: numbers in kanji for Japanese.)"""
     from runner.ui.render import level_text
@@ -57,11 +59,17 @@ def roll_words(ev: dict, lang: str = "ja", *, spoken: bool = True, system: str |
         from runner.ui.render import outcome_name
 
         result = outcome_name(ev["forced"], lang, system)
-        if not spoken:  # on a screen the ruling says whose it is; the narrator never speaks of the GM
+        if (
+            not spoken
+        ):  # on a screen the ruling says whose it is; the narrator never speaks of the GM
             result = f"GMの裁定で{result}" if lang == "ja" else f"the GM's ruling: {result}"
     if ev.get("target") is not None:
         target = _num(ev["target"], lang, spoken)
-        text = f"{label}、{target}に対して{total}" if lang == "ja" else f"{label}, {total} against {target}"
+        text = (
+            f"{label}、{target}に対して{total}"
+            if lang == "ja"
+            else f"{label}, {total} against {target}"
+        )
     else:
         text = f"{label}、{total}" if lang == "ja" else f"{label}, {total}"
     if result:
@@ -88,17 +96,27 @@ def actions_words(actions: list[dict], lang: str = "ja", *, spoken: bool = True)
         return "いまできる行動はありません。" if lang == "ja" else "There is nothing to do now."
     if lang == "ja":
         head = f"選択肢は{_num(len(shown), lang, spoken)}つ。"
-        return head + "".join(f"{_num(a['n'], lang, spoken)}、{a.get('label', '')}。" for a in shown)
+        return head + "".join(
+            f"{_num(a['n'], lang, spoken)}、{a.get('label', '')}。" for a in shown
+        )
     return f"{len(shown)} choices. " + " ".join(f"{a['n']}: {a.get('label', '')}." for a in shown)
 
 
 CONSOLE = {
-    "ja": {"speed": "読み上げの速さ：×{scale}", "voice_now": "語り手の声：{voice}（声 名前 で変える）",
-           "voice_list": "選べる声：{list}", "voice_set": "語り手の声を「{voice}」にしました。",
-           "voice_bad": "その声にはできません：{why}"},
-    "en": {"speed": "Narration speed: ×{scale}", "voice_now": "The narrator's voice: {voice} (voice NAME changes it)",
-           "voice_list": "Voices: {list}", "voice_set": "The narrator now speaks as {voice!r}.",
-           "voice_bad": "Cannot use that voice: {why}"},
+    "ja": {
+        "speed": "読み上げの速さ：×{scale}",
+        "voice_now": "語り手の声：{voice}（声 名前 で変える）",
+        "voice_list": "選べる声：{list}",
+        "voice_set": "語り手の声を「{voice}」にしました。",
+        "voice_bad": "その声にはできません：{why}",
+    },
+    "en": {
+        "speed": "Narration speed: ×{scale}",
+        "voice_now": "The narrator's voice: {voice} (voice NAME changes it)",
+        "voice_list": "Voices: {list}",
+        "voice_set": "The narrator now speaks as {voice!r}.",
+        "voice_bad": "Cannot use that voice: {why}",
+    },
 }
 
 

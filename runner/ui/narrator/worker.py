@@ -30,7 +30,11 @@ def _detach_output():
     """Keep a private copy of stdout for status, then point fds 1 and 2 elsewhere."""
     status = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     log = os.environ.get("KATARI_NARRATOR_LOG")
-    target = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND) if log else os.open(os.devnull, os.O_WRONLY)
+    target = (
+        os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        if log
+        else os.open(os.devnull, os.O_WRONLY)
+    )
     os.dup2(target, 1)
     os.dup2(target, 2)
     return status
@@ -107,8 +111,12 @@ class Worker:
                 self.send(op="voices", seq=cmd.get("seq"), voices=ids)
         except (EngineError, Exception) as e:  # noqa: BLE001 - answered, never fatal
             if cmd["op"] == "check_voice":
-                self.send(op="voice_checked", seq=cmd.get("seq"), ok=False,
-                          message=str(e).splitlines()[0] if str(e) else type(e).__name__)
+                self.send(
+                    op="voice_checked",
+                    seq=cmd.get("seq"),
+                    ok=False,
+                    message=str(e).splitlines()[0] if str(e) else type(e).__name__,
+                )
             else:
                 self.send(op="voices", seq=cmd.get("seq"), voices=[])
 
@@ -139,13 +147,21 @@ class Worker:
         seq = cmd["seq"]
         try:
             profile = Profile(**cmd["profile"])
-            hit = cached(self.config.get("story"), cmd.get("id"), cmd["text"], profile, self.readings)
+            hit = cached(
+                self.config.get("story"), cmd.get("id"), cmd["text"], profile, self.readings
+            )
             if hit is not None:
                 # Rendered before (`katari voice render`): played at once, as one clip.
                 from runner.ui.narrator.audio import read_wav
 
-                self.send(op="started", seq=seq, id=cmd.get("id"), reading=cmd["text"], cached=True,
-                          credit=_credit(profile))
+                self.send(
+                    op="started",
+                    seq=seq,
+                    id=cmd.get("id"),
+                    reading=cmd["text"],
+                    cached=True,
+                    credit=_credit(profile),
+                )
                 sentences, nxt = [cmd["text"]], read_wav(hit)
                 engine = None
             else:
@@ -154,8 +170,14 @@ class Worker:
                 if hasattr(engine, "readings"):
                     engine.readings = self.readings
                 sentences = split_sentences(reading)
-                self.send(op="started", seq=seq, id=cmd.get("id"), reading=reading, cached=False,
-                          credit=_credit(profile))
+                self.send(
+                    op="started",
+                    seq=seq,
+                    id=cmd.get("id"),
+                    reading=reading,
+                    cached=False,
+                    credit=_credit(profile),
+                )
                 nxt = _synth(engine, sentences[0], profile) if sentences else None
             # A skip that arrived while we synthesised the first sentence belongs to this line.
             while not self.commands.empty():
@@ -216,7 +238,9 @@ def _synth(engine, text: str, profile):
         return clip
     clip = engine.synth(text, profile)
     if not clip.pcm:
-        raise EngineError(f"{getattr(engine, 'name', 'the engine')} produced no audio for this sentence")
+        raise EngineError(
+            f"{getattr(engine, 'name', 'the engine')} produced no audio for this sentence"
+        )
     return clip
 
 

@@ -51,16 +51,28 @@ def _first_aid(ctx: Context, ts: dict[str, Any], tid: str, r: list[str]) -> list
         cond.update(dying=False, stable=True)
         ts["hp"] = max(ts["hp"], 1)
         cond["aided"] = True
-        ctx.say(ck.t(ctx, f"{ts['name']}の容体が安定した。だが医学の手当てが要る。",
-                     f"{ts['name']} is stabilised, but needs Medicine."))
+        ctx.say(
+            ck.t(
+                ctx,
+                f"{ts['name']}の容体が安定した。だが医学の手当てが要る。",
+                f"{ts['name']} is stabilised, but needs Medicine.",
+            )
+        )
         return ["stabilised", *r]
     if cond.get("aided"):
-        ctx.say(ck.t(ctx, "この傷には、もう応急手当が済んでいる。", "This wound was already treated."))
+        ctx.say(
+            ck.t(ctx, "この傷には、もう応急手当が済んでいる。", "This wound was already treated.")
+        )
         return ["no_effect", *r]
     cond["aided"] = True
     heal(ctx, tid, 1)
-    ctx.say(ck.t(ctx, f"{ts['name']}の耐久力が 1 回復した（{ts['hp']}）。",
-                 f"{ts['name']} regains 1 HP ({ts['hp']})."))
+    ctx.say(
+        ck.t(
+            ctx,
+            f"{ts['name']}の耐久力が 1 回復した（{ts['hp']}）。",
+            f"{ts['name']} regains 1 HP ({ts['hp']}).",
+        )
+    )
     return ["healed", *r]
 
 
@@ -74,12 +86,21 @@ def _medicine(ctx: Context, ts: dict[str, Any], tid: str, r: list[str]) -> list[
     if "success" not in r:
         return r
     if cond.get("treated"):
-        ctx.say(ck.t(ctx, "この傷には、もう医学の手当てが済んでいる。", "This wound was already treated."))
+        ctx.say(
+            ck.t(
+                ctx, "この傷には、もう医学の手当てが済んでいる。", "This wound was already treated."
+            )
+        )
         return ["no_effect", *r]
     cond.update(treated=True, dying=False, stable=False)
     got = heal(ctx, tid, ctx.roll("1d3", label=ck.t(ctx, "回復", "healing")).total)
-    ctx.say(ck.t(ctx, f"{ts['name']}の耐久力が {got} 回復した（{ts['hp']}）。",
-                 f"{ts['name']} regains {got} HP ({ts['hp']})."))
+    ctx.say(
+        ck.t(
+            ctx,
+            f"{ts['name']}の耐久力が {got} 回復した（{ts['hp']}）。",
+            f"{ts['name']} regains {got} HP ({ts['hp']}).",
+        )
+    )
     return ["healed", *r]
 
 
@@ -117,8 +138,9 @@ def maneuver(ctx: Context, target: str = "", kind: str = "escape") -> list[str]:
     e = c["c"][eid]
     es = e["sheet"]
     response = "none" if e["dazed"] > 0 else "fight"
-    keys = melee(ctx, pid, eid, {"name": kind, "maneuver": kind, "skill": "近接戦闘(格闘)"},
-                 response)
+    keys = melee(
+        ctx, pid, eid, {"name": kind, "maneuver": kind, "skill": "近接戦闘(格闘)"}, response
+    )
     if keys == ["impossible"]:
         return keys  # not attempted: the turn is not used
     if "held" in keys:
@@ -129,16 +151,22 @@ def maneuver(ctx: Context, target: str = "", kind: str = "escape") -> list[str]:
             e["held_by"], me["holding"] = pid, eid
         if kind in ("escape", "脱出"):
             _release(c, eid)
-            ctx.say(ck.t(ctx, f"{ctx.state.stats[pid]['name']}は{es['name']}を振りほどいた！",
-                         f"{ctx.state.stats[pid]['name']} breaks free!"))
+            ctx.say(
+                ck.t(
+                    ctx,
+                    f"{ctx.state.stats[pid]['name']}は{es['name']}を振りほどいた！",
+                    f"{ctx.state.stats[pid]['name']} breaks free!",
+                )
+            )
             keys = ["escaped_hold", *keys]
         else:
             keys = [kind, *keys]  # hold/knockdown/disarm: the story reads the key
     return _after(ctx, keys)
 
 
-def shoot(ctx: Context, target: str = "", range_: str = "", shots: Any = 1,
-          weapon: str = "") -> list[str]:
+def shoot(
+    ctx: Context, target: str = "", range_: str = "", shots: Any = 1, weapon: str = ""
+) -> list[str]:
     """Fires a firearm: not opposed; range ``normal``/``long`` (Hard)/``very_long`` (Extreme)/
     ``point_blank`` (+1 bonus die); 2-3 shots each take a penalty die; aiming gives a bonus
     die; a roll at or over the malfunction number jams; an Extreme success impales."""
@@ -148,9 +176,19 @@ def shoot(ctx: Context, target: str = "", range_: str = "", shots: Any = 1,
     s = ctx.state.stats[pid]
     w = _find_weapon(s, str(weapon or ""), True)
     rng = str(range_ or "normal").lower()
-    diff = {"normal": "regular", "": "regular", "point_blank": "regular", "pb": "regular",
-            "至近": "regular", "通常": "regular", "long": "hard", "遠距離": "hard",
-            "very_long": "extreme", "extreme": "extreme", "超遠距離": "extreme"}.get(rng)
+    diff = {
+        "normal": "regular",
+        "": "regular",
+        "point_blank": "regular",
+        "pb": "regular",
+        "至近": "regular",
+        "通常": "regular",
+        "long": "hard",
+        "遠距離": "hard",
+        "very_long": "extreme",
+        "extreme": "extreme",
+        "超遠距離": "extreme",
+    }.get(rng)
     if diff is None:
         raise RuleError(f"range {range_!r}: normal, long, very_long or point_blank")
     if w.get("jammed"):
@@ -179,7 +217,9 @@ def shoot(ctx: Context, target: str = "", range_: str = "", shots: Any = 1,
         r = ck.roll_d100(ctx, value, bonus=bonus, diff=diff, label=f"{s['name']}:{skill}", who=pid)
         if r["total"] >= int(w.get("malfunction", 100)):
             w["jammed"] = True
-            ctx.say(ck.t(ctx, f"{w['name']}が作動しない！（故障）", f"The {w['name']} malfunctions!"))
+            ctx.say(
+                ck.t(ctx, f"{w['name']}が作動しない！（故障）", f"The {w['name']} malfunctions!")
+            )
             best = best or ["jam", "miss"]
             break
         w["ammo"] = int(w["ammo"]) - 1
@@ -189,9 +229,15 @@ def shoot(ctx: Context, target: str = "", range_: str = "", shots: Any = 1,
             continue
         ck.mark(s, skill)
         extreme = ck.RANK[r["level"]] >= 3
-        amount = roll_damage(ctx, w.get("damage", "1d10"), "", extreme=extreme,
-                             impale=bool(w.get("impale", True)), label=ck.t(ctx, "ダメージ", "damage"),
-                             halve=_halves(c, c["c"][eid]))
+        amount = roll_damage(
+            ctx,
+            w.get("damage", "1d10"),
+            "",
+            extreme=extreme,
+            impale=bool(w.get("impale", True)),
+            label=ck.t(ctx, "ダメージ", "damage"),
+            halve=_halves(c, c["c"][eid]),
+        )
         keys = hurt(ctx, eid, amount)
         lead = ["impale"] if extreme else []
         best = [*keys, *lead, "hit"]
@@ -285,8 +331,13 @@ def throw(ctx: Context, target: str = "", thing: str = "fire") -> list[str]:
         return _after(ctx, r)
     eid = _enemy_id(ctx, c, target)
     e = c["c"][eid]
-    keys = melee(ctx, pid, eid, {"name": "投擲", "skill": "投擲", "damage": kind, "db": False},
-                 "none" if e["dazed"] else "dodge")
+    keys = melee(
+        ctx,
+        pid,
+        eid,
+        {"name": "投擲", "skill": "投擲", "damage": kind, "db": False},
+        "none" if e["dazed"] else "dodge",
+    )
     return _after(ctx, keys)
 
 
@@ -304,8 +355,13 @@ def flee(ctx: Context) -> list[str]:
         ctx.say(ck.t(ctx, "捕まっていて逃げられない！", "You are held and cannot get away!"))
         return ["held"]
     c["c"][pid]["fled"] = True
-    ctx.say(ck.t(ctx, f"{ctx.state.stats[pid]['name']}は戦いから離れた。",
-                 f"{ctx.state.stats[pid]['name']} flees the fight."))
+    ctx.say(
+        ck.t(
+            ctx,
+            f"{ctx.state.stats[pid]['name']}は戦いから離れた。",
+            f"{ctx.state.stats[pid]['name']} flees the fight.",
+        )
+    )
     return _after(ctx, ["fled"])
 
 
@@ -332,9 +388,19 @@ def grope(ctx: Context, enemy: str, response: str = "隠密", who: str = "") -> 
     ra = ck.RANK[ar["level"]]
     if ra >= 1 and ra > rd:
         w = next((x for x in es["attacks"] if not x.get("maneuver")), es["attacks"][0])
-        ctx.say(ck.t(ctx, f"{es['name']}が{s['name']}を探り当てた！", f"{es['name']} finds {s['name']}!"))
-        amount = roll_damage(ctx, w.get("damage", "1d3"), "", extreme=False, impale=False,
-                             label=ck.t(ctx, "ダメージ", "damage"))
+        ctx.say(
+            ck.t(
+                ctx, f"{es['name']}が{s['name']}を探り当てた！", f"{es['name']} finds {s['name']}!"
+            )
+        )
+        amount = roll_damage(
+            ctx,
+            w.get("damage", "1d3"),
+            "",
+            extreme=False,
+            impale=False,
+            label=ck.t(ctx, "ダメージ", "damage"),
+        )
         return ["found", *apply_damage(ctx, pid, amount)]
     ctx.say(ck.t(ctx, f"{s['name']}は見つからなかった。", f"{s['name']} stays hidden."))
     return ["hidden"]

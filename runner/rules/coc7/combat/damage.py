@@ -24,8 +24,16 @@ def dmg_expr(base: str, db: str = "") -> str:
     return out
 
 
-def roll_damage(ctx: Context, expr: str, db: str, *, extreme: bool, impale: bool, label: str,
-                halve: bool = False) -> int:
+def roll_damage(
+    ctx: Context,
+    expr: str,
+    db: str,
+    *,
+    extreme: bool,
+    impale: bool,
+    label: str,
+    halve: bool = False,
+) -> int:
     """Normal, or extreme: impaling = max weapon + max DB + a weapon roll; else max of all.
     ``halve`` (an investigator's blow under water): the whole damage is rolled as BCDice
     writes it, ``(1d3+1d4)/2``, rounded down."""
@@ -42,8 +50,17 @@ def roll_damage(ctx: Context, expr: str, db: str, *, extreme: bool, impale: bool
     # No die is rolled, but the table sees the damage and why (the rules' maximum).
     top = max(0, parse(full).maximum)
     ja, en = "（イクストリーム成功：最大）", " (extreme success: maximum)"
-    ctx.emit({"type": "roll", "expr": full, "dice": [], "sides": [], "total": top, "maximum": True,
-              "label": label + ck.t(ctx, ja, en)})
+    ctx.emit(
+        {
+            "type": "roll",
+            "expr": full,
+            "dice": [],
+            "sides": [],
+            "total": top,
+            "maximum": True,
+            "label": label + ck.t(ctx, ja, en),
+        }
+    )
     return top
 
 
@@ -74,31 +91,43 @@ def _apply_damage(ctx: Context, pid: str, amount: int) -> list[str]:
         # The rule that kills is said with the damage: one blow of at least maximum HP.
         s["hp"] = 0
         cond.update(dead=True, dying=False, unconscious=True)
-        ck.say(ctx, f"{name}に {amount} ダメージ。一撃で最大耐久力（{s['hp_max']}）以上の傷は致命傷だ。"
-                    f"{name}は命を落とした。",
-               f"{name} takes {amount} damage in one blow, at least their maximum HP ({s['hp_max']}): "
-               "a fatal blow, and dies.")
+        ck.say(
+            ctx,
+            f"{name}に {amount} ダメージ。一撃で最大耐久力（{s['hp_max']}）以上の傷は致命傷だ。"
+            f"{name}は命を落とした。",
+            f"{name} takes {amount} damage in one blow, at least their maximum HP ({s['hp_max']}): "
+            "a fatal blow, and dies.",
+        )
         return ["dead"]
     if cond.get("dying"):
         # Our reading: more harm to someone already dying ends it.
         s["hp"] = 0
         cond.update(dead=True, dying=False)
-        ck.say(ctx, f"{name}に {amount} ダメージ。瀕死の身にさらに傷を受け、{name}は息絶えた。",
-               f"{name} takes {amount} more damage while dying, and dies.")
+        ck.say(
+            ctx,
+            f"{name}に {amount} ダメージ。瀕死の身にさらに傷を受け、{name}は息絶えた。",
+            f"{name} takes {amount} more damage while dying, and dies.",
+        )
         return ["dead"]
     major = amount * 2 >= s["hp_max"] or s["hp"] == 0
     before = s["hp"]
     s["hp"] = max(0, before - amount)
-    ctx.say(f"{name} takes {amount} damage (HP {before} → {s['hp']})." if en
-            else f"{name}に {amount} ダメージ（耐久力 {before} → {s['hp']}）。")
+    ctx.say(
+        f"{name} takes {amount} damage (HP {before} → {s['hp']})."
+        if en
+        else f"{name}に {amount} ダメージ（耐久力 {before} → {s['hp']}）。"
+    )
     if major:
         cond["major_wound"] = True
         keys.append("major_wound")
     if s["hp"] == 0:
         if cond.get("major_wound"):
             cond.update(dying=True, unconscious=True, stable=False)
-            ctx.say(f"{name} collapses, mortally wounded: dying." if en
-                    else f"{name}は重傷を負って倒れた。瀕死だ。")
+            ctx.say(
+                f"{name} collapses, mortally wounded: dying."
+                if en
+                else f"{name}は重傷を負って倒れた。瀕死だ。"
+            )
             return ["dying", "unconscious", *keys, "hurt"]
         cond["unconscious"] = True
         ctx.say(f"{name} falls unconscious." if en else f"{name}は気を失った。")
@@ -177,8 +206,12 @@ def hurt(ctx: Context, tid: str, amount: int) -> list[str]:
     en = ck.lang(ctx) == "en"  # only that language's line is built
     ctx.say(f"{s['name']} takes {amount} damage." if en else f"{s['name']}に {amount} ダメージ。")
     if ctx.gm:
-        ctx.say(f"{s['name']} HP {before} → {s['hp']}" if en
-                else f"{s['name']}の耐久力 {before} → {s['hp']}", keeper=True)
+        ctx.say(
+            f"{s['name']} HP {before} → {s['hp']}"
+            if en
+            else f"{s['name']}の耐久力 {before} → {s['hp']}",
+            keeper=True,
+        )
     if s["hp"] == 0:
         rec["down"] = True
         _release(c, tid)
@@ -194,8 +227,12 @@ def hurt(ctx: Context, tid: str, amount: int) -> list[str]:
 def _halves(c: dict[str, Any] | None, target: dict[str, Any] | None) -> bool:
     """Under water the investigators' blows on an enemy are halved (the deep-sea scenario):
     rolled as ``(damage)/2``."""
-    return bool(c is not None and c["opts"].get("underwater") and target is not None
-                and target["side"] == "enemy")
+    return bool(
+        c is not None
+        and c["opts"].get("underwater")
+        and target is not None
+        and target["side"] == "enemy"
+    )
 
 
 def _release(c: dict[str, Any], eid: str) -> None:
@@ -210,11 +247,20 @@ def daze_enemy(ctx: Context, eid: str, rounds: Any = "1d10") -> int:
     """Dazes (怯み) an enemy for 1D10 rounds: it makes no attacks and lets go of its hold."""
     c = need(ctx)
     rec = c["c"][eid]
-    n = rounds if isinstance(rounds, int) else ctx.roll(str(rounds), label=ck.t(ctx, "怯み", "daze")).total
+    n = (
+        rounds
+        if isinstance(rounds, int)
+        else ctx.roll(str(rounds), label=ck.t(ctx, "怯み", "daze")).total
+    )
     rec["dazed"] = max(rec["dazed"], int(n))
     _release(c, eid)
-    ctx.say(ck.t(ctx, f"{_name(ctx, eid)}が怯んだ（{rec['dazed']}ラウンド）。",
-                 f"{_name(ctx, eid)} flinches ({rec['dazed']} rounds)."))
+    ctx.say(
+        ck.t(
+            ctx,
+            f"{_name(ctx, eid)}が怯んだ（{rec['dazed']}ラウンド）。",
+            f"{_name(ctx, eid)} flinches ({rec['dazed']} rounds).",
+        )
+    )
     result: int = rec["dazed"]
     return result
 

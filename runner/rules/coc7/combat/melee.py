@@ -11,7 +11,9 @@ from runner.rules.coc7.combat.damage import _DAMAGE, _halves, hurt, roll_damage
 from runner.rules.coc7.combat.state import _sheet_in, combat
 
 
-def _pc_attack_skill(ctx: Context, c: dict[str, Any] | None, s: dict[str, Any], default: str) -> tuple[str, int]:
+def _pc_attack_skill(
+    ctx: Context, c: dict[str, Any] | None, s: dict[str, Any], default: str
+) -> tuple[str, int]:
     if c is not None and c["opts"].get("underwater"):
         return sh.skill_value(s, "水泳")
     return sh.skill_value(s, default)
@@ -28,7 +30,9 @@ def _default_weapon(s: dict[str, Any]) -> dict[str, Any]:
 def _find_weapon(s: dict[str, Any], name: str, firearm: bool | None = None) -> dict[str, Any]:
     ws = s.setdefault("weapons", [])
     for w in ws:
-        if (not name or w["name"] == name) and (firearm is None or bool(w.get("firearm")) == firearm):
+        if (not name or w["name"] == name) and (
+            firearm is None or bool(w.get("firearm")) == firearm
+        ):
             result: dict[str, Any] = w
             return result
     if not name and firearm is False:
@@ -37,8 +41,17 @@ def _find_weapon(s: dict[str, Any], name: str, firearm: bool | None = None) -> d
     raise RuleError(f"{s['name']} has no {what}")
 
 
-def melee(ctx: Context, att: str, tid: str, attack: dict[str, Any], response: str, *,
-          bonus: int = 0, skill_name: str = "", skill_override: int | None = None) -> list[str]:
+def melee(
+    ctx: Context,
+    att: str,
+    tid: str,
+    attack: dict[str, Any],
+    response: str,
+    *,
+    bonus: int = 0,
+    skill_name: str = "",
+    skill_override: int | None = None,
+) -> list[str]:
     """Resolves one melee attack (or maneuver) by ``att`` on ``tid``; returns outcome keys."""
     c = combat(ctx)
     a_rec = c["c"].get(att) if c else None
@@ -62,8 +75,13 @@ def melee(ctx: Context, att: str, tid: str, attack: dict[str, Any], response: st
     if is_maneuver:
         gap = int(t_s.get("build", 0)) - int(a_s.get("build", 0))
         if gap >= 3:
-            ctx.say(ck.t(ctx, f"体格差がありすぎて、{t_s['name']}には通じない。",
-                         f"{t_s['name']} is far too big for that."))
+            ctx.say(
+                ck.t(
+                    ctx,
+                    f"体格差がありすぎて、{t_s['name']}には通じない。",
+                    f"{t_s['name']} is far too big for that.",
+                )
+            )
             return ["impossible"]
         bonus -= max(0, gap)
     if t_rec is not None and t_rec["responded"] > 0 and response != "none":
@@ -75,14 +93,18 @@ def melee(ctx: Context, att: str, tid: str, attack: dict[str, Any], response: st
     rd = -2
     if response != "none":
         if response == "dodge":
-            dname, dvalue = _pc_attack_skill(ctx, c, t_s, "回避") if t_s.get("kind") != "creature" \
+            dname, dvalue = (
+                _pc_attack_skill(ctx, c, t_s, "回避")
+                if t_s.get("kind") != "creature"
                 else ("回避", t_s["dodge"])
+            )
         elif response == "fight":
             if t_s.get("kind") == "creature":
                 dname, dvalue = "近接戦闘", t_s["fighting"]
             else:
                 dname, dvalue = _pc_attack_skill(
-                    ctx, c, t_s, _default_weapon(t_s).get("skill", "近接戦闘(格闘)"))
+                    ctx, c, t_s, _default_weapon(t_s).get("skill", "近接戦闘(格闘)")
+                )
         else:  # another skill answering like a dodge (Stealth in the dark, ruling DA-07)
             dname, dvalue = sh.skill_value(t_s, response)
         dr = ck.roll_d100(ctx, dvalue, label=f"{t_s['name']}:{dname}", who=tid)
@@ -111,13 +133,24 @@ def melee(ctx: Context, att: str, tid: str, attack: dict[str, Any], response: st
                 if old and old in c["c"]:
                     c["c"][old]["holding"] = None
                 t_rec["held_by"], a_rec["holding"] = att, tid
-            ctx.say(ck.t(ctx, f"{t_s['name']}は{a_s['name']}に捕らえられた！",
-                         f"{a_s['name']} seizes {t_s['name']}!"))
+            ctx.say(
+                ck.t(
+                    ctx,
+                    f"{t_s['name']}は{a_s['name']}に捕らえられた！",
+                    f"{a_s['name']} seizes {t_s['name']}!",
+                )
+            )
             return ["held", "hit"]
         extreme = ra >= 3
-        amount = roll_damage(ctx, attack.get("damage", "1d3"), db, extreme=extreme,
-                             impale=impale, label=_DAMAGE[ck.lang(ctx)],
-                             halve=_halves(c, t_rec))
+        amount = roll_damage(
+            ctx,
+            attack.get("damage", "1d3"),
+            db,
+            extreme=extreme,
+            impale=impale,
+            label=_DAMAGE[ck.lang(ctx)],
+            halve=_halves(c, t_rec),
+        )
         keys = hurt(ctx, tid, amount)
         lead = (["impale"] if impale else ["extreme"]) if extreme else []
         return [*keys, *lead, "hit"]
@@ -127,14 +160,25 @@ def melee(ctx: Context, att: str, tid: str, attack: dict[str, Any], response: st
         ctx.say(f"{t_s['name']} strikes back!" if en else f"{t_s['name']}の反撃！")
         if t_s.get("kind") == "creature":
             w = next((x for x in t_s["attacks"] if not x.get("maneuver")), t_s["attacks"][0])
-            amount = roll_damage(ctx, w.get("damage", "1d3"), "", extreme=False, impale=False,
-                                 label="damage" if en else "ダメージ")
+            amount = roll_damage(
+                ctx,
+                w.get("damage", "1d3"),
+                "",
+                extreme=False,
+                impale=False,
+                label="damage" if en else "ダメージ",
+            )
         else:
             w = _default_weapon(t_s)
-            amount = roll_damage(ctx, w.get("damage", "1d3"),
-                                 t_s.get("db", "") if w.get("db", True) else "",
-                                 extreme=False, impale=False, label="damage" if en else "ダメージ",
-                                 halve=_halves(c, a_rec))
+            amount = roll_damage(
+                ctx,
+                w.get("damage", "1d3"),
+                t_s.get("db", "") if w.get("db", True) else "",
+                extreme=False,
+                impale=False,
+                label="damage" if en else "ダメージ",
+                halve=_halves(c, a_rec),
+            )
         keys = hurt(ctx, att, amount)
         return ["countered", *keys, "miss"]
     if response == "dodge" and ra >= 1:

@@ -51,12 +51,25 @@ def start_combat(ctx: Context, enemy: str, count: Any = 1, opts: Any = "") -> li
         cid = f"{enemy}{i}" if n > 1 else enemy
         s = fresh()
         s["name"] = names[cid] = f"{short}{i}" if n > 1 else name
-        recs[cid] = {"side": "enemy", "dex": s["chars"].get("DEX", 0), "sheet": s,
-                     "skill": s["fighting"], "responded": 0, "dazed": 0, "held_by": None,
-                     "holding": None, "fled": False, "down": False, "aim": False}
+        recs[cid] = {
+            "side": "enemy",
+            "dex": s["chars"].get("DEX", 0),
+            "sheet": s,
+            "skill": s["fighting"],
+            "responded": 0,
+            "dazed": 0,
+            "held_by": None,
+            "holding": None,
+            "fled": False,
+            "down": False,
+            "aim": False,
+        }
     stats = ctx.state.stats
-    pcs = [p for p in (str(o["pcs"]).split("+") if o.get("pcs") else ck.pc_ids(ctx))
-           if p in stats and not stats[p]["cond"].get("dead")]
+    pcs = [
+        p
+        for p in (str(o["pcs"]).split("+") if o.get("pcs") else ck.pc_ids(ctx))
+        if p in stats and not stats[p]["cond"].get("dead")
+    ]
     if not pcs:
         raise RuleError("no investigator can fight")
     for p in pcs:
@@ -64,16 +77,38 @@ def start_combat(ctx: Context, enemy: str, count: Any = 1, opts: Any = "") -> li
         has_gun = any(w.get("firearm") for w in s.get("weapons", []))
         dex = s["chars"]["DEX"] + (50 if o.get("firearm") and has_gun else 0)
         names[p] = s.get("name", p)
-        recs[p] = {"side": "pc", "dex": dex, "skill": sh.skill_value(s, "近接戦闘(格闘)")[1],
-                   "responded": 0, "dazed": 0, "held_by": None, "holding": None, "fled": False,
-                   "down": False, "aim": False}
+        recs[p] = {
+            "side": "pc",
+            "dex": dex,
+            "skill": sh.skill_value(s, "近接戦闘(格闘)")[1],
+            "responded": 0,
+            "dazed": 0,
+            "held_by": None,
+            "holding": None,
+            "fled": False,
+            "down": False,
+            "aim": False,
+        }
     # DEX order; a tie goes to the higher combat skill, then to the investigator.
-    order = sorted(recs, key=lambda k: (-recs[k]["dex"], -recs[k]["skill"],
-                                        0 if recs[k]["side"] == "pc" else 1))
-    d["combat"] = {"round": 1, "order": order, "idx": 0, "c": recs, "pending": None,
-                   "actor": None, "opts": o, "enemy": enemy}
-    ck.say(ctx, f"戦闘開始。行動順：{'、'.join(names[k] for k in order)}",
-           f"Combat! Order: {', '.join(names[k] for k in order)}")
+    order = sorted(
+        recs,
+        key=lambda k: (-recs[k]["dex"], -recs[k]["skill"], 0 if recs[k]["side"] == "pc" else 1),
+    )
+    d["combat"] = {
+        "round": 1,
+        "order": order,
+        "idx": 0,
+        "c": recs,
+        "pending": None,
+        "actor": None,
+        "opts": o,
+        "enemy": enemy,
+    }
+    ck.say(
+        ctx,
+        f"戦闘開始。行動順：{'、'.join(names[k] for k in order)}",
+        f"Combat! Order: {', '.join(names[k] for k in order)}",
+    )
     return advance(ctx)
 
 
@@ -83,8 +118,11 @@ def finish(ctx: Context, result: str) -> list[str]:
     c = d.get("combat")
     if c is None:
         return [result]
-    enemies = {k: {"hp": r["sheet"]["hp"], "down": r["down"], "dazed": r["dazed"]}
-               for k, r in c["c"].items() if r["side"] == "enemy"}
+    enemies = {
+        k: {"hp": r["sheet"]["hp"], "down": r["down"], "dazed": r["dazed"]}
+        for k, r in c["c"].items()
+        if r["side"] == "enemy"
+    }
     d["last_combat"] = {"result": result, "rounds": c["round"], "enemies": enemies}
     d["combat"] = None
     says = _FINISH_SAYS.get(result, ("戦闘が終わった。", "The fight is over."))
@@ -97,9 +135,11 @@ def finish(ctx: Context, result: str) -> list[str]:
     return [result]
 
 
-_FINISH_SAYS = {"victory": ("戦闘に勝利した。", "The fight is won."),
-                "defeat": ("探索者たちは倒れた。", "The investigators have fallen."),
-                "escaped": ("戦いから逃れた。", "Got away from the fight.")}
+_FINISH_SAYS = {
+    "victory": ("戦闘に勝利した。", "The fight is won."),
+    "defeat": ("探索者たちは倒れた。", "The investigators have fallen."),
+    "escaped": ("戦いから逃れた。", "Got away from the fight."),
+}
 
 
 def end_combat(ctx: Context, result: str = "ended") -> list[str]:
@@ -187,7 +227,7 @@ def advance(ctx: Context) -> list[str]:
             c["idx"] += 1
             settled = True
             continue
-        b = (ps["cond"].get("bout") if ps.get("cond") else None)
+        b = ps["cond"].get("bout") if ps.get("cond") else None
         if b and b.get("left", 0) > 0:
             _bout_turn(ctx, c, cid, ps, b)  # the bout acts in the investigator's place
             c["idx"] += 1
@@ -249,8 +289,11 @@ def _enemy_declare(ctx: Context, c: dict[str, Any], cid: str) -> None:
     attack = attacks[_pick(ctx, len(attacks), "attack" if en else "攻撃方法")]
     c["pending"] = {"attacker": cid, "target": target, "attack": attack}
     ts = stats[target]
-    ctx.say(f"{s['name']} attacks {ts['name']}: {attack['name']}!" if en
-            else f"{s['name']}が{ts['name']}に「{attack['name']}」で襲いかかる！")
+    ctx.say(
+        f"{s['name']} attacks {ts['name']}: {attack['name']}!"
+        if en
+        else f"{s['name']}が{ts['name']}に「{attack['name']}」で襲いかかる！"
+    )
     if not able(ts):
         resolve_pending(ctx, "none")
     elif (ts["cond"].get("bout") or {}).get("left", 0) > 0:
@@ -267,22 +310,36 @@ _BOUT_TURN_SAYS: dict[Any, tuple[str, str]] = {
     3: ("{n}は狂ったように暴れ出した！", "{n} lashes out wildly!"),
     6: ("{n}はその場に崩れ落ち、動かない。", "{n} has fainted and does not move."),
     7: ("{n}は逃げ場を探してうろたえるばかりだ。", "{n} casts about for a way out, in panic."),
-    8: ("{n}は笑い、泣き、叫ぶばかりで、何もできない。", "{n} laughs, weeps and screams, and can do nothing."),
+    8: (
+        "{n}は笑い、泣き、叫ぶばかりで、何もできない。",
+        "{n} laughs, weeps and screams, and can do nothing.",
+    ),
 }
 
 
-def _bout_turn(ctx: Context, c: dict[str, Any], pid: str, s: dict[str, Any], b: dict[str, Any]) -> None:
+def _bout_turn(
+    ctx: Context, c: dict[str, Any], pid: str, s: dict[str, Any], b: dict[str, Any]
+) -> None:
     """The investigator's turn while a bout of madness lasts: the bout acts."""
     roll = b.get("roll")
-    ja, en = _BOUT_TURN_SAYS.get(roll, ("{n}は狂気の発作のさなかにあり、自分の意思では動けない。",
-                                        "{n} is in the grip of madness and cannot act."))
+    ja, en = _BOUT_TURN_SAYS.get(
+        roll,
+        (
+            "{n}は狂気の発作のさなかにあり、自分の意思では動けない。",
+            "{n} is in the grip of madness and cannot act.",
+        ),
+    )
     ctx.say(ck.t(ctx, ja, en).format(n=s["name"]))
     if roll == 3:
         live = _enemies(c)
         if live:
             e = c["c"][live[0]]
             es = e["sheet"]
-            response = "none" if e["dazed"] > 0 else ("fight" if es["fighting"] >= es["dodge"] else "dodge")
+            response = (
+                "none"
+                if e["dazed"] > 0
+                else ("fight" if es["fighting"] >= es["dodge"] else "dodge")
+            )
             melee(ctx, pid, live[0], _default_weapon(s), response)
 
 

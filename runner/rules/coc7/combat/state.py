@@ -71,8 +71,17 @@ def _pick(ctx: Context, n: int, label: str) -> int:
     expr = f"1d{n}"
     f = ctx.faces([n], expr=expr)[0]
     # Through emit, so a front end that hides keeper events hides this one.
-    ctx.emit({"type": "roll", "expr": expr, "dice": [f], "sides": [n], "total": f,
-              "label": label, "keeper": True})
+    ctx.emit(
+        {
+            "type": "roll",
+            "expr": expr,
+            "dice": [f],
+            "sides": [n],
+            "total": f,
+            "label": label,
+            "keeper": True,
+        }
+    )
     return f - 1
 
 

@@ -34,9 +34,13 @@ def active(ctx: Context) -> dict[str, dict[str, Any]]:
     """Obstacles at the current node, not yet solved, not hidden (or revealed)."""
     solved, revealed = C.value(ctx, "solved"), C.value(ctx, "revealed")
     node = A.get(ctx.state, "node")
-    return {oid: ob for oid, ob in obstacles(ctx.story).items()
-            if (not ob["node"] or node in ob["node"]) and oid not in solved
-            and (not ob.get("hidden") or oid in revealed)}
+    return {
+        oid: ob
+        for oid, ob in obstacles(ctx.story).items()
+        if (not ob["node"] or node in ob["node"])
+        and oid not in solved
+        and (not ob.get("hidden") or oid in revealed)
+    }
 
 
 def ob_name(ctx: Context, ob: dict[str, Any], oid: str) -> str:

@@ -30,16 +30,40 @@ def forms(ctx: Context, item: str) -> list[P.Form]:
             f = A.as_dict(f)
             if item in mods and f.get("form") not in (mods[item], None):
                 continue
-            out.append(P.Form(item, name, name_en, P.metres(f["height"]), bool(f.get("unstable")),
-                              bool(f.get("support"))))
+            out.append(
+                P.Form(
+                    item,
+                    name,
+                    name_en,
+                    P.metres(f["height"]),
+                    bool(f.get("unstable")),
+                    bool(f.get("support")),
+                )
+            )
     elif props.get("height") is not None and plat is not False:
-        out.append(P.Form(item, name, name_en, P.metres(props["height"]),
-                          bool(props.get("unstable")), bool(props.get("support"))))
+        out.append(
+            P.Form(
+                item,
+                name,
+                name_en,
+                P.metres(props["height"]),
+                bool(props.get("unstable")),
+                bool(props.get("support")),
+            )
+        )
     return out
 
 
-def reach_attempt(ctx: Context, height: Any, items: Any = None, pcs: Any = None, how: str = "",
-                  *, run_up_room: bool = True, pull_up: bool = False) -> tuple[bool, P.Attempt | None]:
+def reach_attempt(
+    ctx: Context,
+    height: Any,
+    items: Any = None,
+    pcs: Any = None,
+    how: str = "",
+    *,
+    run_up_room: bool = True,
+    pull_up: bool = False,
+) -> tuple[bool, P.Attempt | None]:
     """Decides whether the PCs reach ``height`` m; ``items`` None = any held platform."""
     target = P.metres(height)
     ids = C.who_list(ctx, pcs)
@@ -52,17 +76,36 @@ def reach_attempt(ctx: Context, height: Any, items: Any = None, pcs: Any = None,
         stances = P.stance_set(how)
     except ValueError as e:
         raise RuleError(str(e)) from None
-    ok, fail = _solve(target, tuple(people), tuple((i, tuple(f)) for i, f in fb.items()),
-                      stances, exact, run_up_room, pull_up)
+    ok, fail = _solve(
+        target,
+        tuple(people),
+        tuple((i, tuple(f)) for i, f in fb.items()),
+        stances,
+        exact,
+        run_up_room,
+        pull_up,
+    )
     return (ok is not None), (ok or fail)
 
 
 @functools.lru_cache(maxsize=1024)
-def _solve(target: Fraction, people: tuple[Character, ...], forms_by_item: tuple[Any, ...],
-           stances: tuple[str, ...], exact: bool, run_up_room: bool,
-           pull_up: bool = False) -> tuple[P.Attempt | None, P.Attempt | None]:
+def _solve(
+    target: Fraction,
+    people: tuple[Character, ...],
+    forms_by_item: tuple[Any, ...],
+    stances: tuple[str, ...],
+    exact: bool,
+    run_up_room: bool,
+    pull_up: bool = False,
+) -> tuple[P.Attempt | None, P.Attempt | None]:
     """``P.solve``, remembered: it is a pure function of these (frozen) values, and a story
     asks the same reach over and over. The Attempts are shared, so they are only read."""
-    return P.solve(target, list(people), {i: list(f) for i, f in forms_by_item},
-                   stances=stances, exact_items=exact, run_up_room=run_up_room,
-                   pull_up=pull_up)
+    return P.solve(
+        target,
+        list(people),
+        {i: list(f) for i, f in forms_by_item},
+        stances=stances,
+        exact_items=exact,
+        run_up_room=run_up_room,
+        pull_up=pull_up,
+    )

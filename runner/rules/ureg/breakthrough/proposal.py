@@ -97,7 +97,7 @@ def parse(ctx: Context, text: str) -> Proposal:
     for noun, phrase in _LOCK_PHRASES:
         at = mask.find(phrase)
         while at >= 0:
-            mask = mask[:at] + "\0" * len(noun) + mask[at + len(noun):]
+            mask = mask[:at] + "\0" * len(noun) + mask[at + len(noun) :]
             unlock = True
             at = mask.find(phrase, at + len(noun))
     found: list[tuple[int, str, str]] = []
@@ -110,7 +110,7 @@ def parse(ctx: Context, text: str) -> Proposal:
         m = next((m for m in re.finditer(pat, mask) if _word_start(mask, m.start(), w)), None)
         if not m:
             continue
-        mask = mask[:m.start()] + "\0" * (m.end() - m.start()) + mask[m.end():]
+        mask = mask[: m.start()] + "\0" * (m.end() - m.start()) + mask[m.end() :]
         found.append((m.start(), kind, ident))
     # Things are listed in the order the proposal names them (「木箱に梯子を載せて」: box, ladder).
     for _pos, kind, ident in sorted(found):

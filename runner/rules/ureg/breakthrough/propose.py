@@ -39,9 +39,17 @@ SAID = "said"
 # the one the proposal fits is meant (「針金で鍵を開ける」 in a hall with a locked door and
 # broken stairs is about the door).
 _FITS: dict[str, tuple[str, ...]] = {
-    "unlock": ("lock",), "open": ("lock",), "break": ("breakable", "sturdy"),
-    "climb": ("height",), "shoulder": ("height",), "jump": ("height", "gap"), "cross": ("gap",),
-    "squeeze": ("narrow",), "light": ("dark",), "move": ("heavy",), "poke": ("poke",),
+    "unlock": ("lock",),
+    "open": ("lock",),
+    "break": ("breakable", "sturdy"),
+    "climb": ("height",),
+    "shoulder": ("height",),
+    "jump": ("height", "gap"),
+    "cross": ("gap",),
+    "squeeze": ("narrow",),
+    "light": ("dark",),
+    "move": ("heavy",),
+    "poke": ("poke",),
     "fight": ("fight",),
 }
 
@@ -50,12 +58,22 @@ def _fitting(acts: dict[str, dict[str, Any]], intents: set[str]) -> list[str]:
     keys = {k for i in intents for k in _FITS.get(i, ())}
     if not keys:
         return []
-    return [oid for oid, ob in acts.items() if any(ob.get(k) not in (None, False, "") for k in keys)]
+    return [
+        oid for oid, ob in acts.items() if any(ob.get(k) not in (None, False, "") for k in keys)
+    ]
 
 
 def _missing_names(ctx: Context, missing: list[str]) -> tuple[str, str]:
-    names = "、".join(f"「{A.item_name(ctx.story, i) if i not in CATALOGUE or A.story_item(ctx.story, i) else CATALOGUE[i].name}」" for i in missing)
-    names_en = ", ".join(A.item_name(ctx.story, i, "en") if A.story_item(ctx.story, i) or i not in CATALOGUE else CATALOGUE[i].name_en for i in missing)
+    names = "、".join(
+        f"「{A.item_name(ctx.story, i) if i not in CATALOGUE or A.story_item(ctx.story, i) else CATALOGUE[i].name}」"
+        for i in missing
+    )
+    names_en = ", ".join(
+        A.item_name(ctx.story, i, "en")
+        if A.story_item(ctx.story, i) or i not in CATALOGUE
+        else CATALOGUE[i].name_en
+        for i in missing
+    )
     return names, names_en
 
 
@@ -73,10 +91,19 @@ def _look(ctx: Context, prop: Proposal, acts: dict[str, dict[str, Any]]) -> bool
         if not text:
             seen = []
             if ob.get("height") is not None:
-                seen.append((f"床から {P.fmt(P.metres(ob['height']))} m の高さにある",
-                             f"it is {P.fmt(P.metres(ob['height']))} m above the floor"))
+                seen.append(
+                    (
+                        f"床から {P.fmt(P.metres(ob['height']))} m の高さにある",
+                        f"it is {P.fmt(P.metres(ob['height']))} m above the floor",
+                    )
+                )
             if ob.get("gap") is not None:
-                seen.append((f"幅は {P.fmt(P.metres(ob['gap']))} m", f"it is {P.fmt(P.metres(ob['gap']))} m across"))
+                seen.append(
+                    (
+                        f"幅は {P.fmt(P.metres(ob['gap']))} m",
+                        f"it is {P.fmt(P.metres(ob['gap']))} m across",
+                    )
+                )
             if _lock(ob):
                 seen.append(("鍵がかかっている", "it is locked"))
             if ob.get("narrow"):
@@ -86,11 +113,17 @@ def _look(ctx: Context, prop: Proposal, acts: dict[str, dict[str, Any]]) -> bool
             if ob.get("heavy"):
                 seen.append(("ひどく重そうだ", "it looks very heavy"))
             if en:
-                text = f"The {name}: " + ("; ".join(e for _, e in seen) or "nothing more to see") + \
-                    ". Say how you would get past it, and with what."
+                text = (
+                    f"The {name}: "
+                    + ("; ".join(e for _, e in seen) or "nothing more to see")
+                    + ". Say how you would get past it, and with what."
+                )
             else:
-                text = f"「{name}」：" + ("、".join(j for j, _ in seen) or "これといって変わったところはない") + \
-                    "。どう突破するか、何を使うか、具体的に提案してみよう。"
+                text = (
+                    f"「{name}」："
+                    + ("、".join(j for j, _ in seen) or "これといって変わったところはない")
+                    + "。どう突破するか、何を使うか、具体的に提案してみよう。"
+                )
         ctx.say(text, id=f"ureg.look.{oid}")
         said = True
     for item in prop.items:
@@ -120,8 +153,12 @@ def propose(ctx: Context, text: str) -> bool | str:
         if prop.items and not prop.missing:
             names = "、".join(f"「{A.item_name(ctx.story, i)}」" for i in prop.items)
             names_en = ", ".join(A.item_name(ctx.story, i, "en") for i in prop.items)
-            ctx.say(f"You already have: {names_en}." if C.lang(ctx) == "en" else f"{names}はもう手元にある。",
-                    id="ureg.have")
+            ctx.say(
+                f"You already have: {names_en}."
+                if C.lang(ctx) == "en"
+                else f"{names}はもう手元にある。",
+                id="ureg.have",
+            )
             return SAID
         return False
     targets = [o for o in prop.obstacles if o in acts]
@@ -133,9 +170,15 @@ def propose(ctx: Context, text: str) -> bool | str:
         fitting = _fitting(acts, prop.intents)
         if len(acts) > 1 and len(fitting) == 1:
             targets = fitting
-        elif len(acts) == 1 and not ("unlock" in prop.intents and not fitting) and (
-                prop.items or prop.intents & STRONG_INTENTS or (
-                "fight" in prop.intents and next(iter(acts.values())).get("fight"))):
+        elif (
+            len(acts) == 1
+            and not ("unlock" in prop.intents and not fitting)
+            and (
+                prop.items
+                or prop.intents & STRONG_INTENTS
+                or ("fight" in prop.intents and next(iter(acts.values())).get("fight"))
+            )
+        ):
             targets = list(acts)
     if not prop.items and not prop.missing and not targets and not prop.obstacles:
         return False
@@ -144,12 +187,19 @@ def propose(ctx: Context, text: str) -> bool | str:
         # Everything the proposal names takes part, or it is said what is not at hand: a
         # plan that silently drops the ladder it names is not the player's plan.
         names, names_en = _missing_names(ctx, prop.missing)
-        ctx.say(f"You do not have: {names_en}." if lang_en else f"{names}は手元にない。", id="ureg.missing")
+        ctx.say(
+            f"You do not have: {names_en}." if lang_en else f"{names}は手元にない。",
+            id="ureg.missing",
+        )
         return True
     if not targets:
         what = prop.understood(ctx)
-        ctx.say("Use it on what? Nothing here seems to need it yet." if lang_en else
-                f"{what}を何に使うのか、ここでは対象が見当たらない。", id="ureg.no_target")
+        ctx.say(
+            "Use it on what? Nothing here seems to need it yet."
+            if lang_en
+            else f"{what}を何に使うのか、ここでは対象が見当たらない。",
+            id="ureg.no_target",
+        )
         return True
     oid = targets[0]
     ob = acts[oid]
@@ -162,10 +212,13 @@ def propose(ctx: Context, text: str) -> bool | str:
         return True
     understood = prop.understood(ctx) + f"「{ob_name(ctx, ob, oid)}」"
     if v is None:
-        ctx.say(f"Understood: {', '.join([A.item_name(ctx.story, i, 'en') for i in prop.items] + [ob_name(ctx, ob, oid)])}. "
-                "But how exactly? That plan does not get you past it." if lang_en else
-                f"{understood}について考えたが、その方法では突破できそうにない。どう使うか、もう少し具体的に。",
-                id="ureg.not_through")
+        ctx.say(
+            f"Understood: {', '.join([A.item_name(ctx.story, i, 'en') for i in prop.items] + [ob_name(ctx, ob, oid)])}. "
+            "But how exactly? That plan does not get you past it."
+            if lang_en
+            else f"{understood}について考えたが、その方法では突破できそうにない。どう使うか、もう少し具体的に。",
+            id="ureg.not_through",
+        )
     else:
         ctx.say(_t(ctx, v) if lang_en else f"{understood}：{v.text}", id="ureg.not_through")
     return True
@@ -193,14 +246,25 @@ def fight_obstacle(ctx: Context, oid: str, ob: dict[str, Any], prop: Proposal) -
     enemies = cfg.get("enemies") or ""
     usable = set(A.held(ctx.state)) | set(fixtures(ctx, ob))
     fighters = _people(ctx, prop)
-    plan = next((A.as_dict(p) for p in cfg.get("plans") or []
-                 if _plan_matches(ctx, A.as_dict(p), prop, usable)), {})
+    plan = next(
+        (
+            A.as_dict(p)
+            for p in cfg.get("plans") or []
+            if _plan_matches(ctx, A.as_dict(p), prop, usable)
+        ),
+        {},
+    )
     plan_items = set(C.split(plan.get("items")))
-    weapons = [i for i in prop.items if i in usable and i not in plan_items
-               and K.item_power(A.item_props(ctx.story, i)) > 0]
+    weapons = [
+        i
+        for i in prop.items
+        if i in usable and i not in plan_items and K.item_power(A.item_props(ctx.story, i)) > 0
+    ]
     lang = C.lang(ctx)
     if plan.get("say"):
-        ctx.say(plan.get("say_en", plan["say"]) if lang == "en" else plan["say"], id=f"ureg.plan.{oid}")
+        ctx.say(
+            plan.get("say_en", plan["say"]) if lang == "en" else plan["say"], id=f"ureg.plan.{oid}"
+        )
     result = plan.get("result") if C.option(ctx.story, "combat") == "about" else None
     if result in K.RESULT_KEYS:
         ctx.say(C.t(ctx, K.RESULT_JA[result], K.RESULT_EN[result]), id="ureg.fight")
@@ -208,9 +272,14 @@ def fight_obstacle(ctx: Context, oid: str, ob: dict[str, Any], prop: Proposal) -
         armed = []
         for n, cid in enumerate(fighters):
             w = weapons[n] if n < len(weapons) else None
-            armed.append((C.character(ctx, cid), A.item_name(ctx.story, w) if w else "",
-                          A.item_name(ctx.story, w, "en") if w else "",
-                          A.item_props(ctx.story, w) if w else None))
+            armed.append(
+                (
+                    C.character(ctx, cid),
+                    A.item_name(ctx.story, w) if w else "",
+                    A.item_name(ctx.story, w, "en") if w else "",
+                    A.item_props(ctx.story, w) if w else None,
+                )
+            )
         res = K.fight(armed, C.enemy_total(ctx, enemies), plan.get("modifier", 0))
         result = res.result
         res.say(ctx, lang)
@@ -231,12 +300,20 @@ def give_hint(ctx: Context, about: str | None = None) -> bool:
     (the player's question) or else the first one here."""
     r = C.R(ctx)
     if not C.hint_available(ctx):
-        ctx.say(C.t(ctx, "特別なヒントはもう使った（または〈○閃き〉のPCがいない）。",
-                    "The special hint is used up (or no PC has 〈○Inspiration〉)."), id="ureg.hint_none")
+        ctx.say(
+            C.t(
+                ctx,
+                "特別なヒントはもう使った（または〈○閃き〉のPCがいない）。",
+                "The special hint is used up (or no PC has 〈○Inspiration〉).",
+            ),
+            id="ureg.hint_none",
+        )
         return False
     acts = active(ctx)
     if not acts:
-        ctx.say(C.t(ctx, "今は閃くことがない。", "Nothing comes to mind just now."), id="ureg.hint_none")
+        ctx.say(
+            C.t(ctx, "今は閃くことがない。", "Nothing comes to mind just now."), id="ureg.hint_none"
+        )
         return False
     oid = about if about in acts else next(iter(acts))
     ob = acts[oid]
@@ -245,14 +322,23 @@ def give_hint(ctx: Context, about: str | None = None) -> bool:
         ways = [A.as_dict(w) for w in ob.get("ways") or []]
         items = [i for w in ways for i in C.split(w.get("items"))]
         if items:
-            text = C.t(ctx, f"閃いた！「{A.item_name(ctx.story, items[0])}」が役に立ちそうだ。",
-                       f"Inspiration! The {A.item_name(ctx.story, items[0], 'en')} could help.")
+            text = C.t(
+                ctx,
+                f"閃いた！「{A.item_name(ctx.story, items[0])}」が役に立ちそうだ。",
+                f"Inspiration! The {A.item_name(ctx.story, items[0], 'en')} could help.",
+            )
         elif ob.get("height") is not None:
-            text = C.t(ctx, "閃いた！高さを足せる物を、重ねて使えないだろうか。",
-                       "Inspiration! Could things that add height be stacked?")
+            text = C.t(
+                ctx,
+                "閃いた！高さを足せる物を、重ねて使えないだろうか。",
+                "Inspiration! Could things that add height be stacked?",
+            )
         else:
-            text = C.t(ctx, f"閃いた！「{ob_name(ctx, ob, oid)}」をよく調べてみよう。",
-                       f"Inspiration! Look closely at the {ob_name(ctx, ob, oid)}.")
+            text = C.t(
+                ctx,
+                f"閃いた！「{ob_name(ctx, ob, oid)}」をよく調べてみよう。",
+                f"Inspiration! Look closely at the {ob_name(ctx, ob, oid)}.",
+            )
     r["hint_used"] = True
     ctx.say(text, id="ureg.hint")
     return True

@@ -45,11 +45,16 @@ def _needs_ok(ctx: Context, item: str) -> tuple[bool, str, str]:
         if alt != "manual" and C.has_ability(ctx, alt):
             return True, "", ""
     name = A.item_name(ctx.story, item, "ja")
-    return False, f"{name}を安全に使うには専門知識が要る", \
-        f"the {A.item_name(ctx.story, item, 'en')} needs expert knowledge to use safely"
+    return (
+        False,
+        f"{name}を安全に使うには専門知識が要る",
+        f"the {A.item_name(ctx.story, item, 'en')} needs expert knowledge to use safely",
+    )
 
 
-def _way_matches(ctx: Context, way: dict[str, Any], prop: Proposal, usable: set[str]) -> bool | None:
+def _way_matches(
+    ctx: Context, way: dict[str, Any], prop: Proposal, usable: set[str]
+) -> bool | None:
     """True: the proposal names this way and it works; False: named but not met; None: not named."""
     items = C.split(way.get("items"))
     words = [fold(str(w)) for w in (way.get("words") or [])]
@@ -90,8 +95,11 @@ def resolve(ctx: Context, oid: str, ob: dict[str, Any], prop: Proposal) -> Verdi
         if m:
             return Verdict(True, way.get("say", ""), way.get("say_en", way.get("say", "")), way)
         if m is False and best_fail is None:
-            best_fail = Verdict(False, way.get("fail", "その方法はまだうまくいかない。"),
-                                way.get("fail_en", "That does not work yet."))
+            best_fail = Verdict(
+                False,
+                way.get("fail", "その方法はまだうまくいかない。"),
+                way.get("fail_en", "That does not work yet."),
+            )
     for rule in (_reach, _poke, _break, _unlock, _light, _gap, _narrow, _heavy):
         v = rule(ctx, ob, prop, usable)
         if v is not None:
@@ -124,15 +132,24 @@ def _reach(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -
         how = "stand"
     else:
         how = ""
-    ok, att = reach_attempt(ctx, ob["height"], plats, _people(ctx, prop), how,
-                            run_up_room=ob.get("run_up", True) is not False,
-                            pull_up=bool(ob.get("pull_up")))
+    ok, att = reach_attempt(
+        ctx,
+        ob["height"],
+        plats,
+        _people(ctx, prop),
+        how,
+        run_up_room=ob.get("run_up", True) is not False,
+        pull_up=bool(ob.get("pull_up")),
+    )
     if att is None:
         return Verdict(False, "それでは高さが足りない。", "That is not high enough.")
     ja, en = att.explain("ja"), att.explain("en")
     if ok and att.stance in ("touch", "run_touch") and not ob.get("touch"):
-        return Verdict(False, f"{ja}。跳んで一瞬触れるだけでは足りない。",
-                       f"{en}. A momentary touch is not enough here.")
+        return Verdict(
+            False,
+            f"{ja}。跳んで一瞬触れるだけでは足りない。",
+            f"{en}. A momentary touch is not enough here.",
+        )
     if ok:
         return Verdict(True, f"{ja}。届いた！", f"{en}. You reach it!")
     return Verdict(False, f"{ja}。届かない。", f"{en}. Out of reach.")
@@ -156,8 +173,11 @@ def _poke(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) ->
     rel = "≥" if total >= target else "<"
     ja = f"手の届く高さ {P.fmt(P.reach(best))} m + {names} {P.fmt(length)} m = {P.fmt(total)} m {rel} {P.fmt(target)} m"
     en = f"reach {P.fmt(P.reach(best))} m + {names_en} {P.fmt(length)} m = {P.fmt(total)} m {rel} {P.fmt(target)} m"
-    return Verdict(total >= target, ja + ("。届いた！" if total >= target else "。届かない。"),
-                   en + (". It reaches!" if total >= target else ". Out of reach."))
+    return Verdict(
+        total >= target,
+        ja + ("。届いた！" if total >= target else "。届かない。"),
+        en + (". It reaches!" if total >= target else ". Out of reach."),
+    )
 
 
 def _break(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> Verdict | None:
@@ -172,12 +192,21 @@ def _break(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -
         if not ok:
             return Verdict(False, why + "。", why_en + ".")
         tn = A.item_name(ctx.story, tool)
-        return Verdict(True, f"{tn}で{name}を壊した！", f"You smash the {name} with the {A.item_name(ctx.story, tool, 'en')}!")
+        return Verdict(
+            True,
+            f"{tn}で{name}を壊した！",
+            f"You smash the {name} with the {A.item_name(ctx.story, tool, 'en')}!",
+        )
     if ob.get("sturdy"):
-        return Verdict(False, f"{name}は頑丈で、素手や力任せでは壊せない。",
-                       f"The {name} is sturdy: bare hands and brute force will not break it.")
+        return Verdict(
+            False,
+            f"{name}は頑丈で、素手や力任せでは壊せない。",
+            f"The {name} is sturdy: bare hands and brute force will not break it.",
+        )
     if C.has_ability(ctx, "強力", ",".join(_people(ctx, prop))):
-        return Verdict(True, f"〈○強力〉の力で{name}を壊した！", f"〈○Strong〉 muscles break the {name}!")
+        return Verdict(
+            True, f"〈○強力〉の力で{name}を壊した！", f"〈○Strong〉 muscles break the {name}!"
+        )
     return Verdict(False, f"素手では{name}を壊せない。", f"Bare hands cannot break the {name}.")
 
 
@@ -196,38 +225,66 @@ def _unlock(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) 
     keys = C.split(lk.get("key"))
     for k in keys:
         if k in prop.items and k in usable:
-            return Verdict(True, f"{A.item_name(ctx.story, k)}で{name}の鍵を開けた。",
-                           f"The {A.item_name(ctx.story, k, 'en')} opens the {name}.")
+            return Verdict(
+                True,
+                f"{A.item_name(ctx.story, k)}で{name}の鍵を開けた。",
+                f"The {A.item_name(ctx.story, k, 'en')} opens the {name}.",
+            )
     picks = _tools(ctx, [i for i in prop.items if i in usable], "pick")
     if not picks and "open" in prop.intents and not prop.items and "unlock" not in prop.intents:
         return Verdict(False, f"{name}には鍵がかかっている。", f"The {name} is locked.")
     if picks or "unlock" in prop.intents:
         if lk.get("safety") or lk.get("pick") is False:
-            return Verdict(False, f"{name}の錠は鍵開けができない作りだ。", f"The {name}'s lock cannot be picked.")
+            return Verdict(
+                False,
+                f"{name}の錠は鍵開けができない作りだ。",
+                f"The {name}'s lock cannot be picked.",
+            )
         if not picks:
             if not prop.items:
                 return Verdict(False, f"{name}には鍵がかかっている。", f"The {name} is locked.")
             return None
         if not C.has_ability(ctx, "器用", ",".join(_people(ctx, prop))):
-            return Verdict(False, "鍵開けには〈○器用〉な手先が要る。", "Picking a lock takes 〈○Dexterous〉 hands.")
-        return Verdict(True, f"{A.item_name(ctx.story, picks[0])}で{name}の鍵を開けた。",
-                       f"You pick the {name}'s lock with the {A.item_name(ctx.story, picks[0], 'en')}.")
+            return Verdict(
+                False,
+                "鍵開けには〈○器用〉な手先が要る。",
+                "Picking a lock takes 〈○Dexterous〉 hands.",
+            )
+        return Verdict(
+            True,
+            f"{A.item_name(ctx.story, picks[0])}で{name}の鍵を開けた。",
+            f"You pick the {name}'s lock with the {A.item_name(ctx.story, picks[0], 'en')}.",
+        )
     return None
 
 
 def _light(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> Verdict | None:
     if not ob.get("dark"):
         return None
-    lights = [i for i in prop.items if i in usable and (
-        A.item_props(ctx.story, i).get("light") or A.item_props(ctx.story, i).get("fire")
-        or C.value(ctx, "mods").get(i) == "lit")]
+    lights = [
+        i
+        for i in prop.items
+        if i in usable
+        and (
+            A.item_props(ctx.story, i).get("light")
+            or A.item_props(ctx.story, i).get("fire")
+            or C.value(ctx, "mods").get(i) == "lit"
+        )
+    ]
     if lights:
-        return Verdict(True, f"{A.item_name(ctx.story, lights[0])}で照らした。",
-                       f"You light the way with the {A.item_name(ctx.story, lights[0], 'en')}.")
+        return Verdict(
+            True,
+            f"{A.item_name(ctx.story, lights[0])}で照らした。",
+            f"You light the way with the {A.item_name(ctx.story, lights[0], 'en')}.",
+        )
     if "light" in prop.intents:
         return Verdict(False, "照らす物がない。", "You have nothing to light it with.")
     if C.has_ability(ctx, "夜目", ",".join(_people(ctx, prop))) and not prop.items:
-        return Verdict(True, "〈○夜目〉で暗がりを白黒に見通した。", "〈○Night-eyed〉, you see through the dark in black and white.")
+        return Verdict(
+            True,
+            "〈○夜目〉で暗がりを白黒に見通した。",
+            "〈○Night-eyed〉, you see through the dark in black and white.",
+        )
     return None
 
 
@@ -257,8 +314,11 @@ def _gap(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> 
     kind = ("助走付き幅跳び", "running long jump") if run else ("幅跳び", "long jump")
     ja = f"{kind[0]}：{'、'.join(lines)}（隙間 {P.fmt(gap)} m）"
     en = f"{kind[1]}: {', '.join(lines_en)} (gap {P.fmt(gap)} m)"
-    return Verdict(ok, ja + ("。跳び越えた！" if ok else "。届かない。"),
-                   en + (". Across!" if ok else ". Too short."))
+    return Verdict(
+        ok,
+        ja + ("。跳び越えた！" if ok else "。届かない。"),
+        en + (". Across!" if ok else ". Too short."),
+    )
 
 
 def _narrow(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> Verdict | None:
@@ -268,22 +328,33 @@ def _narrow(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) 
     party = C.active_pcs(ctx)
     too_big = [c for c in party if not C.has_ability(ctx, "小柄", c)]
     if not too_big:
-        return Verdict(True, "〈○小柄〉な体で狭い隙間を抜けた。", "〈○Small〉 enough, you slip through.")
+        return Verdict(
+            True, "〈○小柄〉な体で狭い隙間を抜けた。", "〈○Small〉 enough, you slip through."
+        )
     if len(too_big) == len(party):
         return Verdict(False, "普通の体では狭すぎて通れない。", "Too narrow for an ordinary body.")
     names = [C.character(ctx, c).label for c in too_big]
-    return Verdict(False, f"{'と'.join(names)}は〈○小柄〉ではなく、狭すぎて一緒に通れない。",
-                   f"{', '.join(names)} not 〈○Small〉: too narrow to come through together.")
+    return Verdict(
+        False,
+        f"{'と'.join(names)}は〈○小柄〉ではなく、狭すぎて一緒に通れない。",
+        f"{', '.join(names)} not 〈○Small〉: too narrow to come through together.",
+    )
 
 
 def _heavy(ctx: Context, ob: dict[str, Any], prop: Proposal, usable: set[str]) -> Verdict | None:
     if not ob.get("heavy") or "move" not in prop.intents:
         return None
-    tools = [i for i in prop.items if i in usable and set(A.item_props(ctx.story, i).get("tools") or [])
-             & {"lift", "lever"}]
+    tools = [
+        i
+        for i in prop.items
+        if i in usable and set(A.item_props(ctx.story, i).get("tools") or []) & {"lift", "lever"}
+    ]
     if tools:
-        return Verdict(True, f"{A.item_name(ctx.story, tools[0])}を使って動かした。",
-                       f"With the {A.item_name(ctx.story, tools[0], 'en')} it moves.")
+        return Verdict(
+            True,
+            f"{A.item_name(ctx.story, tools[0])}を使って動かした。",
+            f"With the {A.item_name(ctx.story, tools[0], 'en')} it moves.",
+        )
     if C.has_ability(ctx, "強力", ",".join(_people(ctx, prop))):
         return Verdict(True, "〈○強力〉の力で動かした。", "〈○Strong〉 arms shift it.")
     return Verdict(False, "重すぎて、素手では動かない。", "Too heavy to move bare-handed.")
@@ -301,15 +372,30 @@ def modify(ctx: Context, prop: Proposal) -> Verdict | None:
         tool = next((i for i in _tools(ctx, items, "bend") + _tools(ctx, items, "lever")), None)
         tname = A.item_name(ctx.story, target)
         if tool is None and not (C.has_ability(ctx, "強力", pcs)):
-            return Verdict(False, f"道具なしでは{tname}は曲がらない。", f"The {A.item_name(ctx.story, target, 'en')} will not bend without a tool.")
+            return Verdict(
+                False,
+                f"道具なしでは{tname}は曲がらない。",
+                f"The {A.item_name(ctx.story, target, 'en')} will not bend without a tool.",
+            )
         r["mods"][target] = "bent"
         how = f"{A.item_name(ctx.story, tool)}を使い、" if tool else "〈○強力〉の力で"
-        return Verdict(True, f"{how}{tname}を中央で「く」の字に曲げた。",
-                       f"You bend the {A.item_name(ctx.story, target, 'en')} in the middle.")
+        return Verdict(
+            True,
+            f"{how}{tname}を中央で「く」の字に曲げた。",
+            f"You bend the {A.item_name(ctx.story, target, 'en')} in the middle.",
+        )
     if "join" in it:
-        longs = [i for i in items if A.item_props(ctx.story, i).get("length")
-                 and not set(A.item_props(ctx.story, i).get("tools") or []) & {"bind"}]
-        binders = [i for i in A.held(ctx.state) if set(A.item_props(ctx.story, i).get("tools") or []) & {"bind", "glue"}]
+        longs = [
+            i
+            for i in items
+            if A.item_props(ctx.story, i).get("length")
+            and not set(A.item_props(ctx.story, i).get("tools") or []) & {"bind"}
+        ]
+        binders = [
+            i
+            for i in A.held(ctx.state)
+            if set(A.item_props(ctx.story, i).get("tools") or []) & {"bind", "glue"}
+        ]
         if len(longs) < 2:
             return None
         if not binders:
@@ -317,8 +403,11 @@ def modify(ctx: Context, prop: Proposal) -> Verdict | None:
         r["joined"] = [j for j in r["joined"] if not set(j) & set(longs)] + [longs]
         length = sum((P.metres(A.item_props(ctx.story, i)["length"]) for i in longs), Fraction(0))
         names = "と".join(A.item_name(ctx.story, i) for i in longs)
-        return Verdict(True, f"{A.item_name(ctx.story, binders[0])}で{names}を繋いだ（長さ {P.fmt(length)} m）。",
-                       f"You join them with the {A.item_name(ctx.story, binders[0], 'en')} ({P.fmt(length)} m long).")
+        return Verdict(
+            True,
+            f"{A.item_name(ctx.story, binders[0])}で{names}を繋いだ（長さ {P.fmt(length)} m）。",
+            f"You join them with the {A.item_name(ctx.story, binders[0], 'en')} ({P.fmt(length)} m long).",
+        )
     if "light" in it:
         candle = next((i for i in items if A.item_props(ctx.story, i).get("needs_fire")), None)
         if candle is None:
@@ -327,14 +416,22 @@ def modify(ctx: Context, prop: Proposal) -> Verdict | None:
         if fire is None:
             return Verdict(False, "火がない。", "You have no fire.")
         r["mods"][candle] = "lit"
-        return Verdict(True, f"{A.item_name(ctx.story, fire)}で{A.item_name(ctx.story, candle)}に火を灯した。",
-                       f"You light the {A.item_name(ctx.story, candle, 'en')}.")
+        return Verdict(
+            True,
+            f"{A.item_name(ctx.story, fire)}で{A.item_name(ctx.story, candle)}に火を灯した。",
+            f"You light the {A.item_name(ctx.story, candle, 'en')}.",
+        )
     if it & {"spread", "fold", "open"}:
-        target = next((i for i in items if len(A.item_props(ctx.story, i).get("platform") or []) > 1), None)
+        target = next(
+            (i for i in items if len(A.item_props(ctx.story, i).get("platform") or []) > 1), None
+        )
         if target is None:
             return None
         form = "step" if "fold" in it else "ladder"
         r["mods"][target] = form
-        return Verdict(True, f"{A.item_name(ctx.story, target)}を{'踏み台にした' if form == 'step' else '開いて梯子にした'}。",
-                       f"The {A.item_name(ctx.story, target, 'en')} is now a {'step' if form == 'step' else 'ladder'}.")
+        return Verdict(
+            True,
+            f"{A.item_name(ctx.story, target)}を{'踏み台にした' if form == 'step' else '開いて梯子にした'}。",
+            f"The {A.item_name(ctx.story, target, 'en')} is now a {'step' if form == 'step' else 'ladder'}.",
+        )
     return None

@@ -87,4 +87,5 @@ endings:
       offers: [climb]
     - after: 3
       offers: [rest]
-""")
+""",
+)
