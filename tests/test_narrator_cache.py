@@ -136,6 +136,9 @@ def test_a_stopped_render_goes_on_where_it_stopped_and_jobs_share_the_work(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # a suite started in the background (`cmd &`) inherits SIGINT ignored, and Python
+        # then never raises KeyboardInterrupt: give the render the terminal's default back
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120
     while len(wavs(env)) < 2 and time.monotonic() < deadline:
