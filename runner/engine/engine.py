@@ -8,9 +8,18 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from runner.engine.evaluate import MAX_ABS, EvalError, _num, compile_expr, shares_state
+from runner.engine.events import (
+    Candidate,
+    ErrorEvent,
+    Event,
+    NarrationEvent,
+    PendingEvent,
+    RollEvent,
+    StateEvent,
+)
 from runner.engine.gm import (
     FAILURE_LEVELS,
     GM_COMMANDS,
@@ -66,7 +75,7 @@ class Ctx:
         self.story = story
         self.state = state
         self.gm = gm
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.dice = dice
         self.goto: str | None = None
         self.budget = MAX_EFFECTS
@@ -112,7 +121,7 @@ class Ctx:
             raise NeedDice(expr, sides[len(out) :], label=label, target=target) from None
         return out
 
-    def emit(self, event: dict) -> None:
+    def emit(self, event: Event) -> None:
         if event.get("keeper") and not self.gm:
             return
         self.events.append(event)
@@ -124,15 +133,15 @@ class Ctx:
             return
         # Speakers are characters (#13 item 13): a rule's line "by" anything else (a voice
         # key such as "system") is the narrator's.
-        spoken = speaker in self.story.characters
-        ev = {
+        who = speaker if speaker is not None and speaker in self.story.characters else None
+        ev: NarrationEvent = {
             "type": "narration",
             "text": text,
-            "speaker": speaker if spoken else "narrator",
+            "speaker": who if who is not None else "narrator",
             "id": id,
         }
-        if spoken:
-            ev["name"] = speaker_name(self, speaker)
+        if who is not None:
+            ev["name"] = speaker_name(self, who)
         if keeper:
             ev["keeper"] = True
         self.events.append(ev)
@@ -198,7 +207,7 @@ def new_game(
     gm: bool = False,
     dice: list[int] | None = None,
     manual: bool = False,
-) -> tuple[State, list[dict]]:
+) -> tuple[State, list[Event]]:
     """Starts a game: the state at the start node and the opening events (with state and prompt)."""
     state = State(
         story.id,
@@ -450,7 +459,7 @@ def step(
     manual: bool = False,
     gm: bool = False,
     tail_events: bool = True,
-) -> tuple[State, list[dict]]:
+) -> tuple[State, list[Event]]:
     """Runs one command. Returns the new state (the old one is untouched) and the turn's events.
 
     ``command`` is what the player typed, or a :class:`Choice` from :func:`available` for
@@ -461,22 +470,25 @@ def step(
     raised so the front end can ask the table and call again with more faces.
     """
     if state.ending is not None:
-        return state, [{"type": "error", "code": "ended", "message": "the game is over"}] + (
-            tail(story, state, gm=gm) if tail_events else []
-        )
+        ended: ErrorEvent = {"type": "error", "code": "ended", "message": "the game is over"}
+        return _refused(story, state, gm, tail_events, ended)
     if (
         isinstance(command, str)
         and len(command) > MAX_COMMAND
         and not command.startswith(("!", "@"))
     ):
-        return state, [
+        return _refused(
+            story,
+            state,
+            gm,
+            tail_events,
             {
                 "type": "error",
                 "code": "too_long",
                 "max": MAX_COMMAND,
                 "message": f"a command is at most {MAX_COMMAND} characters",
-            }
-        ] + (tail(story, state, gm=gm) if tail_events else [])
+            },
+        )
     if isinstance(command, Choice):
         # A choice that available() just gave for this very state (bots, simulations).
         choices: list[Choice] = []
@@ -534,17 +546,29 @@ def step(
             if isinstance(e, RecursionError)
             else f"story error: {e}"
         )
-        return state, [
+        return _refused(
+            story,
+            state,
+            gm,
+            tail_events,
             {
                 "type": "error",
                 "code": "story_error",
                 "data": {"detail": msg[len("story error: ") :]},
                 "message": msg,
-            }
-        ] + (tail(story, state, gm=gm) if tail_events else [])
+            },
+        )
     new.turn += 1
     new.rng = seeded.state
     return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
+
+
+def _refused(
+    story: Story, state: State, gm: bool, tail_events: bool, error: ErrorEvent
+) -> tuple[State, list[Event]]:
+    """A command that could not run: the same state, its error and (with ``tail_events``)
+    the turn's closing events."""
+    return state, [error, *tail(story, state, gm=gm)] if tail_events else [error]
 
 
 def _gm_command(
@@ -556,7 +580,7 @@ def _gm_command(
     tail_events: bool,
     dice: list[int] | None = None,
     manual: bool = False,
-) -> tuple[State, list[dict]]:
+) -> tuple[State, list[Event]]:
     """``!set VAR EXPR``, ``!clock +30|HH:MM``, ``!damage WHO N [STAT]``, ``!stat WHO STAT-N``,
     ``!force KEY``, ``!give ITEM``, ``!take ITEM``, ``!goto NODE``: a game master's overrides
     (see runner/engine/gm.py). They are commands like any other, so a transcript and a replay
@@ -566,8 +590,9 @@ def _gm_command(
 
     closing = tail(story, state, gm=gm) if tail_events else []
 
-    def fail(code: str, msg: str, **data: Any) -> tuple[State, list[dict]]:
-        return state, [{"type": "error", "code": code, "data": data, "message": msg}] + closing
+    def fail(code: str, msg: str, **data: Any) -> tuple[State, list[Event]]:
+        err: ErrorEvent = {"type": "error", "code": code, "data": data, "message": msg}
+        return state, [err, *closing]
 
     if not gm:
         return fail(
@@ -602,7 +627,7 @@ def _rule_command(
     manual: bool,
     gm: bool,
     tail_events: bool,
-) -> tuple[State, list[dict]]:
+) -> tuple[State, list[Event]]:
     """``@name args``: a rule system's own command from a front end (``@tick 5``,
     ``@time_passed 30``), not a player's action. It may end the game like any effect."""
     name, _, rest = command[1:].strip().partition(" ")
@@ -611,27 +636,35 @@ def _rule_command(
     if fn is None:
         known = ", ".join("@" + k for k in sorted(rs.meta_commands)) or "none"
         shown = name if len(name) <= 40 else name[:40] + "…"
-        return state, [
+        return _refused(
+            story,
+            state,
+            gm,
+            tail_events,
             {
                 "type": "error",
                 "code": "unknown_rule_command",
                 "data": {"name": shown},
                 "message": f"unknown rule command @{shown} (this story's rules have: {known})",
-            }
-        ] + (tail(story, state, gm=gm) if tail_events else [])
+            },
+        )
     cmd = as_command(fn)
     try:
         # One validator at the door for every rule system's commands (runner/rules/meta.py).
         values = cmd.parse(name, rest, story.language)
     except RuleError as e:
-        return state, [
+        return _refused(
+            story,
+            state,
+            gm,
+            tail_events,
             {
                 "type": "error",
                 "code": "bad_arguments",
                 "data": {"name": name, "detail": str(e)},
                 "message": f"@{name}: {e}",
-            }
-        ] + (tail(story, state, gm=gm) if tail_events else [])
+            },
+        )
     new = state.copy()
     source, seeded = _dice_for(new, dice, manual)
     ctx = Ctx(story, new, gm, source)
@@ -641,22 +674,26 @@ def _rule_command(
     except _Ending:
         pass
     except (EvalError, RuleError, StoryRuntimeError, ValueError) as e:
-        return state, [
+        return _refused(
+            story,
+            state,
+            gm,
+            tail_events,
             {
                 "type": "error",
                 "code": "rule_command",
                 "data": {"name": name, "detail": str(e)},
                 "message": f"@{name}: {e}",
-            }
-        ] + (tail(story, state, gm=gm) if tail_events else [])
+            },
+        )
     new.rng = seeded.state
     return new, ctx.events + (tail(story, new, gm=gm) if tail_events else [])
 
 
-def _ambiguous(command: str, found: Found) -> dict:
+def _ambiguous(command: str, found: Found) -> ErrorEvent:
     """Several listed actions answer to a command: the question, as data (front ends list
     the candidates by their numbers)."""
-    cands = [{"n": c.n, "id": c.id, "label": c.label} for c in found.candidates]
+    cands: list[Candidate] = [{"n": c.n, "id": c.id, "label": c.label} for c in found.candidates]
     listed = " / ".join(f"{c['n']}. {c['label']}" for c in cands[:8])
     return {
         "type": "error",
@@ -690,7 +727,7 @@ def _known_closed(story: Story, state: State, choices: list[Choice]) -> list[Cho
     return out
 
 
-def _no_match(story: Story, state: State, command: str, choices: list[Choice]) -> dict:
+def _no_match(story: Story, state: State, command: str, choices: list[Choice]) -> ErrorEvent:
     text = command.strip()
     if not text:
         return {"type": "error", "message": "empty command", "code": "empty"}
@@ -705,7 +742,11 @@ def _no_match(story: Story, state: State, command: str, choices: list[Choice]) -
         }
     known = find(story, _known_closed(story, state, choices), text, verbs=False)
     if known.choice is not None or known.candidates:
-        ev: dict = {"type": "error", "code": "not_now", "message": f"cannot do {text[:80]!r} now"}
+        ev: ErrorEvent = {
+            "type": "error",
+            "code": "not_now",
+            "message": f"cannot do {text[:80]!r} now",
+        }
         if known.choice is not None:
             ev["label"] = known.choice.label
         return ev
@@ -813,9 +854,9 @@ def _mark_forced(ctx: Ctx, since: int | None, forced: str) -> None:
     evs = ctx.events
     for i in range(len(evs) - 1, (since or 0) - 1, -1):
         ev = evs[i]
-        if ev.get("type") != "roll":
+        if ev["type"] != "roll":
             continue
-        marked = {**ev, "forced": forced}
+        marked: RollEvent = {**ev, "forced": forced}
         if "level" in ev:
             marked["rolled"] = ev["level"]
             if forced in FAILURE_LEVELS or forced in SUCCESS_LEVELS:
@@ -915,7 +956,7 @@ def _narrate(ctx: Ctx, lines: Iterable[Narration], advance: bool = True) -> None
         text = line.text
         if "{" in text or "}" in text:
             text = _spoken(ctx, text, line.id, advance)
-        ev = {
+        ev: NarrationEvent = {
             "type": "narration",
             "text": text,
             "speaker": line.speaker or "narrator",
@@ -1012,10 +1053,10 @@ def clock_text(story: Story, minutes: int) -> str:
     return s if not day else f"{s} (+{day}d)"
 
 
-def state_event(story: Story, state: State, *, gm: bool = False) -> dict:
+def state_event(story: Story, state: State, *, gm: bool = False) -> StateEvent:
     """What the player can see of the state (and, for a GM, the hidden parts)."""
     node = story.nodes.get(state.node)
-    ev: dict = {
+    ev: dict[str, Any] = {
         "type": "state",
         "node": state.node,
         "title": node.title if node else "",
@@ -1052,20 +1093,23 @@ def state_event(story: Story, state: State, *, gm: bool = False) -> dict:
         ev.update(rs.view(story, state, gm))
     if gm:
         ev["gm"] = {
-            "pending_events": [
-                {
-                    "id": e.id,
-                    "at": e.at,
-                    "time": clock_text(story, e.at) if e.at is not None else None,
-                    **({"title": e.title} if e.title else {}),
-                }
-                for e in story.events
-                if e.id not in state.fired
-            ],
+            "pending_events": [_pending(story, e) for e in story.events if e.id not in state.fired],
             "fired": list(state.fired),
             "all_vars": dict(state.vars),
         }
-    return ev
+    # Built as a plain dict: the rule system's view adds keys of its own.
+    return cast(StateEvent, ev)
+
+
+def _pending(story: Story, e: m.TimedEvent) -> PendingEvent:
+    p: PendingEvent = {
+        "id": e.id,
+        "at": e.at,
+        "time": clock_text(story, e.at) if e.at is not None else None,
+    }
+    if e.title:
+        p["title"] = e.title
+    return p
 
 
 def _holds(ctx: Ctx | None, when: Any) -> bool:
@@ -1079,9 +1123,9 @@ def _holds(ctx: Ctx | None, when: Any) -> bool:
         return False
 
 
-def tail(story: Story, state: State, *, gm: bool = False) -> list[dict]:
+def tail(story: Story, state: State, *, gm: bool = False) -> list[Event]:
     """The turn's closing events: one ``state``, then one ``prompt`` or ``ending``."""
-    out = [state_event(story, state, gm=gm)]
+    out: list[Event] = [state_event(story, state, gm=gm)]
     if state.ending is not None:
         e = story.endings[state.ending]
         out.append({"type": "ending", "id": e.id, "kind": e.kind, "title": e.title})
@@ -1097,7 +1141,7 @@ def tail(story: Story, state: State, *, gm: bool = False) -> list[dict]:
     return out
 
 
-def describe(story: Story, state: State, *, gm: bool = False) -> list[dict]:
+def describe(story: Story, state: State, *, gm: bool = False) -> list[Event]:
     """The current place's narration again (for ``look``), without running anything."""
     node = story.nodes.get(state.node)
     if node is None:

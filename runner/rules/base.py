@@ -17,9 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from runner.rules.dice import Roll
+
+if TYPE_CHECKING:  # the engine imports the rules: its event types are for annotations only
+    from runner.engine.events import Event
 
 
 class RuleError(ValueError):
@@ -51,8 +54,9 @@ class Context(Protocol):
         ``label`` and ``target`` tell a table rolling by hand what the roll is for."""
         ...
 
-    def emit(self, event: dict[str, Any]) -> None:
-        """Adds an event (see docs/jsonl.md for the types) to this turn's output."""
+    def emit(self, event: Event) -> None:
+        """Adds an event (``runner.engine.events``; docs/jsonl.md for the wire form) to
+        this turn's output."""
         ...
 
     def say(

@@ -14,7 +14,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+if TYPE_CHECKING:  # the engine imports the rules: its event types are for annotations only
+    from runner.engine.events import RollEvent
 
 MAX_DICE = 1000
 MAX_SIDES = 1000
@@ -252,7 +255,7 @@ class Roll:
     total: int
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
-    def to_event(self, **more: object) -> dict[str, Any]:
+    def to_event(self, **more: object) -> RollEvent:
         ev: dict[str, Any] = {
             "type": "roll",
             "expr": self.expr,
@@ -262,7 +265,8 @@ class Roll:
         }
         ev.update(self.extra)
         ev.update(more)
-        return ev
+        # A plain dict: a rule system's extra keys ride along (runner.engine.events).
+        return cast("RollEvent", ev)
 
 
 _TERM = re.compile(r"([+-]?)(?:(\d*)[dD](\d+)|(\d+))")

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from runner.rules.base import Context, RuleError
 from runner.rules.coc7 import sheet as sh
+
+if TYPE_CHECKING:  # the engine imports the rules: its event types are for annotations only
+    from runner.engine.events import RollEvent
 
 LEVELS: tuple[str, ...] = ("fumble", "failure", "regular", "hard", "extreme", "critical")
 RANK: dict[str, int] = {lv: i - 1 for i, lv in enumerate(LEVELS)}
@@ -380,8 +383,8 @@ def roll_d100(
         "bonus": bonus,
     }
     if emit:
-        if value is None:
-            ev: dict[str, Any] = {
+        if value is None or level is None or ok is None:  # a bare d100 (one test for mypy)
+            ev: RollEvent = {
                 "type": "roll",
                 "expr": "1d100",
                 "dice": faces,
@@ -410,8 +413,8 @@ def roll_d100(
             ev["keeper"] = True
         if who is not _NO_WHO:
             ev["who"] = who
-        if extra:
-            ev.update(extra)
+        if extra:  # keys of this system's own (``pushed``, ``san``) ride along
+            ev = cast("RollEvent", {**ev, **extra})
         ctx.emit(ev)
     return out
 
