@@ -607,6 +607,24 @@ def status_items(
     return items
 
 
+STATUS_KEEP = ("place", "time", "left", "real_left", "turn")
+"""The status bar's fields that never yield (by their interface label): where, when, how long
+is left and the turn. The rest are the rule system's and the story's, most important first;
+when the bar is too narrow the last of them yield first."""
+
+
+def _cut(text: str, cols: int) -> str:
+    """``text`` cut to ``cols`` columns, an ellipsis at the cut."""
+    if width(text) <= cols:
+        return text
+    out = ""
+    for ch in text:
+        if width(out + ch) > cols - 1:
+            break
+        out += ch
+    return out + "…"
+
+
 def toolbar(
     ev: dict | None,
     story: Any = None,
@@ -618,30 +636,59 @@ def toolbar(
     lead: list[tuple[str, str]] | None = None,
 ) -> list[Fragment]:
     """The bottom toolbar's fragments, cut to ``cols``. ``extra`` pairs go right after the
-    place (the real-time countdown), ``lead`` ones before it (a listening microphone)."""
+    place (the real-time countdown), ``lead`` ones before it (a listening microphone).
+
+    The place, clock, time left, real-time countdown, turn, GM mark and microphone always
+    stay (STATUS_KEEP); the other fields yield from the last (least important) until the bar
+    fits, and a place name too long for what is left is cut with an ellipsis."""
     if not ev:
         return [("class:bottom-toolbar", t("toolbar_keys", lang))]
-    frags: list[Fragment] = []
-    used = 0
+    keep = {t(k, lang) for k in STATUS_KEEP}
     items = status_items(ev, story, lang, short=True)
-    items[1:1] = extra or []
-    items[0:0] = lead or []
+    # (label, value, stays, is the place)
+    fields = [(label, value, label in keep, i == 0) for i, (label, value) in enumerate(items)]
+    fields[1:1] = [(label, value, True, False) for label, value in extra or []]
+    fields[0:0] = [(label, value, True, False) for label, value in lead or []]
     if gm:
-        items.insert(0, ("", t("gm_mode", lang)))
+        fields.insert(0, ("", t("gm_mode", lang), True, False))
     if ev.get("turn") is not None:
-        items.append((t("turn", lang), str(ev["turn"])))
-    for i, (label, value) in enumerate(items):
+        fields.append((t("turn", lang), str(ev["turn"]), True, False))
+    warn = {t("left", lang), t("real_left", lang)}
+    chunks = [
+        (
+            f"{label} {value}".strip() if label else value,
+            stays,
+            place,
+            label in warn or value.startswith("🎤"),
+        )
+        for label, value, stays, place in fields
+    ]
+    room = cols - 1
+
+    def used(cs: list[tuple[str, bool, bool, bool]]) -> int:
+        return sum(width(c[0]) for c in cs) + 1 + 3 * (len(cs) - 1)
+
+    while used(chunks) > room and any(not c[1] for c in chunks):
+        del chunks[max(i for i, c in enumerate(chunks) if not c[1])]
+    over = used(chunks) - room
+    if over > 0:
+        for i, (c, stays, place, warns) in enumerate(chunks):
+            if place:
+                cut = _cut(c, max(width(t("place", lang)) + 2, width(c) - over))
+                chunks[i] = (cut, stays, place, warns)
+    frags: list[Fragment] = []
+    total = 0
+    for chunk, _, place, warns in chunks:
         sep = " │ " if frags else " "
-        chunk = f"{label} {value}".strip() if label else value
         w = width(sep + chunk)
-        if used + w > cols - 1:
-            break
+        if total + w > room:
+            break  # a bar narrower than its kept fields: they are cut from the end
         frags.append(("class:bottom-toolbar", sep))
-        style = "class:bottom-toolbar.place" if i == 0 else "class:bottom-toolbar"
-        if label in (t("left", lang), t("real_left", lang)) or value.startswith("🎤"):
+        style = "class:bottom-toolbar.place" if place else "class:bottom-toolbar"
+        if warns:
             style = "class:bottom-toolbar.warn"
         frags.append((style, chunk))
-        used += w
+        total += w
     return frags
 
 
