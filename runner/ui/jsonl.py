@@ -85,6 +85,87 @@ def read_faces(text: str, have: int = 0) -> tuple[list[int], str]:
     return faces, ""
 
 
+PREFIXES = ("/", ":", "／", "：")
+"""A leading mark that makes a line a console word even where a story action has its name."""
+
+CONSOLE_ONLY: dict[str, str] = {
+    # A console word (runner.ui.i18n.META) -> what a --jsonl front end does instead. `sheet`
+    # works here (it is the rule command `@sheet`); every other word is answered in one line.
+    "help": "the prompt event lists the actions valid now",
+    "look": "the narration events of each turn are the description",
+    "inventory": "the state event carries the inventory",
+    "status": "the state event carries the status",
+    "history": "the input lines are the history",
+    "save": "a --jsonl game is its input lines: send them again with the same --seed",
+    "load": "a --jsonl game is its input lines: send them again with the same --seed",
+    "saves": "a --jsonl game keeps no saves",
+    "undo": "send the lines again without the last ones, with the same --seed",
+    "redo": "send the lines again with the same --seed",
+    "restart": "start a new katari play --jsonl",
+    "transcript": "the output is the record",
+    "roll": "katari roll EXPR rolls dice outside a game",
+    "reveal": "rolls are never secret here",
+    "import": "katari play STORY --investigator FILE brings an investigator in",
+    "narrate": "the narrator is the console's (katari play --narrate)",
+    "skip": "the narrator is the console's (katari play --narrate)",
+    "again": "send the line again",
+    "actions": "the prompt event lists the actions valid now",
+    "faster": "the narrator is the console's (katari play --narrate)",
+    "slower": "the narrator is the console's (katari play --narrate)",
+    "voice": "the narrator is the console's (katari play --narrate)",
+    "pause": "a front end's clock reports to the game with its rule commands (@time_passed)",
+    "resume": "a front end's clock reports to the game with its rule commands (@time_passed)",
+    "gm": "with --gm, a line !set, !clock, !damage, !force, !give, !take or !goto",
+    "quit": "close the input to end",
+}
+
+
+def console_word(story: Story, state: State, line: str) -> str | dict | None:
+    """A console word typed here (docs/repl.md), matched as the console matches it: with a
+    leading ``/`` or ``:`` always, else unless a story action has that name. ``sheet [WHO]``
+    becomes the rule command ``@sheet [WHO]`` (a str: the line to play); every other word is
+    an ``error`` event saying it is the console's and what to do here (a dict); None: not a
+    console word, the line is played as it is."""
+    from runner.engine import available, match, resolve
+    from runner.engine.match import is_verb_phrase
+    from runner.ui.i18n import meta_words
+
+    text = line.strip()
+    if not text:
+        return None
+    explicit = text[0] in PREFIXES
+    words = unicodedata.normalize("NFKC", text[1:] if explicit else text).split()
+    name = meta_words().get(words[0].casefold()) if words else None
+    if name is None:
+        return None
+    if not explicit and state.ending is None:
+        here = available(story, state)
+        if match(story, state, text, here, fuzzy=False) is not None:
+            return None  # a story action of that name wins over a console word
+        if is_verb_phrase(text):
+            found = resolve(story, state, text, here)
+            if found.choice is not None or found.candidates:
+                return None  # "look at the clock": the story's
+    if name == "sheet":
+        from runner.rules import system
+
+        rs = system(story.rules)
+        if rs.sheet is None or "sheet" not in rs.meta_commands:
+            why = "this story's rules keep no character sheet"
+        elif not rs.sheet(story, state, story.language):
+            why = "no character sheet yet: choose a character first"
+        else:
+            return " ".join(["@sheet", *words[1:]])
+        return {"type": "error", "code": "no_sheet", "message": f"{words[0]}: {why}"}
+    return {
+        "type": "error",
+        "code": "console_only",
+        "message": f"{words[0][:40]!r} is a console command (katari play without --jsonl); "
+        f"here: {CONSOLE_ONLY[name]}",
+        "data": {"command": name},
+    }
+
+
 def turns(
     story: Story,
     lines: Iterable[str | BadLine],
@@ -116,6 +197,13 @@ def turns(
                 yield {"type": "dice", "pending": list(pending)}
             yield from tail(story, state, gm=gm)
             continue
+        said = console_word(story, state, line)
+        if isinstance(said, dict):
+            yield said
+            yield from tail(story, state, gm=gm)
+            continue
+        if said is not None:
+            line = said
         # The faces given are for this command only: whether it uses them all, runs, or
         # fails (a typo, or a face its die cannot show: a 9 for a d6), the rest are dropped,
         # so one bad face never spoils the rolls after it.
