@@ -634,14 +634,24 @@ _TRUE_WORDS = frozenset(("true", "yes", "y", "on", "1", "はい"))
 _FALSE_WORDS = frozenset(("false", "no", "n", "off", "0", "いいえ"))
 
 _CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff60"
-_FOLD_SPACE = re.compile(f"(?<=[{_CJK}]) (?=[{_CJK}])")
+_FOLD_SPACE = re.compile(f"([{_CJK}]) (?=[{_CJK}])")
+_SPACED_AFTER = frozenset("？！")
+"""Full-width marks a Japanese sentence goes on after with a full-width space (「待って！　こちらに」)."""
+
+
+def _fold(m: re.Match[str]) -> str:
+    mark = m.group(1)
+    return mark + "\u3000" if mark in _SPACED_AFTER else mark
 
 
 def tidy(text: str) -> str:
     """Narration as written: YAML's folded lines (``>``) join with a space, which Japanese
-    does not use, so a single space between two Japanese characters is a fold and goes."""
+    does not use, so a single space between two Japanese characters is a fold and goes;
+    after a full-width ？ or ！ (where Japanese sets a full-width space before the sentence
+    goes on) it becomes an ideographic space U+3000, whether the author typed it or a fold
+    made it. Any other space, and a U+3000 the author wrote, stay as written."""
     text = text.strip("\n")
-    return _FOLD_SPACE.sub("", text) if " " in text else text
+    return _FOLD_SPACE.sub(_fold, text) if " " in text else text
 
 
 def hook_hint(name: str, rules: str) -> str:
