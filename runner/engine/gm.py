@@ -250,6 +250,11 @@ def outcome_keys(story: Any) -> tuple[str, ...]:
     return hit
 
 
+def _outcome_fold(key: str) -> str:
+    """An outcome key as a GM may type it: case, spaces and underscores folded away."""
+    return "".join(key.casefold().replace("_", " ").split())
+
+
 def set_force(rules: dict, value: str) -> None:
     """Keeps ``value`` as the outcome of the next check that can have it."""
     gm = rules.get(GM_KEY)
@@ -385,20 +390,22 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict:
     elif verb in ("damage", "stat"):
         return _stat(ctx, verb, args, note)
     elif verb == "force":
-        if len(args) != 1:
+        if not args:
             raise Refused(
                 "gm_usage", "!force OUTCOME", verb=verb, allowed=list(outcome_keys(story))
             )
-        value = args[0]
+        # A story's own key as a GM reads it (``loud_noise`` shown as "loud noise") is
+        # the same key: case, spaces and underscores do not tell outcomes apart.
+        value = " ".join(args)
         allowed = outcome_keys(story)
         if value not in allowed:
-            low = value.casefold()
-            value = next((k for k in allowed if k.casefold() == low), value)
+            low = _outcome_fold(value)
+            value = next((k for k in allowed if _outcome_fold(k) == low), value)
         if value not in allowed:
             raise Refused(
                 "gm_force_unknown",
-                f"no check can have the outcome {args[0]!r}; outcomes: " + ", ".join(allowed),
-                value=args[0],
+                f"no check can have the outcome {value!r}; outcomes: " + ", ".join(allowed),
+                value=value,
                 allowed=list(allowed),
             )
         ctx.own()
