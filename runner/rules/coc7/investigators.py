@@ -175,9 +175,7 @@ def _validate(raw: Any) -> list[tuple[str, str]]:
     return out
 
 
-@hook()
-def choose_pregen(ctx: Context, n: Any, who: str = "") -> list[str]:
-    """Takes ready-made investigator ``n`` (1-4) as the active investigator."""
+def _pregen_number(n: Any) -> int:
     count = len(sh._PREGENS)
     try:
         i = int(n)
@@ -185,6 +183,24 @@ def choose_pregen(ctx: Context, n: Any, who: str = "") -> list[str]:
         raise RuleError(f"pregen {n!r}: give a number 1-{count}") from None
     if not 1 <= i <= count:
         raise RuleError(f"pregen {n!r}: give a number 1-{count}")
+    return i
+
+
+@hook(pure=True)
+def pregen_label(ctx: Context, n: Any) -> str:
+    """Ready-made investigator ``n``'s name and occupation as a menu shows them
+    (``{coc7.pregen_label(1)}``: 黒田 剛（警察官）, Tsuyoshi Kuroda (Police Officer)), from the
+    same data as the sheet ``choose_pregen(n)`` gives, in the story's language."""
+    p = sh._PREGENS[_pregen_number(n) - 1]
+    if ck.lang(ctx) == "en":
+        return f"{p['en']} ({p['occupation_en']})"
+    return f"{p['name']}（{p['occupation']}）"
+
+
+@hook()
+def choose_pregen(ctx: Context, n: Any, who: str = "") -> list[str]:
+    """Takes ready-made investigator ``n`` (1-4) as the active investigator."""
+    i = _pregen_number(n)
     s = sh.pregen(i, ck.lang(ctx) == "en")
     install(ctx, s, who)
     ctx.say(

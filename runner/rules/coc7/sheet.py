@@ -740,8 +740,8 @@ _PREGENS: tuple[dict[str, Any], ...] = (
     {
         "name": "佐伯 遥",
         "en": "Haruka Saeki",
-        "occupation": "大学院生（考古学）",
-        "occupation_en": "Graduate Student (Archaeology)",
+        "occupation": "考古学の大学院生",
+        "occupation_en": "Archaeology Graduate Student",
         "era": "現代",
         "age": 26,
         "native": "日本語",
