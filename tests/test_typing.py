@@ -35,15 +35,18 @@ def stories():
     return {sid: load(ROOT / "stories" / sid) for sid in STORIES}
 
 
-def all_choices(node) -> list[Choice]:
-    """Every action of a node, as if all were open now (numbered like the list, hidden last)."""
+def all_choices(node, story=None, state=None) -> list[Choice]:
+    """Every action of a node, as if all were open now (numbered like the list, hidden last);
+    with ``story`` and ``state``, labels with ``{…}`` as a player sees them."""
+    from runner.engine.engine import _labels
+
     out: list[Choice] = []
     n = 0
     for a in node.actions:
         if not a.hidden:
             n += 1
         out.append(Choice(0 if a.hidden else n, a.id, a.label, a.aliases, a))
-    return out
+    return out if story is None else _labels(story, state, out, None)
 
 
 def reading(story, text: str) -> str:
@@ -96,7 +99,7 @@ def test_the_phrasing_table_selects_the_intended_action_in_every_shipped_story(s
         st, _ = new_game(story, 1)
         n = 0
         for node in story.nodes.values():
-            choices = all_choices(node)
+            choices = all_choices(node, story, st)
             for c in choices:
                 if not c.n:
                     continue
@@ -165,7 +168,11 @@ def test_the_issues_phrasings(stories, sid: str, node: str, typed: str, want: st
     st, _ = new_game(story, 1)
     # (Every action of the node as if open, except those never open beside the one wanted:
     # 冷蔵庫に青い粉をまく needs the fridge open, 冷蔵庫を開ける needs it shut.)
-    choices = [c for c in all_choices(story.nodes[node]) if c.id not in NEVER_BESIDE.get(want, ())]
+    choices = [
+        c
+        for c in all_choices(story.nodes[node], story, st)
+        if c.id not in NEVER_BESIDE.get(want, ())
+    ]
     got = resolve(story, st, typed, choices)
     assert got.choice is not None and got.choice.id == want, got
 

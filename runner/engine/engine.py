@@ -748,7 +748,7 @@ def _no_match(story: Story, state: State, command: str, choices: list[Choice]) -
             "message": f"cannot do {text[:80]!r} now",
         }
         if known.choice is not None:
-            ev["label"] = known.choice.label
+            ev["label"] = _labels(story, state, [known.choice], None)[0].label  # as shown
         return ev
     cands: dict[str, str] = {}
     for c in choices:
