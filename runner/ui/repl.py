@@ -1951,11 +1951,8 @@ class Repl(AuthorLoop):
         for name, (ja, en, _, _) in META.items():
             if not self.offers(name):
                 continue
-            words = (
-                " / ".join((*ja[:1], *en[:1]))
-                if self.lang == "ja"
-                else " / ".join((*en[:1], *ja[:1]))
-            )
+            # (English help shows the English words only; the Japanese ones still work)
+            words = " / ".join((*ja[:1], *en[:1])) if self.lang == "ja" else en[0]
             lines += r.text(f"  {words} — {self.meta_help(name)}", "class:meta")
         lines.append([("class:title", t("actions", self.lang))])
         lines += r.actions(self.prompt_event()["actions"])
