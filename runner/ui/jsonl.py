@@ -120,24 +120,32 @@ CONSOLE_ONLY: dict[str, str] = {
 }
 
 
+_WORDS: dict[str, str] | None = None
+"""The console's words (runner.ui.i18n.meta_words), read at the first line that needs them."""
+
+
 def console_word(story: Story, state: State, line: str) -> str | dict | None:
     """A console word typed here (docs/repl.md), matched as the console matches it: with a
     leading ``/`` or ``:`` always, else unless a story action has that name. ``sheet [WHO]``
     becomes the rule command ``@sheet [WHO]`` (a str: the line to play); every other word is
     an ``error`` event saying it is the console's and what to do here (a dict); None: not a
     console word, the line is played as it is."""
-    from runner.engine import available, match, resolve
-    from runner.engine.match import is_verb_phrase
-    from runner.ui.i18n import meta_words
-
+    global _WORDS
     text = line.strip()
-    if not text:
+    if not text or text[0] in "@!":
         return None
     explicit = text[0] in PREFIXES
     words = unicodedata.normalize("NFKC", text[1:] if explicit else text).split()
-    name = meta_words().get(words[0].casefold()) if words else None
+    if _WORDS is None:
+        from runner.ui.i18n import meta_words
+
+        _WORDS = meta_words()
+    name = _WORDS.get(words[0].casefold()) if words else None
     if name is None:
         return None
+    from runner.engine import available, match, resolve
+    from runner.engine.match import is_verb_phrase
+
     if not explicit and state.ending is None:
         here = available(story, state)
         if match(story, state, text, here, fuzzy=False) is not None:
