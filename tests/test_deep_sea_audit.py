@@ -345,11 +345,14 @@ def test_inventory_keeps_the_keepers_secrets(story) -> None:
 
 
 def test_no_latin_letters_in_player_text(story) -> None:
-    """Japanese text only, apart from game terms (DEX, SIZ, MP, dice, M360J)."""
+    """Japanese text only, apart from game terms (DEX, SIZ, MP, dice, M360J). A ``{…}`` part
+    is worked out when shown (the pregens' ``{coc7.pregen_label(1)}``, checked as shown in
+    tests/test_pregen_labels.py): its code is not text."""
     allowed = {"DEX", "SIZ", "MP", "D", "M", "J"}
     for nid, node in story.nodes.items():
         texts = [n.text for n in node.narration] + [a.label for a in node.actions]
         for t in texts:
+            t = re.sub(r"\{[^{}]*\}", "", t)
             for w in re.findall(r"[A-Za-z]+", t):
                 assert w in allowed, (nid, w, t[:40])
 
