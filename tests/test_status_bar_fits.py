@@ -1,7 +1,8 @@
 """The status bar at 80 and 120 columns: the place, the clock, the time left, the real-time
-countdown and the turn always show; the other fields (a rule system's cards, abilities,
-gauges; the story's variables) yield from the least important (the last) when the bar is too
-narrow. (The UREG stories' cards field pushed 手番 off an 80-column bar.)
+countdown and the turn always show; the other fields yield, the least important first, when
+the bar is too narrow: the story's variables, then the rule system's fields (cards,
+abilities, gauges, conditions), each from the last. (The UREG stories' cards field pushed 手番
+off an 80-column bar.)
 
 A property over random games of every shipped story, in every language it is played in, with
 and without --gm: each state a player sees, rendered as the console renders its bar."""
@@ -18,7 +19,7 @@ from runner.story import load
 from runner.story import translate as T
 from runner.ui import jsonl as J
 from runner.ui.i18n import t
-from runner.ui.render import STATUS_KEEP, status_items, time_text, toolbar, width
+from runner.ui.render import STATUS_KEEP, status_fields, time_text, toolbar, width
 
 GAMES = 6
 MAX_TURNS = 60
@@ -98,13 +99,19 @@ def test_the_bar_keeps_place_clock_and_turn_and_yields_the_least_important(
                         )
                     for label, value in extra:
                         assert f"{label} {value}" in bar, (where, bar)
-                    items = status_items(drawn, story, lang, short=True)
-                    for label, value in items[1:]:
+                    items = status_fields(drawn, story, lang, short=True)
+                    for label, value, _ in items[1:]:
                         if label in keep:
                             assert f"{label} {value}" in bar, (where, bar)
-                    # the rest: the most important first, none shown after one that yielded
-                    rest = [f"{label} {value}" for label, value in items[1:] if label not in keep]
-                    shown = [c in bar.split(" │ ") for c in rest]
+                    # the rest by importance (rank, then order): none shown after one that yielded
+                    rest = sorted(
+                        (rank, i, f"{label} {value}")
+                        for i, (label, value, rank) in enumerate(items[1:])
+                        if label not in keep
+                    )
+                    shown = [c in bar.split(" │ ") for _, _, c in rest]
                     assert shown == sorted(shown, reverse=True), (where, bar, rest)
+                    if cols == 120 and shown and not shown[0]:
+                        pytest.fail(f"{where}: the most important field yielded at 120: {bar}")
                     seen += 1
     assert seen > 0

@@ -567,20 +567,35 @@ def status_items(
 ) -> list[tuple[str, str]]:
     """(label, value) pairs for the status bar from a ``state`` event, the place first.
     ``short`` (the bar itself): compact forms, and a rule system's False flags left out."""
-    items: list[tuple[str, str]] = [(t("place", lang), str(ev.get("title") or ev.get("node", "")))]
+    return [(label, value) for label, value, _ in status_fields(ev, story, lang, short=short)]
+
+
+RULES_FIELD, STORY_FIELD = 1, 2
+"""How much a status field matters when the bar is narrow (less is more): the rule system's
+gauges and view (HP, conditions, cards) before the story's variables."""
+
+
+def status_fields(
+    ev: dict, story: Any = None, lang: str = "ja", *, short: bool = False
+) -> list[tuple[str, str, int]]:
+    """:func:`status_items` with each field's rank: 0 for the place, clock and time left,
+    RULES_FIELD, STORY_FIELD."""
+    items: list[tuple[str, str, int]] = [
+        (t("place", lang), str(ev.get("title") or ev.get("node", "")), 0)
+    ]
     if ev.get("time"):
-        items.append((t("time", lang), time_text(ev["time"], lang)))
+        items.append((t("time", lang), time_text(ev["time"], lang), 0))
     if ev.get("time_left") is not None:
-        items.append((t("left", lang), duration(ev["time_left"], lang)))
+        items.append((t("left", lang), duration(ev["time_left"], lang), 0))
     system = getattr(story, "rules", None)
-    items.extend(stat_items(ev.get("stats") or {}, lang, system))
+    items.extend((k, v, RULES_FIELD) for k, v in stat_items(ev.get("stats") or {}, lang, system))
     variables = getattr(story, "variables", {}) or {}
     for name, v in (ev.get("vars") or {}).items():
         if v is None or v == "":
             continue
         var = variables.get(name)
         label = var.label if var is not None and var.label else name
-        items.append((label, compact(v)))
+        items.append((label, compact(v), STORY_FIELD))
     for key, v in ev.items():
         if key in CORE_KEYS or v is None:
             continue
@@ -593,24 +608,26 @@ def status_items(
                 if k2 in shown.same_as_stats and ev.get("stats"):
                     continue  # the same people as in ``stats``, already shown
                 if k2 == "time_left":
-                    items.append((t("left", lang), duration(v2, lang)))
+                    items.append((t("left", lang), duration(v2, lang), 0))
                     continue
                 c = view_text(k2, v2, lang, key, 1)
                 if c:
-                    items.append((key_label(k2, lang, key), c))
+                    items.append((key_label(k2, lang, key), c, RULES_FIELD))
             continue
         if short and v is False:
             continue  # "solved: not yet" for the whole game says nothing the bar has room for
         c = view_text(key, v, lang, system if isinstance(system, str) else None, short=short)
         if c:
-            items.append((key_label(key, lang, system if isinstance(system, str) else None), c))
+            label = key_label(key, lang, system if isinstance(system, str) else None)
+            items.append((label, c, RULES_FIELD))
     return items
 
 
 STATUS_KEEP = ("place", "time", "left", "real_left", "turn")
 """The status bar's fields that never yield (by their interface label): where, when, how long
-is left and the turn. The rest are the rule system's and the story's, most important first;
-when the bar is too narrow the last of them yield first."""
+is left and the turn. When the bar is too narrow the others yield, the least important first:
+the story's variables, then the rule system's fields (status_fields' ranks), each from the
+last."""
 
 
 def _cut(text: str, cols: int) -> str:
@@ -639,43 +656,49 @@ def toolbar(
     place (the real-time countdown), ``lead`` ones before it (a listening microphone).
 
     The place, clock, time left, real-time countdown, turn, GM mark and microphone always
-    stay (STATUS_KEEP); the other fields yield from the last (least important) until the bar
-    fits, and a place name too long for what is left is cut with an ellipsis."""
+    stay (STATUS_KEEP); the other fields yield, the least important first (the story's
+    variables, then the rule system's fields, each from the last), until the bar fits, and a
+    place name too long for what is left is cut with an ellipsis."""
     if not ev:
         return [("class:bottom-toolbar", t("toolbar_keys", lang))]
     keep = {t(k, lang) for k in STATUS_KEEP}
-    items = status_items(ev, story, lang, short=True)
-    # (label, value, stays, is the place)
-    fields = [(label, value, label in keep, i == 0) for i, (label, value) in enumerate(items)]
-    fields[1:1] = [(label, value, True, False) for label, value in extra or []]
-    fields[0:0] = [(label, value, True, False) for label, value in lead or []]
+    items = status_fields(ev, story, lang, short=True)
+    # (label, value, rank: 0 stays, else how much it matters; is the place)
+    fields = [
+        (label, value, 0 if label in keep else rank, i == 0)
+        for i, (label, value, rank) in enumerate(items)
+    ]
+    fields[1:1] = [(label, value, 0, False) for label, value in extra or []]
+    fields[0:0] = [(label, value, 0, False) for label, value in lead or []]
     if gm:
-        fields.insert(0, ("", t("gm_mode", lang), True, False))
+        fields.insert(0, ("", t("gm_mode", lang), 0, False))
     if ev.get("turn") is not None:
-        fields.append((t("turn", lang), str(ev["turn"]), True, False))
+        fields.append((t("turn", lang), str(ev["turn"]), 0, False))
     warn = {t("left", lang), t("real_left", lang)}
     chunks = [
         (
             f"{label} {value}".strip() if label else value,
-            stays,
+            rank,
             place,
             label in warn or value.startswith("🎤"),
         )
-        for label, value, stays, place in fields
+        for label, value, rank, place in fields
     ]
     room = cols - 1
 
-    def used(cs: list[tuple[str, bool, bool, bool]]) -> int:
+    def used(cs: list[tuple[str, int, bool, bool]]) -> int:
         return sum(width(c[0]) for c in cs) + 1 + 3 * (len(cs) - 1)
 
-    while used(chunks) > room and any(not c[1] for c in chunks):
-        del chunks[max(i for i, c in enumerate(chunks) if not c[1])]
+    while used(chunks) > room and any(c[1] for c in chunks):
+        # the least important yields first: the story's variables, then the rules' fields,
+        # each from the last
+        del chunks[max((c[1], i) for i, c in enumerate(chunks) if c[1])[1]]
     over = used(chunks) - room
     if over > 0:
-        for i, (c, stays, place, warns) in enumerate(chunks):
+        for i, (c, rank, place, warns) in enumerate(chunks):
             if place:
                 cut = _cut(c, max(width(t("place", lang)) + 2, width(c) - over))
-                chunks[i] = (cut, stays, place, warns)
+                chunks[i] = (cut, rank, place, warns)
     frags: list[Fragment] = []
     total = 0
     for chunk, _, place, warns in chunks:
