@@ -68,3 +68,9 @@ def states(evs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def said(evs: list[dict[str, Any]]) -> str:
     """The narration, a line an event."""
     return "\n".join(e["text"] for e in evs if e["type"] == "narration")
+
+
+# The compiled-story cache (runner/story/compiled.py) is off for the suite: tests edit stories
+# and swap rule systems in place, and each must read what it wrote. The cache's own tests
+# (tests/test_story_compiled.py) turn it on in a folder of their own.
+os.environ["KATARI_CACHE"] = "off"

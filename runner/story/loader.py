@@ -15,7 +15,6 @@ from typing import Any
 
 from runner.story.checker import Checker, kind_of
 from runner.story.diagnostics import Diagnostic, StoryError
-from runner.story.fastyaml import load_fast
 from runner.story.keys import (  # noqa: F401 - the story format's words, as they always were here
     ACTION_KEYS,
     EFFECT_COMPANIONS,
@@ -76,6 +75,8 @@ def _read_files(
             chk.err(e.pos, e.message, "K100")
             continue
         if fast:
+            from runner.story.fastyaml import load_fast
+
             try:
                 data = load_fast(text)
             except Exception:  # noqa: BLE001 - any trouble: the careful loader explains it
@@ -133,15 +134,66 @@ def _read_files(
 
 
 def load(path: str | os.PathLike[str], *, check_hooks: bool = True) -> Story:
-    """Loads and validates a story file or folder; raises :class:`StoryError` listing every problem."""
-    story, diags = _load(path, check_hooks=check_hooks)
-    errors = [d for d in diags if d.severity == "error"]
-    if errors or story is None:
-        raise StoryError(errors or diags)
+    """Loads and validates a story file or folder; raises :class:`StoryError` listing every problem.
+
+    A story loaded before and unchanged since (its files, Katari's code) is read from its
+    compiled form in the user cache (:mod:`runner.story.compiled`), which skips YAML and checks."""
+    key = _cache_key(path, check_hooks)
+    story = _from_cache(key) if key is not None else None
+    if story is None:
+        story, diags = _load(path, check_hooks=check_hooks)
+        errors = [d for d in diags if d.severity == "error"]
+        if errors or story is None:
+            raise StoryError(errors or diags)
+        if key is not None:
+            from runner.story import compiled
+
+            compiled.write(key, story)
     from runner import kana
 
     kana.attach(story)  # kana readings for matching what players type (pyopenjtalk, if installed)
     return story
+
+
+def _cache_key(path: str | os.PathLike[str], check_hooks: bool) -> str | None:
+    """The compiled form's name for the story at ``path`` as it is now, or None (no cache,
+    or files the loader must report on: it reads them again and says what is wrong)."""
+    from runner.story import compiled
+
+    if compiled.cache_dir() is None:
+        return None
+    p = Path(path)
+    try:
+        if not p.exists():
+            return None
+        files = story_files(p)
+        if not files or len(files) > MAX_FILES:
+            return None
+        root = story_root(p)
+        got, total = [], 0
+        for f in files:
+            raw = read_bytes(f, root, limit=min(MAX_FILE_BYTES, MAX_STORY_BYTES - total))
+            total += len(raw)
+            got.append((str(f), raw))
+    except (SourceError, OSError):
+        return None
+    return compiled.story_key([("", str(p).encode("utf-8", "surrogateescape")), *got], check_hooks)
+
+
+def _from_cache(key: str) -> Story | None:
+    from runner.story import compiled
+
+    was_enabled = gc.isenabled()
+    gc.disable()  # as in _load: millions of new objects, none of them garbage
+    story = None
+    try:
+        story = compiled.read(key)
+        return story
+    finally:
+        if was_enabled:
+            if story is not None and len(story.nodes) >= FREEZE_NODES:
+                gc.freeze()
+            gc.enable()
 
 
 def check(path: str | os.PathLike[str]) -> tuple[Story | None, list[Diagnostic]]:

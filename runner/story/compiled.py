@@ -1,0 +1,353 @@
+"""A checked story kept compiled in the user's cache, so an unchanged story loads at once.
+
+:func:`runner.story.load` looks here first. The compiled form of a story is the loaded
+:class:`~runner.story.model.Story` written as plain tuples, dicts, text and numbers with
+:mod:`marshal`, under a name that is a hash of everything the result depends on:
+
+- the bytes and names of the story's files, in order;
+- Katari's version, and the size and time of every module of the loader and the rule systems
+  (an edited checkout never reads a form compiled by other code), and the installed rule
+  systems with where each comes from (``katari.rules`` entry points);
+- Python's version (marshal's format belongs to it) and whether hooks were checked.
+
+Reading cannot run code, and only what Katari itself wrote is read (docs/security.md,
+"The compiled-story cache"):
+
+- the folder is private: created 0700, and not used at all if it belongs to someone else or
+  others may write in it;
+- each file starts with a keyed hash (BLAKE2b, 32 bytes) of its contents under a random key
+  kept in the folder (``key``, 0600); a file whose hash does not match (corrupt, truncated,
+  planted, or written under another key) is ignored, deleted and rebuilt from the YAML;
+- only then does :func:`marshal.loads` read it: marshal is not meant for data from others,
+  and the keyed hash proves the bytes are what :func:`write` made, which holds tuples, lists,
+  dicts, text and numbers only (free-form data passes :func:`_plain`); :func:`decode` makes
+  the model's records from them by position. Nothing in it is called or imported.
+
+``KATARI_CACHE`` names the folder (``off`` turns the cache off); else ``$KATARI_HOME/cache``,
+else the user cache folder (``platformdirs.user_cache_dir("katari")``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import marshal
+import os
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+from runner.story import model as m
+from runner.story.migrations import Migration
+
+MAGIC = b"KATARIc1"
+FORMAT = 1
+"""Bumped when the encoding below changes."""
+MAX_ENTRIES = 64
+"""Compiled stories kept; the least recently written go first."""
+MAX_BYTES = 512 * 1024 * 1024
+_CODE_DIRS = ("story", "rules")
+
+
+def cache_dir() -> Path | None:
+    """The cache folder, or None when the cache is off."""
+    env = os.environ.get("KATARI_CACHE")
+    if env is not None:
+        return None if env.strip().lower() in ("", "off", "0", "no") else Path(env)
+    home = os.environ.get("KATARI_HOME")
+    if home:
+        return Path(home) / "cache"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("katari"))
+
+
+def _private(folder: Path) -> bool:
+    """Makes ``folder/compiled`` (0700) if needed; False if it is not ours alone."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        d = folder / "compiled"
+        d.mkdir(exist_ok=True, mode=0o700)
+        st = os.lstat(d)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
+        return False
+    if st.st_mode & 0o077:
+        try:
+            os.chmod(d, 0o700)
+        except OSError:
+            return False
+    return True
+
+
+def _key(d: Path) -> bytes | None:
+    p = d / "key"
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        key = os.urandom(32)
+        try:
+            fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except FileExistsError:  # another process made it meanwhile
+            return _key(d)
+        except OSError:
+            return None
+        with os.fdopen(fd, "wb") as f:
+            f.write(key)
+        return key
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o077:
+            return None
+        key = f.read(33)
+    return key if len(key) == 32 else None
+
+
+def _code_stamp() -> bytes:
+    import runner
+
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{getattr(runner, '__version__', '')}|{sys.version}|{marshal.version}|{FORMAT}".encode())
+    from runner import rules
+
+    for name in rules.names():  # the installed rule systems, and where each comes from
+        h.update(f"rules|{name}|{rules.source(name)}\n".encode())
+    base = Path(runner.__file__).parent
+    for sub in _CODE_DIRS:
+        for p in sorted((base / sub).rglob("*.py")):
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            h.update(f"{p.relative_to(base)}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+    return h.digest()
+
+
+def story_key(files: list[tuple[str, bytes]], check_hooks: bool) -> str:
+    """The name of a story's compiled form: a hash of its files and of the code that reads them."""
+    h = hashlib.blake2b(digest_size=20)
+    h.update(_code_stamp())
+    h.update(b"hooks" if check_hooks else b"nohooks")
+    for name, data in files:
+        h.update(f"\0{name}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()
+
+
+def read(key: str) -> m.Story | None:
+    """The compiled story under ``key``, or None (absent, off, or not to be trusted)."""
+    folder = cache_dir()
+    if folder is None or not _private(folder):
+        return None
+    d = folder / "compiled"
+    mac_key = _key(d)
+    if mac_key is None:
+        return None
+    p = d / f"{key}.kc"
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            blob = f.read(MAX_BYTES + 1)
+    except OSError:
+        return None
+    head = len(MAGIC) + 32
+    if len(blob) <= head or len(blob) > MAX_BYTES or blob[:len(MAGIC)] != MAGIC:
+        _drop(p)
+        return None
+    body = memoryview(blob)[head:]
+    mac = hashlib.blake2b(body, key=mac_key, digest_size=32).digest()
+    if not hmac.compare_digest(mac, blob[len(MAGIC):head]):
+        _drop(p)
+        return None
+    try:
+        data = marshal.loads(body)
+        return decode(data)
+    except Exception:  # noqa: BLE001 - ours, yet unreadable (another format): rebuild it
+        _drop(p)
+        return None
+
+
+def write(key: str, story: m.Story) -> bool:
+    """Keeps ``story`` compiled under ``key``; False if it could not (the cache is a help only)."""
+    folder = cache_dir()
+    if folder is None or not _private(folder):
+        return False
+    d = folder / "compiled"
+    mac_key = _key(d)
+    if mac_key is None:
+        return False
+    try:
+        body = marshal.dumps(_shared(encode(story), {}))
+    except (ValueError, TypeError, RecursionError):
+        return False
+    if len(body) > MAX_BYTES:
+        return False
+    mac = hashlib.blake2b(body, key=mac_key, digest_size=32).digest()
+    tmp = d / f".{key}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(MAGIC + mac)
+            f.write(body)
+        os.replace(tmp, d / f"{key}.kc")
+    except OSError:
+        _drop(tmp)
+        return False
+    _prune(d)
+    return True
+
+
+def _drop(p: Path) -> None:
+    try:
+        p.unlink()
+    except OSError:
+        pass
+
+
+def _prune(d: Path) -> None:
+    try:
+        entries = sorted(d.glob("*.kc"), key=lambda p: p.stat().st_mtime)
+    except OSError:
+        return
+    for p in entries[:-MAX_ENTRIES]:
+        _drop(p)
+
+
+# -- the encoding: the model's records as plain tuples, by position --------------------------
+
+def _plain(v: Any) -> Any:
+    """Free-form data (props, options, a rule system's section) as plain dicts and lists."""
+    t = type(v)
+    if t is dict or isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if t is list or isinstance(v, list):
+        return [_plain(x) for x in v]
+    if t is tuple:
+        return tuple(_plain(x) for x in v)
+    if v is None or t in (str, int, float, bool):
+        return v
+    raise TypeError(f"not plain data: {t.__name__}")
+
+
+def _shared(v: Any, memo: dict) -> Any:
+    """``v`` with every equal text and tuple one object, which marshal then writes once: the
+    same id, variable or expression in 100,000 nodes is read back as one object, not 100,000.
+    Tuples are keyed by their items' types too: ``("lit", True)`` equals ``("lit", 1)``."""
+    t = type(v)
+    if t is str:
+        return memo.setdefault(v, v)
+    if t is tuple:
+        items = [_shared(x, memo) for x in v]
+        key = (tuple, *[x if type(x) is str else id(x) if type(x) is tuple else (type(x), x) for x in items])
+        try:
+            return memo.setdefault(key, tuple(items))
+        except TypeError:  # holds a dict or a list
+            return tuple(items)
+    if t is dict:
+        return {_shared(k, memo): _shared(x, memo) for k, x in v.items()}
+    if t is list:
+        return [_shared(x, memo) for x in v]
+    return v
+
+
+def _enc_lines(lines: tuple) -> tuple:
+    return tuple(tuple(x) for x in lines)
+
+
+def _enc_effs(effs: tuple) -> tuple:
+    out = []
+    for e in effs:
+        k = e[0]
+        if k == "say":
+            out.append(("say", _enc_lines(e[1])))
+        elif k == "if":
+            out.append(("if", e[1], _enc_effs(e[2]), _enc_effs(e[3])))
+        elif k == "check":
+            out.append(("check", e[1], tuple((o.key, _enc_effs(o.effects)) for o in e[2])))
+        else:
+            out.append(tuple(e))
+    return tuple(out)
+
+
+def _enc_action(a: m.Action) -> tuple:
+    return (a.id, a.label, a.aliases, a.when, a.once, a.cost, a.check,
+            tuple((o.key, _enc_effs(o.effects)) for o in a.outcomes), _enc_effs(a.effects), _enc_effs(a.after),
+            a.hidden, a.key)
+
+
+def encode(s: m.Story) -> tuple:
+    nodes = tuple((n.id, n.kind, n.title, n.scene, _enc_lines(n.narration), _enc_lines(n.keeper),
+                   _enc_effs(n.on_enter), tuple(map(_enc_action, n.actions)), _plain(n.props))
+                  for n in s.nodes.values())
+    endings = tuple((e.id, e.kind, e.title, _enc_lines(e.narration)) for e in s.endings.values())
+    variables = tuple((v.name, _plain(v.value), v.visible, v.label, v.visible_when) for v in s.variables.values())
+    items = tuple((i.id, i.name, i.description, _plain(i.props)) for i in s.items.values())
+    chars = tuple((c.id, c.name, c.kind, _plain(c.stats), _plain(c.props), c.known_when, c.unknown_name)
+                  for c in s.characters.values())
+    events = tuple((e.id, e.at, e.when, _enc_effs(e.effects), e.repeat) for e in s.events)
+    clock = None if s.clock is None else (s.clock.start, s.clock.limit, s.clock.show, s.clock.left_visible_when)
+    migs = tuple(tuple(_plain(x) for x in mg) for mg in s.migrations)
+    return (FORMAT, s.id, s.title, s.language, s.rules, s.start, s.path, nodes, endings, variables, items, chars,
+            events, clock, s.credits, s.licence, s.author, s.description, s.length, _plain(s.options),
+            dict(s.readings), dict(s.voices), _plain(s.extra), s.version, migs)
+
+
+_new = tuple.__new__
+_N, _A, _O, _L = m.Node, m.Action, m.Outcome, m.Narration
+_EFF = {k: t for k, t in m.EFFECT_TYPES.items()}
+
+
+def _dec_lines(lines: tuple) -> tuple:
+    return tuple([_new(_L, x) for x in lines])
+
+
+def _dec_effs(effs: tuple) -> tuple:
+    out = []
+    for e in effs:
+        k = e[0]
+        if k == "say":
+            out.append(_new(m.Say, ("say", _dec_lines(e[1]))))
+        elif k == "if":
+            out.append(_new(m.If, ("if", e[1], _dec_effs(e[2]), _dec_effs(e[3]))))
+        elif k == "check":
+            out.append(_new(m.Check, ("check", e[1], tuple([_new(_O, (o[0], _dec_effs(o[1]))) for o in e[2]]))))
+        else:
+            out.append(_new(_EFF[k], e))
+    return tuple(out)
+
+
+def _dec_action(a: tuple) -> m.Action:
+    return _new(_A, (a[0], a[1], a[2], a[3], a[4], a[5], a[6],
+                     tuple([_new(_O, (o[0], _dec_effs(o[1]))) for o in a[7]]),
+                     _dec_effs(a[8]) if a[8] else (), _dec_effs(a[9]) if a[9] else (), a[10], a[11]))
+
+
+def decode(t: tuple) -> m.Story:
+    if t[0] != FORMAT:
+        raise ValueError("another format")
+    (_, sid, title, language, rules, start, path, nodes, endings, variables, items, chars, events, clock,
+     credits, licence, author, description, length, options, readings, voices, extra, version, migs) = t
+    return m.Story(
+        id=sid, title=title, language=language, rules=rules, start=start, path=path,
+        nodes={n[0]: _new(_N, (n[0], n[1], n[2], n[3], _dec_lines(n[4]), _dec_lines(n[5]),
+                               _dec_effs(n[6]) if n[6] else (), tuple([_dec_action(a) for a in n[7]]), n[8]))
+               for n in nodes},
+        endings={e[0]: m.Ending(e[0], e[1], e[2], _dec_lines(e[3])) for e in endings},
+        variables={v[0]: m.Variable(*v) for v in variables},
+        items={i[0]: m.Item(*i) for i in items},
+        characters={c[0]: m.Character(*c) for c in chars},
+        events=tuple(m.TimedEvent(e[0], e[1], e[2], _dec_effs(e[3]), e[4]) for e in events),
+        clock=None if clock is None else m.Clock(*clock),
+        credits=credits, licence=licence, author=author, description=description, length=length,
+        options=options, readings=readings, voices=voices, extra=extra, version=version,
+        migrations=tuple(Migration(*mg) for mg in migs),
+    )
