@@ -42,9 +42,15 @@ print(json.dumps({"cpu": cpu, "rss_mb": resource.getrusage(resource.RUSAGE_SELF)
 
 
 def run(tree: Path, story: Path, cache: Path) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(tree), "KATARI_CACHE": str(cache), "PYTHONDONTWRITEBYTECODE": "1"}
-    out = subprocess.run([sys.executable, "-c", CODE, str(story)], cwd=tree, env=env, capture_output=True,
-                         text=True)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(tree),
+        "KATARI_CACHE": str(cache),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", CODE, str(story)], cwd=tree, env=env, capture_output=True, text=True
+    )
     if out.returncode:
         raise SystemExit(f"bench_load: loading in {tree} failed:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -59,7 +65,10 @@ def measure(trees: dict[str, Path], story: Path, repeats: int) -> dict[str, dict
                     r = run(tree, story, Path(cache))
                     old = best[name].get(phase)
                     if old is None or r["cpu"] < old["cpu"]:
-                        best[name][phase] = {**r, "rss_mb": min(r["rss_mb"], old["rss_mb"]) if old else r["rss_mb"]}
+                        best[name][phase] = {
+                            **r,
+                            "rss_mb": min(r["rss_mb"], old["rss_mb"]) if old else r["rss_mb"],
+                        }
                     elif r["rss_mb"] < old["rss_mb"]:
                         old["rss_mb"] = r["rss_mb"]
     return best
@@ -69,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,100000")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--base", type=Path, help="another checkout of Katari to compare with (the code before)")
+    ap.add_argument(
+        "--base", type=Path, help="another checkout of Katari to compare with (the code before)"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     trees = {"this": ROOT}
@@ -81,13 +92,18 @@ def main(argv: list[str] | None = None) -> int:
             story = Path(tmp) / f"ring{n}.yaml"
             story.write_text(ring_story_yaml(n), encoding="utf-8")
             best = measure(trees, story, args.repeats)
-            row: dict = {"nodes": n, **{f"{name}_{phase}": r for name, by in best.items() for phase, r in by.items()}}
+            row: dict = {
+                "nodes": n,
+                **{f"{name}_{phase}": r for name, by in best.items() for phase, r in by.items()},
+            }
             if args.base:
                 b = best["base"]["cached"]
                 t = best["this"]["cached"]
                 row["cpu_ratio"] = round(t["cpu"] / b["cpu"], 3)
                 row["rss_ratio"] = round(t["rss_mb"] / b["rss_mb"], 3)
-                row["first_load_cpu_ratio"] = round(best["this"]["yaml"]["cpu"] / best["base"]["yaml"]["cpu"], 3)
+                row["first_load_cpu_ratio"] = round(
+                    best["this"]["yaml"]["cpu"] / best["base"]["yaml"]["cpu"], 3
+                )
             rows.append(row)
     if args.json:
         print(json.dumps(rows, indent=1))
@@ -99,8 +115,10 @@ def main(argv: list[str] | None = None) -> int:
                 r = row[f"{name}_{phase}"]
                 print(f"  {name:>4} {phase:>6}: {r['cpu']:7.3f} s CPU  {r['rss_mb']:7.0f} MB peak")
         if args.base:
-            print(f"  this/base, an unchanged story: CPU x{row['cpu_ratio']}, peak memory x{row['rss_ratio']}; "
-                  f"first load CPU x{row['first_load_cpu_ratio']}")
+            print(
+                f"  this/base, an unchanged story: CPU x{row['cpu_ratio']}, peak memory x{row['rss_ratio']}; "
+                f"first load CPU x{row['first_load_cpu_ratio']}"
+            )
     return 0
 
 

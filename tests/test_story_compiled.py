@@ -70,15 +70,25 @@ def _room(tmp_path: Path) -> Path:
     return dst
 
 
-def test_the_cached_load_reads_no_yaml_and_an_edit_is_read_again(tmp_path: Path, cache: Path) -> None:
+def test_the_cached_load_reads_no_yaml_and_an_edit_is_read_again(
+    tmp_path: Path, cache: Path
+) -> None:
     room = _room(tmp_path)
-    code = ("import json, sys\nfrom runner.story import load\ns = load(sys.argv[1])\n"
-            "print(json.dumps({'title': s.title, 'yaml': 'yaml_rs' in sys.modules or 'yaml' in sys.modules}))")
+    code = (
+        "import json, sys\nfrom runner.story import load\ns = load(sys.argv[1])\n"
+        "print(json.dumps({'title': s.title, 'yaml': 'yaml_rs' in sys.modules or 'yaml' in sys.modules}))"
+    )
 
     def run() -> dict:
         env = {**os.environ, "KATARI_CACHE": str(cache)}
-        out = subprocess.run([sys.executable, "-c", code, str(room)], cwd=ROOT, env=env, capture_output=True,
-                             text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(room)],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         return json.loads(out.stdout.strip().splitlines()[-1])
 
     assert run()["yaml"] is True  # the first load reads the YAML and keeps the compiled form
@@ -94,7 +104,9 @@ def test_the_cached_load_reads_no_yaml_and_an_edit_is_read_again(tmp_path: Path,
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "garbage", "empty", "forged", "code"])
-def test_a_corrupt_or_hostile_compiled_file_is_ignored_and_rebuilt(tmp_path: Path, cache: Path, damage: str) -> None:
+def test_a_corrupt_or_hostile_compiled_file_is_ignored_and_rebuilt(
+    tmp_path: Path, cache: Path, damage: str
+) -> None:
     room = _room(tmp_path)
     good = load(room)
     [entry] = _entries(cache)
@@ -145,7 +157,9 @@ def test_the_cache_is_private_or_unused(tmp_path: Path, cache: Path) -> None:
     assert _entries(cache) == []
 
 
-def test_the_cache_can_be_turned_off(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cache_can_be_turned_off(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("KATARI_CACHE", "off")
     load(_room(tmp_path))
     assert not cache.exists()
@@ -156,23 +170,42 @@ def test_play_of_an_unchanged_story_is_the_same_game(tmp_path: Path, cache: Path
     cmds = "\n".join(["inspiration", "look_around", "take_ladder", "lean_ladder", "climb"]) + "\n"
 
     def play() -> list[dict]:
-        r = subprocess.run([sys.executable, "-m", "runner", "play", "ureg_window_room", "--jsonl", "--seed", "3",
-                            "--new"], cwd=ROOT, env=env, input=cmds, capture_output=True, text=True, timeout=120)
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "runner",
+                "play",
+                "ureg_window_room",
+                "--jsonl",
+                "--seed",
+                "3",
+                "--new",
+            ],
+            cwd=ROOT,
+            env=env,
+            input=cmds,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert r.returncode == 0, r.stderr
         return [json.loads(x) for x in r.stdout.splitlines() if x.strip()]
 
     first = play()
     assert len(_entries(cache)) == 1
     assert play() == first
-    assert any(e.get("type") == "ending" for line in first for e in line.get("events", [])) or \
-        any(line.get("type") == "ending" for line in first)
+    assert any(e.get("type") == "ending" for line in first for e in line.get("events", [])) or any(
+        line.get("type") == "ending" for line in first
+    )
 
 
 def test_true_and_one_stay_apart_in_the_compiled_form(tmp_path: Path) -> None:
     # Equal values of other types (True == 1 == 1.0) must not be merged when the compiled form
     # writes each repeated value once.
     p = tmp_path / "s.yaml"
-    p.write_text("""story: {id: t, title: T, language: en, rules: none, start: a}
+    p.write_text(
+        """story: {id: t, title: T, language: en, rules: none, start: a}
 variables: {a: 0, b: 0, c: 0}
 nodes:
   a:
@@ -182,7 +215,9 @@ nodes:
       - {id: one, label: One, when: "b == 1", end: w}
 endings:
   w: {kind: good}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     load(p)
     again = load(p)
     fresh, _ = _load(p, check_hooks=True)

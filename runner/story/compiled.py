@@ -89,7 +89,9 @@ def _key(d: Path) -> bytes | None:
     except FileNotFoundError:
         key = os.urandom(32)
         try:
-            fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            fd = os.open(
+                p, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600
+            )
         except FileExistsError:  # another process made it meanwhile
             return _key(d)
         except OSError:
@@ -111,7 +113,9 @@ def _code_stamp() -> bytes:
     import runner
 
     h = hashlib.blake2b(digest_size=16)
-    h.update(f"{getattr(runner, '__version__', '')}|{sys.version}|{marshal.version}|{FORMAT}".encode())
+    h.update(
+        f"{getattr(runner, '__version__', '')}|{sys.version}|{marshal.version}|{FORMAT}".encode()
+    )
     from runner import rules
 
     for name in rules.names():  # the installed rule systems, and where each comes from
@@ -160,12 +164,12 @@ def read(key: str) -> m.Story | None:
     except OSError:
         return None
     head = len(MAGIC) + 32
-    if len(blob) <= head or len(blob) > MAX_BYTES or blob[:len(MAGIC)] != MAGIC:
+    if len(blob) <= head or len(blob) > MAX_BYTES or blob[: len(MAGIC)] != MAGIC:
         _drop(p)
         return None
     body = memoryview(blob)[head:]
     mac = hashlib.blake2b(body, key=mac_key, digest_size=32).digest()
-    if not hmac.compare_digest(mac, blob[len(MAGIC):head]):
+    if not hmac.compare_digest(mac, blob[len(MAGIC) : head]):
         _drop(p)
         return None
     try:
@@ -194,7 +198,9 @@ def write(key: str, story: m.Story) -> bool:
     mac = hashlib.blake2b(body, key=mac_key, digest_size=32).digest()
     tmp = d / f".{key}.{os.getpid()}.tmp"
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        fd = os.open(
+            tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600
+        )
         with os.fdopen(fd, "wb") as f:
             f.write(MAGIC + mac)
             f.write(body)
@@ -224,6 +230,7 @@ def _prune(d: Path) -> None:
 
 # -- the encoding: the model's records as plain tuples, by position --------------------------
 
+
 def _plain(v: Any) -> Any:
     """Free-form data (props, options, a rule system's section) as plain dicts and lists."""
     t = type(v)
@@ -247,7 +254,10 @@ def _shared(v: Any, memo: dict) -> Any:
         return memo.setdefault(v, v)
     if t is tuple:
         items = [_shared(x, memo) for x in v]
-        key = (tuple, *[x if type(x) is str else id(x) if type(x) is tuple else (type(x), x) for x in items])
+        key = (
+            tuple,
+            *[x if type(x) is str else id(x) if type(x) is tuple else (type(x), x) for x in items],
+        )
         try:
             return memo.setdefault(key, tuple(items))
         except TypeError:  # holds a dict or a list
@@ -279,26 +289,80 @@ def _enc_effs(effs: tuple) -> tuple:
 
 
 def _enc_action(a: m.Action) -> tuple:
-    return (a.id, a.label, a.aliases, a.when, a.once, a.cost, a.check,
-            tuple((o.key, _enc_effs(o.effects)) for o in a.outcomes), _enc_effs(a.effects), _enc_effs(a.after),
-            a.hidden, a.key)
+    return (
+        a.id,
+        a.label,
+        a.aliases,
+        a.when,
+        a.once,
+        a.cost,
+        a.check,
+        tuple((o.key, _enc_effs(o.effects)) for o in a.outcomes),
+        _enc_effs(a.effects),
+        _enc_effs(a.after),
+        a.hidden,
+        a.key,
+    )
 
 
 def encode(s: m.Story) -> tuple:
-    nodes = tuple((n.id, n.kind, n.title, n.scene, _enc_lines(n.narration), _enc_lines(n.keeper),
-                   _enc_effs(n.on_enter), tuple(map(_enc_action, n.actions)), _plain(n.props))
-                  for n in s.nodes.values())
+    nodes = tuple(
+        (
+            n.id,
+            n.kind,
+            n.title,
+            n.scene,
+            _enc_lines(n.narration),
+            _enc_lines(n.keeper),
+            _enc_effs(n.on_enter),
+            tuple(map(_enc_action, n.actions)),
+            _plain(n.props),
+        )
+        for n in s.nodes.values()
+    )
     endings = tuple((e.id, e.kind, e.title, _enc_lines(e.narration)) for e in s.endings.values())
-    variables = tuple((v.name, _plain(v.value), v.visible, v.label, v.visible_when) for v in s.variables.values())
+    variables = tuple(
+        (v.name, _plain(v.value), v.visible, v.label, v.visible_when) for v in s.variables.values()
+    )
     items = tuple((i.id, i.name, i.description, _plain(i.props)) for i in s.items.values())
-    chars = tuple((c.id, c.name, c.kind, _plain(c.stats), _plain(c.props), c.known_when, c.unknown_name)
-                  for c in s.characters.values())
+    chars = tuple(
+        (c.id, c.name, c.kind, _plain(c.stats), _plain(c.props), c.known_when, c.unknown_name)
+        for c in s.characters.values()
+    )
     events = tuple((e.id, e.at, e.when, _enc_effs(e.effects), e.repeat) for e in s.events)
-    clock = None if s.clock is None else (s.clock.start, s.clock.limit, s.clock.show, s.clock.left_visible_when)
+    clock = (
+        None
+        if s.clock is None
+        else (s.clock.start, s.clock.limit, s.clock.show, s.clock.left_visible_when)
+    )
     migs = tuple(tuple(_plain(x) for x in mg) for mg in s.migrations)
-    return (FORMAT, s.id, s.title, s.language, s.rules, s.start, s.path, nodes, endings, variables, items, chars,
-            events, clock, s.credits, s.licence, s.author, s.description, s.length, _plain(s.options),
-            dict(s.readings), dict(s.voices), _plain(s.extra), s.version, migs)
+    return (
+        FORMAT,
+        s.id,
+        s.title,
+        s.language,
+        s.rules,
+        s.start,
+        s.path,
+        nodes,
+        endings,
+        variables,
+        items,
+        chars,
+        events,
+        clock,
+        s.credits,
+        s.licence,
+        s.author,
+        s.description,
+        s.length,
+        _plain(s.options),
+        dict(s.readings),
+        dict(s.voices),
+        _plain(s.extra),
+        s.version,
+        migs,
+    )
 
 
 _new = tuple.__new__
@@ -319,35 +383,106 @@ def _dec_effs(effs: tuple) -> tuple:
         elif k == "if":
             out.append(_new(m.If, ("if", e[1], _dec_effs(e[2]), _dec_effs(e[3]))))
         elif k == "check":
-            out.append(_new(m.Check, ("check", e[1], tuple([_new(_O, (o[0], _dec_effs(o[1]))) for o in e[2]]))))
+            out.append(
+                _new(
+                    m.Check,
+                    ("check", e[1], tuple([_new(_O, (o[0], _dec_effs(o[1]))) for o in e[2]])),
+                )
+            )
         else:
             out.append(_new(_EFF[k], e))
     return tuple(out)
 
 
 def _dec_action(a: tuple) -> m.Action:
-    return _new(_A, (a[0], a[1], a[2], a[3], a[4], a[5], a[6],
-                     tuple([_new(_O, (o[0], _dec_effs(o[1]))) for o in a[7]]),
-                     _dec_effs(a[8]) if a[8] else (), _dec_effs(a[9]) if a[9] else (), a[10], a[11]))
+    return _new(
+        _A,
+        (
+            a[0],
+            a[1],
+            a[2],
+            a[3],
+            a[4],
+            a[5],
+            a[6],
+            tuple([_new(_O, (o[0], _dec_effs(o[1]))) for o in a[7]]),
+            _dec_effs(a[8]) if a[8] else (),
+            _dec_effs(a[9]) if a[9] else (),
+            a[10],
+            a[11],
+        ),
+    )
 
 
 def decode(t: tuple) -> m.Story:
     if t[0] != FORMAT:
         raise ValueError("another format")
-    (_, sid, title, language, rules, start, path, nodes, endings, variables, items, chars, events, clock,
-     credits, licence, author, description, length, options, readings, voices, extra, version, migs) = t
+    (
+        _,
+        sid,
+        title,
+        language,
+        rules,
+        start,
+        path,
+        nodes,
+        endings,
+        variables,
+        items,
+        chars,
+        events,
+        clock,
+        credits,
+        licence,
+        author,
+        description,
+        length,
+        options,
+        readings,
+        voices,
+        extra,
+        version,
+        migs,
+    ) = t
     return m.Story(
-        id=sid, title=title, language=language, rules=rules, start=start, path=path,
-        nodes={n[0]: _new(_N, (n[0], n[1], n[2], n[3], _dec_lines(n[4]), _dec_lines(n[5]),
-                               _dec_effs(n[6]) if n[6] else (), tuple([_dec_action(a) for a in n[7]]), n[8]))
-               for n in nodes},
+        id=sid,
+        title=title,
+        language=language,
+        rules=rules,
+        start=start,
+        path=path,
+        nodes={
+            n[0]: _new(
+                _N,
+                (
+                    n[0],
+                    n[1],
+                    n[2],
+                    n[3],
+                    _dec_lines(n[4]),
+                    _dec_lines(n[5]),
+                    _dec_effs(n[6]) if n[6] else (),
+                    tuple([_dec_action(a) for a in n[7]]),
+                    n[8],
+                ),
+            )
+            for n in nodes
+        },
         endings={e[0]: m.Ending(e[0], e[1], e[2], _dec_lines(e[3])) for e in endings},
         variables={v[0]: m.Variable(*v) for v in variables},
         items={i[0]: m.Item(*i) for i in items},
         characters={c[0]: m.Character(*c) for c in chars},
         events=tuple(m.TimedEvent(e[0], e[1], e[2], _dec_effs(e[3]), e[4]) for e in events),
         clock=None if clock is None else m.Clock(*clock),
-        credits=credits, licence=licence, author=author, description=description, length=length,
-        options=options, readings=readings, voices=voices, extra=extra, version=version,
+        credits=credits,
+        licence=licence,
+        author=author,
+        description=description,
+        length=length,
+        options=options,
+        readings=readings,
+        voices=voices,
+        extra=extra,
+        version=version,
         migrations=tuple(Migration(*mg) for mg in migs),
     )
