@@ -224,3 +224,62 @@ endings:
     same(again, fresh)
     sets = [e.pairs[0][1] for e in again.nodes["a"].on_enter]
     assert [type(x[1]) for x in sets] == [bool, int, float]
+
+
+def test_the_encoding_writes_every_field_of_the_model() -> None:
+    """A field added to the model must reach the compiled form (or a cached load loses it)."""
+    for cls, fields in compiled.FIELDS.items():
+        have = (
+            cls._fields
+            if hasattr(cls, "_fields")
+            else tuple(f.name for f in dataclasses.fields(cls))
+        )
+        assert fields == have, (
+            f"{cls.__name__}: the compiled form writes {fields}, the model has {have}"
+        )
+
+
+def test_a_large_story_is_written_by_a_child_and_read_back(tmp_path: Path, cache: Path) -> None:
+    """Above SMALL nodes the compiled form is written by a child process (the first load costs
+    what it did before the cache); flush() waits for it, and the next load reads it."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from ring import ring_story_yaml
+
+    story = tmp_path / "ring.yaml"
+    story.write_text(ring_story_yaml(compiled.SMALL + 10), encoding="utf-8")
+    first = load(story)
+    compiled.flush()
+    [entry] = _entries(cache)
+    again = compiled.read(entry.stem)
+    assert again is not None
+    same(again, first)
+
+
+def test_a_stale_entry_written_by_us_is_ignored_and_rebuilt(tmp_path: Path, cache: Path) -> None:
+    """A well-hashed file in an older layout (our key, another FORMAT) is not read: rebuilt."""
+    room = _room(tmp_path)
+    good = load(room)
+    [entry] = _entries(cache)
+    head = len(compiled.MAGIC) + 32
+    body = marshal.loads(entry.read_bytes()[head:])
+    old = marshal.dumps((compiled.FORMAT - 1, *body[1:]))
+    import hashlib
+
+    mac_key = (cache / "compiled" / "key").read_bytes()
+    mac = hashlib.blake2b(old, key=mac_key, digest_size=32).digest()
+    entry.write_bytes(compiled.MAGIC + mac + old)
+    assert compiled.read(entry.stem) is None and not entry.exists()
+    same(load(room), good)
+    assert compiled.read(entry.stem) is not None
+
+
+def test_the_key_covers_katari_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    import runner
+
+    files = [("story.yaml", b"story: {}")]
+    a = compiled.story_key(files, True)
+    monkeypatch.setattr(runner, "__version__", runner.__version__ + ".1")
+    assert compiled.story_key(files, True) != a
+    monkeypatch.undo()
+    assert compiled.story_key(files, True) == a
+    assert compiled.story_key([("story.yaml", b"story: {} ")], True) != a

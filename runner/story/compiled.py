@@ -41,12 +41,18 @@ from typing import Any
 from runner.story import model as m
 from runner.story.migrations import Migration
 
-MAGIC = b"KATARIc1"
-FORMAT = 1
+MAGIC = b"KATARIc2"
+FORMAT = 2
 """Bumped when the encoding below changes."""
 MAX_ENTRIES = 64
 """Compiled stories kept; the least recently written go first."""
 MAX_BYTES = 512 * 1024 * 1024
+CHUNK = 1000
+"""Nodes marshalled together: a read decodes one chunk at a time, so the plain tuples of only
+one chunk live beside the story being built (peak memory), and marshal needs no sharing pass."""
+SMALL = 1000
+"""Nodes below which a story is written at once; a larger one is written by a child process
+(:func:`write_later`) so a first load costs no more than it did before the cache."""
 _CODE_DIRS = ("story", "rules")
 
 
@@ -174,6 +180,8 @@ def read(key: str) -> m.Story | None:
         return None
     try:
         data = marshal.loads(body)
+        body.release()
+        del blob  # the file's bytes go before the story is built (peak memory)
         return decode(data)
     except Exception:  # noqa: BLE001 - ours, yet unreadable (another format): rebuild it
         _drop(p)
@@ -190,7 +198,7 @@ def write(key: str, story: m.Story) -> bool:
     if mac_key is None:
         return False
     try:
-        body = marshal.dumps(_shared(encode(story), {}))
+        body = marshal.dumps(encode(story))
     except (ValueError, TypeError, RecursionError):
         return False
     if len(body) > MAX_BYTES:
@@ -212,6 +220,62 @@ def write(key: str, story: m.Story) -> bool:
     return True
 
 
+_writers: list[int] = []
+
+
+def write_later(key: str, story: m.Story) -> None:
+    """Keeps ``story`` compiled under ``key`` without making its load slower.
+
+    A small story is written at once (a few milliseconds). A large one is written by a child
+    process (``os.fork``: it shares the story's memory, encodes it and exits) while this one
+    goes on to play; :func:`flush`, run at exit, waits for it. Where there is no fork, or this
+    process already runs threads (a fork would copy their locks mid-use), a large story is
+    not kept: its next load reads the YAML again, as it did before the cache."""
+    if story.translation is not None:
+        return  # only the story as written is kept; a translation is laid over it on load
+    if len(story.nodes) < SMALL:
+        write(key, story)
+        return
+    import threading
+
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return
+    if cache_dir() is None:
+        return
+    if not _writers:
+        import atexit
+
+        atexit.register(flush)
+    pid = os.fork()
+    if pid:
+        _writers.append(pid)
+        return
+    code = 1
+    try:  # the child: no signal from the terminal, no collector passes, no exit handlers
+        import gc
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        gc.disable()
+        try:
+            os.nice(10)
+        except OSError:
+            pass
+        code = 0 if write(key, story) else 1
+    finally:
+        os._exit(code)
+
+
+def flush() -> None:
+    """Waits for the compiled forms being written by child processes (:func:`write_later`)."""
+    while _writers:
+        pid = _writers.pop()
+        try:
+            os.waitpid(pid, 0)
+        except (ChildProcessError, InterruptedError):
+            pass
+
+
 def _drop(p: Path) -> None:
     try:
         p.unlink()
@@ -220,11 +284,14 @@ def _drop(p: Path) -> None:
 
 
 def _prune(d: Path) -> None:
+    import time
+
     try:
         entries = sorted(d.glob("*.kc"), key=lambda p: p.stat().st_mtime)
+        stale = [p for p in d.glob(".*.tmp") if p.stat().st_mtime < time.time() - 3600]
     except OSError:
         return
-    for p in entries[:-MAX_ENTRIES]:
+    for p in entries[:-MAX_ENTRIES] + stale:  # and what a writer stopped mid-way left
         _drop(p)
 
 
@@ -247,21 +314,17 @@ def _plain(v: Any) -> Any:
 
 def _shared(v: Any, memo: dict) -> Any:
     """``v`` with every equal text and tuple one object, which marshal then writes once: the
-    same id, variable or expression in 100,000 nodes is read back as one object, not 100,000.
-    Tuples are keyed by their items' types too: ``("lit", True)`` equals ``("lit", 1)``."""
+    same id, effect or expression in 1,000 nodes is read back as one object, not 1,000 (fewer
+    objects to make on a read, and less memory). A tuple is keyed by its items' identities
+    (``map(id, ...)``, in C): equal texts and tuples are one object by then, and
+    ``("lit", True)`` stays apart from ``("lit", 1)``. Every key's items are kept alive by the
+    tuple stored under it, so no id is reused meanwhile."""
     t = type(v)
     if t is str:
         return memo.setdefault(v, v)
     if t is tuple:
-        items = [_shared(x, memo) for x in v]
-        key = (
-            tuple,
-            *[x if type(x) is str else id(x) if type(x) is tuple else (type(x), x) for x in items],
-        )
-        try:
-            return memo.setdefault(key, tuple(items))
-        except TypeError:  # holds a dict or a list
-            return tuple(items)
+        items = tuple([_shared(x, memo) for x in v])
+        return memo.setdefault(tuple(map(id, items)), items)
     if t is dict:
         return {_shared(k, memo): _shared(x, memo) for k, x in v.items()}
     if t is list:
@@ -305,20 +368,49 @@ def _enc_action(a: m.Action) -> tuple:
     )
 
 
+FIELDS: dict[type, tuple[str, ...]] = {
+    m.Story: (
+        *("id", "title", "language", "rules", "start", "path", "nodes", "endings", "variables"),
+        *("items", "characters", "events", "clock", "credits", "licence", "author"),
+        *("description", "length", "options", "readings", "voices", "extra", "version"),
+        *("conditions", "migrations", "translation", "cache"),
+    ),
+    m.Node: ("id", "kind", "title", "scene", "narration", "keeper", "on_enter", "actions", "props"),
+    m.Action: (
+        *("id", "label", "aliases", "when", "once", "cost", "check", "outcomes", "effects"),
+        *("after", "hidden", "key"),
+    ),
+    m.Ending: ("id", "kind", "title", "narration"),
+    m.TimedEvent: ("id", "at", "when", "effects", "repeat", "title"),
+    m.Variable: ("name", "value", "visible", "label", "visible_when"),
+    m.Item: ("id", "name", "description", "props"),
+    m.Character: ("id", "name", "kind", "stats", "props", "known_when", "unknown_name"),
+    m.Clock: ("start", "limit", "show", "left_visible_when"),
+}
+"""The fields of each record this encoding writes, in order: a test holds them to the model,
+so a field added to the model fails it until the encoding (and FORMAT) follow."""
+
+
+def _enc_node(n: m.Node) -> tuple:
+    return (
+        n.id,
+        n.kind,
+        n.title,
+        n.scene,
+        _enc_lines(n.narration),
+        _enc_lines(n.keeper),
+        _enc_effs(n.on_enter),
+        tuple(map(_enc_action, n.actions)),
+        _plain(n.props),
+    )
+
+
 def encode(s: m.Story) -> tuple:
-    nodes = tuple(
-        (
-            n.id,
-            n.kind,
-            n.title,
-            n.scene,
-            _enc_lines(n.narration),
-            _enc_lines(n.keeper),
-            _enc_effs(n.on_enter),
-            tuple(map(_enc_action, n.actions)),
-            _plain(n.props),
-        )
-        for n in s.nodes.values()
+    ns = list(s.nodes.values())
+    memo: dict = {}
+    nodes = tuple(  # marshalled by chunks: see CHUNK
+        marshal.dumps(_shared(tuple(map(_enc_node, ns[i : i + CHUNK])), memo))
+        for i in range(0, len(ns), CHUNK)
     )
     endings = tuple((e.id, e.kind, e.title, _enc_lines(e.narration)) for e in s.endings.values())
     variables = tuple(
@@ -329,7 +421,7 @@ def encode(s: m.Story) -> tuple:
         (c.id, c.name, c.kind, _plain(c.stats), _plain(c.props), c.known_when, c.unknown_name)
         for c in s.characters.values()
     )
-    events = tuple((e.id, e.at, e.when, _enc_effs(e.effects), e.repeat) for e in s.events)
+    events = tuple((e.id, e.at, e.when, _enc_effs(e.effects), e.repeat, e.title) for e in s.events)
     clock = (
         None
         if s.clock is None
@@ -362,6 +454,7 @@ def encode(s: m.Story) -> tuple:
         _plain(s.extra),
         s.version,
         migs,
+        _plain(s.conditions),
     )
 
 
@@ -414,6 +507,27 @@ def _dec_action(a: tuple) -> m.Action:
     )
 
 
+def _dec_nodes(chunks: tuple) -> dict[str, m.Node]:
+    out: dict[str, m.Node] = {}
+    for chunk in chunks:  # one chunk's plain tuples at a time (peak memory)
+        for n in marshal.loads(chunk):
+            out[n[0]] = _new(
+                _N,
+                (
+                    n[0],
+                    n[1],
+                    n[2],
+                    n[3],
+                    _dec_lines(n[4]),
+                    _dec_lines(n[5]),
+                    _dec_effs(n[6]) if n[6] else (),
+                    tuple([_dec_action(a) for a in n[7]]),
+                    n[8],
+                ),
+            )
+    return out
+
+
 def decode(t: tuple) -> m.Story:
     if t[0] != FORMAT:
         raise ValueError("another format")
@@ -443,6 +557,7 @@ def decode(t: tuple) -> m.Story:
         extra,
         version,
         migs,
+        conditions,
     ) = t
     return m.Story(
         id=sid,
@@ -451,28 +566,12 @@ def decode(t: tuple) -> m.Story:
         rules=rules,
         start=start,
         path=path,
-        nodes={
-            n[0]: _new(
-                _N,
-                (
-                    n[0],
-                    n[1],
-                    n[2],
-                    n[3],
-                    _dec_lines(n[4]),
-                    _dec_lines(n[5]),
-                    _dec_effs(n[6]) if n[6] else (),
-                    tuple([_dec_action(a) for a in n[7]]),
-                    n[8],
-                ),
-            )
-            for n in nodes
-        },
+        nodes=_dec_nodes(nodes),
         endings={e[0]: m.Ending(e[0], e[1], e[2], _dec_lines(e[3])) for e in endings},
         variables={v[0]: m.Variable(*v) for v in variables},
         items={i[0]: m.Item(*i) for i in items},
         characters={c[0]: m.Character(*c) for c in chars},
-        events=tuple(m.TimedEvent(e[0], e[1], e[2], _dec_effs(e[3]), e[4]) for e in events),
+        events=tuple(m.TimedEvent(e[0], e[1], e[2], _dec_effs(e[3]), e[4], e[5]) for e in events),
         clock=None if clock is None else m.Clock(*clock),
         credits=credits,
         licence=licence,
@@ -484,5 +583,6 @@ def decode(t: tuple) -> m.Story:
         voices=voices,
         extra=extra,
         version=version,
+        conditions=conditions,
         migrations=tuple(Migration(*mg) for mg in migs),
     )

@@ -148,7 +148,7 @@ def load(path: str | os.PathLike[str], *, check_hooks: bool = True) -> Story:
         if key is not None:
             from runner.story import compiled
 
-            compiled.write(key, story)
+            compiled.write_later(key, story)
     from runner import kana
 
     kana.attach(story)  # kana readings for matching what players type (pyopenjtalk, if installed)
