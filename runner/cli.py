@@ -58,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--version"]:  # at once: building the parser imports every command's module
+        print(f"katari {__version__}")
+        return 0
     parser = build_parser()
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv = ["play", *argv]
