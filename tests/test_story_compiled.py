@@ -7,6 +7,7 @@ import dataclasses
 import json
 import marshal
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -283,3 +284,39 @@ def test_the_key_covers_katari_version(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
     assert compiled.story_key(files, True) == a
     assert compiled.story_key([("story.yaml", b"story: {} ")], True) != a
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "ureg_window_room", "--jsonl", "--new"],
+        ["simulate", "ureg_window_room", "--runs", "3"],
+        ["graph", "ureg_window_room", "-o", "{tmp}/g.html"],
+        ["test", "ureg_window_room"],
+    ],
+    ids=["play", "simulate", "graph", "test"],
+)
+def test_commands_load_an_unchanged_story_from_its_compiled_form(
+    command: list[str], tmp_path: Path, cache: Path
+) -> None:
+    """The second run of a command parses none of the story's YAML (yaml-rs is not imported)."""
+    env = {**os.environ, "KATARI_CACHE": str(cache), "KATARI_HOME": str(tmp_path / "home")}
+    args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+
+    def run() -> str:
+        r = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "runner", *args],
+            cwd=ROOT,
+            env=env,
+            input="",
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert r.returncode == 0, r.stderr[-2000:]
+        return r.stderr
+
+    parsed = re.compile(r"\|\s+yaml_rs$", re.M)
+    assert parsed.search(run())
+    assert len(_entries(cache)) == 1
+    assert not parsed.search(run()), "the unchanged story's YAML was parsed again"
