@@ -320,3 +320,18 @@ def test_commands_load_an_unchanged_story_from_its_compiled_form(
     assert parsed.search(run())
     assert len(_entries(cache)) == 1
     assert not parsed.search(run()), "the unchanged story's YAML was parsed again"
+
+
+@pytest.mark.parametrize("path", STORIES, ids=[p.name for p in STORIES])
+def test_a_shipped_story_loads_in_one_fast_pass(path: Path) -> None:
+    """A correct story never imports PyYAML (the careful pass): a new player's first load of a
+    shipped story is one yaml-rs pass (deep sea's comment quoting ``{x: ...}`` made it two)."""
+    code = (
+        "import sys\nfrom runner.story import load\nload(sys.argv[1])\nprint('yaml' in sys.modules)"
+    )
+    env = {**os.environ, "KATARI_CACHE": "off"}
+    r = subprocess.run(
+        [sys.executable, "-c", code, str(path)], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "False", f"{path.name} was read again by the careful pass"

@@ -92,6 +92,17 @@ def _empty_block(text: str) -> bool:
     return False
 
 
+_COMMENT_LINE = re.compile(r"^[ \t]*#[^\n]*", re.M)
+
+
+def _uncommented(text: str) -> str:
+    """``text`` without its comment lines (blank lines in their place). A line whose first
+    character after its indentation is ``#`` is a comment, or text inside a block or quoted
+    scalar: both parsers read it alike, so an indicator in it (a story's comment that quotes
+    ``{x: ...}`` after a comma) is no reason to load the file twice."""
+    return _COMMENT_LINE.sub("", text) if "#" in text else text
+
+
 def needs_care(text: str) -> bool:
     """True if the fast loader cannot be trusted with ``text``: a control character, an
     escape that may make one, a tag, deep nesting, or a scalar the two parsers would read
@@ -103,8 +114,8 @@ def needs_care(text: str) -> bool:
         or (_lax_hint(text) and _LAX_NUMBER.search(text))
         or _ODD_COLON.search(text)
         or _START_COLON.match(text)
-        or _FLOW_INDICATOR.search(text)
-        or _VALUE_INDICATOR.search(text)
+        or _FLOW_INDICATOR.search(_uncommented(text))
+        or _VALUE_INDICATOR.search(_uncommented(text))
         or (("|" in text or ">" in text) and _empty_block(text))
     ):
         # A tab: the two parsers differ on where one may separate (``- \tx``).
