@@ -37,7 +37,20 @@ ORDER = [
 ]  # players' commands first, then authors', then the table's, then tools
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _modules() -> list[str]:
+    """The subcommands' module names (``import_`` is the command ``import``), in ORDER."""
+    import runner.commands as pkg
+
+    names = [m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")]
+    names.sort(
+        key=lambda n: (ORDER.index(n.rstrip("_")) if n.rstrip("_") in ORDER else len(ORDER), n)
+    )  # import_.py is "import"
+    return names
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with ``only`` (a command's name), a parser with that command alone:
+    what running it needs, without importing the other commands' modules (start-up time)."""
     p = argparse.ArgumentParser(
         prog="katari",
         description="Katari (語り): play tabletop scenarios as interactive fiction, by text or by voice.",
@@ -45,12 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"katari {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    import runner.commands as pkg
-
-    names = [m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")]
-    names.sort(
-        key=lambda n: (ORDER.index(n.rstrip("_")) if n.rstrip("_") in ORDER else len(ORDER), n)
-    )  # import_.py is "import"
+    names = _modules()
+    if only is not None:
+        names = [n for n in names if n.rstrip("_") == only] or names
     for name in names:
         importlib.import_module(f"runner.commands.{name}").register(sub)
     return p
@@ -61,9 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv == ["--version"]:  # at once: building the parser imports every command's module
         print(f"katari {__version__}")
         return 0
-    parser = build_parser()
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv = ["play", *argv]
+    parser = build_parser(only=argv[0])
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     if argv and not argv[0].startswith("-") and argv[0] not in sub.choices:
         from runner.stories import resolve

@@ -1,11 +1,10 @@
 """Start-up (#14 item 6): `katari --version` and `katari roll` import neither the YAML parsers
 nor prompt_toolkit nor the voice stack; `katari play` imports the voice stack only when used.
-Checked through ``python -X importtime`` (what was imported, not how long it took)."""
+Checked through the modules each run imported (what, not how long it took)."""
 
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,10 +15,20 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("yaml", "yaml_rs", "prompt_toolkit", "vosk", "pyttsx3", "pyopenjtalk", "sounddevice")
 
 
+SHOW = (
+    "import atexit, runpy, sys\n"
+    "atexit.register(lambda: sys.stderr.write('MODULES ' + ' '.join(sorted(sys.modules)) + '\\n'))\n"
+    "sys.argv = ['katari', *sys.argv[1:]]\n"
+    "runpy.run_module('runner', run_name='__main__')\n"
+)
+"""Runs ``python -m runner ARGS`` and writes every module it imported to stderr at exit (the
+modules, not ``-X importtime``: that misses what ``importlib.import_module`` imports)."""
+
+
 def imported(args: list[str], tmp_path: Path, stdin: str = "") -> set[str]:
     env = {**os.environ, "KATARI_HOME": str(tmp_path / "home"), "KATARI_CACHE": "off"}
     r = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "runner", *args],
+        [sys.executable, "-c", SHOW, *args],
         cwd=ROOT,
         env=env,
         input=stdin,
@@ -28,15 +37,13 @@ def imported(args: list[str], tmp_path: Path, stdin: str = "") -> set[str]:
         timeout=120,
     )
     assert r.returncode == 0, r.stderr[-2000:]
-    return {
-        m.group(1).strip().split(".")[0]
-        for m in re.finditer(r"^import time:\s+\d+ \|\s+\d+ \|(.*)$", r.stderr, re.M)
-    }
+    line = next(x for x in r.stderr.splitlines() if x.startswith("MODULES "))
+    return set(line.split()[1:])
 
 
 @pytest.mark.parametrize("args", [["--version"], ["roll", "1d6"], ["roll", "CC<=50"]])
 def test_version_and_roll_import_nothing_heavy(args: list[str], tmp_path: Path) -> None:
-    mods = imported(args, tmp_path)
+    mods = {m.split(".")[0] for m in imported(args, tmp_path)}
     assert "runner" in mods  # the measurement saw Katari's own imports
     assert not mods & set(HEAVY), f"katari {' '.join(args)} imports {sorted(mods & set(HEAVY))}"
 
@@ -52,3 +59,38 @@ def test_version_builds_no_parser(tmp_path: Path) -> None:
     )
     assert r.stdout.startswith("katari ")
     assert "runner.commands" not in r.stderr
+
+
+def test_a_command_imports_no_other_commands_module(tmp_path: Path) -> None:
+    """`katari roll 1d6` builds the parser of `roll` alone; `katari --help` still lists all."""
+    env = {**os.environ, "KATARI_HOME": str(tmp_path / "home")}
+    code = (
+        "import sys\nfrom runner.cli import main\nmain(['roll', '1d6'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('runner.commands.')))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert r.stdout.splitlines()[-1] == "['runner.commands.roll']", r.stdout + r.stderr
+    r = subprocess.run(
+        [sys.executable, "-m", "runner", "--help"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    for name in ("play", "check", "simulate", "graph", "roll", "import"):
+        assert f"    {name} " in r.stdout or f"    {name}\n" in r.stdout, name
+
+
+def test_a_headless_game_imports_no_voice_stack_nor_console(tmp_path: Path) -> None:
+    """`katari play STORY --jsonl` reads its story with yaml-rs alone (no PyYAML) and imports
+    neither prompt_toolkit nor any of the voice stack."""
+    mods = {
+        m.split(".")[0]
+        for m in imported(["play", "deep_sea_atelier", "--jsonl", "--new"], tmp_path, stdin="")
+    }
+    assert "yaml_rs" in mods
+    bad = mods & (set(HEAVY) - {"yaml_rs"})
+    assert not bad, f"a headless game imports {sorted(bad)}"
