@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from runner.story import compiled, load
+from runner.story import compiled
+from runner.story import load as _load_story
 from runner.story.loader import _load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +28,13 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     d = tmp_path / "cache"
     monkeypatch.setenv("KATARI_CACHE", str(d))
     return d
+
+
+def load(path: Path) -> Any:
+    """Loads, and waits for the compiled form being written (by a child process)."""
+    story = _load_story(path)
+    compiled.flush()
+    return story
 
 
 def _entries(cache: Path) -> list[Path]:
@@ -241,14 +249,15 @@ def test_the_encoding_writes_every_field_of_the_model() -> None:
 
 
 def test_a_large_story_is_written_by_a_child_and_read_back(tmp_path: Path, cache: Path) -> None:
-    """Above SMALL nodes the compiled form is written by a child process (the first load costs
-    what it did before the cache); flush() waits for it, and the next load reads it."""
+    """The compiled form is written by a child process (the first load costs what it did
+    before the cache); flush() waits for it, and the next load reads it."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from ring import ring_story_yaml
 
     story = tmp_path / "ring.yaml"
     story.write_text(ring_story_yaml(compiled.SMALL + 10), encoding="utf-8")
-    first = load(story)
+    first = _load_story(story)
+    assert compiled._writers, "no child process writes the compiled form"
     compiled.flush()
     [entry] = _entries(cache)
     again = compiled.read(entry.stem)
@@ -335,3 +344,22 @@ def test_a_shipped_story_loads_in_one_fast_pass(path: Path) -> None:
     )
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.strip() == "False", f"{path.name} was read again by the careful pass"
+
+
+def test_without_a_fork_a_small_story_is_written_at_once_and_a_large_one_not_kept(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that runs threads does not fork: a small story's compiled form is written
+    before load() returns; a large one is not kept (its first load costs what it did)."""
+    import threading
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from ring import ring_story_yaml
+
+    monkeypatch.setattr(threading, "active_count", lambda: 2)
+    _load_story(_room(tmp_path))
+    assert not compiled._writers and len(_entries(cache)) == 1
+    big = tmp_path / "ring.yaml"
+    big.write_text(ring_story_yaml(compiled.SMALL), encoding="utf-8")
+    _load_story(big)
+    assert not compiled._writers and len(_entries(cache)) == 1
