@@ -41,6 +41,8 @@ KNOWN = {
     "runner/story/source.py",
     "runner/story/yamlpos.py",
     "runner/story/fastyaml.py",  # (the fast YAML pass, split out of the loader: same standing)
+    "runner/story/compiled.py",  # (the loader's cache of checked stories: same standing, and
+    # reached only through loader.load; it leaves the list with the loader)
     "runner/kana.py",
     # The registry: reads the installed distributions' katari.rules entry points the first
     # time a rule system is asked for (when a story loads, never during a step).
