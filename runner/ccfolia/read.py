@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from runner.ccfolia.messages import SheetError
+from runner.rules.jsontext import brackets
 
 MAX_BYTES = 1 << 20
 MAX_DEPTH = 16
@@ -107,25 +108,12 @@ def read_file(path: str | Path) -> tuple[Any, str]:
 
 def complete(text: str) -> bool:
     """Whether pasted ``text`` holds a whole JSON object (its braces closed, strings too)."""
-    depth, in_str, esc, seen = 0, False, False, False
-    for ch in text:
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-            continue
-        if ch == '"':
-            in_str = True
-        elif ch in "{[":
-            depth += 1
+    seen = False
+    for ch, depth in brackets(text):
+        if ch in "{[":
             seen = True
-        elif ch in "}]":
-            depth -= 1
-            if seen and depth <= 0:
-                return True
+        elif seen and depth <= 0:
+            return True
     return False
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from runner.rules.base import Context, RuleError
+from runner.rules.jsontext import brackets
 
 MAX_LINE = 4096
 """Characters of a rule command's arguments."""
@@ -160,24 +161,7 @@ def _one(word: str, a: Arg, msg: dict[str, str]) -> Any:
 
 def json_depth(text: str) -> int:
     """How deep ``[`` and ``{`` nest in JSON text (outside strings), in one pass."""
-    depth = top = 0
-    in_str = esc = False
-    for ch in text:
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif ch in "[{":
-            depth += 1
-            top = max(top, depth)
-        elif ch in "]}":
-            depth -= 1
-    return top
+    return max([0, *(d for ch, d in brackets(text) if ch in "[{")])
 
 
 def _finite(text: str) -> float:
