@@ -21,7 +21,7 @@ from runner.ui.i18n import key_label
 from runner.ui.render import status_items
 
 ROOT = Path(__file__).resolve().parent.parent
-LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<msg>.+)$")
+LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<msg>.+?)(?: \[K\d{3}\])?$")
 
 
 def states(out: str) -> list[dict]:

@@ -211,7 +211,7 @@ def test_columns_point_inside_expressions(tmp_path: Path) -> None:
     )
     msgs = _diags(tmp_path, unquoted.replace("story:", "variables: {hp: 1}\nstory:"))
     # `when: hp > 1 and` starts at column 44 of line 7; the expression ends 10 characters on
-    assert any(m.endswith("ends too early") and ":7:54:" in m for m in msgs), msgs
+    assert any(m.endswith("ends too early [K010]") and ":7:54:" in m for m in msgs), msgs
     quoted = MINIMAL.replace(
         "{id: go, label: Go, goto: b}", '{id: go, label: Go, goto: b, when: "1 < hpp"}'
     )

@@ -3,7 +3,7 @@
 The loader finds what makes a story unplayable; these find what makes it wrong in ways an
 author would not notice until a game goes there: a name mistyped inside an expression's
 text (``has('lantrn')``), an outcome key no check can return (``fumbel``: the hook declares
-its keys, ``Hook.outcomes``), a speaker with no character, on-enter gotos that bounce
+its keys, ``Hook.outcomes``), on-enter gotos that bounce
 between nodes for ever, and what the story's rule system checks itself (``RuleSystem.lint``,
 e.g. a story whose checks need a character it never gets). Each is a :class:`Diagnostic` at
 the place in the YAML.
@@ -133,7 +133,7 @@ def _parse(text: Any) -> X.Node | None:
         return None  # the loader reports it
 
 
-def _suspect(story: Story, names: dict[str, set[str]], speakers: set[str]) -> bool:
+def _suspect(story: Story, names: dict[str, set[str]]) -> bool:
     """Whether the story model shows anything these checks report.
 
     Finding where a problem is needs the YAML again with positions, which costs far more
@@ -163,11 +163,7 @@ def _suspect(story: Story, names: dict[str, set[str]], speakers: set[str]) -> bo
         return False
 
     def bad_lines(lines: Any) -> bool:
-        return any(
-            bad_expr(ln.when)
-            or (ln.speaker and ln.speaker not in speakers and _near(ln.speaker, speakers))
-            for ln in lines
-        )
+        return any(bad_expr(ln.when) for ln in lines)
 
     def bad_outcomes(check: X.Node | None, outcomes: Any) -> bool:
         keys = _outcome_keys(check, story.rules) if check is not None else None
@@ -221,16 +217,8 @@ def lint(story: Story) -> list[Diagnostic]:
         "nodes": set(story.nodes) | set(story.endings),
         "events": {e.id for e in story.events},
     }
-    # Any name may speak (a voice profile of its own name is used), so only a near miss
-    # of a known speaker is reported: a typo, not a new voice.
-    speakers = {
-        "narrator",
-        *story.characters,
-        *(c.name for c in story.characters.values()),
-        *story.voices,
-    }
     untitled = any(e.at is not None and not e.title for e in story.events)
-    if not untitled and not _suspect(story, names, speakers):
+    if not untitled and not _suspect(story, names):
         return out
     node_pos: dict[str, tuple[str, int, int]] = {}
     texts: list[str] = []
@@ -253,7 +241,6 @@ def lint(story: Story) -> list[Diagnostic]:
         out += _untitled(data.get("events"), file)
         for m in _walk(data):
             out += _names_in(m, file, names, lines, story)
-            out += _speaker(m, file, speakers)
             out += _outcomes(m, file, story.rules)
     out += _enter_loops(story, node_pos)
     out += _rules_lint(story, texts)
@@ -313,26 +300,6 @@ def _untitled(events: Any, file: str) -> list[Diagnostic]:
                 )
             )
     return out
-
-
-def _speaker(m: Map, file: str, speakers: set[str]) -> list[Diagnostic]:
-    who = m.get("speaker")
-    if "speaker" not in m or not isinstance(who, str) or who in speakers:
-        return []
-    near = _near(who, speakers)
-    if not near:
-        return []
-    line, col = m.vpos.get("speaker", m.pos)
-    return [
-        Diagnostic(
-            file,
-            line,
-            col,
-            f"speaker {who!r} is neither a character nor in 'voices'{near}",
-            "K302",
-            "warning",
-        )
-    ]
 
 
 def _outcomes(m: Map, file: str, rules: str) -> list[Diagnostic]:

@@ -60,7 +60,7 @@ class Checker:
         self,
         pos: tuple[int, int] | None,
         msg: str,
-        code: str = "K000",
+        code: str,
         file: str | None = None,
         severity: str = "error",
     ) -> None:

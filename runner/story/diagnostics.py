@@ -11,12 +11,13 @@ class Diagnostic:
     line: int
     col: int
     message: str
-    code: str = "K000"
+    code: str
+    """``K`` and three digits, what kind of mistake (the table in docs/editor.md)."""
     severity: str = "error"
 
     def __str__(self) -> str:
         tail = " (warning)" if self.severity == "warning" else ""
-        return f"{self.path}:{self.line}:{self.col}: {self.message}{tail}"
+        return f"{self.path}:{self.line}:{self.col}: {self.message}{tail} [{self.code}]"
 
     def to_dict(self) -> dict:
         return {

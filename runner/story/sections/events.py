@@ -65,7 +65,7 @@ def read_events(chk: Checker, entries: Entries, clock: Clock | None) -> tuple[Ti
             title = ev.get("title", "")
             if not isinstance(title, str):
                 chk.err(
-                    chk.vpos(ev, "title") or epos, f"event {evid!r}: 'title' must be text", "K003"
+                    chk.vpos(ev, "title") or epos, f"event {evid!r}: 'title' must be text", "K001"
                 )
                 title = ""
             events.append(
