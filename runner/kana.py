@@ -20,7 +20,7 @@ import importlib.util
 import io
 import re
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 MAX_TEXT = 200
@@ -48,7 +48,12 @@ def _openjtalk() -> Any:
     return pyopenjtalk
 
 
-class Readings(Mapping):
+def _reader(g2p: Any) -> Callable[[re.Match[str]], str]:
+    """``re.sub``'s replacement: a run of Japanese as ``g2p`` reads it."""
+    return lambda m: str(g2p(m.group(0)))
+
+
+class Readings(Mapping[str, str]):
     """text → katakana reading (KeyError when a text has no kanji to read)."""
 
     def __init__(self, author: Mapping[str, str] | None = None, g2p: Any = None) -> None:
@@ -67,19 +72,19 @@ class Readings(Mapping):
     def __getitem__(self, text: str) -> str:
         if len(text) > MAX_TEXT or not _IDEOGRAPH.search(text):
             raise KeyError(text)  # nothing to read (and nothing long is kept)
-        hit = self._kept.get(text, KeyError)
-        if hit is KeyError:
+        if text in self._kept:
+            hit = self._kept[text]
+            self._kept.move_to_end(text)
+        else:
             hit = self._read(text)
             self._kept[text] = hit
             if len(self._kept) > MAX_KEPT:
                 self._kept.popitem(last=False)
-        else:
-            self._kept.move_to_end(text)
         if hit is None:
             raise KeyError(text)
         return hit
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(list(self._kept))
 
     def __len__(self) -> int:
@@ -123,7 +128,7 @@ class Readings(Mapping):
                 out.append(piece)
                 continue
             try:
-                out.append(_JAPANESE.sub(lambda m, g2p=g2p: g2p(m.group(0)), piece))
+                out.append(_JAPANESE.sub(_reader(g2p), piece))
             except Exception:  # noqa: BLE001 - a text the dictionary chokes on keeps its letters
                 out.append(piece)
         read = "".join(out)

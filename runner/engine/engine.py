@@ -162,14 +162,14 @@ class Ctx:
         _run(self, effects)
 
     # -- engine helpers ----------------------------------------------------
-    def eval(self, node: tuple) -> Any:
+    def eval(self, node: tuple[Any, ...]) -> Any:
         fn = self.story.cache.get(id(node))
         if fn is None:
             fn = _compiled(self.story, node)
         return fn(self)
 
 
-def _compiled(story: Story, node: tuple) -> Any:
+def _compiled(story: Story, node: tuple[Any, ...]) -> Any:
     """The compiled form of an expression of the (frozen) story, kept in its cache."""
     fn = story.cache.get(id(node))
     if fn is None:
@@ -177,12 +177,13 @@ def _compiled(story: Story, node: tuple) -> Any:
     return fn
 
 
-def _compile_raw(story: Story, effects: Any) -> tuple:
+def _compile_raw(story: Story, effects: Any) -> tuple[Effect, ...]:
     """Compiles effect data that a rule system took from the story (obstacles and such)."""
     key = ("raw", id(effects))
     hit = story.cache.get(key)
     if hit is not None and hit[0] is effects:
-        return hit[1]
+        done: tuple[Effect, ...] = hit[1]
+        return done
     try:
         compiled = compile_effects(story, effects, "rule")
     except EffectError as e:
@@ -422,7 +423,8 @@ def match(
     annotation), an alias, a reading, a part of one of them, or a verb and its object (see
     :mod:`runner.engine.match`). None when it names none, or several. With ``fuzzy=False``
     only whole names count (a front end deciding between an action and its own words)."""
-    return resolve(story, state, command, choices, fuzzy=fuzzy).choice
+    choice: Choice | None = resolve(story, state, command, choices, fuzzy=fuzzy).choice
+    return choice
 
 
 def resolve(

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from runner.rules import find_hook
-from runner.rules.base import RuleError
+from runner.rules.base import Hook, RuleError
 
 MAX_ABS = 10**18
 MAX_STR = 10_000
@@ -63,7 +63,7 @@ def _add(a: Any, b: Any) -> Any:
 
 
 _BIN = {"+": _add, "-": operator.sub, "*": operator.mul, "/": _div, "//": _floordiv, "%": _mod}
-_CMP = {
+_CMP: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq,
     "!=": operator.ne,
     "<": operator.lt,
@@ -73,7 +73,7 @@ _CMP = {
 }
 
 
-def shares_state(hook: Any) -> bool:
+def shares_state(hook: Hook) -> bool:
     """True for hooks audited never to write ``state.stats`` or ``state.rules``: every core
     hook, and the pure hooks of every rule system (tests/test_engine_purity_soak.py freezes
     the state and calls each of them). They may run while the working state still shares
@@ -95,7 +95,9 @@ def _hook_error(name: str, e: Exception) -> EvalError:
     return e if isinstance(e, EvalError) else EvalError(f"{name}(): {e}")
 
 
-def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = None) -> Fn:
+def compile_expr(
+    node: tuple[Any, ...], rules: str, conditions: dict[str, tuple[Any, ...]] | None = None
+) -> Fn:
     """Returns ``fn(ctx) -> value`` for an AST. ``conditions`` are the story's named
     conditions (``conditions: {rich: "coins >= 3"}``): a name among them stands for its
     expression, compiled in place."""
@@ -144,9 +146,9 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
         return lambda ctx: not a(ctx)
     if k in ("and", "or"):
         # Chains (a and b and c ...) become one loop rather than nested closures.
-        parts: list[tuple] = []
+        parts: list[tuple[Any, ...]] = []
 
-        def flatten(n: tuple) -> None:
+        def flatten(n: tuple[Any, ...]) -> None:
             if n[0] == k:
                 flatten(n[1])
                 flatten(n[2])
@@ -198,7 +200,7 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
         return binop
     if k == "cmp":
         ops = [_CMP[o] for o in node[1]]
-        parts = [compile_expr(x, rules, conditions) for x in node[2]]
+        fns = [compile_expr(x, rules, conditions) for x in node[2]]
         if (
             len(ops) == 1
             and node[2][0][0] == "var"
@@ -218,7 +220,7 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
 
             return cmp_var_lit
         if len(ops) == 1:
-            op0, a, b = ops[0], parts[0], parts[1]
+            op0, a, b = ops[0], fns[0], fns[1]
 
             def cmp1(ctx: Any) -> bool:
                 try:
@@ -229,8 +231,8 @@ def compile_expr(node: tuple, rules: str, conditions: dict[str, tuple] | None = 
             return cmp1
 
         def cmpn(ctx: Any) -> bool:
-            left = parts[0](ctx)
-            for op, p in zip(ops, parts[1:], strict=True):
+            left = fns[0](ctx)
+            for op, p in zip(ops, fns[1:], strict=True):
                 right = p(ctx)
                 try:
                     if not op(left, right):

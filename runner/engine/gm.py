@@ -164,11 +164,11 @@ def default_pc(story: Any, state: Any) -> str | None:
 def _is_pc(story: Any, cid: str, sheet: Any) -> bool:
     c = story.characters.get(cid)
     if c is not None:
-        return c.kind == "pc"
+        return bool(c.kind == "pc")
     return isinstance(sheet, dict) and sheet.get("kind") not in ("enemy", "npc")
 
 
-def stat_path(sheet: dict, query: str | None) -> tuple[str, ...]:
+def stat_path(sheet: dict[str, Any], query: str | None) -> tuple[str, ...]:
     """The key (or ``(part, key)`` one level down) of ``sheet`` that ``query`` names; its
     health when ``query`` is None."""
     if query is None:
@@ -214,13 +214,13 @@ def _number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def _numbers(sheet: dict) -> list[str]:
+def _numbers(sheet: dict[str, Any]) -> list[str]:
     return [k for k, v in sheet.items() if _number(v) and not k.endswith(("_max", "_start"))]
 
 
 def outcome_keys(story: Any) -> tuple[str, ...]:
     """Every outcome a check can have in this story: the rule levels and the story's own keys."""
-    hit = story.cache.get("_gm_outcomes")
+    hit: tuple[str, ...] | None = story.cache.get("_gm_outcomes")
     if hit is None:
         keys: list[str] = list(STANDARD_OUTCOMES)
 
@@ -255,13 +255,13 @@ def _outcome_fold(key: str) -> str:
     return "".join(key.casefold().replace("_", " ").split())
 
 
-def set_force(rules: dict, value: str) -> None:
+def set_force(rules: dict[str, Any], value: str) -> None:
     """Keeps ``value`` as the outcome of the next check that can have it."""
     gm = rules.get(GM_KEY)
     rules[GM_KEY] = {**(gm if type(gm) is dict else {}), "force": value}
 
 
-def take_force(rules: dict) -> str | None:
+def take_force(rules: dict[str, Any]) -> str | None:
     """The pending forced outcome, removed from ``rules`` (None when there is none)."""
     gm = rules.get(GM_KEY)
     if type(gm) is not dict or "force" not in gm:
@@ -274,7 +274,7 @@ def take_force(rules: dict) -> str | None:
     return str(gm["force"])
 
 
-def forced_keys(forced: str, table: dict) -> list[str] | None:
+def forced_keys(forced: str, table: dict[str, Any]) -> list[str] | None:
     """The outcome keys a forced result stands for at a check with outcomes ``table``, or
     None when this check cannot have that result (it is kept for the next check)."""
     keys = [forced] + (
@@ -334,16 +334,17 @@ def _amount(tok: str) -> bool:
 def _roll_amount(ctx: Any, tok: str, label: str) -> int:
     if _INT.match(tok):
         return int(tok)
-    return ctx.roll(tok, label=label).total
+    total: int = ctx.roll(tok, label=label).total
+    return total
 
 
-def run(ctx: Any, verb: str, args: list[str]) -> dict:
+def run(ctx: Any, verb: str, args: list[str]) -> dict[str, Any]:
     """Runs ``!verb args`` on ``ctx`` (its state is the command's copy); returns the
     ``override`` event. Raises :class:`Refused`."""
     from runner.engine import engine as E
 
     story, st = ctx.story, ctx.state
-    note: dict = {"type": "override", "what": verb, "args": args, "code": verb}
+    note: dict[str, Any] = {"type": "override", "what": verb, "args": args, "code": verb}
     if verb == "set":
         if len(args) < 2:
             raise Refused("gm_usage", "!set VARIABLE VALUE", verb=verb)
@@ -435,7 +436,7 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict:
             raise Refused(
                 "gm_not_carried", f"{item} is not carried", item=item, name=story.items[item].name
             )
-        E._run(ctx, ((Give if verb == "give" else Take)(verb, ((item, 1),)),))
+        E._run(ctx, (Give("give", ((item, 1),)) if verb == "give" else Take("take", ((item, 1),)),))
         note["args"] = [item]
         note["data"] = {
             "item": item,
@@ -479,7 +480,7 @@ def _prefix(
     return find(story, kind, args[0], table), args[1:]
 
 
-def _stat(ctx: Any, verb: str, args: list[str], note: dict) -> dict:
+def _stat(ctx: Any, verb: str, args: list[str], note: dict[str, Any]) -> dict[str, Any]:
     """``!damage [WHO] N [STAT]`` (health by default, through the rule system's ``damage``
     hook for a player character) and ``!stat [WHO] STAT±N`` / ``STAT=N`` (CCFOLIA's
     ``:HP-3``)."""
@@ -531,6 +532,7 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict) -> dict:
     health = path[0] in HEALTH
     if op == "-" and n < 0:
         op, n = "+", -n
+    new: Any  # a sheet's number (an int, or what a GM's story keeps there)
     if (
         op == "-"
         and health
@@ -565,7 +567,7 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict) -> dict:
     return note
 
 
-def _fighters(ctx: Any) -> dict:
+def _fighters(ctx: Any) -> dict[str, Any]:
     """The rule system's own copies of characters in a running fight (its ``fighters()``
     hook: ``{"sheets": {id: sheet}, "instead_of": [ids]}``), which an override must reach
     instead of the story's sheet; {} when it has none."""

@@ -77,7 +77,7 @@ def _render(ctx: Any, parts: Parts, key: str, advance: bool, fixed: int | None =
                 _render(ctx, p.then if ctx.eval(p.node) else p.otherwise, key, advance, fixed)
             )
         elif type(p) is Vary:
-            vkey = f"{key}#{p.index}"
+            vkey = f"{key}#{p.number}"
             st = ctx.state
             if fixed is not None:
                 count = fixed

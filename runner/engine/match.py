@@ -104,10 +104,11 @@ def reader(story: Any) -> Reader:
     """How this story's texts are read in kana: the mapping the loader handed in
     (``story.cache["_kana"]``), else the story's ``readings:``."""
     cache = story.cache
-    hit = cache.get("_match_reader")
+    hit: Reader | None = cache.get("_match_reader")
     if hit is not None:
         return hit
     table = cache.get("_kana")
+    read: Reader
     if table is not None:
 
         def read(text: str) -> str | None:
@@ -152,7 +153,8 @@ def forms(story: Any, action: Any, shown: str | None = None) -> Forms:
             table.clear()
     hit = table.get(key)
     if hit is not None and hit[0] is action:
-        return hit[1]
+        built: Forms = hit[1]
+        return built
     read = reader(story)
     plain_label = strip_note(label)
     aliases = [str(a) for a in action.aliases]
@@ -187,7 +189,7 @@ class Found(NamedTuple):
 
     choice: Any = None
     """The one action it names, or None."""
-    candidates: tuple = ()
+    candidates: tuple[Any, ...] = ()
     """When it names several listed actions: those, in list order."""
     how: str = ""
     """The tier that decided: exact, plain, part, words, note, verb."""

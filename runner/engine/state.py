@@ -149,7 +149,7 @@ def check_text(v: Any, field: str, limit: int = 1000) -> str:
     return v
 
 
-def _table(d: dict, key: str, where: str, lo: int = -MAX_NUMBER) -> None:
+def _table(d: dict[str, Any], key: str, where: str, lo: int = -MAX_NUMBER) -> None:
     v = d.get(key)
     if type(v) is not dict:
         raise SchemaError(f"{where}{key}", "must be a table")

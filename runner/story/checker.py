@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from runner.story import expr as X
 from runner.story import model as M
@@ -79,14 +79,16 @@ class Checker:
     def ipos(s: Any, i: int) -> tuple[int, int] | None:
         return s.ipos[i] if isinstance(s, Seq) and i < len(s.ipos) else None
 
-    def unknown_keys(self, m: Map, allowed: set[str], where: str) -> None:
+    def unknown_keys(self, m: dict[Any, Any], allowed: set[str], where: str) -> None:
         for k in m:
             if k not in allowed:
                 near = closest(str(k), allowed)
                 hint = f" (did you mean {near!r}?)" if near else ""
                 self.err(self.kpos(m, k), f"unknown key {k!r} in {where}{hint}", "K002")
 
-    def want_map(self, v: Any, pos: tuple[int, int] | None, what: str) -> bool:
+    def want_map(
+        self, v: object, pos: tuple[int, int] | None, what: str
+    ) -> TypeGuard[dict[Any, Any]]:
         if not isinstance(v, dict):
             self.err(pos, f"{what} must be a mapping, not {kind_of(v)}", "K001")
             return False
@@ -380,7 +382,7 @@ class Checker:
                 )
         return tuple(out)
 
-    def speaker(self, who: Any, pos: tuple[int, int] | None, voices: bool = False) -> str | None:
+    def speaker(self, who: object, pos: tuple[int, int] | None, voices: bool = False) -> str | None:
         """A line's speaker (or a ``voices`` key): ``narrator`` or a character, by id or name,
         as the character's id."""
         if not who:
@@ -388,7 +390,7 @@ class Checker:
         who = str(who)
         if who == "narrator" or self.speakers is None:
             return who
-        cid = self.speakers.get(who)
+        cid: str | None = self.speakers.get(who)
         if cid is None:
             near = closest(who, self.speakers)
             hint = f" (did you mean {near!r}?)" if near else ""
@@ -410,7 +412,7 @@ class Checker:
         return cid
 
     # -- effects -----------------------------------------------------------
-    def effects(self, v: Any, pos: tuple[int, int] | None, base: str) -> tuple[tuple, ...]:
+    def effects(self, v: Any, pos: tuple[int, int] | None, base: str) -> tuple[M.Effect, ...]:
         if v is None:
             return ()
         if isinstance(v, dict):
@@ -421,7 +423,7 @@ class Checker:
         if not isinstance(v, list):
             self.err(pos, f"effects must be a list, not {kind_of(v)}", "K001")
             return ()
-        out: list[tuple] = []
+        out: list[M.Effect] = []
         fast = self.fast
         for i, eff in enumerate(v):
             if fast and type(eff) is dict and len(eff) == 1:
@@ -464,7 +466,7 @@ class Checker:
         return tuple(out)
 
     def effect(
-        self, key: str, val: Any, vp: tuple[int, int] | None, eff: Map, base: str
+        self, key: str, val: Any, vp: tuple[int, int] | None, eff: dict[Any, Any], base: str
     ) -> M.Effect | None:
         if key in ("set", "add"):
             if not isinstance(val, dict):
@@ -481,7 +483,7 @@ class Checker:
                 ex = self.expr(value, vpos(val, name))
                 if ex is not None:
                     pairs.append((str(name), ex))
-            return (M.Set if key == "set" else M.Add)(key, tuple(pairs))
+            return M.Set("set", tuple(pairs)) if key == "set" else M.Add("add", tuple(pairs))
         if key in ("give", "take"):
             counts: list[tuple[str, int]] = []
             if isinstance(val, str):
@@ -503,7 +505,7 @@ class Checker:
                 self.err(vp, f"{key!r} takes an item id, a list or {{item: count}}", "K001")
             for item, _n in counts:
                 self.refs.append(("item", item, self.file, vp or (1, 1), self.cur_node))
-            return (M.Give if key == "give" else M.Take)(key, tuple(counts))
+            return M.Give("give", tuple(counts)) if key == "give" else M.Take("take", tuple(counts))
         if key == "goto":
             t = val if type(val) is str else self.want_str(val, vp, "goto")
             self.refs.append(("goto", t, self.file, vp or (1, 1), self.cur_node))
@@ -564,7 +566,9 @@ class Checker:
                     and abs(val) <= MAX_NUMBER
                 ):
                     ex = self.expr(val, vp)
-                    if ex is None or ex[0] != "lit" or type(ex[1]) in (int, float):
+                    if ex is None:
+                        return None  # self.expr has said what is wrong with it
+                    if ex[0] != "lit" or type(ex[1]) in (int, float):
                         return M.Advance("advance", ex)
                 self.err(
                     vp,
@@ -604,9 +608,9 @@ class Checker:
             out.append(Outcome(str(key), effs))
         return tuple(out)
 
-    def folded(self, m: Map, base: str) -> tuple[tuple, ...]:
+    def folded(self, m: dict[Any, Any], base: str) -> tuple[M.Effect, ...]:
         """``say``/``keeper`` written directly on an action or outcome."""
-        out: list[tuple] = []
+        out: list[M.Effect] = []
         if "say" in m:
             out.append(M.Say("say", self.narration(m["say"], self.vpos(m, "say"), base + ".say")))
         if "keeper" in m:
@@ -620,8 +624,8 @@ class Checker:
             )
         return tuple(out)
 
-    def tail(self, m: Map) -> tuple[tuple, ...]:
-        out: list[tuple] = []
+    def tail(self, m: dict[Any, Any]) -> tuple[M.Effect, ...]:
+        out: list[M.Effect] = []
         for key in ("goto", "end"):
             if key in m:
                 e = self.effect(key, m[key], self.vpos(m, key), m, "")
@@ -703,7 +707,7 @@ def no_pos(m: Any, key: Any) -> None:
     return None
 
 
-def walk_effects(effs: tuple) -> Any:
+def walk_effects(effs: tuple[Any, ...]) -> Any:
     for e in effs:
         yield e
         if e[0] == "if":
@@ -714,7 +718,7 @@ def walk_effects(effs: tuple) -> Any:
                 yield from walk_effects(o.effects)
 
 
-def has_exit(effs: tuple) -> bool:
+def has_exit(effs: tuple[Any, ...]) -> bool:
     return any(e[0] in ("goto", "end") for e in walk_effects(effs))
 
 

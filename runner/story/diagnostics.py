@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +20,7 @@ class Diagnostic:
         tail = " (warning)" if self.severity == "warning" else ""
         return f"{self.path}:{self.line}:{self.col}: {self.message}{tail} [{self.code}]"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "path": self.path,
             "line": self.line,

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 MAX_LEN = 2000
 MAX_DEPTH = 40
@@ -45,7 +46,7 @@ class ExprError(ValueError):
 # AST nodes are tuples: ("lit", v) ("var", name) ("call", name, args) ("neg", a)
 # ("not", a) ("and", a, b) ("or", a, b) ("bin", op, a, b) ("cmp", [ops], [operands])
 # ("attr", who, field, col)
-Node = tuple
+Node = tuple[Any, ...]
 
 _TOKEN = re.compile(
     r"""\s*(?:

@@ -8,11 +8,13 @@ which either refuses it where it stands or reads it the same way (docs/security.
 from __future__ import annotations
 
 import re
+from types import ModuleType
 from typing import Any
 
 from runner.story.bounds import MAX_ALIAS_NODES
 from runner.story.text import CONTROL
 
+_yaml_rs: ModuleType | None
 try:  # a Rust parser, 20x faster than PyYAML's C loader on large stories (no positions)
     import yaml_rs as _yaml_rs
 except ImportError:  # pragma: no cover - the fallback is exercised where the wheel is missing

@@ -26,7 +26,7 @@ order they stand (``index``), and a game counts the showings of each under
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from runner.story import expr as X
 
@@ -48,19 +48,19 @@ class Value(NamedTuple):
 class Cond(NamedTuple):
     node: X.Node
     col: int
-    then: tuple
-    otherwise: tuple
+    then: tuple[Any, ...]
+    otherwise: tuple[Any, ...]
 
 
 class Vary(NamedTuple):
     mode: str
     """``""`` sequence, ``&`` cycle, ``!`` once only, ``~`` shuffle."""
-    alternatives: tuple[tuple, ...]
-    index: int
+    alternatives: tuple[tuple[Any, ...], ...]
+    number: int
     """The variation's number in its line (0 for the first), for the game's count."""
 
 
-Parts = tuple
+Parts = tuple[Any, ...]
 """A line as parts: text, :class:`Value`, :class:`Cond`, :class:`Vary`."""
 
 MODES = {"": "sequence", "&": "cycle", "!": "once-only", "~": "shuffle"}
@@ -100,8 +100,8 @@ def _close(text: str, i: int, end: int) -> int:
     raise InlineError("a '{' is not closed: close it with '}', or write '{{' for a brace", i)
 
 
-def _parts(text: str, start: int, end: int, counter: list[int]) -> list:
-    out: list = []
+def _parts(text: str, start: int, end: int, counter: list[int]) -> list[Any]:
+    out: list[Any] = []
     buf: list[str] = []
     i = start
     while i < end:

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 
-class Map(dict):
+class Map(dict[Any, Any]):
     """A dict that knows the position of itself, its keys and its values (1-based)."""
 
     __slots__ = ("pos", "kpos", "vpos")
@@ -22,7 +22,7 @@ class Map(dict):
         self.vpos: dict[Any, tuple[int, int]] = {}
 
 
-class Seq(list):
+class Seq(list[Any]):
     __slots__ = ("pos", "ipos")
 
     def __init__(self) -> None:

@@ -29,10 +29,10 @@ KINDS = ("nodes", "variables", "items", "actions")
 class Migration(NamedTuple):
     version: str
     """The story version that made these renames ("" : every save of a changed story)."""
-    nodes: dict
-    variables: dict
-    items: dict
-    actions: dict
+    nodes: dict[str, Any]
+    variables: dict[str, Any]
+    items: dict[str, Any]
+    actions: dict[str, Any]
     """``"node.old": "new"`` (the node as named now) or ``"old": "new"`` (in every node)."""
 
 
@@ -49,7 +49,13 @@ def version_text(v: Any) -> str:
 
 
 def read(
-    chk: Any, meta: Any, sections: list, nodes: dict, endings: dict, variables: dict, items: dict
+    chk: Any,
+    meta: Any,
+    sections: list[Any],
+    nodes: dict[str, Any],
+    endings: dict[str, Any],
+    variables: dict[str, Any],
+    items: dict[str, Any],
 ) -> tuple[str, tuple[Migration, ...]]:
     """The story's version and migrations, every mistake reported through the loader's
     checker ``chk`` (K050 a version, K051 the shape of a migration, K052 a name it renames to
@@ -102,7 +108,7 @@ def read(
                             f"migration version {mv} is newer than the story's version {version}",
                             "K050",
                         )
-            maps: dict[str, dict] = {}
+            maps: dict[str, dict[str, Any]] = {}
             for kind in KINDS:
                 spec = m.get(kind)
                 if spec is None:
@@ -172,7 +178,7 @@ def pending(story: Any, since: str | None) -> list[Migration]:
     when it has none), oldest first."""
     migs = getattr(story, "migrations", ()) or ()
     key = version_key(since) if since else None
-    return [m for m in migs if key is None or not m.version or key < version_key(m.version)]
+    return [m for m in migs if key is None or not m.version or key < (version_key(m.version) or ())]
 
 
 def _name(migs: list[Migration], kind: str, name: str) -> str:
@@ -192,7 +198,7 @@ def command(migs: list[Migration], node: str, text: str) -> str:
     return text
 
 
-def state(migs: list[Migration], d: dict) -> dict:
+def state(migs: list[Migration], d: dict[str, Any]) -> dict[str, Any]:
     """A saved State (``State.to_dict()``) with old names renamed, to compare with a replay."""
     if not migs:
         return d

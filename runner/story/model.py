@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
-Expr = tuple
+Expr = tuple[Any, ...]
 """An expression AST (see :mod:`runner.story.expr`)."""
 
 
@@ -153,7 +153,7 @@ class Node(NamedTuple):
     keeper: tuple[Narration, ...] = ()
     on_enter: tuple[Effect, ...] = ()
     actions: tuple[Action, ...] = ()
-    props: dict = field(default_factory=dict)
+    props: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +191,7 @@ class Item:
     id: str
     name: str
     description: str = ""
-    props: dict = field(default_factory=dict)
+    props: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,8 +199,8 @@ class Character:
     id: str
     name: str
     kind: str = "npc"
-    stats: dict = field(default_factory=dict)
-    props: dict = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
+    props: dict[str, Any] = field(default_factory=dict)
     known_when: Expr | None = None
     """The player knows the character's ``name`` only while this holds (None: always)."""
     unknown_name: str = ""
@@ -239,21 +239,21 @@ class Story:
     description: str = ""
     length: str = ""
     """How long a game takes, as the author says ("30分", "2-3 hours")."""
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
     readings: dict[str, str] = field(default_factory=dict)
     voices: dict[str, str] = field(default_factory=dict)
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
     """Top-level sections a rule system reads (a section named after the story's rule system), as plain data."""
     version: str = ""
     """``story.version`` as written ("3", "1.2"); "" when the story has none."""
     conditions: dict[str, Expr] = field(default_factory=dict)
     """Named conditions (``conditions: {can_swim: "…"}``): a name usable in any expression."""
-    migrations: tuple = ()
+    migrations: tuple[Any, ...] = ()
     """Renames for saves of older versions (runner.story.migrations.Migration, oldest first)."""
     translation: Any = None
     """The translation this Story was overlaid with (runner.story.translate.Applied), or None
     for the story as written; ``language`` is then the translation's (the language played)."""
-    cache: dict = field(default_factory=dict, compare=False, repr=False)
+    cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     """Derived data computed once per loaded story: the engine's compiled closures and
     per-node action tables, and rule systems' own tables under keys that start with their
     name (``(NAME, ...)``). Not part of the story's identity."""

@@ -12,7 +12,7 @@ from runner.story.model import Character, Ending, Item, Node, Variable
 from runner.story.sections.nodes import Sources
 
 
-def option_references(chk: Checker, options: dict) -> None:
+def option_references(chk: Checker, options: dict[str, Any]) -> None:
     """Rule data may move the player or end the game too (an obstacle's way through, the
     ending a rule system picks, ``options: {endings: {full_victory: escaped}}``)."""
     chk.cur_node = ""
@@ -135,7 +135,7 @@ def check_rule_data(
     chk: Checker,
     rules: str,
     meta: Any,
-    options: dict,
+    options: dict[str, Any],
     variables: dict[str, Variable],
     items: dict[str, Item],
     characters: dict[str, Character],

@@ -18,13 +18,13 @@ ENDING_KINDS = ["good", "normal", "bad", "death", "extra", "neutral", "partial",
 CHARACTER_KINDS = ["pc", "npc", "ally", "neutral", "enemy", "monster"]
 
 
-def _ref(name: str) -> dict:
+def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/$defs/{name}"}
 
 
 def _obj(
     props: dict[str, Any], *, required: list[str] | None = None, desc: str = "", closed: bool = True
-) -> dict:
+) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "object", "properties": props}
     if required:
         out["required"] = required
@@ -35,7 +35,7 @@ def _obj(
     return out
 
 
-def _d(schema: dict, desc: str) -> dict:
+def _d(schema: dict[str, Any], desc: str) -> dict[str, Any]:
     return {**schema, "description": desc}
 
 
@@ -57,7 +57,7 @@ _IDS = {
     "description": "An item id, a list of ids, or {item: count}.",
 }
 
-EFFECT_SCHEMAS: dict[str, dict] = {
+EFFECT_SCHEMAS: dict[str, dict[str, Any]] = {
     "set": _obj(
         {
             "set": _d(
@@ -128,7 +128,7 @@ EFFECT_SCHEMAS: dict[str, dict] = {
     ),
 }
 
-ACTION_PROPS: dict[str, dict] = {
+ACTION_PROPS: dict[str, dict[str, Any]] = {
     "id": _d({"type": "string"}, "Stable id, used in saves, tests and `done('node.id')`."),
     "label": _d({"type": ["string", "number"]}, "What the player sees (and may type)."),
     "aliases": _d(
@@ -148,7 +148,7 @@ ACTION_PROPS: dict[str, dict] = {
     "hidden": _d({"type": "boolean"}, "Not listed: matched only when the player types or says it."),
 }
 
-NODE_PROPS: dict[str, dict] = {
+NODE_PROPS: dict[str, dict[str, Any]] = {
     "kind": _d({"enum": NODE_KINDS}, "place (default), check, combat or scene."),
     "title": {"type": ["string", "number"]},
     "scene": _d({"type": "string"}, "A group for maps of large stories."),
@@ -159,7 +159,7 @@ NODE_PROPS: dict[str, dict] = {
     "props": _d({"type": "object"}, "Data for the rule system (obstacles, lighting, ...)."),
 }
 
-STORY_PROPS: dict[str, dict] = {
+STORY_PROPS: dict[str, dict[str, Any]] = {
     "id": _d({"type": "string"}, "The story's id (letters, digits, _ and -)."),
     "title": {"type": ["string", "number"]},
     "language": _d({"type": "string"}, "ja (default) or en."),
@@ -175,7 +175,7 @@ STORY_PROPS: dict[str, dict] = {
     "length": _d({"type": ["string", "number"]}, 'How long a game takes, e.g. "30分".'),
 }
 
-TOP_PROPS: dict[str, dict] = {
+TOP_PROPS: dict[str, dict[str, Any]] = {
     "story": _obj(STORY_PROPS, desc="What the story is and where it starts (in exactly one file)."),
     "clock": _obj(
         {
@@ -263,7 +263,7 @@ def _loads(name: str) -> bool:
     return True
 
 
-def story_schema() -> dict:
+def story_schema() -> dict[str, Any]:
     """The schema of one story file (any file of a multi-file story: every section is optional).
     ``rules`` lists the rule systems installed here (runner.rules' registry), and each may
     have a top-level section of its name."""
@@ -393,7 +393,7 @@ def story_schema() -> dict:
     }
 
 
-def playtest_schema() -> dict:
+def playtest_schema() -> dict[str, Any]:
     """The schema of a play-test file (``tests/*.yaml``, see docs/playtests.md)."""
     faces = {
         "anyOf": [
@@ -457,5 +457,5 @@ def playtest_schema() -> dict:
     }
 
 
-def dumps(schema: dict) -> str:
+def dumps(schema: dict[str, Any]) -> str:
     return json.dumps(schema, ensure_ascii=False, indent=2) + "\n"

@@ -172,7 +172,7 @@ def _line(add: Any, line: Narration, node: str) -> None:
     add(line.id, line.text, "keeper" if line.keeper else "narration", node, line.speaker or "")
 
 
-def _effects(add: Any, effects: tuple, node: str) -> None:
+def _effects(add: Any, effects: tuple[Any, ...], node: str) -> None:
     for e in effects:
         k = e[0]
         if k == "say":
@@ -315,14 +315,16 @@ def _read_po(p: Path, text: str) -> tuple[str, list[Unit]]:
     names = str(po.metadata.get("X-Katari-Proper-Names", "") or "").strip()
     if names:
         units.append(Unit(NAMES_KEY, "", names))
-    for e in po:
-        if e.obsolete or not e.msgctxt:
+    for entry in po:
+        if entry.obsolete or not entry.msgctxt:
             continue
         h = ""
-        for c in (e.comment or "").splitlines():
+        for c in (entry.comment or "").splitlines():
             if c.startswith(HASH_NOTE):
                 h = c[len(HASH_NOTE) :].strip()
-        units.append(Unit(e.msgctxt, e.msgid, e.msgstr, h, "fuzzy" in e.flags, e.linenum))
+        units.append(
+            Unit(entry.msgctxt, entry.msgid, entry.msgstr, h, "fuzzy" in entry.flags, entry.linenum)
+        )
     return lang, units
 
 
@@ -604,7 +606,7 @@ class _Overlay:
         t = self.texts
         return tuple(ln._replace(text=t[ln.id]) if ln.id in t else ln for ln in lines)
 
-    def effects(self, effects: tuple) -> tuple:
+    def effects(self, effects: tuple[Any, ...]) -> tuple[Any, ...]:
         out = []
         for e in effects:
             k = e[0]
@@ -770,31 +772,31 @@ def check(story: Story, lang: str) -> list[Any]:
         return [Diagnostic(str(path), 1, 1, str(e), "K402", "warning")]
     by_key = {u.key: u for u in units}
     out = []
-    for e in entries(story):
-        u = by_key.get(e.key)
+    for ent in entries(story):
+        u = by_key.get(ent.key)
         line = u.line if u is not None and u.line else 1
         if u is None or not u.text.strip():
-            if e.kind != "rules":
+            if ent.kind != "rules":
                 out.append(
                     Diagnostic(
                         str(path),
                         line,
                         1,
-                        f"{e.key}: not translated into {lang} "
-                        f"(shown in {story.language}): {_clip(e.text)}",
+                        f"{ent.key}: not translated into {lang} "
+                        f"(shown in {story.language}): {_clip(ent.text)}",
                         "K400",
                         "warning",
                     )
                 )
-        elif u.fuzzy or not _fresh(u, e.text):
+        elif u.fuzzy or not _fresh(u, ent.text):
             out.append(
                 Diagnostic(
                     str(path),
                     line,
                     1,
-                    f"{e.key}: stale: the source changed since it was "
+                    f"{ent.key}: stale: the source changed since it was "
                     f"translated (shown in {story.language} until it is "
-                    f"checked): {_clip(e.text)}",
+                    f"checked): {_clip(ent.text)}",
                     "K401",
                     "warning",
                 )

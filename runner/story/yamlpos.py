@@ -12,7 +12,7 @@ from runner.story.located import Map, Seq
 from runner.story.text import control_problem
 
 try:  # the C parser is several times faster on large stories
-    _Base = yaml.CSafeLoader  # type: ignore[attr-defined]
+    _Base = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
     _Base = yaml.SafeLoader
 
@@ -103,7 +103,7 @@ def _float12(loader: _Loader, node: yaml.ScalarNode) -> float:
 
 
 def _bool12(loader: _Loader, node: yaml.ScalarNode) -> bool:
-    v = loader.construct_scalar(node).strip().lower()
+    v: str = loader.construct_scalar(node).strip().lower()
     if v not in ("true", "false"):
         raise _refuse(node.start_mark, f"{_clip(v)} is not true or false")
     return v == "true"
@@ -115,7 +115,7 @@ def _null12(loader: _Loader, node: yaml.ScalarNode) -> None:
 
 
 def _str12(loader: _Loader, node: yaml.Node) -> str:
-    v = loader.construct_scalar(node)
+    v: str = loader.construct_scalar(node)
     bad = control_problem(v)
     if bad is not None:
         raise _refuse(_mark_in(node, v, bad[0]), bad[1])

@@ -111,13 +111,14 @@ def rules_problem(rules: str) -> str:
     return ""
 
 
-def read_options(chk: Checker, meta: Any) -> dict:
+def read_options(chk: Checker, meta: Any) -> dict[str, Any]:
     """``story.options``: free-form data for the rule system, numbers checked."""
     options = meta.get("options") or {}
     if not isinstance(options, dict):
         chk.err(chk.vpos(meta, "options"), "'options' must be a mapping", "K001")
         options = {}
-    return chk.plain(options, chk.vpos(meta, "options"))
+    checked: dict[str, Any] = chk.plain(options, chk.vpos(meta, "options"))
+    return checked
 
 
 def read_rule_sections(
