@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from runner.story import model as m
 from runner.story.model import Action, Effect, Node, Story
 
 LAYOUT_LIMIT = 2000
@@ -164,31 +165,33 @@ def shorten(text: str, n: int = 32) -> str:
 
 def describe_effect(e: Effect) -> str:
     """One effect as a short line of text."""
-    k = e[0]
-    if k in ("set", "add"):
-        op = "=" if k == "set" else "+="
-        return ", ".join(f"{name} {op} {unparse(ex)}" for name, ex in e[1])
-    if k in ("give", "take"):
-        return f"{k} " + ", ".join(f"{i}×{n}" if n != 1 else i for i, n in e[1])
-    if k in ("goto", "end"):
-        return f"{k} {e[1]}"
-    if k == "say":
-        return "say " + " / ".join(shorten(line.text, 40) for line in e[1])
-    if k == "do":
-        return "do " + "; ".join(unparse(x) for x in e[1])
-    if k == "if":
-        return (
-            f"if {unparse(e[1])}: "
-            + "; ".join(describe_effect(x) for x in e[2])
-            + (" else: " + "; ".join(describe_effect(x) for x in e[3]) if e[3] else "")
-        )
-    if k == "roll":
-        return f"roll {e[1]}" + (f" → {e[2]}" if e[2] else "")
-    if k == "check":
-        return f"check {unparse(e[1])} → " + ", ".join(o.key for o in e[2])
-    if k == "advance":
-        return f"advance {unparse(e[1])} min"
-    return k
+    match e:
+        case m.Set(pairs=pairs) | m.Add(pairs=pairs):
+            op = "=" if e.kind == "set" else "+="
+            return ", ".join(f"{name} {op} {unparse(ex)}" for name, ex in pairs)
+        case m.Give(counts=counts) | m.Take(counts=counts):
+            return f"{e.kind} " + ", ".join(f"{i}×{n}" if n != 1 else i for i, n in counts)
+        case m.Goto(target=target):
+            return f"goto {target}"
+        case m.End(ending=ending):
+            return f"end {ending}"
+        case m.Say(lines=lines):
+            return "say " + " / ".join(shorten(line.text, 40) for line in lines)
+        case m.Do(calls=calls):
+            return "do " + "; ".join(unparse(x) for x in calls)
+        case m.If(cond=cond, then=then, other=other):
+            return (
+                f"if {unparse(cond)}: "
+                + "; ".join(describe_effect(x) for x in then)
+                + (" else: " + "; ".join(describe_effect(x) for x in other) if other else "")
+            )
+        case m.Roll(dice=dice, into=into):
+            return f"roll {dice}" + (f" → {into}" if into else "")
+        case m.Check(expr=expr, outcomes=outcomes):
+            return f"check {unparse(expr)} → " + ", ".join(o.key for o in outcomes)
+        case m.Advance(minutes=minutes):
+            return f"advance {unparse(minutes)} min"
+    return str(e[0])  # pragma: no cover - an effect kind added later
 
 
 def cond_text(conds: tuple[str, ...]) -> str:
@@ -408,13 +411,13 @@ def scene_graph(g: Graph) -> Graph:
         scene_of[gn.id] = s
         counts[s] = counts.get(s, 0) + 1
     for i, s in enumerate(sorted(counts)):
-        start = scene_of.get(g.start) == s
+        is_start = scene_of.get(g.start) == s
         nodes[s] = GNode(
             f"s{i}",
             s,
             f"{s}\n{counts[s]} nodes",
             "scene",
-            start=start,
+            start=is_start,
             info={
                 "id": s,
                 "title": s,
@@ -723,7 +726,7 @@ def to_html(g: Graph, svg: str | None, *, lang: str = "ja") -> str:
 
     With ``svg`` None (a story too large to lay out) the page lists the nodes instead.
     """
-    data = {
+    data: dict[str, Any] = {
         "title": g.title,
         "start": g.start,
         "collapsed": g.collapsed,

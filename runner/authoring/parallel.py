@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -92,13 +92,13 @@ def from_bundle(b: dict) -> Any:
 # -- workers -------------------------------------------------------------------
 
 
-def _play_forked(start: int, count: int, opts: dict) -> Any:
+def _play_forked(start: int, count: int, opts: Mapping[str, Any]) -> Any:
     from runner.authoring.simulate import play_chunk
 
     return play_chunk(_STORY, start, count, **opts)
 
 
-def _play_bundled(b: dict, start: int, count: int, opts: dict) -> Any:
+def _play_bundled(b: dict[str, Any], start: int, count: int, opts: Mapping[str, Any]) -> Any:
     from runner.authoring.simulate import play_chunk
 
     return play_chunk(from_bundle(b), start, count, **opts)
@@ -107,7 +107,7 @@ def _play_bundled(b: dict, start: int, count: int, opts: dict) -> Any:
 def run_chunks(
     story: Any,
     todo: list[tuple[int, int]],
-    opts: dict,
+    opts: Mapping[str, Any],
     *,
     jobs: int = 0,
     cluster: str | None = None,
@@ -126,7 +126,7 @@ def run_chunks(
 def _local(
     story: Any,
     todo: list[tuple[int, int]],
-    opts: dict,
+    opts: Mapping[str, Any],
     *,
     jobs: int,
     progress: Callable[[int, int], None] | None,
@@ -138,18 +138,16 @@ def _local(
     global _STORY
     fork = "fork" in mp.get_all_start_methods()
     ctx = mp.get_context("fork" if fork else "spawn")
-    b = None if fork else bundle(story)
     _STORY = story if fork else None
     out = []
     done = 0
     pool = ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo))), mp_context=ctx)
     try:
-        pending = {
-            pool.submit(_play_forked, s, n, opts)
-            if fork
-            else pool.submit(_play_bundled, b, s, n, opts)
-            for s, n in todo
-        }
+        if fork:
+            pending = {pool.submit(_play_forked, s, n, opts) for s, n in todo}
+        else:
+            b = bundle(story)
+            pending = {pool.submit(_play_bundled, b, s, n, opts) for s, n in todo}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:
@@ -170,13 +168,15 @@ def _local(
 def _ray(
     story: Any,
     todo: list[tuple[int, int]],
-    opts: dict,
+    opts: Mapping[str, Any],
     *,
     address: str | None,
     progress: Callable[[int, int], None] | None,
     runs: int,
 ) -> list:
     try:
+        import logging
+
         import ray
     except ImportError:
         raise RuntimeError("--cluster ray needs Ray: pip install 'katari[cluster]'") from None
@@ -187,7 +187,7 @@ def _ray(
             address=address,
             include_dashboard=False,
             log_to_driver=False,
-            logging_level="ERROR",
+            logging_level=logging.ERROR,
             configure_logging=False,
         )
         started = True

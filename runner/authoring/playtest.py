@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from runner.engine import NeedDice, available, clock_text, new_game, step
+from runner.engine.events import Event
 from runner.rules.dice import DiceError
 from runner.story.model import Story
 from runner.story.source import SourceError, read_text, story_root
@@ -416,7 +417,7 @@ def unknown_names(story: Story, checks: dict[str, Any]) -> list[tuple[str, str]]
 
 def _step_counting(
     story: Story, state: Any, text: str, queue: list[int], gm: bool
-) -> tuple[Any, list[dict], int]:
+) -> tuple[Any, list[Event], int]:
     """Steps with the queued faces first; returns how many of them the command used.
 
     A step is pure, so trying it with 0, 1, 2… faces and only dice from the list finds
@@ -465,7 +466,7 @@ def run_case(story: Story, case: Case) -> Result:
     seen: list[str] = []
     queue = list(case.dice)
 
-    def absorb(evs: list[dict]) -> list[str]:
+    def absorb(evs: list[Event]) -> list[str]:
         errs = []
         for ev in evs:
             if ev["type"] == "narration":

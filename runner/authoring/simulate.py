@@ -14,11 +14,14 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from runner.authoring.graph import Graph, action_targets, build, moves, unparse
 from runner.engine import available, new_game, step
-from runner.story.model import Story
+from runner.story.model import Effect, Story
+
+if TYPE_CHECKING:
+    from runner.engine.events import RollEvent
 
 POLICIES = ("random", "explorer", "greedy")
 FAILURE_LEVELS = frozenset({"failure", "fumble", "fail", "pushed_failure"})
@@ -79,13 +82,16 @@ def _stats(xs: list[int]) -> dict[str, float]:
     return {"mean": round(sum(xs) / len(xs), 2), "min": min(xs), "max": max(xs)}
 
 
-def _outcome_marks(story: Story) -> tuple[dict[str, tuple[str, str]], dict[tuple[str, str], list]]:
-    """Narration ids that show which outcome of which check ran; and each action check's outcomes."""
-    marks: dict[str, tuple[str, str]] = {}
+def _outcome_marks(
+    story: Story,
+) -> tuple[dict[str | None, tuple[str, str]], dict[tuple[str, str], list[Any]]]:
+    """Narration ids that show which outcome of which check ran; and each action check's outcomes
+    (keyed by ``str | None``: a rule system's own lines have no id, and are looked up too)."""
+    marks: dict[str | None, tuple[str, str]] = {}
     action_checks: dict[tuple[str, str], list] = {}
 
-    def says(effs: tuple) -> list[str]:
-        out = []
+    def says(effs: tuple[Effect, ...]) -> list[str]:
+        out: list[str] = []
         for e in effs:
             if e[0] == "say":
                 out.extend(line.id for line in e[1])
@@ -130,7 +136,7 @@ class _Tally:
         self.rolls: dict[str, list] = {}  # label -> [count, successes, judged, Counter(levels)]
         self.checks: dict[str, Counter] = {}
 
-    def roll(self, ev: dict) -> None:
+    def roll(self, ev: RollEvent) -> None:
         key = str(ev.get("label") or ev.get("expr") or "?")
         r = self.rolls.get(key)
         if r is None:
@@ -196,6 +202,14 @@ def _minmax(acc: list, x: int) -> None:
     acc[2] = x if acc[2] is None or x > acc[2] else acc[2]
 
 
+class _ChunkOptions(TypedDict):
+    """What every chunk of a run is played with (``play_chunk``'s keywords)."""
+
+    policy: str
+    max_turns: int
+    secrets: bool
+
+
 def play_chunk(
     story: Story,
     start: int,
@@ -231,12 +245,11 @@ def play_chunk(
         state, events = new_game(story, seed)
         commands: list[str] = []
         for ev in events:
-            t = ev["type"]
-            if t == "roll":
+            if ev["type"] == "roll":
                 tally.roll(ev)
-            elif t == "narration":
+            elif ev["type"] == "narration":
                 shown.add(ev.get("id"))
-            elif t == "error":
+            elif ev["type"] == "error":
                 errors[(ev.get("message", ""), state.node)] += 1
         result = None
         why = ""
@@ -286,10 +299,9 @@ def play_chunk(
                 break
             heard = None
             for ev in events:
-                t = ev["type"]
-                if t == "roll":
+                if ev["type"] == "roll":
                     tally.roll(ev)
-                elif t == "narration":
+                elif ev["type"] == "narration":
                     nid = ev.get("id")
                     shown.add(nid)
                     m = marks.get(nid)
@@ -298,7 +310,7 @@ def play_chunk(
                         if heard is None:
                             heard = set()
                         heard.add(m[0])
-                elif t == "error":
+                elif ev["type"] == "error":
                     errors[(ev.get("message", ""), node)] += 1
             ac = action_checks.get((node, pick.id))
             if ac is not None and (heard is None or ac[0] not in heard):
@@ -364,7 +376,7 @@ def simulate(
         raise ValueError(f"unknown policy {policy!r}: one of {', '.join(POLICIES)}")
     t0 = time.perf_counter()
     todo = chunks(runs, seed, max(1, chunk))
-    opts = {"policy": policy, "max_turns": max_turns, "secrets": secrets}
+    opts = _ChunkOptions(policy=policy, max_turns=max_turns, secrets=secrets)
     if cluster is None and (jobs <= 1 or len(todo) == 1):
         done = [0]
 
@@ -826,10 +838,10 @@ def format_report(
         rows.append(f"{r['label']}: ×{r['count']}{extra}{lv}")
     listing(t["rolls"], rows)
     rows = []
-    for c in rep.checks:
-        extra = f"  {t['rate']} {100 * c['success_rate']:.1f}%" if "success_rate" in c else ""
+    for ck in rep.checks:
+        extra = f"  {t['rate']} {100 * ck['success_rate']:.1f}%" if "success_rate" in ck else ""
         rows.append(
-            f"{c['check']}: " + ", ".join(f"{k} {v}" for k, v in c["outcomes"].items()) + extra
+            f"{ck['check']}: " + ", ".join(f"{k} {v}" for k, v in ck["outcomes"].items()) + extra
         )
     listing(t["checks"], rows)
     listing(t["unshown"], rep.unshown_lines)

@@ -33,6 +33,8 @@ class NarrationEvent(TypedDict):
     """A keeper-only line (only a GM's front end gets it)."""
     texts: NotRequired[dict[str, str]]
     """A rule system's line in both languages, ``{"ja": ..., "en": ...}``."""
+    untranslated: NotRequired[bool]
+    """A GM's ``--jsonl``: the line is still in the source language (docs/translating.md)."""
 
 
 class RollEvent(TypedDict):

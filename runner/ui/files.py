@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from runner.engine.events import Event
 from runner.engine.state import (
     MAX_NUMBER,
     SaveError,
@@ -428,7 +429,7 @@ class Timeline:
     gm: bool = False
     manual: bool = False
     start_dice: list[int] | None = None
-    events: list[list[dict] | None] = field(default_factory=list)
+    events: list[list[Event] | None] = field(default_factory=list)
     """Each state's events (the opening's for ``states[0]``); None where not known."""
     realtime: float = 0.0
     """Real seconds played (stories with a real-time limit). Kept here, outside the States,
@@ -457,7 +458,7 @@ class Timeline:
     def can_redo(self) -> bool:
         return self.pos < len(self.log)
 
-    def push(self, entry: Entry, state: State, events: list[dict] | None = None) -> None:
+    def push(self, entry: Entry, state: State, events: list[Event] | None = None) -> None:
         del self.states[self.pos + 1 :]
         del self.events[self.pos + 1 :]
         del self.log[self.pos :]
@@ -479,7 +480,7 @@ class Timeline:
 
 def start(
     story: Any, seed: int, *, gm: bool = False, manual: bool = False, dice: list[int] | None = None
-) -> tuple[Timeline, list[dict]]:
+) -> tuple[Timeline, list[Event]]:
     """A new game's timeline and opening events (may raise ``NeedDice`` with ``manual``)."""
     from runner.engine import new_game
 

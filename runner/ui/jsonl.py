@@ -13,11 +13,12 @@ from __future__ import annotations
 import io
 import json
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, cast
 
 from runner.engine import new_game, step, tail
+from runner.engine.events import Event
 from runner.engine.state import State
 from runner.rules.dice import MAX_DICE, MAX_SIDES, DiceError
 from runner.story import Story, load
@@ -181,7 +182,7 @@ def turns(
     seed: int = 0,
     gm: bool = False,
     dice: list[int] | None = None,
-) -> Iterator[dict]:
+) -> Iterator[Event]:
     """Yields every event of a game fed with ``lines``; ``dice`` are faces used first, in order.
 
     Every line, whatever it holds, is answered by its events, one ``state`` and one ``prompt``
@@ -234,7 +235,9 @@ def turns(
         yield from events
 
 
-def run(story: Story | str, lines: Iterable[str], *, seed: int = 0, gm: bool = False) -> list[dict]:
+def run(
+    story: Story | str, lines: Iterable[str], *, seed: int = 0, gm: bool = False
+) -> list[Event]:
     """Plays a whole game in-process and returns its events (for tests and bots)."""
     s = load(story) if isinstance(story, str) else story
     return list(turns(s, lines, seed=seed, gm=gm))
@@ -244,7 +247,7 @@ _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _dumps_ascii = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 
 
-def encode(ev: dict) -> bytes:
+def encode(ev: Mapping[str, object]) -> bytes:
     """One event as a line of UTF-8 JSON. Text that cannot be UTF-8 (a lone surrogate from
     an in-process caller) is written as a JSON escape, so the line is valid either way."""
     try:
@@ -267,12 +270,14 @@ def play(
     read), writing JSON lines to ``out`` (bytes, or text); returns 0. ``first`` is a line
     sent before the input (``--campaign-from``'s ``@carry``)."""
     lines: Iterable[str | BadLine] = (
-        read_lines(inp) if hasattr(inp, "readline") and not isinstance(inp, io.TextIOBase) else inp
+        read_lines(cast(IO[bytes], inp))
+        if hasattr(inp, "readline") and not isinstance(inp, io.TextIOBase)
+        else cast(Iterable[str | BadLine], inp)
     )
     if first is not None:
         lines = _chain(first, lines)
-    text = isinstance(out, io.TextIOBase)
-    write = out.write
+    text_out = cast(IO[str], out) if isinstance(out, io.TextIOBase) else None
+    byte_out = cast(IO[bytes], out)
     # A game master's view of a translated story marks the lines still in the source language.
     fallback = story.translation.fallback if gm and story.translation is not None else ()
     try:
@@ -280,7 +285,10 @@ def play(
             if fallback and ev["type"] == "narration" and ev.get("id") in fallback:
                 ev = {**ev, "untranslated": True}
             line = encode(ev)
-            write(line.decode("utf-8") if text else line)
+            if text_out is not None:
+                text_out.write(line.decode("utf-8"))
+            else:
+                byte_out.write(line)
             if ev["type"] in ("prompt", "ending"):
                 out.flush()
         out.flush()

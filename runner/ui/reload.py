@@ -130,7 +130,7 @@ class Replayed:
         return self.stopped is None and self.diverged is None
 
 
-def _view(d: dict, common: dict | None = None) -> dict:
+def _view(d: dict[str, Any], common: set[str] | None = None) -> dict[str, Any]:
     """What a player would call "the same game": place, time, holdings, variables, stats.
     Variables only one side has (added to or dropped from the story) are left out."""
     v = {k: d.get(k) for k in ("node", "ending", "clock", "inventory", "stats")}
@@ -152,7 +152,7 @@ def replay(
     manual: bool = False,
     start_dice: list[int] | None = None,
     since: str | None = None,
-    saved: list[dict] | None = None,
+    saved: list[dict[str, Any]] | None = None,
 ) -> Replayed:
     """Replays ``entries`` from ``seed`` on ``story``, renaming old action ids by the story's
     migrations for version ``since``; compares with the ``saved`` States (dicts), if given.
@@ -194,8 +194,8 @@ def replay(
             )
             break
         if new is st:
-            err = next((ev for ev in events if ev.get("type") == "error"), {})
-            code = err.get("code", "")
+            err = next((ev for ev in events if ev["type"] == "error"), None)
+            code = err.get("code", "") if err is not None else ""
             out.stopped, out.command = i + 1, e.command
             if code == "story_error":
                 out.why, out.detail = "error", str(err.get("message", ""))[:120]

@@ -8,13 +8,16 @@ can reuse it. Widths are measured with prompt_toolkit's ``get_cwidth`` so that J
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.utils import get_cwidth
 
 from runner.story.text import printable
 from runner.ui.i18n import has_text, key_label, t, value_name
+
+if TYPE_CHECKING:  # annotations only: importing the engine here would load it with the UI
+    from runner.engine.events import ErrorEvent, Event, NarrationEvent, OverrideEvent, RollEvent
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -188,7 +191,7 @@ def _speaker_name(story: Any, speaker: str | None, name: str | None = None) -> s
     return c.name if c is not None else None
 
 
-def narration_text(ev: dict, lang: str) -> str:
+def narration_text(ev: NarrationEvent, lang: str) -> str:
     """A narration event's text in ``lang``: a rule's line carries both languages in
     ``texts`` (a rule system writes both); story text is as written."""
     texts = ev.get("texts")
@@ -203,7 +206,7 @@ def level_text(level: Any, lang: str) -> str:
     return str(level) if s == key else s
 
 
-def roll_text(ev: dict, lang: str, system: str | None = None) -> tuple[str, str]:
+def roll_text(ev: RollEvent, lang: str, system: str | None = None) -> tuple[str, str]:
     """(the roll line without its level, the level text) for a ``roll`` event; a roll whose
     outcome the GM forced shows the ruling instead of the dice's level."""
     dice = [int(x) for x in ev.get("dice", [])]
@@ -257,16 +260,15 @@ class Renderer:
         self.cols = cols
         self.show_actions = show_actions
 
-    def events(self, events: Iterable[dict], *, command: str = "") -> list[Line]:
+    def events(self, events: Iterable[Event], *, command: str = "") -> list[Line]:
         out: list[Line] = []
         for ev in events:
             out.extend(self.event(ev, command=command))
         return out
 
-    def event(self, ev: dict, *, command: str = "") -> list[Line]:
-        kind = ev.get("type")
+    def event(self, ev: Event, *, command: str = "") -> list[Line]:
         lang = self.lang
-        if kind == "narration":
+        if ev["type"] == "narration":
             if ev.get("keeper"):
                 if not self.gm:
                     return []
@@ -296,7 +298,7 @@ class Renderer:
             return [[("class:speaker", head), ("class:narration", first[len(head) :])]] + [
                 [("class:narration", line)] for line in lines[1:]
             ]
-        if kind == "roll":
+        if ev["type"] == "roll":
             line, level = roll_text(ev, lang, getattr(self.story, "rules", None))
             frags: Line = [("class:roll", line)]
             if level:
@@ -304,9 +306,9 @@ class Renderer:
             if ev.get("keeper") and not self.gm:
                 return []
             return [frags]
-        if kind == "error":
+        if ev["type"] == "error":
             return [[("class:error", line)] for line in self.error_lines(ev, command)]
-        if kind == "override":
+        if ev["type"] == "override":
             mark = t("override", lang)
             lines = wrap(
                 override_text(ev, lang, self.story),
@@ -318,7 +320,7 @@ class Renderer:
             return [[("class:keeper.mark", mark), ("class:keeper", lines[0][len(mark) :])]] + [
                 [("class:keeper", line)] for line in lines[1:]
             ]
-        if kind == "ending":
+        if ev["type"] == "ending":
             kname = t(f"kind_{ev.get('kind')}", lang)
             if kname.startswith("kind_"):
                 kname = str(ev.get("kind", ""))
@@ -327,13 +329,13 @@ class Renderer:
                 [("", "")],
                 [(style, t("ending", lang, title=ev.get("title") or ev.get("id", ""), kind=kname))],
             ]
-        if kind == "prompt":
+        if ev["type"] == "prompt":
             if not self.show_actions:
                 return []
             return self.actions(ev.get("actions", []))
         return []  # state events go to the status bar; unknown types are ignored
 
-    def error_lines(self, ev: dict, command: str) -> list[str]:
+    def error_lines(self, ev: ErrorEvent, command: str) -> list[str]:
         code = ev.get("code")
         lang = self.lang
         text = clip(command.strip(), 40)
@@ -365,7 +367,7 @@ class Renderer:
             lines += wrap(t("suggest", lang, list=" / ".join(ev["suggestions"])), self.cols)
         return lines
 
-    def actions(self, actions: list[dict]) -> list[Line]:
+    def actions(self, actions: Sequence[Mapping[str, Any]]) -> list[Line]:
         if not actions:
             return [[("class:actions", t("no_actions", self.lang))]]
         out: list[Line] = []
@@ -563,7 +565,7 @@ def stat_items(stats: dict, lang: str = "ja", system: str | None = None) -> list
 
 
 def status_items(
-    ev: dict, story: Any = None, lang: str = "ja", *, short: bool = False
+    ev: Mapping[str, Any], story: Any = None, lang: str = "ja", *, short: bool = False
 ) -> list[tuple[str, str]]:
     """(label, value) pairs for the status bar from a ``state`` event, the place first.
     ``short`` (the bar itself): compact forms, and a rule system's False flags left out."""
@@ -643,7 +645,7 @@ def _cut(text: str, cols: int) -> str:
 
 
 def toolbar(
-    ev: dict | None,
+    ev: Mapping[str, Any] | None,
     story: Any = None,
     lang: str = "ja",
     *,
@@ -716,7 +718,7 @@ def toolbar(
 
 
 def status_lines(
-    ev: dict | None,
+    ev: Mapping[str, Any] | None,
     story: Any = None,
     lang: str = "ja",
     *,
@@ -744,7 +746,7 @@ def clock_seconds(seconds: float) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
-def override_text(ev: dict, lang: str = "en", story: Any = None) -> str:
+def override_text(ev: OverrideEvent, lang: str = "en", story: Any = None) -> str:
     """An ``override`` event in one line, in ``lang`` (by its code; the engine's English
     message only for an override this console does not know)."""
     text = code_text(ev, lang, story)
@@ -810,7 +812,7 @@ def _names(items: Any, lang: str) -> str:
     return ("、" if lang == "ja" else ", ").join(str(x) for x in (items or []))
 
 
-def code_text(ev: dict, lang: str = "ja", story: Any = None) -> str | None:
+def code_text(ev: ErrorEvent | OverrideEvent, lang: str = "ja", story: Any = None) -> str | None:
     """An ``error`` or ``override`` event worded in ``lang`` from its ``code`` and ``data``;
     None when this console has no words for the code."""
     code = ev.get("code")
@@ -881,7 +883,7 @@ def _flat(d: dict) -> dict:
     return out
 
 
-def _clock_parts(ev: dict, lang: str) -> list[str]:
+def _clock_parts(ev: Mapping[str, Any], lang: str) -> list[str]:
     parts = []
     if ev.get("time"):
         parts.append(time_text(ev["time"], lang))
@@ -891,7 +893,7 @@ def _clock_parts(ev: dict, lang: str) -> list[str]:
     return parts
 
 
-def gm_timed(ev: dict, story: Any, lang: str) -> tuple[list[str], list[str]]:
+def gm_timed(ev: Mapping[str, Any], story: Any, lang: str) -> tuple[list[str], list[str]]:
     """The timed events still to come, soonest first, as ``16:30 hunger（あと6時間00分）``, and
     the condition events that have not happened yet (by name; ones that repeat are left out)."""
     g = ev.get("gm") or {}
@@ -913,7 +915,7 @@ def gm_timed(ev: dict, story: Any, lang: str) -> tuple[list[str], list[str]]:
     return timed, waiting
 
 
-def gm_vars(ev: dict, story: Any, lang: str) -> tuple[list[str], list[str]]:
+def gm_vars(ev: Mapping[str, Any], story: Any, lang: str) -> tuple[list[str], list[str]]:
     """The variables that matter (those the story labels or shows), with their labels, and
     the others that have changed since the start, grouped by the word their names begin with
     (``door(open ✓ unlocked ✓)``): never the whole list of every variable."""
@@ -952,7 +954,7 @@ def value_mark(v: Any, lang: str) -> str:
     return str(v)
 
 
-def gm_people(ev: dict, story: Any, lang: str) -> list[str]:
+def gm_people(ev: Mapping[str, Any], story: Any, lang: str) -> list[str]:
     """Every character with a sheet (enemies too): the usual gauges, conditions, then a few
     more numbers."""
     chars = getattr(story, "characters", {}) or {}
@@ -976,7 +978,8 @@ def gm_people(ev: dict, story: Any, lang: str) -> list[str]:
             and not k.endswith("_max")
             and k.lower() not in skip
         ][:8]
-        cond = sheet.get("cond") if isinstance(sheet.get("cond"), dict) else {}
+        found = sheet.get("cond")
+        cond: dict[str, Any] = found if isinstance(found, dict) else {}
         # A condition that is on, or of a kind (``insane: temporary``).
         marks = [
             key_label(k, lang, system) + (f":{cond[k]}" if isinstance(cond[k], str) else "")
@@ -998,7 +1001,7 @@ def gm_people(ev: dict, story: Any, lang: str) -> list[str]:
 
 
 def gm_lines(
-    ev: dict | None,
+    ev: Mapping[str, Any] | None,
     story: Any = None,
     lang: str = "ja",
     *,
@@ -1076,9 +1079,9 @@ def clip_cols(text: str, cols: int) -> str:
     return out + "…"
 
 
-def gm_hidden(player_ev: dict, gm_ev: dict) -> dict:
+def gm_hidden(player_ev: Mapping[str, Any], gm_ev: Mapping[str, Any]) -> dict[str, Any]:
     """What a GM's state event shows and a player's does not, besides ``gm`` and ``stats``."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for k, v in gm_ev.items():
         if k in ("gm", "stats", "vars", "type", "time", "time_left", "clock"):
             continue  # (the clock and time left head the panel)
@@ -1101,11 +1104,11 @@ CLOCK_COMMANDS = ("@time_passed", "@time_sync", "@tick")
 
 
 def is_clock_command(command: str | None) -> bool:
-    return bool(command) and command.split(" ", 1)[0] in CLOCK_COMMANDS
+    return command is not None and command.split(" ", 1)[0] in CLOCK_COMMANDS
 
 
 def markdown_turn(
-    events: Iterable[dict],
+    events: Iterable[Event],
     story: Any = None,
     *,
     lang: str = "ja",
@@ -1133,8 +1136,7 @@ def markdown_turn(
         out.append(f"**▶ {_md(command)}**" + (f" <sub>#{n}</sub>" if n is not None else ""))
         out.append("")
     for ev in events:
-        kind = ev.get("type")
-        if kind == "narration":
+        if ev["type"] == "narration":
             if ev.get("keeper"):
                 if gm:
                     out.append(f"> {t('keeper', lang)} *{_md(tidy(str(ev.get('text', ''))))}*")
@@ -1144,11 +1146,11 @@ def markdown_turn(
             text = _md(tidy(narration_text(ev, lang)))
             out.append(f"**{speaker_head(_md(name), lang).strip()}** {text}" if name else text)
             out.append("")
-        elif kind == "roll":
+        elif ev["type"] == "roll":
             line, level = roll_text(ev, lang, getattr(story, "rules", None))
             out.append(f"`{line}`" + (f" **{level}**" if level else ""))
             out.append("")
-        elif kind == "ending":
+        elif ev["type"] == "ending":
             kname = t(f"kind_{ev.get('kind')}", lang)
             if kname.startswith("kind_"):
                 kname = str(ev.get("kind", ""))
@@ -1156,10 +1158,10 @@ def markdown_turn(
                 f"### {t('ending', lang, title=_md(str(ev.get('title') or ev.get('id', ''))), kind=kname)}"
             )
             out.append("")
-        elif kind == "override":
+        elif ev["type"] == "override":
             out.append(f"> **{_md(t('override', lang))}** {_md(override_text(ev, lang, story))}")
             out.append("")
-        elif kind == "error":
+        elif ev["type"] == "error":
             out.append(f"*{_md(code_text(ev, lang, story) or str(ev.get('message', '')))}*")
             out.append("")
     return "\n".join(out)

@@ -19,10 +19,14 @@ The Repl calls ``io.present(repl, events, command)`` for a turn's lines when the
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from runner.ui.render import Line, Renderer, status_items
 from runner.ui.repl import PlainIO
+
+if TYPE_CHECKING:  # annotations only: the engine is not loaded for this
+    from runner.engine.events import Event
 
 _TEXT = {
     "ja": {
@@ -80,14 +84,14 @@ class ScreenReaderIO(PlainIO):
         return super().read("> " if plain else message, **kw)
 
     def write(self, lines: list[Line]) -> None:
-        clean = []
+        clean: list[Line] = []
         for line in lines:
             text = _DECOR.sub("", "".join(t for _, t in line)).rstrip()
             if text.strip() or not clean or clean[-1][0][1].strip():
                 clean.append([("", text)])
         super().write(clean)
 
-    def present(self, repl: Any, events: list[dict], command: str = "") -> list[Line]:
+    def present(self, repl: Any, events: list[Event], command: str = "") -> list[Line]:
         """A turn's lines: the events in order (rolls and endings in words), then the actions
         if they changed, then what changed in the status."""
         from runner.ui.narrator.words import ending_words, roll_words
@@ -97,8 +101,7 @@ class ScreenReaderIO(PlainIO):
         out: list[Line] = []
         prompt = None
         for ev in events:
-            kind = ev.get("type")
-            if kind == "roll":
+            if ev["type"] == "roll":
                 if ev.get("keeper") and not repl.gm:
                     continue
                 out.append(
@@ -111,9 +114,9 @@ class ScreenReaderIO(PlainIO):
                         )
                     ]
                 )
-            elif kind == "ending":
+            elif ev["type"] == "ending":
                 out.append([("", ending_words(ev, lang))])
-            elif kind == "prompt":
+            elif ev["type"] == "prompt":
                 prompt = ev
             else:
                 out.extend(r.event(ev, command=command))
@@ -127,7 +130,9 @@ class ScreenReaderIO(PlainIO):
         out.extend(self.status_change(repl))
         return out
 
-    def actions_lines(self, actions: list[dict], lang: str, *, force: bool = True) -> list[Line]:
+    def actions_lines(
+        self, actions: Sequence[Mapping[str, Any]], lang: str, *, force: bool = True
+    ) -> list[Line]:
         """The numbered list (with its length), or nothing when it is the one written last."""
         key = tuple((a.get("n"), a.get("label")) for a in actions)
         if not force and key == self._actions:
@@ -140,7 +145,7 @@ class ScreenReaderIO(PlainIO):
             [("", f"{a['n']}. {a.get('label', '')}")] for a in shown
         ]
 
-    def same_lines(self, actions: list[dict], lang: str) -> list[Line]:
+    def same_lines(self, actions: Sequence[Mapping[str, Any]], lang: str) -> list[Line]:
         """One line when the list is the one written last: the actions themselves when there
         are at most SAME_INLINE of them, else where to hear them again."""
         shown = [a for a in actions if a.get("n")]

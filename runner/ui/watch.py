@@ -19,19 +19,22 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from runner.engine import state_event
 from runner.ui.i18n import t
 from runner.ui.render import Renderer, plain, status_items
 
+if TYPE_CHECKING:  # annotations only
+    from runner.engine.events import Event
+
 PLAYER_EVENTS = ("narration", "roll", "ending", "prompt")
 """Event types a player sees (unless marked ``keeper``)."""
 
 
-def player_events(events: Iterable[dict]) -> list[dict]:
+def player_events(events: Iterable[Event]) -> list[Event]:
     """The events of a turn that a player may see, in order (no state: see PlayerView)."""
     return [e for e in events if e.get("type") in PLAYER_EVENTS and not e.get("keeper")]
 
@@ -60,7 +63,7 @@ class PlayerView:
             }
         )
 
-    def _write(self, *objs: dict) -> None:
+    def _write(self, *objs: Mapping[str, object]) -> None:
         if self._f is None:
             return
         try:
@@ -71,7 +74,7 @@ class PlayerView:
             self.failed = e if isinstance(e, OSError) else OSError(str(e))
             self.close()
 
-    def turn(self, command: str | None, events: Iterable[dict], state: Any) -> None:
+    def turn(self, command: str | None, events: Iterable[Event], state: Any) -> None:
         """One turn: the command a player typed (None for the GM's own), what they see of it,
         and the state as they see it."""
         shown = player_events(events)
@@ -162,7 +165,8 @@ class Watcher:
             self.say(t("watch_bye", lang))
             self.done = True
         elif kind in PLAYER_EVENTS and not ev.get("keeper"):
-            text = plain(self.renderer().event(ev))
+            # a line of the game's own events (written by PlayerView above)
+            text = plain(self.renderer().event(cast("Event", ev)))
             if text:
                 self.say(text)
         self.out.flush()

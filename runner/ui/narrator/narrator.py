@@ -13,9 +13,13 @@ import threading
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from runner.ui.narrator.profiles import ProfileError, VoiceSet, load_voices
 from runner.ui.narrator.readings import detect_lang, is_japanese
+
+if TYPE_CHECKING:  # annotations only: the engine is not loaded for this
+    from runner.engine.events import Event
 
 MESSAGES = {
     "ja": "音声読み上げはオフです: {reason}。テキストで続けます。",
@@ -488,7 +492,7 @@ def make_narrator(
 
 def narrate_events(
     narrator: BaseNarrator,
-    events: Iterable[dict],
+    events: Iterable[Event],
     *,
     lang: str | None = None,
     story=None,
@@ -505,19 +509,18 @@ def narrate_events(
     for ev in events:
         if not isinstance(ev, dict) or ev.get("keeper") or ev.get("gm"):
             continue
-        kind = ev.get("type")
-        if kind == "narration":
+        if ev["type"] == "narration":
             text = ev.get("text")
             if not text:
                 continue
             narrator.speak(str(text), speaker=ev.get("speaker") or "narrator", id=ev.get("id"))
-        elif kind == "roll":
+        elif ev["type"] == "roll":
             narrator.speak(
                 roll_words(ev, lang, system=getattr(story, "rules", None)), speaker="system"
             )
-        elif kind == "ending":
+        elif ev["type"] == "ending":
             narrator.speak(ending_words(ev, lang), speaker="system")
-        elif kind == "error":
+        elif ev["type"] == "error":
             from runner.ui.render import Renderer
 
             lines = Renderer(story, lang=lang, cols=1000).error_lines(ev, command)

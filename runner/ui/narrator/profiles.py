@@ -92,7 +92,7 @@ class VoiceSet:
         """Every profile switched to ``engine`` (for ``--engine``), voices reset to its default."""
         if engine not in ENGINES:
             raise ProfileError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
-        out = {}
+        out: dict[str, dict[str, Profile]] = {}
         for pname, langs in self.profiles.items():
             out[pname] = {}
             for lang, p in langs.items():

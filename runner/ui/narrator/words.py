@@ -4,7 +4,11 @@ and by the screen-reader console (written, with digits)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # annotations only: the engine is not loaded for this
+    from runner.engine.events import EndingEvent, RollEvent
 
 _DIGITS = "〇一二三四五六七八九"
 _UNITS = [(10000**2, "億"), (10000, "万")]
@@ -43,7 +47,7 @@ def _num(value: Any, lang: str, spoken: bool) -> str:
 
 
 def roll_words(
-    ev: dict, lang: str = "ja", *, spoken: bool = True, system: str | None = None
+    ev: RollEvent, lang: str = "ja", *, spoken: bool = True, system: str | None = None
 ) -> str:
     """A roll event in words: 「目星、四十に対して二十三、成功」 / "Spot Hidden, 23 against 40,
     success"; without a target 「ダメージ、七」. (``spoken``: numbers in kanji for Japanese.)"""
@@ -77,7 +81,7 @@ def roll_words(
     return text
 
 
-def ending_words(ev: dict, lang: str = "ja") -> str:
+def ending_words(ev: EndingEvent, lang: str = "ja") -> str:
     from runner.ui.i18n import t
 
     kind = t(f"kind_{ev.get('kind')}", lang)
@@ -89,7 +93,9 @@ def ending_words(ev: dict, lang: str = "ja") -> str:
     return f"Ending: {title}" + (f" ({kind})" if kind else "")
 
 
-def actions_words(actions: list[dict], lang: str = "ja", *, spoken: bool = True) -> str:
+def actions_words(
+    actions: Sequence[Mapping[str, Any]], lang: str = "ja", *, spoken: bool = True
+) -> str:
     """The numbered actions as one spoken list: 「選択肢は三つ。一、…。二、…。」."""
     shown = [a for a in actions if a.get("n")]
     if not shown:
