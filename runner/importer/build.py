@@ -257,16 +257,16 @@ class _Builder:
                 p.checks.append(c)
                 last, last_at = c, idx
                 used = True
-            for s in sans:
-                if out and used and any(o.san is s for o in (last.outcomes if last else [])):
-                    p.san.append(s)
+            for sr in sans:
+                if out and used and any(o.san is sr for o in (last.outcomes if last else [])):
+                    p.san.append(sr)
                     continue
-                owner = _owning_outcome(ln, s, found)
+                owner = _owning_outcome(ln, sr, found)
                 if owner is not None and owner.san is None:
-                    owner.san = s
-                if not s.context and feature:
-                    s.context = feature
-                p.san.append(s)
+                    owner.san = sr
+                if not sr.context and feature:
+                    sr.context = feature
+                p.san.append(sr)
                 used = True
             if not used and not found and sanity.is_loss_line(ln.norm):
                 self.sc.unplaced.append(
@@ -561,8 +561,8 @@ class _Builder:
         if self.notes:
             sc.background += self.notes
         if self.rewards and sc.endings:
-            for e in sc.endings:
-                e.rewards += [r for r in self.rewards if r not in e.rewards]
+            for end in sc.endings:
+                end.rewards += [r for r in self.rewards if r not in end.rewards]
         # times: absolute minutes across midnight, in document order
         prev = None
         for e in sc.timeline:
@@ -596,7 +596,7 @@ class _Builder:
                 None,
             )
             intro = next((p for p in sc.places if p.role == "intro"), None)
-            if begin is not None:
+            if begin is not None and begin.minutes is not None:
                 start = begin.minutes  # 「18:00 探索開始」: the clock starts there
             elif intro is not None:
                 for ln in intro.narration + intro.keeper:

@@ -5,6 +5,7 @@ characteristics (3–18) are multiplied by 5."""
 from __future__ import annotations
 
 import re
+from typing import TypedDict
 
 from runner.importer import sanity
 from runner.importer.model import Attack, Creature, Line
@@ -26,6 +27,13 @@ _PCT = re.compile(r"(\d{1,3})\s*%")
 _SKILL_PCT = re.compile(r"([^\s\d%、,:：()/]{2,12}(?:\([^)]{1,10}\))?)\s*[:]?\s*(\d{1,3})\s*%")
 _ATTACK_HEAD = re.compile(r"^[\s・\-*]*(?:攻撃方法|攻撃(?!回数)|武器|近接攻撃)\s*[:：]?\s*")
 _NOT_ATTACK = {"回避", "技能", "装甲", "攻撃回数", "耐久力", "ビルド", "移動", "呪文"}
+
+
+class _Defaults(TypedDict, total=False):
+    """A creature's 「近接戦闘 40 ダメージ 1d6」 line: what its attacks default to."""
+
+    skill: int
+    damage: str
 
 
 def creature_name(title: str) -> str:
@@ -208,7 +216,7 @@ def read_creature(
     c = Creature(creature_name(title), line, kind)
     chars: dict[str, int] = {}
     attack_lines: list[Line] = []
-    defaults: dict[str, object] = {}
+    defaults: _Defaults = {}
     prev_attack = False
     for i, ln in enumerate(lines):
         s = ln.norm
@@ -217,10 +225,10 @@ def read_creature(
             for k, v in tab.items():
                 (chars if k in CHARS else c.stats).__setitem__(k, v)
             continue
-        for m in _STAT.finditer(s):
-            code = canonical(m.group(1))
+        for sm in _STAT.finditer(s):
+            code = canonical(sm.group(1))
             if code in CHARS:
-                chars.setdefault(code, int(m.group(2)))
+                chars.setdefault(code, int(sm.group(2)))
         if m := _HP.search(s):
             c.stats.setdefault("HP", int(m.group(1)))
         if m := _MP.search(s):
@@ -274,16 +282,16 @@ def read_creature(
         c.attacks.append(
             Attack(
                 "近接戦闘(格闘)",
-                int(defaults["skill"]),
-                str(defaults.get("damage", "")),  # type: ignore[arg-type]
+                defaults["skill"],
+                defaults.get("damage", ""),
                 "近接戦闘(格闘)",
             )
         )
     for a in c.attacks:
         if a.skill is None and "skill" in defaults:
-            a.skill = int(defaults["skill"])  # type: ignore[arg-type]
+            a.skill = defaults["skill"]
         if not a.damage and "damage" in defaults:
-            a.damage = str(defaults["damage"])
+            a.damage = defaults["damage"]
     if edition == 6:
         chars = {k: v * 5 for k, v in chars.items()}
     c.stats = {**chars, **c.stats}
@@ -293,7 +301,7 @@ def read_creature(
 def parse_attacks(norm: str) -> list[Attack]:
     s = _ATTACK_HEAD.sub("", norm)
     items = _split_top(s)
-    out = []
+    out: list[Attack] = []
     for it in items:
         it = it.strip(" ・-")
         if not it:

@@ -218,15 +218,15 @@ def markdown(sc: Scenario, out: Path | str) -> str:
     L.append("")
     if not sc.creatures:
         L.append("- (none)")
-    for c in sc.creatures:
-        stats = " ".join(f"{k} {v}" for k, v in c.stats.items())
+    for cr in sc.creatures:
+        stats = " ".join(f"{k} {v}" for k, v in cr.stats.items())
         att = "; ".join(
-            f"{a.name} {a.skill if a.skill is not None else '?'}% {a.damage}" for a in c.attacks
+            f"{a.name} {a.skill if a.skill is not None else '?'}% {a.damage}" for a in cr.attacks
         )
         L.append(
-            f"- line {c.line}: {c.kind} **{c.name}** — {stats or 'no stats'}"
+            f"- line {cr.line}: {cr.kind} **{cr.name}** — {stats or 'no stats'}"
             + (f"; attacks: {att}" if att else "")
-            + (f"; SAN {c.san}" if c.san else "")
+            + (f"; SAN {cr.san}" if cr.san else "")
         )
     L.append("")
     L.append("## Endings")

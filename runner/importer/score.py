@@ -157,7 +157,7 @@ def score(sc: Scenario, key: dict) -> dict:
         pairs, missed, extra = _match_lists(key.get(kind, []), got[kind], tests[kind])
         out[kind] = _figures(len(pairs), len(missed), len(extra), missed, extra)
         if kind in ("checks", "san"):
-            att = Counter()
+            att: Counter[str] = Counter()
             for k, g in pairs:
                 for a in ("bonus", "pushable", "opposed", "in"):
                     if a in k:
