@@ -53,7 +53,7 @@ def resolve(name: str | None) -> Path:
     if p.exists():
         return p
     d = shipped_dir()
-    for cand in (d / name, d / f"{name}.yaml"):
-        if cand.exists():
-            return cand
+    for path in (d / name, d / f"{name}.yaml"):
+        if path.exists():
+            return path
     return p

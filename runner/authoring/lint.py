@@ -258,7 +258,7 @@ def _names_in(
     for where, key in targets:
         text = where.get(key)
         node = _parse(text)
-        if node is None:
+        if node is None or not isinstance(text, str):  # (_parse reads only text)
             continue
         for col, msg in domain_problems(node, story, text) if story is not None else ():
             line, c = _expr_col(text, where, key, col, lines)
@@ -343,7 +343,9 @@ def _enter_loops(story: Story, pos: dict[str, tuple[str, int, int]]) -> list[Dia
     nxt = {nid: _first_goto(n.on_enter) for nid, n in story.nodes.items()}
     out, reported = [], set()
     for start in story.nodes:
-        path, seen, cur = [], set(), start
+        path: list[str] = []
+        seen: set[str] = set()
+        cur: str | None = start
         while cur in story.nodes and cur not in seen and nxt.get(cur):
             seen.add(cur)
             path.append(cur)

@@ -113,7 +113,7 @@ def sweep(story: Story, sets: list[tuple[str, list[Any]]], runs: int, **sim: Any
     from runner.authoring.simulate import simulate
 
     keys = [k for k, _ in sets]
-    rows = []
+    rows: list[dict[str, Any]] = []
     endings: list[str] = list(story.endings)
     for combo in itertools.product(*(vals for _, vals in sets)):
         values = dict(zip(keys, combo, strict=True))

@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         pcm = audio.pop(i)
         h = listener.recognise(pcm)
         if args.json:
-            d = {
+            row = {
                 "file": f,
                 "text": h.text,
                 "command": h.command,
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
                 "audio_seconds": round(len(pcm) / (2 * rate), 3),
                 "unknown_words": unknown,
             }
-            print(json.dumps(d, ensure_ascii=False))
+            print(json.dumps(row, ensure_ascii=False))
         else:
             what = h.command or "-"
             note = "  (did you mean? asks first)" if h.needs_confirm and h.command else ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from runner.story import translate as T
     from runner.ui.i18n import played_lang
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for path in shipped():
         try:
             s = load(path)
@@ -72,9 +73,9 @@ def run(args: argparse.Namespace) -> int:
         star = "*" if r.get("default") else " "
         nodes = f"{r['nodes']:>4} node" + ("" if r["nodes"] == 1 else "s")
         # pad by display cells, not characters: 「60〜120分」 is nine cells wide
-        langs = "+".join([r["language"], *r.get("translations", [])])
+        languages = "+".join([r["language"], *r.get("translations", [])])
         print(
-            f"{star} {r['id']:<22} {r['rules']:<6} {langs:<6} {nodes:<10} "
+            f"{star} {r['id']:<22} {r['rules']:<6} {languages:<6} {nodes:<10} "
             f"{_pad(str(r['length']), 11)}{r['title']}"
         )
     en = played_lang(getattr(args, "lang", None)) == "en"

@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         data = files.read_replay(Path(args.file))
     except SaveError as e:
         return fail(e)
+    path: Path | None
     if args.story:
         path = resolve(args.story)
     else:

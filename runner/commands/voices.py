@@ -120,10 +120,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {name}: broken: {e}")
             continue
         print(f"  {name}: {v.description}")
-        for pname, langs in v.profiles.items():
+        for pname, by_lang in v.profiles.items():
             desc = "; ".join(
                 f"{lg} {p.engine}/{p.voice} rate {p.rate:g} pitch {p.pitch:+g}"
-                for lg, p in langs.items()
+                for lg, p in by_lang.items()
                 if not lang or lg == lang
             )
             print(f"    {pname:<9} {desc}")

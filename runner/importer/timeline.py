@@ -67,9 +67,7 @@ def day_marker(norm: str) -> int | None:
     return int(d) if d.isdigit() else _KANJI.get(d)
 
 
-def parse_time(
-    text: str, *, listed: bool = False
-) -> tuple[int | None, int, str, int] | None:
+def parse_time(text: str, *, listed: bool = False) -> tuple[int | None, int, str, int] | None:
     """(day, minutes of that day, how it was written, characters read) for a time at the
     start of ``text``, or None. ``listed``: a line of a timeline, where a day-part alone
     (「午前　自由行動」) is a time as it stands."""

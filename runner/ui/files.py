@@ -957,6 +957,7 @@ def _apply_journal(body: dict, base_sha: str, jpath: Path) -> dict:
         pos = rec.get("pos")
         if type(pos) is not int or not 0 <= pos < len(states):
             raise FileError("schema", field="journal.pos", detail="out of range")
+        last_pos: int = pos
         meta = rec.get("meta")
         if isinstance(meta, dict):
             out.update(
@@ -966,7 +967,13 @@ def _apply_journal(body: dict, base_sha: str, jpath: Path) -> dict:
             out["realtime"] = rec["realtime"]
         n += 1
     if n:
-        out.update(commands=log[:pos], redo=log[pos:], states=states, pos=pos, state=states[pos])
+        out.update(
+            commands=log[:last_pos],
+            redo=log[last_pos:],
+            states=states,
+            pos=last_pos,
+            state=states[last_pos],
+        )
     return out
 
 

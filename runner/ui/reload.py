@@ -17,10 +17,14 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runner.ui import files
 from runner.ui.files import Entry, FileError, Timeline
+
+if TYPE_CHECKING:  # annotations only
+    from runner.engine.events import Event
+    from runner.engine.state import State
 
 MSG = {
     "ja": {
@@ -197,7 +201,7 @@ def replay(
             err = next((ev for ev in events if ev["type"] == "error"), None)
             code = err.get("code", "") if err is not None else ""
             out.stopped, out.command = i + 1, e.command
-            if code == "story_error":
+            if code == "story_error" and err is not None:
                 out.why, out.detail = "error", str(err.get("message", ""))[:120]
             else:
                 out.why = "not_understood"
@@ -365,6 +369,14 @@ class AuthorLoop:
     _replay_since: str | None
     _choices: Any
     _hidden_cache: Any
+    state: State
+    # What the console (the class that mixes this in) provides:
+    say: Callable[[str, str], None]
+    refresh: Callable[[], None]
+    autosave: Callable[[], None]
+    play: Callable[[str], bool]
+    prompt_event: Callable[[], Event]
+    show: Callable[[list[Event]], None]
 
     def start_watching(self) -> None:
         from runner.ui.repl import Wake

@@ -7,6 +7,7 @@ import wave
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 
 @dataclass(frozen=True)
@@ -103,9 +104,9 @@ def write_wav(path: str | Path, clip: Clip) -> None:
     atomic_write(Path(path), buf.getvalue())
 
 
-def read_wav(path: str | Path) -> Clip:
+def read_wav(path: str | Path | IO[bytes]) -> Clip:
     """Read a WAV as mono 16-bit (the first channel if there are several)."""
-    with wave.open(path if hasattr(path, "read") else str(path), "rb") as w:
+    with wave.open(str(path) if isinstance(path, (str, Path)) else path, "rb") as w:
         if w.getsampwidth() != 2:
             raise ValueError(f"{path}: expected 16-bit samples, got {8 * w.getsampwidth()}-bit")
         ch = w.getnchannels()

@@ -15,7 +15,9 @@ import io
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from runner.ui.narrator.audio import Clip, from_float, read_wav, scale
 from runner.ui.narrator.profiles import Profile
@@ -186,7 +188,7 @@ class OpenJTalkEngine:
         if problem:
             raise EngineError(problem)
         self._pyopenjtalk = load_openjtalk()
-        self._custom: dict[str, object] = {}
+        self._custom: dict[str, Any] = {}  # pyopenjtalk's HTSEngine (optional, untyped)
 
     def voices(self) -> list[dict]:
         return [
@@ -301,6 +303,7 @@ _ENGINES: dict[str, object] = {}
 def get_engine(name: str):
     """One engine object per process (espeak cannot be initialised twice)."""
     if name not in _ENGINES:
+        cls: Callable[[], object] | None
         if name == "voicevox":
             from runner.ui.narrator.voicevox import VoicevoxEngine as cls
         else:

@@ -72,7 +72,8 @@ class BaseNarrator:
     enabled: bool = False
     message: str | None = None
 
-    def speak(self, text: str, *, speaker: str = "narrator", id: str | None = None) -> None:
+    def speak(self, text: str, *, speaker: str = "narrator", id: str | None = None) -> int | None:
+        """Queues ``text``; a narrator that counts its lines returns the line's number."""
         raise NotImplementedError
 
     def skip(self, all: bool = False) -> None:  # noqa: A002 - reads well at the call site
@@ -231,7 +232,7 @@ class Narrator(BaseNarrator):
                 # packages we do.
                 [
                     sys.executable,
-                    *subprocess._args_from_interpreter_flags(),
+                    *subprocess._args_from_interpreter_flags(),  # type: ignore[attr-defined]  # private, not in typeshed; the one way to copy our flags
                     "-m",
                     "runner.ui.narrator.worker",
                 ],
@@ -270,7 +271,8 @@ class Narrator(BaseNarrator):
         if self._proc and self._proc.poll() is None:
             with contextlib.suppress(OSError, ValueError):
                 self._send({"op": "close"})
-                self._proc.stdin.close()
+                if self._proc.stdin is not None:
+                    self._proc.stdin.close()
             try:
                 self._proc.wait(timeout=5)
             except subprocess.TimeoutExpired:

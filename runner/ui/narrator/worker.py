@@ -20,6 +20,10 @@ import queue
 import sys
 import threading
 from collections import deque
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: the worker loads its audio modules when it starts
+    from runner.ui.narrator.audio import Clip
 
 
 class _Closing(Exception):
@@ -162,7 +166,8 @@ class Worker:
                     cached=True,
                     credit=_credit(profile),
                 )
-                sentences, nxt = [cmd["text"]], read_wav(hit)
+                sentences = [cmd["text"]]
+                nxt: Clip | None = read_wav(hit)
                 engine = None
             else:
                 reading = reading_for(cmd["text"], self.readings, profile.engine, cmd.get("lang"))
@@ -215,11 +220,11 @@ def _credit(profile) -> str | None:
     if profile.engine == "kokoro":
         return KOKORO_CREDIT
     if profile.engine == "voicevox":
-        from runner.ui.narrator.voicevox import credit
+        from runner.ui.narrator.voicevox import VoicevoxEngine, credit
 
         name = profile.voice.partition(":")[0]
         eng = _ENGINES.get("voicevox")
-        if name.isdigit() and eng is not None:
+        if name.isdigit() and isinstance(eng, VoicevoxEngine):
             name = eng.character(int(name))
         return credit(name)
     return None
