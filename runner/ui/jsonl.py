@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import IO, cast
 
 from runner.engine import new_game, step, tail
-from runner.engine.events import Event
+from runner.engine.events import ErrorEvent, Event
 from runner.engine.state import State
 from runner.rules.dice import MAX_DICE, MAX_SIDES, DiceError
 from runner.story import Story, load
@@ -125,7 +125,7 @@ _WORDS: dict[str, str] | None = None
 """The console's words (runner.ui.i18n.meta_words), read at the first line that needs them."""
 
 
-def console_word(story: Story, state: State, line: str) -> str | dict | None:
+def console_word(story: Story, state: State, line: str) -> str | ErrorEvent | None:
     """A console word typed here (docs/repl.md), matched as the console matches it: with a
     leading ``/`` or ``:`` always, else unless a story action has that name. ``sheet [WHO]``
     becomes the rule command ``@sheet [WHO]`` (a str: the line to play); every other word is
