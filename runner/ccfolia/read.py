@@ -53,13 +53,13 @@ def parse(text: str, where: str = "input") -> Any:
     first, last = body.find("{"), body.rfind("}")
     if 0 <= first < last and (first, last) != (0, len(body) - 1):
         candidates.append(body[first : last + 1])
-    first: SaveError | None = None
+    error: SaveError | None = None
     for c in candidates:
         try:
             return parse_json(c, max_depth=MAX_DEPTH)
         except SaveError as e:
-            first = first or e
-    raise _json_error(first, where)
+            error = error or e
+    raise _json_error(error, where)
 
 
 def _json_error(e: Exception | None, where: str) -> SheetError:
@@ -147,9 +147,8 @@ def read_stdin(stream: IO[Any] | None = None, where: str = "-") -> tuple[Any, st
             line = _line_from_fd(fd, MAX_BYTES - size)
         else:
             src = buf if buf is not None else stream
-            line = src.readline(MAX_BYTES - size + 1)
-            if isinstance(line, str):
-                line = line.encode("utf-8")
+            read: bytes | str = src.readline(MAX_BYTES - size + 1)
+            line = read.encode("utf-8") if isinstance(read, str) else read
         if not line:
             break
         size += len(line)

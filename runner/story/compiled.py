@@ -136,7 +136,7 @@ def _code_stamp() -> bytes:
 def _stamps(folder: str, rel: str) -> list[str]:
     """``rel/name.py|size|mtime`` for every module under ``folder`` (os.scandir: a start-up
     reads this for each story it loads, and pathlib's rglob costs a few milliseconds more)."""
-    out = []
+    out: list[str] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -327,7 +327,7 @@ def _plain(v: Any) -> Any:
     raise TypeError(f"not plain data: {t.__name__}")
 
 
-def _shared(v: Any, memo: dict) -> Any:
+def _shared(v: Any, memo: dict[Any, Any]) -> Any:
     """``v`` with every equal text and tuple one object, which marshal then writes once: the
     same id, effect or expression in 1,000 nodes is read back as one object, not 1,000 (fewer
     objects to make on a read, and less memory). A tuple is keyed by its items' identities
@@ -347,12 +347,12 @@ def _shared(v: Any, memo: dict) -> Any:
     return v
 
 
-def _enc_lines(lines: tuple) -> tuple:
+def _enc_lines(lines: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(tuple(x) for x in lines)
 
 
-def _enc_effs(effs: tuple) -> tuple:
-    out = []
+def _enc_effs(effs: tuple[Any, ...]) -> tuple[Any, ...]:
+    out: list[tuple[Any, ...]] = []
     for e in effs:
         k = e[0]
         if k == "say":
@@ -366,7 +366,7 @@ def _enc_effs(effs: tuple) -> tuple:
     return tuple(out)
 
 
-def _enc_action(a: m.Action) -> tuple:
+def _enc_action(a: m.Action) -> tuple[Any, ...]:
     return (
         a.id,
         a.label,
@@ -406,7 +406,7 @@ FIELDS: dict[type, tuple[str, ...]] = {
 so a field added to the model fails it until the encoding (and FORMAT) follow."""
 
 
-def _enc_node(n: m.Node) -> tuple:
+def _enc_node(n: m.Node) -> tuple[Any, ...]:
     return (
         n.id,
         n.kind,
@@ -420,9 +420,9 @@ def _enc_node(n: m.Node) -> tuple:
     )
 
 
-def encode(s: m.Story) -> tuple:
+def encode(s: m.Story) -> tuple[Any, ...]:
     ns = list(s.nodes.values())
-    memo: dict = {}
+    memo: dict[Any, Any] = {}
     nodes = tuple(  # marshalled by chunks: see CHUNK
         marshal.dumps(_shared(tuple(map(_enc_node, ns[i : i + CHUNK])), memo))
         for i in range(0, len(ns), CHUNK)
@@ -478,12 +478,12 @@ _N, _A, _O, _L = m.Node, m.Action, m.Outcome, m.Narration
 _EFF = {k: t for k, t in m.EFFECT_TYPES.items()}
 
 
-def _dec_lines(lines: tuple) -> tuple:
+def _dec_lines(lines: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple([_new(_L, x) for x in lines])
 
 
-def _dec_effs(effs: tuple) -> tuple:
-    out = []
+def _dec_effs(effs: tuple[Any, ...]) -> tuple[m.Effect, ...]:
+    out: list[m.Effect] = []
     for e in effs:
         k = e[0]
         if k == "say":
@@ -502,7 +502,7 @@ def _dec_effs(effs: tuple) -> tuple:
     return tuple(out)
 
 
-def _dec_action(a: tuple) -> m.Action:
+def _dec_action(a: tuple[Any, ...]) -> m.Action:
     return _new(
         _A,
         (
@@ -522,7 +522,7 @@ def _dec_action(a: tuple) -> m.Action:
     )
 
 
-def _dec_nodes(chunks: tuple) -> dict[str, m.Node]:
+def _dec_nodes(chunks: tuple[Any, ...]) -> dict[str, m.Node]:
     out: dict[str, m.Node] = {}
     for chunk in chunks:  # one chunk's plain tuples at a time (peak memory)
         for n in marshal.loads(chunk):
@@ -543,7 +543,7 @@ def _dec_nodes(chunks: tuple) -> dict[str, m.Node]:
     return out
 
 
-def decode(t: tuple) -> m.Story:
+def decode(t: tuple[Any, ...]) -> m.Story:
     if t[0] != FORMAT:
         raise ValueError("another format")
     (

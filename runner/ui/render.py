@@ -578,7 +578,7 @@ gauges and view (HP, conditions, cards) before the story's variables."""
 
 
 def status_fields(
-    ev: dict, story: Any = None, lang: str = "ja", *, short: bool = False
+    ev: Mapping[str, Any], story: Any = None, lang: str = "ja", *, short: bool = False
 ) -> list[tuple[str, str, int]]:
     """:func:`status_items` with each field's rank: 0 for the place, clock and time left,
     RULES_FIELD, STORY_FIELD."""
