@@ -382,7 +382,8 @@ def simulate(
 
         def tick(n: int) -> None:
             done[0] += n
-            progress(done[0], runs)  # type: ignore[misc]
+            if progress is not None:  # (tick is handed on only when there is a progress)
+                progress(done[0], runs)
 
         parts = [
             play_chunk(story, s, n, progress=tick if progress is not None else None, **opts)

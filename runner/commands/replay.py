@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
     lang = args.lang or default_lang()
     out = sys.stdout.write
 
-    def fail(why: object) -> int:
-        text = why if isinstance(why, str) else files.reason(why, lang)  # type: ignore[arg-type]
+    def fail(why: str | BaseException) -> int:
+        text = why if isinstance(why, str) else files.reason(why, lang)
         sys.stderr.write(t("replay_bad", lang, why=text) + "\n")
         return 2
 

@@ -334,7 +334,7 @@ def add_dice(word: str, source: DiceSource, *, raw: str = "") -> BCResult | None
     level = None
     flags: dict[str, Any] = {}
     if op is not None and not unknown:
-        ok = _compare(total, op, target)  # type: ignore[arg-type]
+        ok = _compare(total, op, target)  # type: ignore[arg-type]  # a target stands with every op
         level = "success" if ok else "failure"
         seq.append("成功" if ok else "失敗")
         flags = {"success": True} if ok else {"failure": True}

@@ -102,7 +102,7 @@ def read(
                     )
                 else:
                     mv = version_text(m["version"])
-                    if version and version_key(mv) > version_key(version):  # type: ignore[operator]
+                    if version and version_key(mv) > version_key(version):  # type: ignore[operator]  # both read as versions above
                         chk.err(
                             chk.vpos(m, "version"),
                             f"migration version {mv} is newer than the story's version {version}",

@@ -33,7 +33,7 @@ def _refuse(mark: Any, why: str) -> Refused:
     return Refused(None, None, why, mark)
 
 
-class _Loader(_Base):  # type: ignore[misc, valid-type]
+class _Loader(_Base):  # type: ignore[misc, valid-type]  # _Base is the C or the Python loader, picked at import
     dups: list[tuple[Any, tuple[int, int]]]
     depth: int
     """Lists and mappings open around the value being built."""
@@ -279,7 +279,7 @@ def _reader_refused(text: str, e: yaml.reader.ReaderError) -> Refused:
     if isinstance(ch, int):
         ch = chr(ch)
     if isinstance(ch, str) and control_problem(ch):
-        why = control_problem(ch)[1]  # type: ignore[index]
+        why = control_problem(ch)[1]  # type: ignore[index]  # not None: tested on the line above
     else:
         why = f"character {ch!r} is not allowed in YAML" if ch is not None else str(e)
     return _refuse(yaml.Mark("<story>", i, line, col, None, None), why)

@@ -121,7 +121,7 @@ def read_wav_bytes(data: bytes) -> Clip:
     """A WAV held in memory (an HTTP answer), as mono 16-bit."""
     import io
 
-    return read_wav(io.BytesIO(data))  # type: ignore[arg-type]
+    return read_wav(io.BytesIO(data))
 
 
 def rms(clip: Clip) -> float:
