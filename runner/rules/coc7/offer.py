@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from runner.rules.base import Context
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import condition as cd
 from runner.rules.coc7 import push as ps
@@ -42,7 +43,7 @@ def _offer(story: Any, state: Any, choices: list[Any]) -> list[Any]:
     return shown + choices[len(shown) - len(extra) :]  # the hidden ones stay last
 
 
-def _on_unmatched(ctx: Any, text: str) -> bool | str:
+def _on_unmatched(ctx: Context, text: str) -> bool | str:
     """A command no action matched while the active investigator cannot act: say why and
     what can be done (not "not understood")."""
     lines = cd.unable_lines(ctx.story, ctx.state)
