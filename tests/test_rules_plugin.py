@@ -98,7 +98,7 @@ def test_katari_check_passes_and_uses_the_systems_declarations(plugin, tmp_path:
     text = (bad / "story.yaml").read_text(encoding="utf-8")
     (bad / "story.yaml").write_text(
         text.replace("success: {say", "sucess: {say").replace(
-            "twodice.grit() == 0", "twodice.grt() == 0"
+            "twodice.grit() < 3", "twodice.grt() < 3"
         ),
         encoding="utf-8",
     )
@@ -109,7 +109,7 @@ def test_katari_check_passes_and_uses_the_systems_declarations(plugin, tmp_path:
     (bad / "story.yaml").write_text(text.replace("success: {say", "sucess: {say"), encoding="utf-8")
     r = katari(plugin, "check", str(bad))
     assert (
-        "story.yaml:18:11: outcome 'sucess' can never happen: this check gives failure, success"
+        "story.yaml:19:11: outcome 'sucess' can never happen: this check gives failure, success"
         in r.stdout
     )
     assert r.returncode == 0 and "(warning)" in r.stdout
@@ -117,6 +117,29 @@ def test_katari_check_passes_and_uses_the_systems_declarations(plugin, tmp_path:
     r = katari({**plugin, "PYTHONPATH": ""}, "check", str(STORY))
     assert r.returncode == 1 and "unknown rule system 'twodice'" in r.stdout
     assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_an_ending_only_the_rules_reach_is_declared_in_options(plugin, tmp_path: Path) -> None:
+    """``options: {endings: ...}`` tells check and graph which endings the rules fire."""
+    r = katari(plugin, "check", str(STORY))
+    assert r.returncode == 0 and "warning" not in r.stdout, r.stdout
+    r = katari(plugin, "graph", str(STORY), "-f", "mermaid")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    tired = next(ln.split("(")[0].strip() for ln in lines if "Too tired" in ln)
+    assert any(ln.strip().startswith("r0>") and "twodice" in ln for ln in lines)
+    assert f'  r0 -.->|"exhausted"| {tired}' in lines  # drawn as reached by the rules
+    # Without the declaration the ending looks unreachable, and the warning says the fix.
+    bare = tmp_path / "bare"
+    shutil.copytree(STORY, bare)
+    text = (bare / "story.yaml").read_text(encoding="utf-8")
+    lines = [ln for ln in text.splitlines() if "options:" not in ln]
+    (bare / "story.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = katari(plugin, "check", str(bare))
+    assert (
+        "ending 'tired' cannot be reached from the start 'wall'; if the rules end the game"
+        " there, declare it under story: options: {endings: {tired: tired}} (warning)"
+    ) in r.stdout
 
 
 def _play(env: dict[str, str], seed: int, commands: list[str]) -> list[dict]:
@@ -149,6 +172,10 @@ def test_a_story_on_the_system_plays_headless_to_an_ending(plugin) -> None:
     prompts = [[a["id"] for a in e["actions"]] for e in events if e["type"] == "prompt"]
     assert prompts == [["climb"]] * 2 + [["climb", "rest"]] * 4  # (each :dice line is a turn too)
     assert events[-1] == {"type": "ending", "id": "tired", "kind": "bad", "title": "Too tired"}
+    # The hook itself ended the game (ctx.end): the ending's narration, not the outcome's.
+    said = [e["text"] for e in events if e["type"] == "narration"]
+    assert said[-2:] == ["You slide back down.", "You sit down at the foot of the wall."]
+    assert said.count("You slide back down.") == 2
     # A failure, then a 6 and a 5: over the wall with grit to spare.
     events = _play(plugin, 1, [":dice 1,1", "climb", ":dice 6,5", "climb"])
     assert events[-2]["twodice"] == {"grit": 2} and events[-2]["ending"] == "over"

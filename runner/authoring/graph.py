@@ -373,6 +373,30 @@ def build(story: Story) -> Graph:
         )
         for _k, t, conds in moves(ev.effects):
             edges.append(Edge(key, t, "", cond_text(conds), "event"))
+    # Endings the rule system fires (declared in ``options: endings:``, docs/rules-api.md)
+    # are reached by the rules, from anywhere: one box for the rules, a dashed arrow to each.
+    ends = story.options.get("endings") if isinstance(story.options, dict) else None
+    fired = [t for t in (ends or {}).values() if isinstance(t, str) and t in story.endings]
+    if fired and isinstance(ends, dict):
+        label = f"⚙ {story.rules}"
+        nodes["@rules"] = GNode(
+            "r0",
+            "@rules",
+            label,
+            "event",
+            info={
+                "id": "rules",
+                "title": label,
+                "kind": "event",
+                "at": None,
+                "when": "",
+                "repeat": False,
+                "effects": [f"end: {t}" for t in dict.fromkeys(fired)],
+            },
+        )
+        for key, t in ends.items():
+            if isinstance(t, str) and t in story.endings:
+                edges.append(Edge("@rules", t, str(key), "", "rules"))
     return Graph(
         story.title, story.start, nodes, merge_parallel([e for e in edges if e.dst in nodes])
     )

@@ -161,6 +161,11 @@ class Ctx:
             effects = _compile_raw(self.story, effects)
         _run(self, effects)
 
+    def end(self, ending: str) -> None:
+        if ending not in self.story.endings:
+            raise RuleError(f"no ending {ending!r} in this story")
+        _end(self, ending)
+
     # -- engine helpers ----------------------------------------------------
     def eval(self, node: tuple[Any, ...]) -> Any:
         fn = self.story.cache.get(id(node))

@@ -70,7 +70,16 @@ class Context(Protocol):
         ...
 
     def run_effects(self, effects: Any) -> None:
-        """Runs story effects (a compiled effect list from the story) now."""
+        """Runs story effects now: either the effect data a story wrote, as plain lists and
+        dicts (``[{"say": "..."}, {"set": {"oil": True}}]``, exactly as in its YAML), or an
+        effect tuple the loader compiled (a node's ``on_enter``)."""
+        ...
+
+    def end(self, ending: str) -> None:
+        """Ends the game at the story's ending ``ending`` now (its narration is shown); the
+        hook does not go on past this call. A ``RuleError`` if the story has no such ending.
+        Declare the endings only your rules reach in the story's ``options: endings:`` so
+        ``katari check`` knows they can be reached (docs/rules-api.md)."""
         ...
 
 

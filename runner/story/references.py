@@ -77,7 +77,13 @@ def check_references(
             if eid not in seen:
                 chk.err(
                     chk.kpos(parent, eid),
-                    f"ending {eid!r} cannot be reached from the start {start!r}",
+                    f"ending {eid!r} cannot be reached from the start {start!r}"
+                    + (
+                        f"; if the rules end the game there, declare it under story:"
+                        f" options: {{endings: {{{eid}: {eid}}}}}"
+                        if str(meta.get("rules") or "none") != "none"
+                        else ""
+                    ),
                     "K035",
                     name,
                     severity="warning",

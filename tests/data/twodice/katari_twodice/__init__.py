@@ -1,7 +1,8 @@
 """Two dice against a target: the smallest useful rule system (docs/rules-api.md).
 
 ``twodice.test(target)`` rolls 2d6 and succeeds when the total reaches ``target``; every
-failure costs a point of grit, which ``twodice.grit()`` reads (three to start with).
+failure costs a point of grit, which ``twodice.grit()`` reads (three to start with). With no
+grit left the game ends at the story's ``options: {endings: {exhausted: ID}}``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,13 @@ def test(ctx: Context, target: int, label: str = "") -> str:
         return "success"
     mine = ctx.state.rules.setdefault("twodice", {"grit": GRIT})
     mine["grit"] = max(0, mine["grit"] - 1)
+    if mine["grit"] == 0:
+        # Out of grit: the game ends at the ending the story names for it, if it names one
+        # (story: options: {endings: {exhausted: ID}}, which also tells `katari check` and
+        # `katari graph` that the rules reach that ending).
+        ending = (ctx.story.options.get("endings") or {}).get("exhausted")
+        if ending:
+            ctx.end(ending)
     return "failure"
 
 
