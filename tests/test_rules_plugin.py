@@ -84,8 +84,12 @@ def test_katari_rules_lists_the_installed_system(plugin) -> None:
     assert {"coc7", "ureg", "ktane", "none"} <= set(rows)  # Katari's own, found the same way
     r = katari(plugin, "rules", "twodice")
     assert r.returncode == 0, r.stderr
-    assert "twodice.test(target, label)  Rolls 2d6" in r.stdout
-    assert "twodice.grit()  The grit left" in r.stdout
+    # Each hook: its signature with defaults, then its docstring's whole first paragraph
+    # (not its first line, cut mid-sentence).
+    assert "  twodice.test(target, label='')\n      Rolls 2d6: `success` when" in r.stdout
+    text = " ".join(r.stdout.split())
+    assert "else `failure` (and a point of grit is lost). twodice.grit()" in text
+    assert "  twodice.grit()\n      The grit left: three at the start" in r.stdout
 
 
 def test_katari_check_passes_and_uses_the_systems_declarations(plugin, tmp_path: Path) -> None:
@@ -238,3 +242,20 @@ def test_a_declared_system_that_cannot_load_is_one_line(tmp_path: Path) -> None:
     r = katari(env, "schema")
     assert r.returncode == 0 and "Traceback" not in r.stderr
     assert "broken" in json.loads(r.stdout)["properties"]["story"]["properties"]["rules"]["enum"]
+
+
+def test_simulate_reports_in_the_storys_language_and_names_checks_the_rules_ended(
+    plugin,
+) -> None:
+    """An English story gets an English report without --lang (as play and test do), and a
+    check during which the hook ended the game (ctx.end) is counted as →ENDING, explained."""
+    env = {k: v for k, v in plugin.items() if k != "KATARI_LANG"}
+    r = katari(env, "simulate", str(STORY), "--runs", "200", "--jobs", "1")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "wall_climb: 200 games" in out and "check outcomes (1):" in out, out
+    tally = next(ln for ln in out.splitlines() if ln.startswith("  wall.climb:"))
+    assert "→tired " in tally and "?" not in tally, tally
+    assert "(→ID: the rules ended the game during the check (at ending ID; no outcome ran))" in out
+    r = katari(env, "simulate", str(STORY), "--runs", "20", "--jobs", "1", "--lang", "ja")
+    assert "判定の結果" in r.stdout

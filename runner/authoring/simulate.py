@@ -584,6 +584,9 @@ def _silent_outcome(ac: list, new: Any) -> str:
     quiet = [k for k, ids in says.items() if not ids]
     if len(quiet) == 1:
         return quiet[0]
+    if new.ending is not None:
+        # The rules ended the game inside the check (ctx.end): no outcome ran.
+        return "→" + new.ending
     return "?"
 
 
@@ -735,6 +738,8 @@ _T = {
         "errors": "ストーリーのエラー",
         "rolls": "ロール",
         "checks": "判定の結果",
+        "checks_ended": "→ID：判定の途中でルールがゲームを終わらせた（エンディング ID、結果は実行されず）",
+        "checks_unknown": "?：何も言わない結果で、どれか見分けられなかったもの",
         "rate": "成功率",
         "games": "回",
         "coverage": "網羅率：ノード {nodes}%・行動 {actions}%・エンディング {endings}%・文 {lines}%",
@@ -765,6 +770,8 @@ _T = {
         "errors": "story errors",
         "rolls": "rolls",
         "checks": "check outcomes",
+        "checks_ended": "→ID: the rules ended the game during the check (at ending ID; no outcome ran)",
+        "checks_unknown": "?: an outcome that said nothing and could not be told apart",
         "rate": "success",
         "games": "games",
         "coverage": "coverage: nodes {nodes}%, actions {actions}%, endings {endings}%, lines {lines}%",
@@ -845,6 +852,11 @@ def format_report(
             f"{ck['check']}: " + ", ".join(f"{k} {v}" for k, v in ck["outcomes"].items()) + extra
         )
     listing(t["checks"], rows)
+    keys = {k for c in rep.checks for k in c["outcomes"]}
+    if rows and any(k.startswith("→") for k in keys):
+        out.append(f"  ({t['checks_ended']})")
+    if rows and "?" in keys:
+        out.append(f"  ({t['checks_unknown']})")
     listing(t["unshown"], rep.unshown_lines)
     if rep.failures:
         import shlex

@@ -43,7 +43,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="seconds Graphviz may take to lay the map out (default 60); then it is stopped "
         "and an HTML page lists the boxes instead",
     )
-    p.add_argument("--lang", choices=["ja", "en"], default="ja", help="language of the HTML page")
+    p.add_argument(
+        "--lang",
+        choices=["ja", "en"],
+        default=None,
+        help="language of the HTML page (default: KATARI_LANG, else the story's language)",
+    )
     p.set_defaults(func=run)
 
 
@@ -84,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
     story = open_story(args.story, "graph")
     if story is None:
         return 1
+    from runner.ui.i18n import played_lang
+
+    args.lang = played_lang(args.lang, story.language)  # as play and test: the story's own
     try:
         text, note = render(
             story,

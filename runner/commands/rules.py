@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
+import textwrap
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -68,10 +71,33 @@ def run(args: argparse.Namespace) -> int:
         return 2
     out.write(f"{rs.name}: {rs.title}\n")
     for h in rs.hooks.values():
-        first = h.doc.splitlines()[0] if h.doc else ""
-        # An argument with a declared domain shows it (checked by katari check): skill: skill
-        shown = [f"{a}: {h.domains[a].name}" if a in h.domains else a for a in h.args]
-        out.write(f"  {h.name}({', '.join(shown)})  {first}\n")
+        out.write(f"  {h.name}({', '.join(_arguments(h))})\n")
+        for line in textwrap.wrap(_first_paragraph(h.doc), 84):
+            out.write(f"      {line}\n")
     for text in topics.values():  # a rule system's other topics (its ready-made characters)
         out.write(text(args.lang))
     return 0
+
+
+def _arguments(h: Any) -> list[str]:
+    """A hook's arguments as a story passes them: a declared domain after a colon (checked by
+    katari check: ``skill: skill``), a default after ``=`` (``mod=0``)."""
+    try:
+        params = dict(list(inspect.signature(h.fn).parameters.items())[1:])  # less ctx
+    except (TypeError, ValueError):
+        params = {}
+    shown = []
+    for a in h.args:
+        text = f"{a}: {h.domains[a].name}" if a in h.domains else a
+        p = params.get(a)
+        if p is not None and p.default is not inspect.Parameter.empty:
+            text += f"={p.default!r}"
+        shown.append(text)
+    return shown
+
+
+def _first_paragraph(doc: str) -> str:
+    """The whole first paragraph of a docstring, as one line (not its first line, which
+    stops mid-sentence)."""
+    para = inspect.cleandoc(doc or "").split("\n\n")[0]
+    return " ".join(para.split()).replace("``", "`")

@@ -36,7 +36,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--secrets", action="store_true", help="also try hidden actions (secret words)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--lang", choices=["ja", "en"], default="ja", help="language of the text report")
+    p.add_argument(
+        "--lang",
+        choices=["ja", "en"],
+        default=None,
+        help="language of the text report (default: KATARI_LANG, else the story's language)",
+    )
     p.add_argument(
         "--jobs",
         "-j",
@@ -156,6 +161,9 @@ def run(args: argparse.Namespace) -> int:
     story = open_story(args.story, "simulate")
     if story is None:
         return 1
+    from runner.ui.i18n import played_lang
+
+    args.lang = played_lang(args.lang, story.language)  # as play and test: the story's own
     jobs = args.jobs or cores()
     bar = _Bar(args.runs) if sys.stderr.isatty() and args.runs >= 200 else None
     try:

@@ -41,7 +41,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cluster", choices=["ray"], default=None, help="play on a Ray cluster")
     p.add_argument("--address", default=None, metavar="ADDR", help="the Ray cluster to join")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
-    p.add_argument("--lang", choices=["ja", "en"], default="ja", help="language of the table")
+    p.add_argument(
+        "--lang",
+        choices=["ja", "en"],
+        default=None,
+        help="language of the table (default: KATARI_LANG, else the story's language)",
+    )
     p.set_defaults(func=run)
 
 
@@ -63,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
     story = open_story(args.story, "sweep")
     if story is None:
         return 1
+    from runner.ui.i18n import played_lang
+
+    args.lang = played_lang(args.lang, story.language)  # as play and test: the story's own
     try:
         res = sweep(
             story,
