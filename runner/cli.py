@@ -100,3 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:
+        from runner.debug import report  # a rule system's bug: one line, trace on request
+        from runner.ui.i18n import default_lang
+
+        if report(e, default_lang()):
+            return 1
+        raise

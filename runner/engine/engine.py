@@ -10,7 +10,14 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any, NamedTuple, cast
 
-from runner.engine.evaluate import MAX_ABS, EvalError, _num, compile_expr, shares_state
+from runner.engine.evaluate import (
+    MAX_ABS,
+    EvalError,
+    HookFailure,
+    _num,
+    compile_expr,
+    shares_state,
+)
 from runner.engine.events import (
     Candidate,
     ErrorEvent,
@@ -355,7 +362,7 @@ def available(story: Story, state: State) -> list[Choice]:
             try:
                 if not when(ctx):
                     closed |= bit
-            except (EvalError, RuleError):
+            except (EvalError, RuleError, HookFailure):  # (a failing hook closes it)
                 closed |= bit
     hit = na.lists.get(closed)
     if hit is None:

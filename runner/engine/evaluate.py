@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,35 @@ Fn = Callable[[Any], Any]
 
 class EvalError(ValueError):
     """An expression that cannot be computed at run time (a story bug, reported, never raised to the player)."""
+
+
+class HookFailure(Exception):
+    """A rule system's hook failed on its own (a ``KeyError``, an ``AttributeError`` in its
+    code): a bug in the rule system, not in the story. The command does not run; front ends
+    say in one line which hook failed and how, and show the traceback (``error``'s) only
+    when asked (``KATARI_DEBUG=1``)."""
+
+    def __init__(self, hook: str, error: BaseException) -> None:
+        super().__init__(f"{hook}() raised {type(error).__name__}: {error}")
+        self.hook = hook
+        self.error = error
+
+    def __reduce__(self) -> tuple[Any, ...]:  # from a simulate worker to the parent
+        return (HookFailure, (self.hook, self.error))
+
+
+_HOOK_ERRORS = (
+    RuleError,
+    TypeError,
+    ValueError,
+    LookupError,
+    AttributeError,
+    ArithmeticError,
+    NameError,
+    AssertionError,
+)
+"""What a hook call turns into a story error (``RuleError``, ``ValueError``, the story's
+wrong arguments) or a :class:`HookFailure` (the rest)."""
 
 
 def _num(v: Any) -> Any:
@@ -90,9 +120,26 @@ def _owning(fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-def _hook_error(name: str, e: Exception) -> EvalError:
-    """A hook's failure as the story error the player sees (an EvalError passes through)."""
-    return e if isinstance(e, EvalError) else EvalError(f"{name}(): {e}")
+_CALL_SITE = (__file__, sys.modules[RuleError.__module__].__file__)  # evaluate.py, rules/base.py
+
+
+def _hook_error(name: str, e: Exception) -> Exception:
+    """A hook's failure as the story error the player sees (an EvalError passes through), or,
+    when the hook's own code broke (anything but ``RuleError``/``ValueError`` or arguments
+    that do not fit its signature), a :class:`HookFailure` naming the hook."""
+    if isinstance(e, (EvalError, HookFailure)):
+        return e
+    if isinstance(e, ValueError) or (
+        name.startswith("core.") and isinstance(e, (TypeError, KeyError))
+    ):
+        return EvalError(f"{name}(): {e}")
+    if isinstance(e, TypeError):
+        tb = e.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename in _CALL_SITE:
+            tb = tb.tb_next
+        if tb is None:  # raised by the call itself: the story passed the wrong arguments
+            return EvalError(f"{name}(): {e}")
+    return HookFailure(name, e)
 
 
 def compile_expr(
@@ -256,8 +303,8 @@ def compile_expr(
             def call_kw(ctx: Any) -> Any:
                 try:
                     return fn(ctx, *[a(ctx) for a in args], **{n: f(ctx) for n, f in kwargs})
-                except (RuleError, TypeError, ValueError, KeyError) as e:
-                    raise _hook_error(name, e) from None
+                except _HOOK_ERRORS as e:
+                    raise _hook_error(name, e) from e
 
             return call_kw
         if not args:
@@ -265,8 +312,8 @@ def compile_expr(
             def call0(ctx: Any) -> Any:
                 try:
                     return fn(ctx)
-                except (RuleError, TypeError, ValueError, KeyError) as e:
-                    raise _hook_error(name, e) from None
+                except _HOOK_ERRORS as e:
+                    raise _hook_error(name, e) from e
 
             return call0
         if len(args) == 1 and argn[0][0] == "lit":
@@ -275,16 +322,16 @@ def compile_expr(
             def call_lit(ctx: Any) -> Any:
                 try:
                     return fn(ctx, lit)
-                except (RuleError, TypeError, ValueError, KeyError) as e:
-                    raise _hook_error(name, e) from None
+                except _HOOK_ERRORS as e:
+                    raise _hook_error(name, e) from e
 
             return call_lit
 
         def call(ctx: Any) -> Any:
             try:
                 return fn(ctx, *[a(ctx) for a in args])
-            except (RuleError, TypeError, ValueError, KeyError) as e:
-                raise _hook_error(name, e) from None
+            except _HOOK_ERRORS as e:
+                raise _hook_error(name, e) from e
 
         return call
     raise EvalError(f"bad expression node {k!r}")  # pragma: no cover

@@ -17,7 +17,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, cast
 
+from runner.debug import debugging, hook_failure_line, show_trace
 from runner.engine import new_game, step, tail
+from runner.engine.evaluate import HookFailure
 from runner.engine.events import ErrorEvent, Event
 from runner.engine.state import State
 from runner.rules.dice import MAX_DICE, MAX_SIDES, DiceError
@@ -223,11 +225,18 @@ def turns(
             yield {"type": "error", "code": "bad_dice", "message": f"{e}: the command did not run"}
             yield from tail(story, state, gm=gm)
             continue
+        except HookFailure as e:  # a rule system's bug: name the hook, trace on request
+            show_trace(e)
+            yield {"type": "error", "code": "internal", "message": hook_failure_line(e)}
+            yield from tail(story, state, gm=gm)
+            continue
         except Exception as e:  # noqa: BLE001 - a bug must cost the command, not the session
+            show_trace(e)
+            more = "" if debugging() else " (KATARI_DEBUG=1 prints the traceback)"
             yield {
                 "type": "error",
                 "code": "internal",
-                "message": f"internal error ({type(e).__name__}): the command did not run",
+                "message": f"internal error ({type(e).__name__}): the command did not run{more}",
             }
             yield from tail(story, state, gm=gm)
             continue

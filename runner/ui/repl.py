@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from runner.debug import hook_failure_line, show_trace
 from runner.engine import (
     NeedDice,
     SaveError,
@@ -35,6 +36,7 @@ from runner.engine import (
     step,
     tail,
 )
+from runner.engine.evaluate import HookFailure
 from runner.engine.match import MAX_COMMAND, is_verb_phrase
 from runner.rules.dice import DiceError
 from runner.story.text import printable
@@ -1707,6 +1709,10 @@ class Repl(AuthorLoop):
                 faces += more
             except DiceError:
                 self.say(t("dice_error", self.lang), "class:error")
+                return None
+            except HookFailure as e:  # a rule system's bug costs the command, not the game
+                show_trace(e)
+                self.say(hook_failure_line(e, self.lang), "class:error")
                 return None
 
     def ask_dice(self, need: NeedDice) -> list[int] | None:
