@@ -160,6 +160,8 @@ ROWS = [
         r"coc7\.check\(('Spot Hiden')"),
     Row("K307", OK + "clock: {start: '22:00'}\nevents:\n  - {id: knock, at: 10, effects: [{say: knock}]}\n",
         r"  - ({id: knock)", severity="warning"),
+    Row("K308", OK.replace("[hi]", "[A heavy door, swollen with salt.]"),
+        r"narration: \[(A heavy door)", severity="warning"),
     Row("K400", OK, r"(#\. source-hash: e632)", where="translations/s.en.po",
         args=("--no-voice", "--lang", "en"), files={"translations/s.en.po": PO},
         severity="warning"),

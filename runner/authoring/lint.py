@@ -217,6 +217,7 @@ def lint(story: Story) -> list[Diagnostic]:
         "nodes": set(story.nodes) | set(story.endings),
         "events": {e.id for e in story.events},
     }
+    out += _comma_splits(story)
     untitled = any(e.at is not None and not e.title for e in story.events)
     if not untitled and not _suspect(story, names):
         return out
@@ -244,6 +245,55 @@ def lint(story: Story) -> list[Diagnostic]:
             out += _outcomes(m, file, story.rules)
     out += _enter_loops(story, node_pos)
     out += _rules_lint(story, texts)
+    return out
+
+
+# A text list written in YAML's flow style on one line: `narration: [A, b.]`. Lists holding
+# quotes, brackets, braces or a comment are left alone (their commas may be meant).
+_FLOW_TEXT = re.compile(r"(?:^|[\s{,])(narration|say|text|keeper)\s*:\s*\[([^\[\]{}\"'#\n]*)\]")
+_ENDS_SENTENCE = tuple(".!?…:;)]\"'”’。！？」』）")
+
+
+def _comma_splits(story: Story) -> list[Diagnostic]:
+    """K308: ``narration: [A heavy door, swollen with salt.]`` is two lines to YAML ("A heavy
+    door" and "swollen with salt."): in a ``[…]`` list a comma separates items. Warned when
+    an item runs on into the next: the first has no closing punctuation and the next starts
+    in lower case (so Japanese text, with no case, is never flagged)."""
+    out: list[Diagnostic] = []
+    root = story_root(story.path)
+    for f in story_files(story.path):
+        try:
+            text = read_text(f, root)
+        except Exception:  # noqa: BLE001 - a story that loaded reads again; be safe anyway
+            continue
+        if "[" not in text:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            for m in _FLOW_TEXT.finditer(line):
+                items = [x.strip() for x in m.group(2).split(",")]
+                for a, b in zip(items, items[1:], strict=False):
+                    if (
+                        a
+                        and b
+                        and b[0].islower()
+                        and b[0].isascii()
+                        and not a.endswith(_ENDS_SENTENCE)
+                    ):
+                        col = m.start(2) + 1
+                        whole = ", ".join(items)
+                        out.append(
+                            Diagnostic(
+                                str(f),
+                                n,
+                                col,
+                                f"{m.group(1)}: [{m.group(2).strip()}] is {len(items)} lines"
+                                f" ({a!r}, {b!r}, ...): in a [...] list a comma starts a new"
+                                f' line; if it is one sentence, quote it: ["{whole}"]',
+                                "K308",
+                                severity="warning",
+                            )
+                        )
+                        break
     return out
 
 

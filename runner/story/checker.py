@@ -23,6 +23,13 @@ from runner.story.located import Map, Seq
 from runner.story.model import Narration, Outcome
 
 
+def _prose(key: Any) -> bool:
+    """A key that reads as a piece of a sentence (words, or closing punctuation), not a name."""
+    return isinstance(key, str) and (
+        " " in key.strip() or key.rstrip().endswith((".", "!", "?", "。"))
+    )
+
+
 class Checker:
     """What a load has found so far, and the readers of values every section shares."""
 
@@ -84,6 +91,13 @@ class Checker:
             if k not in allowed:
                 near = closest(str(k), allowed)
                 hint = f" (did you mean {near!r}?)" if near else ""
+                if not near and _prose(k):
+                    # `{say: Behind a crate, a can of oil.}`: the comma ended the text and
+                    # the rest became a key. Text with a comma inside {…} or […] needs quotes.
+                    hint = (
+                        " (text cut at a comma? inside {…} or […] a comma separates entries:"
+                        ' put the whole text in quotes, say: "…, …")'
+                    )
                 self.err(self.kpos(m, k), f"unknown key {k!r} in {where}{hint}", "K002")
 
     def want_map(
