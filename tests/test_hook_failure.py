@@ -115,3 +115,43 @@ def test_katari_debug_prints_the_traceback_to_the_hooks_line(env) -> None:
     assert "KATARI_DEBUG" not in msg  # already asked for
     assert "Traceback (most recent call last)" in err
     assert "katari_buggy/__init__.py" in err and "return ctx.nothing" in err
+
+
+def test_the_console_says_one_line_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same bug at the console: one line, the game goes on (no traceback, no exit)."""
+    import io
+    import re
+    import types
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    import runner.rules as registry
+    from runner.story import load
+    from runner.ui.repl import Repl
+
+    monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("KATARI_DEBUG", raising=False)
+    module = types.ModuleType("katari_buggy_inline")
+    exec(SYSTEM, module.__dict__)  # noqa: S102 - the test's own rule system, above
+    found = dict(registry._found())
+    found["buggy"] = types.SimpleNamespace(name="buggy", value="katari_buggy:SYSTEM", dist=None)
+    monkeypatch.setattr(registry, "_entries", found)
+    monkeypatch.setitem(registry._loaded, "buggy", module.SYSTEM)
+    (tmp_path / "story.yaml").write_text(STORY, encoding="utf-8")
+    story = load(tmp_path / "story.yaml")
+    buf = io.StringIO()
+    out = Vt100_Output(buf, lambda: Size(rows=40, columns=200), term="xterm", enable_cpr=False)
+    with create_pipe_input() as inp:
+        inp.send_text("".join(f"{k}\r" for k in ["b", "c", "quit"]))
+        with create_app_session(input=inp, output=out):
+            assert Repl(story, use_prompt_toolkit=True, color=False, lang="en").run() == 0
+    screen = re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\r", "", buf.getvalue())
+    flat = " ".join(screen.split())
+    assert "rule hook buggy.attr() failed (AttributeError: 'Ctx' object has no attribute" in flat
+    assert "Traceback" not in screen
+    assert flat.index("buggy.attr() failed") < flat.index("Counted.")  # and the game went on
