@@ -53,14 +53,14 @@ def test_a_sentence_cut_at_a_comma_in_a_flow_list_is_warned_where_it_stands(
     f = tmp_path / "door.yaml"
     f.write_text(STORY.replace("      - {id: look, label: Look, narration_note: x}\n", ""))
     out = check(f)
-    warned = [ln for ln in out.splitlines() if ln.endswith("(warning)")]
+    warned = [ln for ln in out.splitlines() if ln.endswith("(warning) [K308]")]
     assert warned == [
         f"{f}:4:17: narration: [A heavy door, swollen with salt.] is 2 lines ('A heavy door',"
         " 'swollen with salt.', ...): in a [...] list a comma starts a new line; if it is one"
-        ' sentence, quote it: ["A heavy door, swollen with salt."] (warning)',
+        ' sentence, quote it: ["A heavy door, swollen with salt."] (warning) [K308]',
         f"{f}:9:15: say: [Three knocks, then silence] is 2 lines ('Three knocks', 'then"
         " silence', ...): in a [...] list a comma starts a new line; if it is one sentence,"
-        ' quote it: ["Three knocks, then silence"] (warning)',
+        ' quote it: ["Three knocks, then silence"] (warning) [K308]',
     ], out
     # Separate lines (each closed, or the next capitalised), quoted text: no warning.
     assert "Gulls" not in out and "It opens" not in out
