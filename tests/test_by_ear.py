@@ -20,12 +20,12 @@ import pytest
 
 from runner import engine
 from runner.story import load
+from runner.ui.console import Repl
 from runner.ui.i18n import t
 from runner.ui.listener import ScriptedListener, phrases_for
 from runner.ui.narrator import make_narrator
 from runner.ui.narrator.audio import read_wav, rms
 from runner.ui.narrator.engines import engine_problem
-from runner.ui.repl import Repl
 from runner.ui.screen_reader import ScreenReaderIO
 
 ROOT = Path(__file__).resolve().parents[1]

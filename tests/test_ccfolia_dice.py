@@ -22,7 +22,7 @@ from runner.rules.coc7 import tables
 from runner.rules.coc7.bcdice import bcdice
 from runner.rules.dice import ManualDice
 from runner.story import load
-from runner.ui.repl import PlainIO, Repl
+from runner.ui.console import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"

@@ -23,7 +23,7 @@ from runner.ccfolia.read import parse
 from runner.rules.coc7 import sheet as sh
 from runner.rules.coc7.portable import command, from_portable, to_portable
 from runner.story import load as load_story
-from runner.ui.repl import PlainIO, Repl
+from runner.ui.console import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from runner.engine import available, new_game, step
 from runner.story import load
+from runner.ui.console import PlainIO, Repl
 from runner.ui.render import Renderer, plain
-from runner.ui.repl import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"

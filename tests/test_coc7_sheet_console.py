@@ -19,7 +19,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from runner.rules import system
 from runner.story import load
-from runner.ui.repl import Repl
+from runner.ui.console import Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"

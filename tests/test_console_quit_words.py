@@ -13,8 +13,8 @@ import pytest
 
 from runner.story import load as load_story
 from runner.ui import files
+from runner.ui.console import PlainIO, Repl
 from runner.ui.i18n import META
-from runner.ui.repl import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"
@@ -30,7 +30,7 @@ def _run(story, text: str, **kw) -> str:  # noqa: ANN001, ANN003
 
 
 def test_the_words_are_the_main_prompts() -> None:
-    from runner.ui.repl import is_quit
+    from runner.ui.console import is_quit
 
     for w in WORDS:
         assert is_quit(w), w

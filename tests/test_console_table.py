@@ -14,8 +14,8 @@ from runner.engine import available, match
 from runner.engine.match import normalise, strip_note
 from runner.stories import shipped
 from runner.story import load
+from runner.ui.console import PlainIO, Repl
 from runner.ui.i18n import META
-from runner.ui.repl import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 STORIES = {p.name if p.is_dir() else p.stem: load(p) for p in shipped()}

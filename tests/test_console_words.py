@@ -17,8 +17,8 @@ import pytest
 from runner.stories import shipped
 from runner.story import load
 from runner.ui import i18n
+from runner.ui.console import PlainIO, Repl
 from runner.ui.render import code_text
-from runner.ui.repl import PlainIO, Repl
 
 STORIES = {p.name if p.is_dir() else p.stem: load(p) for p in shipped()}
 CODES_BY_RENDERER = {"unknown_command", "no_such_number", "empty"}

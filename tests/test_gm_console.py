@@ -15,7 +15,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from runner.engine import NeedDice, new_game, step
 from runner.story import load
-from runner.ui.repl import PlainIO, Repl
+from runner.ui.console import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"

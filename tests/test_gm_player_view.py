@@ -20,7 +20,7 @@ import pytest
 from runner.engine import state_event, step
 from runner.stories import shipped
 from runner.story import load
-from runner.ui.repl import PlainIO, Repl
+from runner.ui.console import PlainIO, Repl
 from runner.ui.watch import follow, player_events
 
 ROOT = Path(__file__).resolve().parent.parent

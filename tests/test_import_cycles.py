@@ -20,7 +20,7 @@ KNOWN = {
             "runner.ui.files",
             "runner.ui.listener.audio",
             "runner.ui.reload",
-            "runner.ui.repl",
+            "runner.ui.console.core",
             "runner.ui.screen_reader",
         }
     ),

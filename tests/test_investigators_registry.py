@@ -16,7 +16,7 @@ import pytest
 
 from runner.rules import installed, system
 from runner.story import load as load_story
-from runner.ui.repl import PlainIO, Repl
+from runner.ui.console import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 PIECE = ROOT / "tests" / "data" / "ccfolia" / "ccfolia_7th.json"

@@ -213,7 +213,7 @@ def test_watch_inside_the_prompt_toolkit_console(
     from prompt_toolkit.output.vt100 import Vt100_Output
 
     from runner.story import load
-    from runner.ui.repl import Repl
+    from runner.ui.console import Repl
 
     monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
     d = tmp_path / "harbour"

@@ -262,7 +262,7 @@ def test_a_transcript_credits_the_voicevox_characters_that_spoke(monkeypatch, tm
     import io
 
     from runner.story import load
-    from runner.ui.repl import Repl
+    from runner.ui.console import Repl
     from runner.ui.screen_reader import ScreenReaderIO
 
     monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))

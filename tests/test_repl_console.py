@@ -18,7 +18,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from runner.story import load
 from runner.ui import files
-from runner.ui.repl import Repl
+from runner.ui.console import Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 STORY = ROOT / "stories" / "ureg_window_room"

@@ -15,7 +15,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from runner.story import load
 from runner.ui import files
-from runner.ui.repl import PlainIO, Repl
+from runner.ui.console import PlainIO, Repl
 
 DICE_STORY = """\
 story: {id: dice_test, title: ダイスの部屋, language: ja, rules: none, start: hall}

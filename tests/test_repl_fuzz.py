@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from runner.engine import step
 from runner.story import load
 from runner.ui import files
-from runner.ui.repl import _META, _PREFIXES, PlainIO, Repl, _clean
+from runner.ui.console.core import _META, _PREFIXES, PlainIO, Repl, _clean
 
 ROOT = Path(__file__).resolve().parent.parent
 STORY = load(ROOT / "stories" / "ureg_window_room")

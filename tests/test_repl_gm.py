@@ -17,8 +17,8 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from runner.story import load
 from runner.ui import files
+from runner.ui.console import PlainIO, Repl
 from runner.ui.narrator import RecordingNarrator
-from runner.ui.repl import PlainIO, Repl
 
 GM_STORY = """\
 story: {id: gm_test, title: 書斎, language: ja, rules: coc7, start: study, options: {pregen: 1}}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from runner.story import load
-from runner.ui.repl import PlainIO, Repl
+from runner.ui.console import PlainIO, Repl
 
 narrator_mod = pytest.importorskip("runner.ui.narrator")
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,8 +16,8 @@ from runner.cli import main
 from runner.engine import new_game, state_event, step
 from runner.story import load
 from runner.ui import files
+from runner.ui.console.core import ECHO_MAX, PlainIO, Repl, _quiet_file_history
 from runner.ui.render import gm_hidden, gm_lines, plain, status_lines, toolbar
-from runner.ui.repl import ECHO_MAX, PlainIO, Repl, _quiet_file_history
 
 ROOT = Path(__file__).resolve().parent.parent
 STORIES = ROOT / "stories"

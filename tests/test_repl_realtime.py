@@ -20,7 +20,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from runner.story import load
 from runner.ui import files
-from runner.ui.repl import PlainIO, Repl
+from runner.ui.console import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 GREENHOUSE = ROOT / "stories" / "ureg_glass_greenhouse"  # time_limit_minutes: 30

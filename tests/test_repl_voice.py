@@ -25,10 +25,10 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from runner import engine
 from runner.story import load
 from runner.ui import files
+from runner.ui.console import PlainIO, Repl
 from runner.ui.listener import ScriptedListener
 from runner.ui.narrator import RecordingNarrator, make_narrator
 from runner.ui.narrator.engines import engine_problem
-from runner.ui.repl import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 WINDOW = ROOT / "stories" / "ureg_window_room"

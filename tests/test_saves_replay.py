@@ -14,7 +14,7 @@ import pytest
 from runner.cli import main
 from runner.story import load
 from runner.ui import files
-from runner.ui.repl import PlainIO, Repl
+from runner.ui.console import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 STORY = ROOT / "stories" / "ureg_window_room"

@@ -26,8 +26,8 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from runner.story import load
 from runner.ui import files
+from runner.ui.console import PlainIO, Repl
 from runner.ui.render import width
-from runner.ui.repl import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 STORIES = ROOT / "stories"

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from runner.story import load
+from runner.ui.console import Repl
 from runner.ui.narrator import RecordingNarrator
 from runner.ui.narrator.words import ja_number, roll_words
-from runner.ui.repl import Repl
 from runner.ui.screen_reader import ScreenReaderIO
 
 ROOT = Path(__file__).resolve().parents[1]

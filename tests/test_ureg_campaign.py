@@ -21,7 +21,7 @@ from runner.engine import new_game, step
 from runner.rules import ureg
 from runner.story import load
 from runner.ui import files
-from runner.ui.repl import PlainIO, Repl
+from runner.ui.console import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 WINDOW = ROOT / "stories" / "ureg_window_room"

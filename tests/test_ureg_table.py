@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from runner.story import load
-from runner.ui.repl import PlainIO, Repl
+from runner.ui.console import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 GREENHOUSE = ROOT / "stories" / "ureg_glass_greenhouse"

@@ -263,7 +263,7 @@ def run(args: argparse.Namespace) -> int:
         # Bytes in and out, whatever the locale: the carry is the game's first line, as if
         # the player had sent it.
         return play(story, sys.stdin.buffer, sys.stdout.buffer, seed=seed, gm=args.gm, first=first)
-    from runner.ui.repl import main as repl_main
+    from runner.ui.console.core import main as repl_main
 
     return repl_main(story, args, first_command=first)
 

@@ -22,8 +22,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from runner.ui.console.core import PlainIO
 from runner.ui.render import Line, Renderer, status_items
-from runner.ui.repl import PlainIO
 
 if TYPE_CHECKING:  # annotations only: the engine is not loaded for this
     from runner.engine.events import Event
