@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from runner.engine import step
 from runner.story import load
 from runner.ui import files
-from runner.ui.console.core import _META, _PREFIXES, PlainIO, Repl, _clean
+from runner.ui.console import PlainIO, Repl
+from runner.ui.console.words import _META, _PREFIXES, _clean
 
 ROOT = Path(__file__).resolve().parent.parent
 STORY = load(ROOT / "stories" / "ureg_window_room")

@@ -16,7 +16,9 @@ from runner.cli import main
 from runner.engine import new_game, state_event, step
 from runner.story import load
 from runner.ui import files
-from runner.ui.console.core import ECHO_MAX, PlainIO, Repl, _quiet_file_history
+from runner.ui.console import PlainIO, Repl
+from runner.ui.console.terminal import _quiet_file_history
+from runner.ui.console.words import ECHO_MAX
 from runner.ui.render import gm_hidden, gm_lines, plain, status_lines, toolbar
 
 ROOT = Path(__file__).resolve().parent.parent

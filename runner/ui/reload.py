@@ -379,7 +379,7 @@ class AuthorLoop:
     show: Callable[[list[Event]], None]
 
     def start_watching(self) -> None:
-        from runner.ui.console.core import Wake
+        from runner.ui.console.terminal import Wake
 
         self.watcher = Watcher(self.story.path, lambda: self.io.post(Wake("reload"))).start()
         self.say(msg("watch_on", self.lang, path=self.story.path), "class:hint")

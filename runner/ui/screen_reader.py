@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from runner.ui.console.core import PlainIO
+from runner.ui.console.terminal import PlainIO
 from runner.ui.render import Line, Renderer, status_items
 
 if TYPE_CHECKING:  # annotations only: the engine is not loaded for this
