@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -263,12 +264,10 @@ def run(args: argparse.Namespace) -> int:
         # Bytes in and out, whatever the locale: the carry is the game's first line, as if
         # the player had sent it.
         return play(story, sys.stdin.buffer, sys.stdout.buffer, seed=seed, gm=args.gm, first=first)
-    from runner.ui.console.core import main as repl_main
-
-    return repl_main(story, args, first_command=first)
+    return play_console(story, args, first_command=first)
 
 
-def investigator_command(story: object, source: str, lang: str | None = None) -> str | None:
+def investigator_command(story: Any, source: str, lang: str | None = None) -> str | None:
     """``@investigator {...}`` for an investigator from CCFOLIA or キャラクター保管所 (a file, or
     ``-``: pasted JSON at the start of standard input), its notes said on stderr; None (the
     reason said, one line) when it cannot be read."""
@@ -329,7 +328,7 @@ def _rules_of(state: dict, prev_story: object | None) -> str:
     return keys[0] if keys else "none"
 
 
-def campaign_command(story: object, prev: str, lang: str = "ja") -> tuple[str | None, str]:
+def campaign_command(story: Any, prev: str, lang: str = "ja") -> tuple[str | None, str]:
     """``@carry {...}`` for a new game of ``story`` after the game ``prev`` (a story id or path,
     whose newest autosave is read, or a save/transcript file), or (None, one-line reason)."""
     from pathlib import Path
@@ -391,3 +390,115 @@ def campaign_command(story: object, prev: str, lang: str = "ja") -> tuple[str | 
         from runner.ui.i18n import t
 
         return None, m["bad_file"].format(prev=prev, why=t("why_not_playable", lang, what="state"))
+
+
+# -- the console: parsed options into a Console --------------------------------
+
+
+def _err(text: str) -> None:
+    sys.stderr.write(text + "\n")
+
+
+def make_narrator(story: Any, args: argparse.Namespace, lang: str) -> Any:
+    """The narrator for ``--narrate``, or None (after one line saying why)."""
+    from runner.ui.i18n import t
+
+    try:
+        from runner.ui.narrator import make_narrator as mk
+    except ImportError as e:
+        _err(t("narrate_none", lang, why=e))
+        return None
+    try:
+        nar, problem = mk(
+            voices=getattr(args, "voices", None),
+            mapping=story.voices or None,
+            lang=story.language or lang,
+            readings=story.readings or None,
+            engine=getattr(args, "engine", None),
+            output=getattr(args, "audio_out", None) or None,
+            story=story.id,
+        )
+    except Exception as e:  # noqa: BLE001 - speech must never stop the game
+        nar, problem = None, str(e)
+    if problem or nar is None or not getattr(nar, "enabled", True):
+        _err(
+            problem or t("narrate_none", lang, why="?")
+        )  # already one line, in the story's language
+        return None
+    return nar
+
+
+def make_listener(
+    args: argparse.Namespace, lang: str, *, story_lang: str | None = None, microphone: bool = True
+) -> Any:
+    """The listener for ``--voice`` / ``--voice-input``, or None (after one line saying why).
+    It listens in the story's language (its model and meta words); messages are in ``lang``."""
+    from runner.ui.i18n import t
+
+    try:
+        from runner.ui.listener import make_listener as mk
+
+        listener, problem = mk(
+            lang=story_lang or lang,
+            model=getattr(args, "model", None),
+            mode=getattr(args, "voice", None) or "push",
+            microphone=microphone,
+            msg_lang=lang,
+        )
+    except Exception as e:  # noqa: BLE001
+        listener, problem = None, str(e)
+    if listener is None:
+        _err(t("voice_none", lang, why=problem))
+    return listener
+
+
+def play_console(story: Any, args: argparse.Namespace, *, first_command: str | None = None) -> int:
+    """``katari play`` without ``--jsonl``: the parsed options made into a console, played;
+    ``first_command`` follows every new game (``--campaign-from``'s ``@carry``)."""
+    import os
+
+    from runner.ui.console import Console, Settings, Terminal, Voice
+    from runner.ui.i18n import default_lang
+
+    lang = getattr(args, "lang", None) or default_lang()
+    dice = getattr(args, "dice", None)
+    if dice not in (None, "manual", "auto"):
+        _err(f"katari play: --dice takes 'manual', not {dice!r}")
+        return 2
+    if getattr(args, "voicevox_url", None):
+        os.environ["KATARI_VOICEVOX_URL"] = args.voicevox_url
+    screen_reader: bool | str | None = getattr(args, "screen_reader", None)
+    if screen_reader is None:
+        # A screen reader, or output that is not a terminal: each line once, nothing redrawn.
+        screen_reader = (
+            True
+            if os.environ.get("TERM") == "dumb"
+            else "piped"
+            if not sys.stdout.isatty()
+            else False
+        )
+    narrator = make_narrator(story, args, lang) if getattr(args, "narrate", False) else None
+    voice_inputs = list(getattr(args, "voice_input", None) or [])
+    listener = None
+    if getattr(args, "voice", None) or voice_inputs:
+        # Recorded utterances need no microphone; with none, the game goes on by keyboard.
+        listener = make_listener(args, lang, story_lang=story.language, microphone=not voice_inputs)
+        if listener is None:
+            voice_inputs = []
+    settings = Settings(
+        lang=lang,
+        gm=bool(getattr(args, "gm", False)),
+        manual=dice == "manual",
+        seed=getattr(args, "seed", None),
+        new=bool(getattr(args, "new", False)),
+        transcript=getattr(args, "transcript", None),
+        first_command=first_command,
+        player_view=getattr(args, "player_view", None),
+        watch=bool(getattr(args, "watch", False)),
+        replay_commands=getattr(args, "replay_commands_list", None),
+        replay_since=getattr(args, "replay_commands_version", None),
+    )
+    voice = Voice(narrator=narrator, listener=listener, voice_inputs=tuple(voice_inputs))
+    console = Console(story, settings, Terminal(screen_reader=screen_reader), voice)
+    code = console.run()
+    return 1 if first_command and (console.tl is None or not console.tl.log) else code

@@ -350,12 +350,12 @@ class Watcher:
                 continue
 
 
-# -- the console's side: Repl's methods for --watch, --replay-commands and restart -------
+# -- the console's side: its methods for --watch, --replay-commands and restart -----------
 
 
 class AuthorLoop:
-    """Mixed into the console's ``Repl`` (runner/ui/repl.py), whose state it uses: ``story``,
-    ``tl``, ``io``, ``lang``, ``say``, ``show``, ``play``, ``refresh``, ``autosave``."""
+    """A part of the console (``Console``, runner/ui/console/core.py), whose state it uses:
+    ``story``, ``tl``, ``io``, ``lang``, ``say``, ``show``, ``play``, ``refresh``, ``autosave``."""
 
     story: Any
     tl: Any

@@ -13,7 +13,7 @@ redrawn; so this console never redraws and writes each line once:
   (「状態：時刻 11:30、正気度 42」);
 - rolls and endings in words, without box-drawing rules.
 
-The Repl calls ``io.present(repl, events, command)`` for a turn's lines when the io has it.
+The console calls ``io.present(console, events, command)`` for a turn's lines when the io has it.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ class ScreenReaderIO(PlainIO):
         self._actions: tuple | None = None
         self._status: dict[str, str] | None = None
 
-    # -- what the Repl asks of an io ------------------------------------------------------------
+    # -- what the console asks of an io---------------------------------------------------------
     def read(self, message: str, **kw: Any) -> str:
         # The console's prompt, without a glyph a screen reader would name ("triangle").
         plain = self.plain_prompt and message in ("▶ ", "> ")

@@ -294,7 +294,7 @@ class PromptIO(_Posted):
             color_depth=self.depth,
             reserve_space_for_menu=6,
             key_bindings=kb,
-            refresh_interval=refresh,
+            refresh_interval=refresh or 0.0,  # (0: no refresh)
         )
         self.asker: Any = PromptSession(style=self.style, color_depth=self.depth)
 
@@ -512,10 +512,6 @@ class ActionCompleter(_completer_base()):  # type: ignore[misc]
 
 
 PUSH_KEY = "F5 / Ctrl-Space"
-
-
 PANEL_KEY = "F2"
-
-
 GAME_ROWS = 12
 """Rows the game (narration, actions, the prompt) keeps at least, whatever the panel shows."""

@@ -9,12 +9,8 @@ from runner.ui.i18n import meta_words
 from runner.ui.render import width
 
 _META = meta_words()
-
-
 ECHO_MAX = 80
 """Characters of a piped line echoed after the prompt; the rest is shown as …"""
-
-
 _PREFIXES = ("/", ":", "／", "：")
 
 
@@ -57,6 +53,4 @@ def _split(text: str) -> tuple[str, list[str]]:
 
 
 _YES = ("y", "yes", "はい", "うん", "ええ", "네", "예", "ok")
-
-
 _NO = ("n", "no", "いいえ", "いや", "違う", "아니요", "아니")
