@@ -4,7 +4,6 @@ prefix; the sheet is declared by the rule system (RuleSystem.sheet)."""
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import subprocess
@@ -12,28 +11,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output.vt100 import Vt100_Output
+from conftest import tui, unescape
 
 from runner.rules import system
 from runner.story import load
-from runner.ui.console import Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07|\r")
 
 
 def _console(story, lines: list[str]) -> str:
-    buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=40, columns=100), term="xterm", enable_cpr=False)
-    with create_pipe_input() as inp:
-        inp.send_text("".join(f"{k}\r" for k in [*lines, "quit"]))
-        with create_app_session(input=inp, output=out):
-            assert Repl(story, use_prompt_toolkit=True, color=False).run() == 0
-    return _ANSI.sub("", buf.getvalue())
+    _, screen = tui(story, "".join(f"{k}\r" for k in [*lines, "quit"]), history=True)
+    return unescape(screen)
 
 
 @pytest.mark.parametrize("word", ["sheet", "シート", "能力", "/sheet"])

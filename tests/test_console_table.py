@@ -9,12 +9,13 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import piped, played, tui, unescape
 
 from runner.engine import available, match
 from runner.engine.match import normalise, strip_note
 from runner.stories import shipped
 from runner.story import load
-from runner.ui.console import PlainIO, Repl
+from runner.ui.console import Repl
 from runner.ui.i18n import META
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,17 +29,11 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _plain(story, lines: list[str], **kw) -> tuple[Repl, str]:
-    out = io.StringIO()
-    repl = Repl(
-        story, io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=100), history=False, **kw
-    )
-    assert repl.run() == 0
-    return repl, out.getvalue()
+    return played(story, lines, history=False, **kw)
 
 
 def _repl(story, cols: int = 100, **kw) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
-    repl = Repl(story, io=PlainIO(io.StringIO(""), out, cols=cols), history=False, new=True, **kw)
+    repl, out = piped(story, cols=cols, history=False, new=True, **kw)
     repl.begin()
     return repl, out
 
@@ -487,24 +482,12 @@ def test_saves_columns_line_up_at_80_columns_and_reasons_are_indented(home: Path
 
 # -- 4. the manual-dice prompt ------------------------------------------------------------------
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
 START = ["1", "スマホ", "目を覚ます"]
 
 
 def _tui(story, keys: str, **kw) -> tuple[Repl, str]:
-    from prompt_toolkit.application import create_app_session
-    from prompt_toolkit.data_structures import Size
-    from prompt_toolkit.input import create_pipe_input
-    from prompt_toolkit.output.vt100 import Vt100_Output
-
-    buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=24, columns=80), term="xterm", enable_cpr=False)
-    with create_pipe_input() as inp:
-        inp.send_text(keys)
-        with create_app_session(input=inp, output=out):
-            repl = Repl(story, use_prompt_toolkit=True, color=False, history=False, new=True, **kw)
-            repl.run()
-    return repl, _ANSI.sub("", buf.getvalue())
+    repl, screen = tui(story, keys, rows=24, cols=80, new=True, **kw)
+    return repl, unescape(screen)
 
 
 @pytest.mark.skipif(__import__("shutil").which("tmux") is None, reason="tmux is not installed")

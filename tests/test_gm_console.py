@@ -4,14 +4,10 @@ target, a natural percentile, pause pressed twice, undo's count, and Ctrl-C on a
 from __future__ import annotations
 
 import io
-import re
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output.vt100 import Vt100_Output
+from conftest import played, tui, unescape
 
 from runner.engine import NeedDice, new_game, step
 from runner.story import load
@@ -21,7 +17,6 @@ ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"
 GREENHOUSE = ROOT / "stories" / "ureg_glass_greenhouse"
 START = ["1", "スマホ", "目を覚ます"]
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
 
 
 @pytest.fixture(autouse=True)
@@ -35,28 +30,13 @@ def deep():
 
 
 def _console(story, lines: list[str], *, lang: str = "ja", **kw) -> tuple[Repl, str]:
-    out = io.StringIO()
-    repl = Repl(
-        story,
-        io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=200),
-        new=True,
-        lang=lang,
-        seed=kw.pop("seed", 1),
-        **kw,
-    )
-    repl.run()
-    return repl, out.getvalue()
+    kw.setdefault("seed", 1)
+    return played(story, lines, cols=200, new=True, lang=lang, **kw)
 
 
 def _tui(story, keys: str, **kw) -> tuple[Repl, str]:
-    buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=24, columns=80), term="xterm", enable_cpr=False)
-    with create_pipe_input() as inp:
-        inp.send_text(keys)
-        with create_app_session(input=inp, output=out):
-            repl = Repl(story, use_prompt_toolkit=True, color=False, history=False, new=True, **kw)
-            repl.run()
-    return repl, _ANSI.sub("", buf.getvalue())
+    repl, screen = tui(story, keys, rows=24, cols=80, new=True, **kw)
+    return repl, unescape(screen)
 
 
 # -- item 10 -------------------------------------------------------------------------------

@@ -4,17 +4,17 @@ and things are named as a person names them, and every answer is in the GM's lan
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import played
 
 from runner.engine import new_game, step
 from runner.story import load
-from runner.ui.console import PlainIO, Repl
+from runner.ui.console import Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "stories" / "deep_sea_atelier"
@@ -32,18 +32,9 @@ def deep():
 
 
 def _console(story, lines: list[str], *, lang: str = "ja", **kw) -> tuple[Repl, str]:
-    out = io.StringIO()
-    repl = Repl(
-        story,
-        io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=200),
-        new=True,
-        lang=lang,
-        seed=kw.pop("seed", 1),
-        gm=kw.pop("gm", True),
-        **kw,
-    )
-    repl.run()
-    return repl, out.getvalue()
+    kw.setdefault("seed", 1)
+    kw.setdefault("gm", True)
+    return played(story, lines, cols=200, new=True, lang=lang, **kw)
 
 
 def _jsonl(lines: list[str], *args: str) -> list[dict]:

@@ -205,12 +205,9 @@ def test_watch_inside_the_prompt_toolkit_console(
 ) -> None:
     """The watcher's wake interrupts prompt_toolkit's prompt, the reload runs on the console's
     thread, and a half-typed line survives it."""
-    import io
-
+    from conftest import vt100
     from prompt_toolkit.application import create_app_session
-    from prompt_toolkit.data_structures import Size
     from prompt_toolkit.input import create_pipe_input
-    from prompt_toolkit.output.vt100 import Vt100_Output
 
     from runner.story import load
     from runner.ui.console import Repl
@@ -220,8 +217,7 @@ def test_watch_inside_the_prompt_toolkit_console(
     d.mkdir()
     f = d / "story.yaml"
     _save(f, STORY)
-    buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=40, columns=100), term="xterm", enable_cpr=False)
+    buf, out = vt100(40, 100)
     box: dict = {}
 
     def until(cond, timeout: float = 30) -> None:  # noqa: ANN001

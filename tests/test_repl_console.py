@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from pathlib import Path
 
 import pytest
+from conftest import tui, unescape
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.completion import CompleteEvent
-from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
-from prompt_toolkit.output.vt100 import Vt100_Output
 
 from runner.story import load
 from runner.ui import files
@@ -22,7 +20,6 @@ from runner.ui.console import Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 STORY = ROOT / "stories" / "ureg_window_room"
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07|\r")
 
 
 @pytest.fixture()
@@ -37,21 +34,12 @@ def story():
     return load(STORY)
 
 
-def _screen(buf: io.StringIO) -> str:
-    """What was written, without escape sequences and without any whitespace (wrapping)."""
-    return re.sub(r"\s+", "", _ANSI.sub("", buf.getvalue()))
-
-
 def _play(story, keys: str, **kw) -> tuple[Repl, str]:
-    """Runs a whole session through a real PromptSession fed with ``keys``."""
-    buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=40, columns=72), term="xterm", enable_cpr=False)
-    with create_pipe_input() as inp:
-        inp.send_text(keys)
-        with create_app_session(input=inp, output=out):
-            repl = Repl(story, use_prompt_toolkit=True, color=True, **kw)
-            assert repl.run() == 0
-    return repl, _screen(buf)
+    """Runs a whole session through a real PromptSession fed with ``keys``: the screen without
+    escape sequences and without any whitespace (wrapping)."""
+    kw.setdefault("history", True)
+    repl, screen = tui(story, keys, cols=72, color=True, **kw)
+    return repl, re.sub(r"\s+", "", unescape(screen))
 
 
 def test_play_to_the_ending_with_save_load_undo_and_a_bad_command(home: Path, story) -> None:

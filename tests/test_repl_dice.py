@@ -8,10 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output.vt100 import Vt100_Output
+from conftest import tui, unescape
 
 from runner.story import load
 from runner.ui import files
@@ -48,7 +45,6 @@ nodes:
 endings:
   open: {kind: good, title: 開いた扉}
 """
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\r")
 
 
 @pytest.fixture()
@@ -61,17 +57,10 @@ def story(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 def _run(story, keys: str, *, color: bool = False, **kw) -> tuple[Repl, str, str]:
-    buf = io.StringIO()
-    out = Vt100_Output(
-        buf, lambda: Size(rows=30, columns=70), term="xterm-256color", enable_cpr=False
+    repl, raw = tui(
+        story, keys, rows=30, cols=70, term="xterm-256color", color=color, new=True, **kw
     )
-    with create_pipe_input() as inp:
-        inp.send_text(keys)
-        with create_app_session(input=inp, output=out):
-            repl = Repl(story, use_prompt_toolkit=True, color=color, history=False, new=True, **kw)
-            repl.run()
-    raw = buf.getvalue()
-    return repl, raw, _ANSI.sub("", raw)
+    return repl, raw, unescape(raw)
 
 
 def test_manual_dice_are_asked_for_checked_and_saved(story) -> None:

@@ -4,16 +4,14 @@ a check, and overrides that go through step() (log, saves, undo, replay, transcr
 from __future__ import annotations
 
 import io
-import re
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from conftest import piped, tui, unescape, vt100
 from prompt_toolkit.application import create_app_session
-from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output.vt100 import Vt100_Output
 
 from runner.story import load
 from runner.ui import files
@@ -56,7 +54,6 @@ events:
 endings:
   escaped: {kind: good, title: 脱出}
 """
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
 
 
 @pytest.fixture()
@@ -70,19 +67,12 @@ def story(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 def _tui(story, keys: str, cols: int = 90, **kw) -> tuple[Repl, str]:
     """A whole session in a real prompt_toolkit app fed with ``keys``; the screen as text."""
-    buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=40, columns=cols), term="xterm", enable_cpr=False)
-    with create_pipe_input() as inp:
-        inp.send_text(keys)
-        with create_app_session(input=inp, output=out):
-            repl = Repl(story, use_prompt_toolkit=True, color=False, history=False, new=True, **kw)
-            assert repl.run() == 0
-    return repl, _ANSI.sub("", buf.getvalue())
+    repl, screen = tui(story, keys, cols=cols, new=True, **kw)
+    return repl, unescape(screen)
 
 
 def _plain(story, lines: str, **kw) -> tuple[Repl, str]:
-    out = io.StringIO()
-    repl = Repl(story, io=PlainIO(io.StringIO(lines), out, cols=100), new=True, **kw)
+    repl, out = piped(story, lines, new=True, **kw)
     repl.run()
     return repl, out.getvalue()
 
@@ -106,8 +96,7 @@ def test_entered_faces_decide_the_spot_hidden_check(story) -> None:
 def _shown(story, **kw) -> str:
     """The screen of a prompt that stays up a moment, in a terminal that answers the cursor
     position request (so prompt_toolkit knows its height and draws the bottom toolbar)."""
-    buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=40, columns=90), term="xterm", enable_cpr=True)
+    buf, out = vt100(40, 90, cpr=True)
     with create_pipe_input() as inp:
         inp.send_text("\x1b[1;1R")
 
@@ -115,7 +104,7 @@ def _shown(story, **kw) -> str:
             # Ctrl-D once the bottom toolbar has been drawn (its 手番 field), however slow the
             # machine: a fixed wait lost the screen under load.
             deadline = time.monotonic() + 60
-            while "手番" not in _ANSI.sub("", buf.getvalue()) and time.monotonic() < deadline:
+            while "手番" not in unescape(buf.getvalue()) and time.monotonic() < deadline:
                 time.sleep(0.05)
             time.sleep(0.2)  # (the rest of the same redraw)
             inp.send_text("\x04")
@@ -125,7 +114,7 @@ def _shown(story, **kw) -> str:
         with create_app_session(input=inp, output=out):
             Repl(story, use_prompt_toolkit=True, color=False, history=False, new=True, **kw).run()
         timer.join()
-    return _ANSI.sub("", buf.getvalue())
+    return unescape(buf.getvalue())
 
 
 def test_keeper_notes_and_the_gm_panel_only_in_gm_mode(story) -> None:

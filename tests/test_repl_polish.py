@@ -11,12 +11,13 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import piped
 
 from runner.cli import main
 from runner.engine import new_game, state_event, step
 from runner.story import load
 from runner.ui import files
-from runner.ui.console import PlainIO, Repl
+from runner.ui.console import Repl
 from runner.ui.console.terminal import _quiet_file_history
 from runner.ui.console.words import ECHO_MAX
 from runner.ui.render import gm_hidden, gm_lines, plain, status_lines, toolbar
@@ -56,9 +57,8 @@ def _screens(story, player: dict, gm: dict, lang: str) -> tuple[str, str, str]:
 
 
 def _repl(story, lines: str = "", cols: int = 100, **kw) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
     kw.setdefault("seed", 9)
-    return Repl(story, io=PlainIO(io.StringIO(lines), out, cols=cols), **kw), out
+    return piped(story, lines, cols=cols, **kw)
 
 
 # -- 1. rule-system keys and values in the interface language ----------------

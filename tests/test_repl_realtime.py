@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import shutil
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from conftest import ClockedInput, FakeClock, unescape, vt100
 from prompt_toolkit.application import create_app_session
-from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output.vt100 import Vt100_Output
 
 from runner.story import load
 from runner.ui import files
@@ -24,30 +22,6 @@ from runner.ui.console import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 GREENHOUSE = ROOT / "stories" / "ureg_glass_greenhouse"  # time_limit_minutes: 30
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class ClockedInput:
-    """Lines typed after the given number of (fake) seconds at the prompt."""
-
-    def __init__(self, clock: FakeClock, script: list[tuple[float, str]]) -> None:
-        self.clock = clock
-        self.script = list(script)
-
-    def readline(self) -> str:
-        if not self.script:
-            return ""
-        wait, line = self.script.pop(0)
-        self.clock.now += wait
-        return line + "\n"
 
 
 @pytest.fixture(scope="module")
@@ -105,8 +79,7 @@ def test_ureg_time_is_reported_paused_and_never_given_back(home: Path, greenhous
 
 def test_time_running_out_ends_the_game_with_no_key_pressed(home: Path, greenhouse) -> None:
     clock = FakeClock()
-    buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=30, columns=80), term="xterm", enable_cpr=False)
+    buf, out = vt100(30, 80)
     with create_pipe_input() as inp:
         inp.send_text("1\r")
         box: dict = {}
@@ -140,7 +113,7 @@ def test_time_running_out_ends_the_game_with_no_key_pressed(home: Path, greenhou
             box["repl"] = repl
             repl.run()
         th.join()
-    screen = _ANSI.sub("", buf.getvalue())
+    screen = unescape(buf.getvalue())
     assert repl.state.ending in ("time_up", "failure")
     assert "制限時間が過ぎた" in screen
     assert [e.command for e in repl.tl.commands] == ["1", "@time_passed 1801"]

@@ -11,20 +11,18 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import played, tui, unescape
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.completion import CompleteEvent
-from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
-from prompt_toolkit.output.vt100 import Vt100_Output
 
 from runner import kana
 from runner.story import load
 from runner.ui.console import PlainIO, Repl
 
 ROOT = Path(__file__).resolve().parent.parent
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07|\r")
 TO_CARPET = ["pregen2", "take_lighter", "wake", "use_lighter", "switch_on", "go_carpet", "search"]
 
 
@@ -38,28 +36,13 @@ def window():
     return load(ROOT / "stories" / "ureg_window_room")
 
 
-def _screen(buf: io.StringIO) -> str:
-    return re.sub(r"\s+", "", _ANSI.sub("", buf.getvalue()))
-
-
 def _play(story, keys: str, **kw) -> tuple[Repl, str]:
-    buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=40, columns=100), term="xterm", enable_cpr=False)
-    with create_pipe_input() as inp:
-        inp.send_text(keys)
-        with create_app_session(input=inp, output=out):
-            repl = Repl(story, use_prompt_toolkit=True, color=False, history=False, **kw)
-            assert repl.run() == 0
-    return repl, _screen(buf)
+    repl, screen = tui(story, keys, **kw)
+    return repl, re.sub(r"\s+", "", unescape(screen))
 
 
 def _plain(story, lines: list[str], **kw) -> tuple[Repl, str]:
-    out = io.StringIO()
-    repl = Repl(
-        story, io=PlainIO(io.StringIO("\n".join(lines) + "\n"), out, cols=100), history=False, **kw
-    )
-    assert repl.run() == 0
-    return repl, out.getvalue()
+    return played(story, lines, history=False, **kw)
 
 
 def test_labels_without_annotation_and_the_question_in_the_console(home: Path, deep_sea) -> None:

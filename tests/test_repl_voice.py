@@ -17,10 +17,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import unescape, vt100
 from prompt_toolkit.application import create_app_session
-from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output.vt100 import Vt100_Output
 
 from runner import engine
 from runner.story import load
@@ -33,7 +32,6 @@ from runner.ui.narrator.engines import engine_problem
 ROOT = Path(__file__).resolve().parent.parent
 WINDOW = ROOT / "stories" / "ureg_window_room"
 KO_STORY = ROOT / "tests" / "data" / "ko_story.yaml"
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
 needs_tts = pytest.mark.skipif(
     engine_problem("pyttsx3", needs_kana=True) is not None,
     reason="pyttsx3/espeak-ng/pyopenjtalk-plus not installed",
@@ -138,8 +136,7 @@ def test_ctrl_s_stops_the_line_and_f5_talks(home: Path) -> None:
     story = load(WINDOW)
     nar = RecordingNarrator()
     lst = KeyListener()
-    buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=30, columns=80), term="xterm", enable_cpr=False)
+    buf, out = vt100(30, 80)
     with create_pipe_input() as inp:
         inp.send_text("\x13\x1b[15~")  # Ctrl-S, F5
         timer = threading.Timer(
@@ -160,7 +157,7 @@ def test_ctrl_s_stops_the_line_and_f5_talks(home: Path) -> None:
         timer.join()
     assert ("skip", False) in nar.log
     assert lst.keys == ["press", "release", "press", "release"]
-    screen = _ANSI.sub("", buf.getvalue())
+    screen = unescape(buf.getvalue())
     assert "F5 / Ctrl-Space を押して話し" in screen and "Ctrl-S 読み上げを止める" in screen
 
 
@@ -207,8 +204,7 @@ def test_voice_commands_show_in_the_input_line_and_unsure_ones_ask_first(home: P
             "梯子を持つ",
         ]
     )
-    buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=40, columns=90), term="xterm", enable_cpr=False)
+    buf, out = vt100(40, 90)
     with create_pipe_input() as inp:
         box: dict = {}
 
@@ -239,7 +235,7 @@ def test_voice_commands_show_in_the_input_line_and_unsure_ones_ask_first(home: P
             box["r"] = repl
             repl.run()
         th.join()
-    screen = _ANSI.sub("", buf.getvalue())
+    screen = unescape(buf.getvalue())
     cmds = [e.command for e in repl.tl.commands]
     assert cmds == ["〈○閃き〉〈×平凡〉の脱出者", "見渡す", "梯子を持つ"]
     assert "「見渡す」ですか？（はい／いいえ）" in screen and "取り消しました。" in screen

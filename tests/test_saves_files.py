@@ -9,11 +9,12 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import piped
 
 from runner.engine import SaveError
 from runner.story import load
 from runner.ui import files
-from runner.ui.console import PlainIO, Repl
+from runner.ui.console import Repl
 
 ROOT = Path(__file__).resolve().parent.parent
 STORY = ROOT / "stories" / "ureg_window_room"
@@ -31,9 +32,8 @@ def story():
 
 
 def _repl(story, lines: str = "", **kw) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
     kw.setdefault("seed", 9)
-    return Repl(story, io=PlainIO(io.StringIO(lines), out, cols=100), **kw), out
+    return piped(story, lines, **kw)
 
 
 def _game(story, *commands: str) -> files.Timeline:

@@ -19,21 +19,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output.vt100 import Vt100_Output
+from conftest import piped, tui, unescape
 
 from runner.story import load
 from runner.ui import files
-from runner.ui.console import PlainIO, Repl
+from runner.ui.console import Repl
 from runner.ui.render import width
 
 ROOT = Path(__file__).resolve().parent.parent
 STORIES = ROOT / "stories"
 WINDOW = STORIES / "ureg_window_room"
 WALK = ROOT / "tests" / "data" / "long_walk"
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07|\r")
 
 
 @pytest.fixture()
@@ -53,9 +49,8 @@ def deep_sea():
 
 
 def _repl(story, lines: str = "", cols: int = 100, **kw) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
     kw.setdefault("seed", 9)
-    return Repl(story, io=PlainIO(io.StringIO(lines), out, cols=cols), **kw), out
+    return piped(story, lines, cols=cols, **kw)
 
 
 def _session(story, lines: str, **kw) -> tuple[Repl, str]:
@@ -66,14 +61,8 @@ def _session(story, lines: str, **kw) -> tuple[Repl, str]:
 
 def _play(story, keys: str, **kw) -> tuple[Repl, str]:
     """A whole session through a real PromptSession fed with ``keys``."""
-    buf = io.StringIO()
-    out = Vt100_Output(buf, lambda: Size(rows=40, columns=100), term="xterm", enable_cpr=False)
-    with create_pipe_input() as inp:
-        inp.send_text(keys)
-        with create_app_session(input=inp, output=out):
-            repl = Repl(story, use_prompt_toolkit=True, color=False, history=False, **kw)
-            assert repl.run() == 0
-    return repl, re.sub(r"\s+", "", _ANSI.sub("", buf.getvalue()))
+    repl, screen = tui(story, keys, **kw)
+    return repl, re.sub(r"\s+", "", unescape(screen))
 
 
 def _saves(story_id: str) -> Path:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ClockedInput, FakeClock
 
 from runner.story import load
 from runner.ui.console import PlainIO, Repl
@@ -33,29 +34,6 @@ def katari(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[
 
 def events(out: str) -> list[dict]:
     return [json.loads(x) for x in out.splitlines()]
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class ClockedInput:
-    """Lines typed after the given number of (fake) seconds at the prompt."""
-
-    def __init__(self, clock: FakeClock, script: list[tuple[float, str]]) -> None:
-        self.clock = clock
-        self.script = list(script)
-
-    def readline(self) -> str:
-        if not self.script:
-            return ""
-        wait, line = self.script.pop(0)
-        self.clock.now += wait
-        return line + "\n"
 
 
 @pytest.fixture()
