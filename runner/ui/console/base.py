@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from runner.engine import NeedDice, State, available, state_event
 from runner.ui import files
@@ -26,6 +26,11 @@ from runner.ui.files import Timeline
 from runner.ui.i18n import GM_ONLY, META, NARRATOR_ONLY, REALTIME_ONLY, t
 from runner.ui.render import Line, Renderer
 
+Events = list[Any]
+"""A turn's events as the console hands them on: step()'s (``runner.engine.events.Event``,
+plain dicts at run time) and the console's own (a prompt). The renderer, the players' view
+and the narrator read them as dicts."""
+
 
 class ConsoleBase:
     """One play session over a story: its settings, its game, its terminal."""
@@ -34,7 +39,7 @@ class ConsoleBase:
         # What the parts call of each other (each is defined in the module named).
         # core.py: the loop
         def play(self, text: str) -> bool: ...
-        def step_asking(self, text: str) -> tuple[State, list[dict], list[int]] | None: ...
+        def step_asking(self, text: str) -> tuple[State, Events, list[int]] | None: ...
         def on_wake(self, w: Wake) -> None: ...
 
         # session.py
@@ -77,7 +82,7 @@ class ConsoleBase:
 
         # table.py
         def investigators(self) -> Any: ...
-        def _import_hint(self, events: list[dict]) -> None: ...
+        def _import_hint(self, events: Events) -> None: ...
 
         # dice.py
         def ask_dice(self, need: NeedDice) -> list[int] | None: ...
@@ -151,7 +156,7 @@ class ConsoleBase:
         """The last autosave failed (warned once; quitting says nothing was saved)."""
         self._warn_later: str | None = None
         self._choices: tuple[State, list] | None = None
-        self._last_events: list[dict] = []
+        self._last_events: Events = []
         self._narrate_events: Callable[..., Any] | None = None
         self.clock = terminal.clock or time.monotonic
         self.rt = RealTime.for_story(story, self.clock)
@@ -249,7 +254,7 @@ class ConsoleBase:
             msg, self._warn_later = self._warn_later, None
             self.say(msg, "class:error")
 
-    def show(self, events: list[dict], command: str = "", *, public: bool = True) -> None:
+    def show(self, events: Events, command: str = "", *, public: bool = True) -> None:
         present = getattr(self.io, "present", None)  # (the screen-reader console's own lines)
         self.io.write(
             present(self, events, command)
@@ -282,10 +287,13 @@ class ConsoleBase:
     def refresh(self) -> None:
         if self.rt is not None:
             self.rt.hold(self.state)
-        self.state_ev = state_event(self.story, self.state, gm=self.gm)
+        # (A StateEvent, a plain dict at run time: the renderer reads it as one.)
+        self.state_ev = cast(dict, state_event(self.story, self.state, gm=self.gm))
         # What a player sees: the status bar and `status` show this, even to a GM (whose
         # hidden values are in the GM panel, never mixed into the bar).
-        self.player_ev = state_event(self.story, self.state, gm=False) if self.gm else self.state_ev
+        self.player_ev = (
+            cast(dict, state_event(self.story, self.state, gm=False)) if self.gm else self.state_ev
+        )
         self._hidden_cache = None
         self._set_phrases()
 

@@ -25,6 +25,7 @@ from runner.engine import NeedDice, State, match, resolve, step
 from runner.engine.evaluate import HookFailure
 from runner.engine.match import MAX_COMMAND, is_verb_phrase
 from runner.rules.dice import DiceError
+from runner.ui.console.base import Events
 from runner.ui.console.dice import ManualDicePart
 from runner.ui.console.gm import GmPart
 from runner.ui.console.meta import MetaCommands
@@ -276,7 +277,7 @@ class Console(
             self.say(t("ended_already", self.lang), "class:hint")  # what can be done now
         return True
 
-    def step_asking(self, text: str) -> tuple[State, list[dict], list[int]] | None:
+    def step_asking(self, text: str) -> tuple[State, Events, list[int]] | None:
         """Runs ``text`` through step(); with ``--dice manual`` every roll it makes (whatever
         made it: an action, a GM's override, a timed event) asks the table. None if the roll
         was cancelled (said so; nothing ran)."""

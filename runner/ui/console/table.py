@@ -8,7 +8,7 @@ from typing import Any
 
 from runner.engine import NeedDice
 from runner.rules.dice import DiceError
-from runner.ui.console.base import ConsoleBase
+from runner.ui.console.base import ConsoleBase, Events
 from runner.ui.i18n import t
 from runner.ui.render import clip
 
@@ -173,7 +173,7 @@ class TablePart(ConsoleBase):
 
         return investigators.of(self.story.rules)
 
-    def _import_hint(self, events: list[dict]) -> None:
+    def _import_hint(self, events: Events) -> None:
         """At a character choice (of a rule system with investigators), below its actions: how to bring an
         investigator from CCFOLIA or キャラクター保管所 instead (#16)."""
         inv = self.investigators()
