@@ -73,7 +73,7 @@ def test_each_listed_outcome_is_accepted_back(tmp_path: Path) -> None:
         assert len(names) == len(keys), (name, names, keys)
         state, _ = new_game(story, seed=1, gm=True)
         for shown, key in zip(names, keys, strict=True):
-            # as the console sends it: 強制 NAME -> !force KEY (runner.ui.repl)
+            # as the console sends it: 強制 NAME -> !force KEY (runner.ui.console.gm)
             typed = "!force " + outcome_key(shown, lang, story.rules)
             _, events = step(story, state, typed, gm=True)
             assert [e["type"] for e in events if e["type"] in ("override", "error")] == [
