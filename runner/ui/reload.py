@@ -369,8 +369,12 @@ class AuthorLoop:
     _replay_since: str | None
     _choices: Any
     _hidden_cache: Any
-    state: State
     # What the console (the class that mixes this in) provides:
+    if TYPE_CHECKING:
+
+        @property
+        def state(self) -> State: ...
+
     say: Callable[[str, str], None]
     refresh: Callable[[], None]
     autosave: Callable[[], None]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from runner.engine import NeedDice, State, available, state_event
+from runner.engine.events import PromptEvent
 from runner.ui import files
 from runner.ui.console.settings import Settings, Terminal, Voice
 from runner.ui.console.stopwatch import RealTime
@@ -242,7 +243,7 @@ class ConsoleBase:
             self._choices = (st, available(self.story, st))
         return self._choices[1]
 
-    def prompt_event(self) -> dict:
+    def prompt_event(self) -> PromptEvent:
         return {
             "type": "prompt",
             "actions": [{"id": c.id, "label": c.label, "n": c.n} for c in self.choices() if c.n],
