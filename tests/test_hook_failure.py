@@ -132,7 +132,7 @@ def test_the_console_says_one_line_and_goes_on(
 
     import runner.rules as registry
     from runner.story import load
-    from runner.ui.repl import Repl
+    from runner.ui.console import Repl
 
     monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("KATARI_DEBUG", raising=False)
