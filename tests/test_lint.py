@@ -57,9 +57,7 @@ def test_mypy_strict_passes_on_the_engine_the_story_and_the_rules() -> None:
 
 
 def test_mypy_passes_on_the_whole_package() -> None:
-    """Everything else at least plain mypy, with pyproject.toml's settings (#14 item 4). Until
-    the console's split (runner/ui/console/, runner/commands/play.py) lands, pyproject.toml
-    leaves those modules' errors out (ignore_errors, with a comment); then that goes."""
+    """Everything else at least plain mypy, with pyproject.toml's settings (#14 item 4)."""
     r = subprocess.run(
         [_tool("mypy"), "runner"],
         cwd=ROOT,

@@ -442,7 +442,7 @@ def _completer_base() -> type:
     return Completer
 
 
-class ActionCompleter(_completer_base()):  # type: ignore[misc]
+class ActionCompleter(_completer_base()):  # type: ignore[misc]  # a base from a call: prompt_toolkit loads only here
     """Completes the actions valid now (label, aliases, number) and, after / or :, meta commands."""
 
     def __init__(self, repl: Served) -> None:
