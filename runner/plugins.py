@@ -48,8 +48,13 @@ _DIST = re.compile(r"^(?P<name>[^-]+)(?:-(?P<version>[^-]+))?(?:-.*)?\.(?:dist|e
 
 def entry_points(group: str) -> list[EntryPoint]:
     """Every entry point of ``group``, in path order (the first distribution of a name wins)."""
+    return entry_points_of((group,))[group]
+
+
+def entry_points_of(groups: tuple[str, ...]) -> dict[str, list[EntryPoint]]:
+    """:func:`entry_points` of several groups, reading each distribution's file once."""
     seen: set[str] = set()
-    out: list[EntryPoint] = []
+    out: dict[str, list[EntryPoint]] = {g: [] for g in groups}
     for entry in sys.path:
         folder = entry or os.getcwd()
         try:
@@ -70,7 +75,8 @@ def entry_points(group: str) -> list[EntryPoint]:
             except (OSError, UnicodeDecodeError):
                 continue
             label = f"{m.group('name')} {m.group('version') or ''}".strip()
-            out += [EntryPoint(k, v, label) for k, v in _section(text, group)]
+            for group in groups:
+                out[group] += [EntryPoint(k, v, label) for k, v in _section(text, group)]
     return out
 
 

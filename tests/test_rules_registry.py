@@ -148,6 +148,64 @@ def _mentions(text: str, systems: list[str]) -> list[str]:
     )
 
 
+def test_a_declared_dice_entry_is_its_systems_dice() -> None:
+    """``katari.dice`` (what `katari roll` imports without the system's hooks) names the
+    same function as the system's ``RuleSystem.dice``: the roll is the same either way."""
+    dice = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "entry-points"
+    ]["katari.dice"]
+    assert set(dice) <= set(DECLARED)
+    for name, value in dice.items():
+        module, _, attr = value.partition(":")
+        fn = getattr(__import__(module, fromlist=[attr]), attr)
+        assert fn is system(name).dice is registry._dice(name), name
+
+
+def test_dice_commands_ask_the_systems_in_order_loading_each_only_at_its_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first system in name order that reads a command answers it (one declared with
+    ``RuleSystem.dice`` alone, as before ``katari.dice`` existed, too); the systems after it
+    are not loaded, so `katari roll` does not import their hooks."""
+    from runner.rules.dice import ManualDice
+
+    first = RuleSystem("aaa_first", "reads 'mine'")
+    first.dice = lambda text, source: "first's" if text == "mine" else None
+    asked: list[str] = []
+
+    def load_last() -> RuleSystem:
+        asked.append("zzz_last")
+        rs = RuleSystem("zzz_last", "reads 'late'")
+        rs.dice = lambda text, source: "last's" if text == "late" else None
+        return rs
+
+    found = dict(registry._found())
+    found["aaa_first"] = SimpleNamespace(value="a:S", load=lambda: first, dist=None)
+    found["zzz_last"] = SimpleNamespace(value="z:S", load=load_last, dist=None)
+    monkeypatch.setattr(registry, "_entries", found)
+    monkeypatch.setattr(registry, "_loaded", {})
+    assert registry.dice_command("mine", ManualDice([])) == "first's"
+    assert registry.dice_command("1d6", ManualDice([4])).text == "(1D6) ＞ 4"  # coc7's BCDice
+    assert asked == []
+    assert registry.dice_command("late", ManualDice([])) == "last's"
+    assert asked == ["zzz_last"]
+
+
+def test_a_dice_entry_from_another_distribution_is_not_the_systems(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``katari.dice`` counts only beside the system's own ``katari.rules`` declaration."""
+    rs = RuleSystem("own_dice", "its own dice")
+    rs.dice = lambda text, source: "its own"
+    found = dict(registry._found())
+    found["own_dice"] = SimpleNamespace(value="o:S", load=lambda: rs, dist="katari-own 1.0")
+    stranger = SimpleNamespace(load=lambda: lambda text, source: "a stranger's", dist="other 2.0")
+    monkeypatch.setattr(registry, "_entries", found)
+    monkeypatch.setattr(registry, "_loaded", {})
+    monkeypatch.setitem(registry._dice_entries, "own_dice", stranger)
+    assert registry._dice("own_dice")("x", None) == "its own"
+
+
 def test_no_module_outside_a_rule_systems_package_names_one() -> None:
     """The registry is the only list: the console, the linter, the commands ask the rule
     system (RuleSystem) for what they once guessed by its name. Tests, docs, stories and

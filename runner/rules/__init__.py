@@ -17,8 +17,12 @@ from typing import Any
 from runner.rules.base import Hook, RuleSystem
 
 GROUP = "katari.rules"
+DICE_GROUP = "katari.dice"
+"""Optional: ``NAME = "module:function"``, the ``RuleSystem.dice`` of the system ``NAME`` in a
+module that imports without its hooks, so that ``katari roll`` starts at once."""
 _loaded: dict[str, RuleSystem] = {}
 _entries: dict[str, Any] | None = None
+_dice_entries: dict[str, Any] = {}
 _doubles: dict[str, list[str]] = {}
 
 
@@ -36,14 +40,18 @@ class BrokenRules(ValueError):
 
 def _found() -> dict[str, Any]:
     """Name -> entry point, read once: the first declaration of a name on the path wins."""
-    global _entries
+    global _entries, _dice_entries
     if _entries is None:
         from runner.plugins import (
-            entry_points,  # (importlib.metadata's reading, without its import cost)
+            entry_points_of,  # (importlib.metadata's reading, without its import cost)
         )
 
+        read = entry_points_of((GROUP, DICE_GROUP))
+        _dice_entries = {}
+        for ep in read[DICE_GROUP]:
+            _dice_entries.setdefault(ep.name, ep)
         found: dict[str, Any] = {}
-        for ep in entry_points(group=GROUP):
+        for ep in read[GROUP]:
             if ep.name == "core":
                 continue  # built in
             if ep.name in found:
@@ -134,18 +142,37 @@ def installed() -> list[RuleSystem]:
     return out
 
 
+def _dice(name: str) -> Any:
+    """The system ``name``'s dice function: from its ``katari.dice`` entry point when its
+    distribution declares one (without loading the system), else ``RuleSystem.dice``."""
+    declared = _found().get(name)  # (reads the katari.dice entry points too)
+    ep = _dice_entries.get(name)
+    if ep is not None and declared is not None and ep.dist == declared.dist:  # its own
+        try:
+            return ep.load()
+        except Exception:  # noqa: BLE001 - a stranger's package: its system says why, or not
+            pass
+    try:
+        return system(name).dice
+    except BrokenRules:
+        return None
+
+
 def dice_command(text: str, source: Any) -> Any:
     """A roll in an installed rule system's own dice syntax (``RuleSystem.dice``: BCDice's
-    commands for one game), rolled with ``source``; None when no rule system reads ``text``."""
-    for rs in installed():
-        if rs.dice is not None:
-            res = rs.dice(text, source)
+    commands for one game), rolled with ``source``; None when no rule system reads ``text``.
+    The systems are asked in :func:`names` order, each loaded only when it is its turn."""
+    for name in names():
+        dice = _dice(name)
+        if dice is not None:
+            res = dice(text, source)
             if res is not None:
                 return res
     return None
 
 
 __all__ = [
+    "DICE_GROUP",
     "GROUP",
     "BrokenRules",
     "UnknownRules",

@@ -8,25 +8,21 @@ The package: ``system`` (the RuleSystem every module registers its hooks on),
 ``investigators``, ``actions`` (the hooks that roll), ``reads`` (pure reads for conditions),
 ``views`` (what front ends show), ``offer`` (a push or Luck offered after a failed check);
 the rules themselves in ``checks``, ``sheet``, ``combat``, ``sanity``, ``condition``, ``push``;
-``front`` (what front ends read) and ``scenario`` (one scenario's hooks).
+``front`` (what front ends read) and ``scenario`` (one scenario's hooks); ``hooks`` puts the
+whole system together.
+
+Importing this package is light: ``coc7.SYSTEM`` (and the rest of ``__all__``) loads
+``hooks`` on first use. So the dice commands, ``bcdice`` (with ``bcdice_more``, ``tables``,
+``checks``, ``sheet``: no hook registers there), import without the hooks: the ``katari.dice``
+entry point names them, and ``katari roll`` starts at once (docs/rules-api.md).
 """
 
 from __future__ import annotations
 
-from runner.rules.bcdice import BCResult
-from runner.rules.coc7 import portable as _portable
-from runner.rules.coc7.bcdice import bcdice
-from runner.rules.coc7.investigators import _init, _validate, install
-from runner.rules.coc7.offer import _offer, _on_unmatched
-from runner.rules.coc7.sheet import make_enemy, make_investigator, pregens, quick_investigator
-from runner.rules.coc7.system import SYSTEM
-from runner.rules.coc7.views import _meta_sheet, _sheet, _view
-from runner.rules.meta import Arg, MetaCommand
+from typing import Any
 
 __all__ = [
     "SYSTEM",
-    "BCResult",
-    "bcdice",
     "make_enemy",
     "make_investigator",
     "pregens",
@@ -34,89 +30,12 @@ __all__ = [
     "install",
 ]
 
-SYSTEM.init = _init
-SYSTEM.view = _view
-SYSTEM.sheet = _sheet
-SYSTEM.offer = _offer
-SYSTEM.on_unmatched = _on_unmatched
-SYSTEM.validate = _validate
-# Rule data a story writes that players read (katari strings exports it): a monster's short name.
-SYSTEM.text_keys = frozenset({"short", "attacks"})
-"""A monster's short name and its attacks' names (``attacks: [{name: 叩く}]``) are words players read."""
-SYSTEM.meta_commands["sheet"] = MetaCommand(_meta_sheet, (Arg("who", "word", ""),), player=True)
 
-# An investigator imported from CCFOLIA or キャラクター保管所 (runner/ccfolia): sent by the front
-# end (`katari play --investigator FILE`, the console's `import`), never typed by a player.
-SYSTEM.meta_commands["investigator"] = _portable.META
+def __getattr__(name: str) -> Any:
+    """``coc7.SYSTEM`` and the rest of ``__all__``, from the whole system (other names are
+    left to the import system: ``from runner.rules.coc7 import sheet`` is the module)."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
 
-# The hooks register on SYSTEM as their modules are imported, in this order (the order
-# `katari rules` lists them); each is also this package's attribute, coc7.NAME.
-from runner.rules.coc7.investigators import (  # noqa: E402,F401,I001
-    DEFAULT_OCCUPATION,
-    DEFAULT_HOBBIES,
-    choose_pregen,
-    quick_create,
-    set_active,
-    give_weapon,
-    give_ammo,
-    spend_mp,
-    improve,
-)
-from runner.rules.coc7.actions import (  # noqa: E402,F401,I001
-    check,
-    hidden_check,
-    push,
-    push_consequence,
-    luck,
-    group_luck,
-    spend_luck,
-    opposed,
-    san,
-    san_all,
-    out_cold_minutes,
-    come_round,
-    bout_minutes,
-    end_bout,
-    heal,
-)
-from runner.rules.coc7.reads import (  # noqa: E402,F401,I001
-    in_combat,
-    awaiting,
-    hp,
-    mp,
-    sanity,
-    luck_points,
-    skill,
-    native,
-    alive,
-    any_alive,
-    conscious,
-    dying,
-    insane,
-    held,
-    dazed,
-    all_dazed,
-    enemies_left,
-    combat_round,
-    last_combat,
-    last_level,
-    last_loss,
-    ammo,
-    jammed,
-    has_weapon,
-)
-from runner.rules.coc7.views import (  # noqa: E402,F401,I001
-    sheet_view,
-)
-
-# What front ends need from this system (labels, outcome keys, lint, skills, BCDice rolls):
-# runner/rules/coc7/front.py.
-from runner.rules.coc7 import front as _front  # noqa: E402,F401
-from runner.rules.coc7 import scenario as _scenario  # noqa: E402,F401  (scenario hooks register on SYSTEM)
-
-# What the hooks' arguments may be (katari check), and whose sheet `pc.name` reads.
-from runner.rules.coc7 import checks as _ck  # noqa: E402
-from runner.rules.coc7 import domains as _domains  # noqa: E402
-
-_domains.declare(SYSTEM)
-SYSTEM.active_pc = _ck.pc_id
+    return getattr(importlib.import_module(f"{__name__}.hooks"), name)

@@ -18,7 +18,7 @@ from typing import Any
 from runner.rules.bcdice import BCResult, calc, faces
 from runner.rules.coc7 import tables
 from runner.rules.coc7.checks import LEVEL_JA, read_percentile
-from runner.rules.coc7.sanity import BOUTS_REALTIME, BOUTS_SUMMARY
+from runner.rules.coc7.tables import BOUTS_REALTIME, BOUTS_SUMMARY
 from runner.rules.dice import DiceSource
 
 # ---------------------------------------------------------------- tables

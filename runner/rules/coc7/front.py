@@ -9,11 +9,11 @@ from dataclasses import replace
 from typing import Any
 
 from runner.rules.base import Display, Finding, Investigators
-from runner.rules.coc7 import SYSTEM
 from runner.rules.coc7.bcdice import bcdice
 from runner.rules.coc7.condition import _NAMES
 from runner.rules.coc7.portable import active_sheet, command, creation_action, from_portable
 from runner.rules.coc7.sheet import SKILLS, pregens
+from runner.rules.coc7.system import SYSTEM
 from runner.rules.coc7.template import TEMPLATES
 
 _CONDITION_WORDS = tuple(_NAMES.values())

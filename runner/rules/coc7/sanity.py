@@ -8,72 +8,8 @@ from typing import Any
 from runner.rules.base import Context, RuleError
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import condition as cd
+from runner.rules.coc7.tables import BOUTS_REALTIME, BOUTS_SUMMARY
 from runner.rules.dice import DiceError, parse
-
-# Bouts of madness, summarised in our own words (7e has ten of each kind).
-BOUTS_REALTIME: tuple[tuple[str, str], ...] = (
-    (
-        "記憶が飛ぶ：最後に安全だった時からあとのことを覚えていない。",
-        "Amnesia: no memory of anything since the last safe moment.",
-    ),
-    (
-        "心因性の障害：目か耳、あるいは手足が一時的に利かなくなる。",
-        "Psychosomatic: sight, hearing or a limb stops working for a while.",
-    ),
-    (
-        "暴力の衝動：敵味方の区別なく周りに暴力を振るう。",
-        "Violence: lashes out at everything nearby, friend or foe.",
-    ),
-    ("偏執：誰もが自分を狙っていると思い込む。", "Paranoia: everyone is out to get them."),
-    (
-        "大切な人の幻：そばにいる誰かを、大切な人だと思い込む。",
-        "Significant person: mistakes someone nearby for a person dear to them.",
-    ),
-    ("失神：その場で気を失う。", "Faint: collapses unconscious."),
-    (
-        "恐慌：なりふり構わず、できるだけ遠くへ逃げようとする。",
-        "Flee in panic: runs as far as possible by any means.",
-    ),
-    (
-        "ヒステリー：笑い、泣き、叫び続けて何もできない。",
-        "Hysterics: laughs, weeps or screams and can do nothing else.",
-    ),
-    (
-        "恐怖症：新しい恐怖症にとらわれ、その対象がそこにあると思い込む。",
-        "Phobia: gains a new phobia and believes its object is present.",
-    ),
-    (
-        "マニア：新しいマニアにとらわれ、それに没頭する。",
-        "Mania: gains a new mania and indulges it.",
-    ),
-)
-BOUTS_SUMMARY: tuple[tuple[str, str], ...] = (
-    (
-        "記憶喪失：見知らぬ場所で、自分が誰かもわからずに我に返る。",
-        "Amnesia: comes to somewhere unknown, not knowing who they are.",
-    ),
-    ("盗難：我に返ると、持ち物を盗まれている。", "Robbed: comes to, unhurt but robbed."),
-    (
-        "暴行：我に返ると、傷だらけになっている（耐久力が半分）。",
-        "Battered: comes to beaten (HP halved).",
-    ),
-    (
-        "暴力：暴れ回った記憶が、あったりなかったりする。",
-        "Violence: an outburst of violence, perhaps remembered.",
-    ),
-    (
-        "信念：自分の信念の権化となり、それを声高に説く。",
-        "Ideology: becomes a fanatic of one of their beliefs.",
-    ),
-    (
-        "大切な人：大切な人のもとへ向かおうとする。",
-        "Significant people: goes to the person who matters most.",
-    ),
-    ("収容：病院か留置場で我に返る。", "Institutionalised: comes to in a ward or a cell."),
-    ("逃走：遠く離れた場所で我に返る。", "Flee in panic: comes to far away."),
-    ("恐怖症：新しい恐怖症を得る。", "Phobia: gains a new phobia."),
-    ("マニア：新しいマニアを得る。", "Mania: gains a new mania."),
-)
 
 
 def parse_loss(loss: str) -> tuple[str, str]:

@@ -15,10 +15,10 @@ import math
 from typing import Any
 
 from runner.rules.base import Context, RuleError
-from runner.rules.coc7 import SYSTEM
 from runner.rules.coc7 import checks as ck
 from runner.rules.coc7 import combat as cb
 from runner.rules.coc7 import sheet as sh
+from runner.rules.coc7.system import SYSTEM
 
 hook = SYSTEM.hook
 
