@@ -94,3 +94,39 @@ def test_a_headless_game_imports_no_voice_stack_nor_console(tmp_path: Path) -> N
     assert "yaml_rs" in mods
     bad = mods & (set(HEAVY) - {"yaml_rs"})
     assert not bad, f"a headless game imports {sorted(bad)}"
+
+
+ROLL_DICE_PART = {
+    "runner.rules.coc7",  # (its __init__ is light: the whole system loads on first use)
+    "runner.rules.coc7.bcdice",
+    "runner.rules.coc7.bcdice_more",
+    "runner.rules.coc7.tables",
+    "runner.rules.coc7.checks",
+    "runner.rules.coc7.sheet",
+}
+"""What `katari roll` may import of a rule system: coc7's dice commands (its ``katari.dice``
+entry point) and what they read; no module that registers a hook."""
+ROLL_MODULES = 20
+"""How many of Katari's own modules `katari roll` may import (17 when this was written)."""
+
+
+@pytest.mark.parametrize("args", [["roll", "1d6"], ["roll", "CC<=50"], ["roll", "x2", "BMR"]])
+def test_roll_imports_no_rule_systems_hooks(args: list[str], tmp_path: Path) -> None:
+    """`katari roll` finds coc7's dice commands through the ``katari.dice`` entry points and
+    asks no other system, so no system's hooks are imported (#14 item 6): no module a hook of
+    any installed system lives in, nothing of the systems after coc7, and few modules in all."""
+    from runner.rules import names, system
+
+    mods = imported(args, tmp_path)
+    hook_modules = {h.fn.__module__ for n in names() for h in system(n).hooks.values()} | {
+        "runner.rules.coc7.hooks",
+        "runner.rules.coc7.system",
+        "runner.rules.meta",
+    }
+    assert not mods & hook_modules, f"katari {' '.join(args)} imports {sorted(mods & hook_modules)}"
+    systems = {m for m in mods if m.startswith("runner.rules.") and m.count(".") >= 2}
+    systems = {m for m in systems if m.split(".")[2] in names()}
+    assert systems == ROLL_DICE_PART, sorted(systems ^ ROLL_DICE_PART)
+    ours = sorted(m for m in mods if m == "runner" or m.startswith("runner."))
+    assert len(ours) <= ROLL_MODULES, ours
+    assert "runner.story" not in mods  # (the story package: models, diagnostics, pathlib)

@@ -14,8 +14,6 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from runner.story.text import printable
-
 MAX_PALETTE_LINES = 2000
 MAX_LINE = 500
 
@@ -58,6 +56,9 @@ class PaletteLine:
 def read_palette(text: str) -> tuple[list[PaletteLine], list[tuple[int, str]]]:
     """(the skill lines, the other non-empty lines with their numbers) of a chat palette,
     ``\\r\\n`` or ``\\n``; at most :data:`MAX_PALETTE_LINES` lines are read."""
+    # (imported here: `katari roll` expands {SAN} without loading the story package)
+    from runner.story.text import printable
+
     rolls: list[PaletteLine] = []
     other: list[tuple[int, str]] = []
     lines = str(text).replace("\r\n", "\n").replace("\r", "\n").split("\n")

@@ -78,17 +78,17 @@ def table_roll(
 ) -> tuple[BCResult | None, tuple[str, str]]:
     """(the result, ("", "")) or (None, (why, label)) with why one of missing, no_sheet,
     not_dice, dice_error (``label`` then says what is wrong with the notation)."""
-    from runner.ccfolia.palette import _REF, expand, sheet_lookup
     from runner.rules import dice_command
 
     cmd = expr.strip()
-    if sheet is not None:
-        cmd, missing = expand(cmd, sheet_lookup(sheet))
-        if missing:
-            return None, ("missing", missing)
-    else:
-        m = _REF.search(cmd)
-        if m:
+    if sheet is not None or "{" in cmd:  # a chat palette's {SAN} (plain dice need no palette)
+        from runner.ccfolia.palette import _REF, expand, sheet_lookup
+
+        if sheet is not None:
+            cmd, missing = expand(cmd, sheet_lookup(sheet))
+            if missing:
+                return None, ("missing", missing)
+        elif m := _REF.search(cmd):
             return None, ("no_sheet", m.group(1))
     res = dice_command(_squeeze(cmd), source)  # the rule systems' own commands (BCDice's)
     if res is None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 
@@ -43,11 +42,12 @@ MAX_EXPR = 1000
 
 
 def _source(args: argparse.Namespace):  # noqa: ANN202
-    import secrets
+    import os
 
     from runner.rules.dice import MAX_DICE, MAX_SIDES, ManualDice, SeededDice, seed_state
 
-    seed = args.seed if args.seed is not None else secrets.randbits(63)
+    # 63 random bits from the system, as secrets.randbits(63) reads them (without its imports)
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8)) >> 1
     seeded = SeededDice(seed_state(seed))
     if args.dice:
         words = [x for x in args.dice.replace(" ", "").split(",") if x]
@@ -146,12 +146,18 @@ def _roll_one(text: str, source, as_json: bool, sheet: dict | None = None) -> in
     """Rolls and prints one command; returns how many dice it used (None: it said why not)."""
     from runner.ccfolia.table import table_roll
     from runner.ccfolia.table import text as say
-    from runner.ui.i18n import default_lang
 
     res, (why, label) = table_roll(text, source, sheet)
     if res is None:
+        from runner.ui.i18n import default_lang
+
         lang = default_lang() if sheet is not None else "en"
         print(f"katari roll: {say(why, lang, label=label, expr=text[:40])}", file=sys.stderr)
         return None
-    print(json.dumps(res.to_json(), ensure_ascii=False) if as_json else res.line())
+    if as_json:
+        import json
+
+        print(json.dumps(res.to_json(), ensure_ascii=False))
+    else:
+        print(res.line())
     return len(res.dice)
