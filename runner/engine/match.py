@@ -149,12 +149,14 @@ def forms(story: Any, action: Any, shown: str | None = None) -> Forms:
     key: Any = id(action)
     if shown is not None and shown != label:
         label, key = shown, (id(action), shown)
-        if len(table) > 20000:  # (shown labels vary with the game: keep the table bounded)
-            table.clear()
     hit = table.get(key)
     if hit is not None and hit[0] is action:
         built: Forms = hit[1]
         return built
+    if len(table) > 20000:
+        # Bounded: shown labels vary with the game, and a rule system may build its offers
+        # afresh each turn (coc7's push), each a new action the table would keep alive.
+        table.clear()
     read = reader(story)
     plain_label = strip_note(label)
     aliases = [str(a) for a in action.aliases]

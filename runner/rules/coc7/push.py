@@ -30,19 +30,14 @@ _NARRATION_ONLY = frozenset({"say"})
 
 def push_failure(story: Any) -> dict[str, Any]:
     """What a failed push costs in this story: ``{"minutes": int, "damage": str}``."""
-    cache = getattr(story, "cache", None)
-    hit = cache.get(("coc7", "push_failure")) if cache is not None else None
-    if hit is None:
-        raw = ck.option(_StoryCtx(story), "push_failure", None)
-        hit = dict(DEFAULT_FAILURE)
-        if isinstance(raw, dict):
-            if isinstance(raw.get("minutes"), int) and 0 <= raw["minutes"] <= 24 * 60:
-                hit["minutes"] = raw["minutes"]
-            if isinstance(raw.get("damage"), str):
-                hit["damage"] = raw["damage"]
-        if cache is not None:
-            cache[("coc7", "push_failure")] = hit
-    return hit
+    raw = ck.option(_StoryCtx(story), "push_failure", None)
+    cost = dict(DEFAULT_FAILURE)
+    if isinstance(raw, dict):
+        if isinstance(raw.get("minutes"), int) and 0 <= raw["minutes"] <= 24 * 60:
+            cost["minutes"] = raw["minutes"]
+        if isinstance(raw.get("damage"), str):
+            cost["damage"] = raw["damage"]
+    return cost
 
 
 class _StoryCtx:
@@ -52,28 +47,10 @@ class _StoryCtx:
         self.story = story
 
 
-def _action(story: Any, key: str) -> Action | None:
-    """The story action with this ``node.action`` key (looked up once per story)."""
-    cache = story.cache
-    table = cache.get(("coc7", "actions_by_key"))
-    if table is None:
-        table = cache[("coc7", "actions_by_key")] = {
-            a.key: a for n in story.nodes.values() for a in n.actions if a.key
-        }
-    result: Action | None = table.get(key)
-    return result
-
-
-_SAID_ONLY: dict[int, tuple[Action, bool]] = {}
-
-
-def _failure_said_only(a: Action) -> bool:
-    """The action's failure outcome only narrated (nothing to take back), and the action
-    itself does not move on (no goto or end of its own). Worked out once per action."""
-    hit = _SAID_ONLY.get(id(a))
-    if hit is None or hit[0] is not a:
-        hit = _SAID_ONLY[id(a)] = (a, _said_only(a))
-    return hit[1]
+def _action(story: Any, node_id: str, key: str) -> Action | None:
+    """The story action with this ``node.action`` key, at its node."""
+    node = story.nodes.get(node_id)
+    return next((a for a in node.actions if a.key == key), None) if node else None
 
 
 def _said_only(a: Action) -> bool:
@@ -121,43 +98,24 @@ def offers(story: Any, state: Any, d: dict[str, Any], s: dict[str, Any]) -> list
     key = last.get("action") or ""
     if not key.startswith(state.node) or key[len(state.node) : len(state.node) + 1] != ".":
         return []
-    a = _action(story, key)
-    if a is None or not _failure_said_only(a):
+    a = _action(story, state.node, key)
+    if a is None or not _said_only(a):
         return []
-    cache = story.cache
-    pkey = ("coc7", "push", key, last["skill"])
-    pushed = cache.get(pkey)
-    if pushed is None:  # one push action per story action and skill, built once
-        lang = _lang(story)
-        skill = last["skill"] if lang == "ja" else sh.english(last["skill"])
-        pushed = cache[pkey] = _pushed(a, skill, _foreshadow(story, lang), lang)
-    out = [pushed]
+    lang = _lang(story)
+    skill = last["skill"] if lang == "ja" else sh.english(last["skill"])
+    out = [_pushed(a, skill, _foreshadow(story, lang), lang)]
     if _luck_spending(story):
         pid = last.get("who")
         sheet = state.stats.get(pid) if pid else s
         cost = last["total"] - ck.needed(last["value"], last["difficulty"])
         luck = int((sheet or {}).get("luck", 0))
         if 0 < cost <= luck:
-            lkey = ("coc7", "luck", key, last["skill"], cost, luck)
-            lucky = cache.get(lkey)
-            if lucky is None:
-                lang = _lang(story)
-                skill = last["skill"] if lang == "ja" else sh.english(last["skill"])
-                lucky = _lucky(a, skill, cost, luck, lang)
-                if len(cache) < 100_000:
-                    cache[lkey] = lucky
-            out.append(lucky)
+            out.append(_lucky(a, skill, cost, luck, lang))
     return out
 
 
 def _luck_spending(story: Any) -> bool:
-    hit = story.cache.get(("coc7", "luck_spending"))
-    if hit is None:
-        hit = story.cache[("coc7", "luck_spending")] = bool(
-            ck.option(_StoryCtx(story), "luck_spending", True)
-        )
-    result: bool = hit
-    return result
+    return bool(ck.option(_StoryCtx(story), "luck_spending", True))
 
 
 def _pushed(a: Action, skill: str, warn: str, lang: str) -> Action:

@@ -14,7 +14,6 @@ proposal on one obstacle), ``propose`` (the entry point). Everything is re-expor
 from __future__ import annotations
 
 from runner.rules.ureg.breakthrough.obstacles import (
-    _obstacles,
     _seen,
     active,
     fixtures,
@@ -86,7 +85,6 @@ __all__ = [
     "_LOCK_PHRASES",
     "_NOT_INTENTS",
     "fold",
-    "_obstacles",
     "_seen",
     "active",
     "fixtures",

@@ -10,13 +10,7 @@ from runner.rules.ureg import core as C
 
 
 def obstacles(story: Any) -> dict[str, dict[str, Any]]:
-    """Every obstacle of the story: id -> definition (with ``node`` a list). Worked out once
-    for an engine story: read it, never change it."""
-    result: dict[str, dict[str, Any]] = A.once(story, "obstacles", _obstacles)
-    return result
-
-
-def _obstacles(story: Any) -> dict[str, dict[str, Any]]:
+    """Every obstacle of the story: id -> definition (with ``node`` a list)."""
     out: dict[str, dict[str, Any]] = {}
     for oid, ob in A.as_dict(A.options(story).get("obstacles")).items():
         d = A.as_dict(ob)
