@@ -155,7 +155,7 @@ def forms(story: Any, action: Any, shown: str | None = None) -> Forms:
         return built
     if len(table) > 20000:
         # Bounded: shown labels vary with the game, and a rule system may build its offers
-        # afresh each turn (coc7's push), each a new action the table would keep alive.
+        # afresh each turn (a push after a failed check), each a new action kept alive here.
         table.clear()
     read = reader(story)
     plain_label = strip_note(label)
