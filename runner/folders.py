@@ -1,0 +1,46 @@
+"""Katari's cache folder, one answer for every part that keeps something in it (the compiled
+stories, the narration rendered per line, the readings dictionaries, kokoro's joined model).
+
+``$KATARI_CACHE`` names it, and ``off`` (or ``0``, ``no``, ``false``) turns caching off;
+else ``cache`` in ``$KATARI_HOME`` when that is set; else the user cache folder
+(``platformdirs.user_cache_dir("katari")``, ``~/.cache/katari`` on Linux). Nothing in it is
+precious: deleting it only costs time."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+OFF = ("off", "0", "no", "false")
+
+_scratch: Path | None = None
+
+
+def cache_dir() -> Path | None:
+    """The cache folder, or None when ``KATARI_CACHE`` turns caching off."""
+    env = os.environ.get("KATARI_CACHE", "").strip()
+    if env:
+        return None if env.lower() in OFF else Path(env)
+    home = os.environ.get("KATARI_HOME")
+    if home:
+        return Path(home) / "cache"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("katari", appauthor=False))
+
+
+def working_cache_dir() -> Path:
+    """The cache folder, or, with caching off, a temporary one of this process (removed at
+    exit): for what must be written somewhere to be used at all (a compiled readings
+    dictionary), never a folder named ``off``."""
+    global _scratch
+    found = cache_dir()
+    if found is not None:
+        return found
+    if _scratch is None:
+        _scratch = Path(tempfile.mkdtemp(prefix="katari-cache-"))
+        atexit.register(shutil.rmtree, _scratch, ignore_errors=True)
+    return _scratch
