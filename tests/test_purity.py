@@ -43,6 +43,7 @@ KNOWN = {
     "runner/story/fastyaml.py",  # (the fast YAML pass, split out of the loader: same standing)
     "runner/story/compiled.py",  # (the loader's cache of checked stories: same standing, and
     # reached only through loader.load; it leaves the list with the loader)
+    "runner/folders.py",  # (where the cache lives: reached only from compiled.py above)
     "runner/kana.py",
     # The registry: reads the installed distributions' katari.rules entry points the first
     # time a rule system is asked for (when a story loads, never during a step).

@@ -38,7 +38,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from runner.folders import cache_dir
+from runner.folders import cache_dir as cache_dir  # (the loader asks it too)
 from runner.story import model as m
 from runner.story.migrations import Migration
 
