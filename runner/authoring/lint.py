@@ -250,7 +250,9 @@ def lint(story: Story) -> list[Diagnostic]:
 
 # A text list written in YAML's flow style on one line: `narration: [A, b.]`. Lists holding
 # quotes, brackets, braces or a comment are left alone (their commas may be meant).
-_FLOW_TEXT = re.compile(r"(?:^|[\s{,])(narration|say|text|keeper)\s*:\s*\[([^\[\]{}\"'#\n]*)\]")
+_FLOW_TEXT = re.compile(r"(narration|say|text|keeper)\s*:\s*\[([^\[\]{}\"'#\n]*)\]")
+"""(The key must begin the line or follow a space, ``{`` or ``,``: checked where it matches,
+since a pattern that begins by looking behind is tried at every character.)"""
 _ENDS_SENTENCE = tuple(".!?…:;)]\"'”’。！？」』）")
 
 
@@ -269,7 +271,11 @@ def _comma_splits(story: Story) -> list[Diagnostic]:
         if "[" not in text:
             continue
         for n, line in enumerate(text.splitlines(), 1):
+            if "," not in line:  # (no list of two items)
+                continue
             for m in _FLOW_TEXT.finditer(line):
+                if m.start() and not (line[m.start() - 1] in "{," or line[m.start() - 1].isspace()):
+                    continue
                 items = [x.strip() for x in m.group(2).split(",")]
                 for a, b in zip(items, items[1:], strict=False):
                     if (

@@ -34,18 +34,35 @@ _LAX_NUMBER = re.compile(
 )
 """A plain scalar that yaml-rs reads as a number and YAML 1.2's core schema as text: digits
 with underscores (``1_000``, ``_9``), ``0X1F``, ``0O17``, ``0b11``, a signed ``-0x1``
-(looked for only where :func:`_lax_hint`, a cheaper search, finds a hint of one)."""
+(looked for by :func:`_lax_number`)."""
 
 
-def _lax_hint(text: str) -> bool:
-    if any(w in text for w in ("0X", "0O", "0b", "0B", "-0x", "+0x", "-0o", "+0o")):
-        return True
+_RADIX_HINT = re.compile(r"[-+0][0xoXObB]")
+"""Where a radix prefix (``0X``, ``-0x``) may be: each :data:`_LAX_NUMBER` holds one of these
+or an underscore."""
+_NUMBER_CHARS = frozenset("-+0123456789._eE")
+
+
+def _lax_number(text: str) -> bool:
+    """Whether :data:`_LAX_NUMBER` finds a match, tried only where one may begin. A match is
+    made of number characters and follows a space, a bracket, a comma or a colon, so it begins
+    where the run of number characters holding an underscore or a radix prefix begins. (The
+    regex alone begins with a look-behind and is tried at every character: ~0.3 s on a 15 MB
+    story.)"""
     i = text.find("_")
     while i >= 0:
-        if (i and text[i - 1].isdigit()) or text[i + 1 : i + 2].isdigit():
+        if _lax_number_at(text, i):
             return True
         i = text.find("_", i + 1)
-    return False
+    return any(_lax_number_at(text, m.start()) for m in _RADIX_HINT.finditer(text))
+
+
+def _lax_number_at(text: str, i: int) -> bool:
+    start = i
+    while start > 0 and text[start - 1] in _NUMBER_CHARS:
+        start -= 1
+    before = text[start - 1] if start else " "
+    return (before in "[{,:" or before.isspace()) and _LAX_NUMBER.match(text, start) is not None
 
 
 _ODD_COLON = re.compile(r":(?:(?<=[\s\[{,\]}]:)|[,\]}])")
@@ -59,17 +76,38 @@ list or mapping as a key (``[1, 2]: x``). A colon inside a word (``10:00``) or e
 _FLOW_INDICATOR = re.compile(r"[|>@`%](?:(?<=[\[{,].)|(?<=[\[{,] .)|(?<=[\[{,]  .))")
 """A block-scalar or reserved indicator where a flow value begins (``[|, x]``, up to two spaces
 after the bracket or comma): yaml-rs reads it as text, YAML forbids it."""
-_VALUE_INDICATOR = re.compile(
-    r"(?:(?<=:)|(?<=\s-))[ \t]+(?:[@`%]|[|>](?![-+0-9]*[ \t]*(?:#[^\n]*)?(?:\r?\n|$)))"
-)
+_VALUE_INDICATOR = re.compile(r"[:-][ \t]+(?:[@`%]|[|>](?![-+0-9]*[ \t]*(?:#[^\n]*)?(?:\r?\n|$)))")
 """A value after ``key:`` or ``-`` that begins with a reserved indicator (``@``, `````, ``%``),
 or with ``|``/``>`` not ending its line (``{hidden: |, goto: b}``): PyYAML refuses these where
-yaml-rs reads text (found by the dialect's property test)."""
+yaml-rs reads text (found by the dialect's property test). A ``-`` counts after a space only:
+:func:`_value_indicator`."""
+
+
+def _value_indicator(text: str) -> bool:
+    return any(
+        m.group()[0] == ":" or (m.start() > 0 and text[m.start() - 1].isspace())
+        for m in _VALUE_INDICATOR.finditer(text)
+    )
+
+
 _BLOCK = re.compile(r"[|>][-+0-9]*[ \t]*(?:#[^\n]*)?\n")
 """The end of a line that may open a block scalar (``|``, ``>``)."""
-_ANCHOR = re.compile(r"(?:^|[\s\[{,])&([^\s,\[\]{}]+)")
-"""An anchor's name: YAML 1.2 lets a later anchor of the same name replace the first, PyYAML
-refuses it (so a story may not do it)."""
+_ANCHOR = re.compile(r"&([^\s,\[\]{}]+)")
+"""An anchor's name (after a space, a bracket, a comma or at the start: :func:`_anchors`):
+YAML 1.2 lets a later anchor of the same name replace the first, PyYAML refuses it (so a
+story may not do it)."""
+
+
+def _anchors(text: str) -> list[str]:
+    """The anchors' names in ``text``. Each regex here begins with a literal character, and
+    what comes before it is looked at only where it matches: a pattern that begins with a
+    look-behind or ``(?:^|…)`` is tried at every character, which on a 15 MB story cost
+    ~0.3 s a pattern (benchmarks/bench_engine.py)."""
+    return [
+        m.group(1)
+        for m in _ANCHOR.finditer(text)
+        if m.start() == 0 or text[m.start() - 1] in "[{," or text[m.start() - 1].isspace()
+    ]
 
 
 def _empty_block(text: str) -> bool:
@@ -113,17 +151,17 @@ def needs_care(text: str) -> bool:
         return True
     if (
         "\t" in text
-        or (_lax_hint(text) and _LAX_NUMBER.search(text))
+        or _lax_number(text)
         or _ODD_COLON.search(text)
         or _START_COLON.match(text)
-        or _FLOW_INDICATOR.search(_uncommented(text))
-        or _VALUE_INDICATOR.search(_uncommented(text))
+        or _FLOW_INDICATOR.search(bare := _uncommented(text))
+        or _value_indicator(bare)
         or (("|" in text or ">" in text) and _empty_block(text))
     ):
         # A tab: the two parsers differ on where one may separate (``- \tx``).
         return True
     if "&" in text:
-        names = _ANCHOR.findall(text)
+        names = _anchors(text)
         if len(names) != len(set(names)) or _ANCHOR_KEY.search(text):
             return True
     if "\\" in text and _ESCAPE.search(text):
