@@ -1,4 +1,4 @@
-"""`katari new`: every template passes `katari check` and `katari test`."""
+"""`katari new`: every template passes `katari check` with no warning, and `katari test`."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from runner.authoring.scaffold import ScaffoldError, new_story
 from runner.cli import main
 
 
+@pytest.mark.parametrize("lang", ["ja", "en"])
 @pytest.mark.parametrize("rules", ["none", "coc7", "ureg"])
 def test_new_story_checks_and_tests(
-    rules: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    rules: str, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert (
         main(
@@ -25,6 +26,8 @@ def test_new_story_checks_and_tests(
                 str(tmp_path),
                 "--title",
                 "はじめての話",
+                "--lang",
+                lang,
             ]
         )
         == 0
@@ -35,6 +38,8 @@ def test_new_story_checks_and_tests(
     assert f"rules: {rules}" in text and "# " in text and "title: はじめての話" in text
     capsys.readouterr()
     assert main(["check", str(folder)]) == 0, capsys.readouterr().out
+    checked = capsys.readouterr()
+    assert "warning" not in checked.out + checked.err, checked.out  # a starter checks clean
     assert main(["test", str(folder)]) == 0, capsys.readouterr().out
     out = capsys.readouterr().out
     assert "PASSED" in out and "failed" not in out

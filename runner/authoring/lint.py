@@ -350,7 +350,8 @@ def _untitled(events: Any, file: str) -> list[Diagnostic]:
                     line,
                     col,
                     f"timed event {str(ev.get('id', ''))!r} has no title: "
-                    "the GM panel and status name it by its id (add `title: 家主の帰宅`)",
+                    "the GM panel and status name it by its id (add a `title:`, a few words saying "
+                    "what happens)",
                     "K307",
                     "warning",
                 )

@@ -109,6 +109,7 @@ endings:
 
 events:                    # things that happen at a time, or when a condition comes true
   - id: chime
+    title: 柱時計が鳴る          # what the GM panel and the status bar call it
     at: "21:15"
     effects:
       - say: どこかで柱時計が鳴った。
@@ -241,6 +242,7 @@ endings:
 
 events:                    # things that happen at a time, or when a condition comes true
   - id: chime
+    title: The clock strikes     # what the GM panel and the status bar call it
     at: "21:15"
     effects:
       - say: Somewhere a grandfather clock strikes.

@@ -476,7 +476,7 @@ class _Arith:
             if op.startswith("/"):
                 lo, hi = _range(right, tuple(self.terms))
                 if lo <= 0 <= hi:
-                    raise DiceError(f"{quote(self.text)}: the divisor can be zero")
+                    raise DiceError(f"{quote(self.text)}: the divisor is or may be 0")
             node = (op, node, right)
         return node
 

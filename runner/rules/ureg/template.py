@@ -134,7 +134,7 @@ nodes:
         end: full_victory
 
 endings:
-  full_victory: {{kind: good, title: Escaped, narration: [Beyond the door, a corridor you know.]}}
+  full_victory: {{kind: good, title: Escaped, narration: ["Beyond the door, a corridor you know."]}}
 """
 
 _UREG_EN_TEST = """\
