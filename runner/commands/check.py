@@ -6,6 +6,10 @@ import argparse
 import json
 import sys
 
+SHOWN = 100
+"""Problems printed before a count of the rest: a generated story with thousands of errors
+should not flood the terminal (its first problems are usually the cause of the rest)."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -24,6 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "line, column, end and message (docs/editor.md)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help=f"print every problem (without it, the first {SHOWN} and a count of the rest)",
+    )
     p.add_argument(
         "--model",
         metavar="PATH",
@@ -78,8 +87,15 @@ def run(args: argparse.Namespace) -> int:
             if any(d.severity == "error" for d in diags):
                 bad += 1
             continue
-        for d in diags:
+        shown = diags if args.all else diags[:SHOWN]
+        for d in shown:
             print(printable(str(d)), file=sys.stdout)
+        if len(shown) < len(diags):
+            print(
+                f"... and {len(diags) - len(shown)} more (katari check --all, or --json, "
+                "lists every one)",
+                file=sys.stdout,
+            )
         errors = [d for d in diags if d.severity == "error"]
         if errors:
             bad += 1
