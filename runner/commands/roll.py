@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
             hint = ""
             if faces is not None and "cannot show" in str(e):
                 hint = " (--dice takes one number per die: for 1d100 or CC the tens die, then the units die, e.g. 3,5)"
-            print(f"katari roll: {e}{hint}", file=sys.stderr)
+            _refused(expr, f"{e}{hint}", args.json)
             return 2
         if n is None:
             return 2
@@ -151,13 +151,24 @@ def _roll_one(text: str, source, as_json: bool, sheet: dict | None = None) -> in
     if res is None:
         from runner.ui.i18n import default_lang
 
-        lang = default_lang() if sheet is not None else "en"
-        print(f"katari roll: {say(why, lang, label=label, expr=text[:40])}", file=sys.stderr)
+        _refused(text, say(why, default_lang(), label=label, expr=text[:40]), as_json)
         return None
     if as_json:
         import json
 
         print(json.dumps(res.to_json(), ensure_ascii=False))
+    elif res.error:  # BCDice's own refusal (`x0 2D6`): its words, as an error
+        print(f"katari roll: {res.line()}", file=sys.stderr)
     else:
         print(res.line())
-    return len(res.dice)
+    return None if res.error else len(res.dice)
+
+
+def _refused(command: str, why: str, as_json: bool) -> None:
+    """A command that cannot be rolled: one line on stderr, and with ``--json`` also the JSON
+    object a script reads (``"error": true``), so every command answers in the form asked for."""
+    print(f"katari roll: {why}", file=sys.stderr)
+    if as_json:
+        import json
+
+        print(json.dumps({"command": command, "text": why, "error": True}, ensure_ascii=False))
