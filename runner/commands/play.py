@@ -233,6 +233,8 @@ def run(args: argparse.Namespace) -> int:
     from runner.commands._common import translated
     from runner.ui.i18n import played_lang
 
+    if not args.jsonl and not args.new and not getattr(args, "replay_commands", None):
+        _resume_lang(story, args)
     args.lang = played_lang(args.lang, story.language)
     story = translated(story, args.lang)
     if story is None:
@@ -265,6 +267,33 @@ def run(args: argparse.Namespace) -> int:
         # the player had sent it.
         return play(story, sys.stdin.buffer, sys.stdout.buffer, seed=seed, gm=args.gm, first=first)
     return play_console(story, args, first_command=first)
+
+
+def _resume_lang(story: Any, args: argparse.Namespace) -> None:
+    """The console will offer to resume an autosave: it resumes in the language the game was
+    played in (the names the rules set at the start are in it), said in one line. An explicit
+    ``--lang`` wins, with a line saying that names already set stay as they were. A save from
+    before Katari recorded the language was played in the story's own language."""
+    from runner.commands._common import translated
+    from runner.ui import files
+    from runner.ui.i18n import LANGS, played_lang, t
+
+    info = files.resumable(story.id)
+    if info is None:
+        return
+    played = info.lang or story.language
+    if played not in LANGS:
+        return
+    want = played_lang(args.lang, story.language)
+    now = translated(story, want)
+    if now is None or now.language == played:
+        return
+    if args.lang:
+        msg = t("resume_lang_kept", args.lang, played=t(f"lang_{played}", args.lang), lang=want)
+    else:
+        args.lang = played
+        msg = t("resume_lang", played, played=t(f"lang_{played}", played))
+    print(msg, file=sys.stderr)
 
 
 def investigator_command(story: Any, source: str, lang: str | None = None) -> str | None:

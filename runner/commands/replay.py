@@ -24,7 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--show", action="store_true", help="print the game as it is replayed")
     p.add_argument(
-        "--lang", choices=["ja", "en"], default=None, help="interface language (default ja)"
+        "--lang",
+        choices=["ja", "en"],
+        default=None,
+        help="the language of the messages (default: the language the game was played in; the "
+        "game itself is always replayed in that language)",
     )
     p.set_defaults(func=run)
 
@@ -102,6 +106,17 @@ def run(args: argparse.Namespace) -> int:
         return fail(
             t("replay_other_story", lang, want=_id_text(data.get("story")), path=path, got=story.id)
         )
+    # The game is replayed in the language it was played in (the names the rules put in the
+    # State at the start are in it); --lang only chooses the language of these messages.
+    from runner.commands._common import translated
+    from runner.ui.i18n import LANGS
+
+    played = files.recorded_lang(data, story)
+    if not args.lang and played in LANGS:
+        lang = played
+    story = translated(story, played or "", "replay")
+    if story is None:
+        return 2
     if data.get("fingerprint") and data["fingerprint"] != files.fingerprint(story):
         out(t("story_changed", lang) + "\n")
     try:

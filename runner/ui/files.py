@@ -627,6 +627,7 @@ def save_doc(story: Any, tl: Timeline, *, now: _dt.datetime | None = None) -> di
         "story_path": str(getattr(story, "path", "")),
         "fingerprint": fingerprint(story),
         "story_version": str(getattr(story, "version", "") or ""),
+        **_lang(story),
         "seed": tl.seed,
         "gm": tl.gm,
         "manual": tl.manual,
@@ -642,6 +643,24 @@ def save_doc(story: Any, tl: Timeline, *, now: _dt.datetime | None = None) -> di
     if tl.realtime:
         body["realtime"] = round(float(tl.realtime), 3)
     return _doc(body)
+
+
+def _lang(story: Any) -> dict:
+    """The language the game is played in: the story's (its translation's when one was laid
+    over it). A replay or a resume lays the same translation over the story, since the names
+    the rules put in the State at the start are in that language."""
+    lang = getattr(story, "language", None)
+    return {"lang": lang} if isinstance(lang, str) and lang else {}
+
+
+def recorded_lang(data: dict, story: Any) -> str | None:
+    """The language a save or replay block was played in; a file from before Katari recorded
+    it was played in the story's own language."""
+    lang = data.get("lang")
+    if isinstance(lang, str) and lang:
+        return lang
+    src = getattr(story, "cache", {}).get("_source", story) if story is not None else None
+    return getattr(src, "language", None)
 
 
 def _doc(body: dict) -> dict:
@@ -758,6 +777,8 @@ def _check_body(body: Any) -> None:
     ):
         if k in body:
             check_text(body[k], k, 4096)
+    if "lang" in body:
+        check_text(body["lang"], "lang", 40)
     check_int(body.get("seed"), "seed", -(1 << 63), (1 << 64) - 1)
     for k in ("gm", "manual"):
         if type(body.get(k, False)) is not bool:
@@ -1308,6 +1329,9 @@ class SaveInfo:
     exc: SaveError | None = None
     sha: str = ""
     """The checksum of the save file itself (what a session that resumes it adopts)."""
+    lang: str | None = None
+    """The language the game was played in (None: a save from before Katari recorded it,
+    played in the story's own language)."""
 
 
 def save_info(path: Path, story_id: str | None = None) -> SaveInfo:
@@ -1333,6 +1357,7 @@ def save_info(path: Path, story_id: str | None = None) -> SaveInfo:
         body.get("ending") is not None,
         len(body["commands"]),
         sha=sha,
+        lang=body.get("lang"),
     )
 
 
@@ -1359,6 +1384,7 @@ def replay_block(story: Any, tl: Timeline) -> dict:
         "story_path": str(getattr(story, "path", "")),
         "fingerprint": fingerprint(story),
         "story_version": str(getattr(story, "version", "") or ""),
+        **_lang(story),
         "seed": tl.seed,
         "gm": tl.gm,
         "manual": tl.manual,
@@ -1478,6 +1504,7 @@ def read_replay(path: Path) -> dict:
             "story": body.get("story"),
             "story_path": body.get("story_path", ""),
             "fingerprint": body.get("fingerprint"),
+            **({"lang": body["lang"]} if "lang" in body else {}),
             "seed": body.get("seed"),
             "gm": body.get("gm", False),
             "manual": body.get("manual", False),
@@ -1505,6 +1532,8 @@ def _check_replay(data: dict) -> None:
     for k in ("story_path", "fingerprint", "story_version"):
         if data.get(k) is not None:
             check_text(data[k], k, 4096)
+    if data.get("lang") is not None:
+        check_text(data["lang"], "lang", 40)
     check_int(data.get("seed", 0), "seed", -(1 << 63), (1 << 64) - 1)
     for k in ("gm", "manual"):
         if type(data.get(k, False)) is not bool:
@@ -1525,6 +1554,15 @@ def newest_autosave(story_id: str) -> SaveInfo | None:
     """The newest readable autosave of a story (``autosave`` or ``autosave-N``), or None."""
     for info in list_saves(story_id):
         if info.error is None and (info.slot == AUTOSAVE or info.slot.startswith(AUTOSAVE + "-")):
+            return info
+    return None
+
+
+def resumable(story_id: str) -> SaveInfo | None:
+    """The autosave a console session offers to resume: the newest readable, unfinished
+    autosave with at least one command, or None."""
+    for info in list_saves(story_id):
+        if is_autosave(info.slot) and not info.error and not info.ended and info.commands > 0:
             return info
     return None
 

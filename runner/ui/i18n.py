@@ -14,6 +14,10 @@ _TEXT: dict[str, dict[str, str]] = {
     "ja": {
         "welcome": "{title}",
         "help_hint": "「help」で遊び方、Tab で行動の候補。数字でも選べます。",
+        "resume_lang": "このゲームは{played}で遊ばれていたので、{played}で続けます（ほかの言語で遊ぶなら --new で新しいゲームを始めてください）。",
+        "resume_lang_kept": "このゲームは{played}で遊ばれていました。--lang {lang} で続けますが、ゲームの中ですでに決まった名前などは{played}のままです。",
+        "lang_ja": "日本語",
+        "lang_en": "英語",
         "resume_q": "{when} のセーブ（{place}・{time}）から続けますか？ [Y/n] ",
         "resumed": "続きから再開しました（{place}）。",
         "new_game": "新しく始めます。",
@@ -204,6 +208,10 @@ _TEXT: dict[str, dict[str, str]] = {
     "en": {
         "welcome": "{title}",
         "help_hint": "Type “help” for how to play, Tab for the actions. Numbers work too.",
+        "resume_lang": "This game was played in {played}: it resumes in {played} (start a new game with --new to play in another language).",
+        "resume_lang_kept": "This game was played in {played}: it resumes in the language of --lang {lang}, but names already set in the game stay in {played}.",
+        "lang_ja": "Japanese",
+        "lang_en": "English",
         "resume_q": "Resume the game saved {when} ({place}, {time})? [Y/n] ",
         "resumed": "Resumed ({place}).",
         "new_game": "Starting a new game.",
