@@ -78,6 +78,8 @@ def test_a_random_game_replays_and_resumes_in_its_language(
         "--seed",
         str(seed),
         *gm_flag,
+        "--transcript",
+        str(tmp_path / "t.md"),
         stdin="\n".join([*cmds, "save t", "quit"]) + "\n",
         home=home,
         env=env,
@@ -90,6 +92,8 @@ def test_a_random_game_replays_and_resumes_in_its_language(
     r = katari("replay", str(t), home=home, env=env)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.startswith("OK" if lang == "en" else "OK：")
+    r = katari("replay", str(tmp_path / "t.md"), home=home, env=env)  # the transcript too
+    assert r.returncode == 0, r.stdout + r.stderr
 
     # Resume with no --lang: in the language played, said in one line when it is not the
     # language the story would otherwise be played in (its own: Japanese).
