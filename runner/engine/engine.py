@@ -879,6 +879,13 @@ def _mark_forced(ctx: Ctx, since: int | None, forced: str) -> None:
                 elif not ev.get("success"):
                     marked["level"] = "regular"
                 marked["success"] = forced not in FAILURE_LEVELS
+        if "text" in ev:  # the line the table reads names the ruling, not the dice's verdict
+            lang = str(ctx.story.language or "ja")
+            rt = system(ctx.story.rules).ruled_text
+            text = rt(marked, forced, lang) if rt is not None else None
+            if text is None:
+                text = f"{ev['text']} → GM: {forced}"
+            marked["text"] = text
         evs[i] = marked
         return
 

@@ -308,6 +308,10 @@ class RuleSystem:
     """``texts(lang) -> {key: text}``: the rule system's own words in ``lang`` ("" when it
     has none), by stable key, for translators. A story's translation may reword them
     (``rules.<system>.<key>``: ``Story.translation.rule_texts``)."""
+    ruled_text: Callable[[Any, str, str], str | None] | None = None
+    """``ruled_text(roll_event, forced, language) -> text | None``: a check's roll line once
+    the GM forced ``forced``, naming the ruling and never the dice's own verdict (None: the
+    roll keeps its text; without this hook the engine adds the ruling after the text)."""
 
     def declare(self, hook: str, **domains: Domain) -> None:
         """Declares the domains of some arguments of a hook already registered."""

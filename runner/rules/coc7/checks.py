@@ -155,15 +155,39 @@ def bcdice_text(
     total: int,
     result: str | None,
     label: str = "",
+    en: bool = False,
 ) -> str:
     """The BCDice Cthulhu7th line, e.g. ``(1D100<=46) ボーナス・ペナルティダイス[1] ＞ 47, 37 ＞ 37 ＞ レギュラー成功``,
-    after ``〈label〉`` when there is one."""
+    after ``〈label〉`` when there is one; ``en``: the same line in English words
+    (``(1D100<=46) bonus/penalty dice[1] > 47, 37 > 37 > regular success``)."""
     expr = "1D100" if target is None else f"1D100<={target}"
     shown = str(cands[0]) if len(cands) == 1 else ", ".join(map(str, cands))
-    text = f"({expr}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
-    if result:
-        text = f"{text} ＞ {result}"
+    if en:
+        text = f"({expr}) bonus/penalty dice[{bonus}] > {shown} > {total}"
+        if result:
+            text = f"{text} > {result}"
+    else:
+        text = f"({expr}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
+        if result:
+            text = f"{text} ＞ {result}"
     return f"〈{label}〉 {text}" if label else text
+
+
+def ruled_text(ev: Any, forced: str, language: str) -> str | None:
+    """A d100 roll's line once the GM ruled ``forced``: the dice as rolled, then the ruling
+    in place of the dice's verdict (never both), in ``language``'s words; None for a roll
+    that is not a d100 check (it keeps its own text)."""
+    dice = [int(x) for x in ev.get("dice") or []]
+    total = ev.get("total")
+    if len(dice) < 2 or not isinstance(total, int):
+        return None
+    en = str(language or "ja").lower().startswith("en")
+    bonus = int(ev.get("bonus") or 0)
+    n = len(dice) - 1
+    cands = [total] if n == 1 else read_percentile(dice[:n], dice[n], bonus)[1]
+    word = (LEVEL_EN if en else LEVEL_JA).get(forced, forced)
+    ruling = f"{word} (the GM's ruling)" if en else f"{word}（GMの裁定）"
+    return bcdice_text(ev.get("target"), bonus, cands, total, ruling, ev.get("label") or "", en)
 
 
 # ---------------------------------------------------------------- state helpers
@@ -320,6 +344,14 @@ _RESULT = {
     for ok in (False, True)
 }
 """The end of a BCDice line: success level, then the difficulty's verdict (not for regular)."""
+_RESULT_EN = {
+    (lv, diff, ok): LEVEL_EN[lv]
+    + ("" if diff == "regular" else f" > {diff} {'success' if ok else 'failure'}")
+    for lv in LEVELS
+    for diff in DIFF_JA
+    for ok in (False, True)
+}
+"""The same end in English words (a game played in English)."""
 
 
 _JUDGED: dict[tuple[int, int, str], tuple[str, bool, str]] = {}
@@ -367,10 +399,13 @@ def roll_d100(
         total, cands = read_percentile(faces[:n], faces[n], bonus)
     if value is None:
         level = ok = None
-        text = bcdice_text(None, bonus, cands, total, None, label)
+        text = bcdice_text(None, bonus, cands, total, None, label, lang(ctx) == "en")
     else:
         level, ok, res = _judged(total, value, diff)
-        text = bcdice_text(value, bonus, cands, total, res, label)
+        if lang(ctx) == "en":
+            text = bcdice_text(value, bonus, cands, total, _RESULT_EN[level, diff, ok], label, True)
+        else:
+            text = bcdice_text(value, bonus, cands, total, res, label)
     out = {
         "total": total,
         "dice": faces,

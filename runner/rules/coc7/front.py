@@ -10,6 +10,7 @@ from typing import Any
 
 from runner.rules.base import Display, Finding, Investigators
 from runner.rules.coc7.bcdice import bcdice
+from runner.rules.coc7.checks import ruled_text
 from runner.rules.coc7.condition import _NAMES
 from runner.rules.coc7.portable import active_sheet, command, creation_action, from_portable
 from runner.rules.coc7.sheet import SKILLS, pregens
@@ -200,6 +201,7 @@ SYSTEM.investigators = Investigators(
 )
 SYSTEM.skills = _skills
 SYSTEM.dice = bcdice
+SYSTEM.ruled_text = ruled_text
 
 SYSTEM.templates.update(TEMPLATES)
 
