@@ -138,6 +138,10 @@ class Display(NamedTuple):
     text: Callable[[str, Any, str, bool], str | None] | None = None
     """``text(key, value, lang, short) -> str | None``: its own wording of a view value
     (``short``: the status bar's); None leaves the value to the generic form."""
+    word: Callable[[str, str], str | None] | None = None
+    """``word(value, lang) -> str | None``: a text a story keeps in a variable that is one of
+    this system's own words (a UREG ability, ``小柄``), as ``lang`` names it (the GM panel's
+    variables); None: shown as stored."""
 
 
 class RealTimeClock(NamedTuple):

@@ -156,6 +156,7 @@ def entries(story: Story) -> list[Entry]:
         for line in e.narration:
             _line(add, line, eid)
     for ev in story.events:
+        add(f"event.{ev.id}.title", ev.title, "title", f"event {ev.id}")
         _effects(add, ev.effects, f"event {ev.id}")
     for path, text, kind in _data_texts(story.options, text_keys):
         add(f"story.options.{path}", text, kind)
@@ -558,7 +559,12 @@ def overlay(story: Story, lang: str, units: dict[str, Unit], path: str = "") -> 
         )
         for k, c in story.characters.items()
     }
-    events = tuple(dataclasses.replace(ev, effects=tr.effects(ev.effects)) for ev in story.events)
+    events = tuple(
+        dataclasses.replace(
+            ev, title=tr.get(f"event.{ev.id}.title", ev.title), effects=tr.effects(ev.effects)
+        )
+        for ev in story.events
+    )
     options = tr.data(story.options, "story.options")
     extra = {k: tr.data(v, f"section.{k}") for k, v in story.extra.items()}
     applied = Applied(

@@ -922,12 +922,19 @@ def gm_vars(ev: Mapping[str, Any], story: Any, lang: str) -> tuple[list[str], li
     g = ev.get("gm") or {}
     allv = g.get("all_vars", ev.get("vars") or {})
     variables = getattr(story, "variables", {}) or {}
+    word = _display(getattr(story, "rules", None)).word
+
+    def mark(v: Any) -> str:  # a text in the rules' own words is named in ``lang``
+        if word is not None and isinstance(v, str) and v:
+            v = word(v, lang) or v
+        return value_mark(v, lang)
+
     shown, changed = [], []
     groups: dict[str, list[tuple[str, Any]]] = {}
     for name, v in allv.items():
         var = variables.get(name)
         if var is not None and (var.label or var.visible):
-            shown.append(f"{var.label or name} {value_mark(v, lang)}")
+            shown.append(f"{var.label or name} {mark(v)}")
             continue
         if var is not None and v == var.value:
             continue
@@ -937,11 +944,9 @@ def gm_vars(ev: Mapping[str, Any], story: Any, lang: str) -> tuple[list[str], li
         if len(members) == 1:
             k, v = members[0]
             full = f"{head}_{k}" if k != head else head
-            changed.append(f"{full} {value_mark(v, lang)}")
+            changed.append(f"{full} {mark(v)}")
         else:
-            changed.append(
-                f"{head}(" + " ".join(f"{k} {value_mark(v, lang)}" for k, v in members) + ")"
-            )
+            changed.append(f"{head}(" + " ".join(f"{k} {mark(v)}" for k, v in members) + ")")
     return shown, changed
 
 
@@ -988,7 +993,7 @@ def gm_people(ev: Mapping[str, Any], story: Any, lang: str) -> list[str]:
         ]
         vals = (
             [f"{k} {v}" for k, v in pairs]
-            + [f"［{m}］" for m in marks]
+            + [f"［{m}］" if lang == "ja" else f"[{m}]" for m in marks]
             + [f"{key_label(k, lang, system)} {v}" for k, v in extra]
         )
         kind = (

@@ -18,6 +18,24 @@ from runner.rules.coc7.system import SYSTEM
 from runner.rules.coc7.template import TEMPLATES
 
 _CONDITION_WORDS = tuple(_NAMES.values())
+_EN_SHEET_KEYS = {
+    "耐久力": "HP",
+    "マジック・ポイント": "MP",
+    "正気度": "SAN",
+    "移動": "MOV",
+    "移動率": "MOV",
+    "ビルド": "Build",
+    "近接戦闘": "Fighting",
+    "ダメージ": "Damage",
+    "回避": "Dodge",
+    "遭遇正気度喪失": "SAN loss",
+    "正気度喪失": "SAN loss",
+    "ダメージボーナス": "DB",
+    "ダメージ・ボーナス": "DB",
+    "攻撃": "attacks",
+    "装甲": "Armour",
+}
+"""The Japanese sheet keys an English panel names in English (the rules' own words)."""
 
 SYSTEM.display = Display(
     labels={
@@ -59,6 +77,9 @@ SYSTEM.display = Display(
             "stable": "stable",
             "insane": "insane",
             "fighters": "enemies' HP in the fight",
+            # A story's sheets written with the rules' Japanese keys (an enemy's 耐久力,
+            # 移動), as an English panel names them.
+            **_EN_SHEET_KEYS,
         },
     },
     stats=("HP", "hp", "MP", "mp", "SAN", "san", "Luck", "luck", "幸運", "耐久力", "正気度"),

@@ -11,7 +11,7 @@ from typing import Any
 from runner.rules.base import Campaign, Display, RealTimeClock, RuleError
 from runner.rules.ureg import SYSTEM, campaign_carry, carry_command, escaped_pcs, text
 from runner.rules.ureg import core as C
-from runner.rules.ureg.abilities import BAD_ABILITIES, GOOD_ABILITIES
+from runner.rules.ureg.abilities import BAD_ABILITIES, GOOD_ABILITIES, shown
 from runner.rules.ureg.template import TEMPLATES
 
 SYSTEM.display = Display(
@@ -71,6 +71,7 @@ SYSTEM.display = Display(
     ),  # the escaper's 〈○〉〈×〉: the sheet's, in the language played
     status_skip=frozenset({"time_limit", "time_spent", "npcs"}),
     same_as_stats=frozenset({"characters"}),
+    word=lambda v, lang: shown(v, lang),  # a story's variable holding an ability (new_good)
 )
 
 
