@@ -140,7 +140,7 @@ class Display(NamedTuple):
     (``short``: the status bar's); None leaves the value to the generic form."""
     word: Callable[[str, str], str | None] | None = None
     """``word(value, lang) -> str | None``: a text a story keeps in a variable that is one of
-    this system's own words (a UREG ability, ``小柄``), as ``lang`` names it (the GM panel's
+    this system's own words (an ability's name), as ``lang`` names it (the GM panel's
     variables); None: shown as stored."""
 
 
