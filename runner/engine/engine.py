@@ -243,6 +243,9 @@ def new_game(
         _settle(ctx)
     except _Ending:
         pass
+    except NeedDice as need:
+        need.events = list(ctx.events)  # shown before the table is asked (see NeedDice)
+        raise
     except (EvalError, RuleError, StoryRuntimeError, RecursionError) as e:
         # As in step(): a start whose effects re-trigger themselves (a repeating timed event
         # that advances the clock) is a story error, and the game starts where it stopped.
@@ -554,6 +557,9 @@ def step(
         _settle(ctx)
     except _Ending:
         pass
+    except NeedDice as need:
+        need.events = list(ctx.events)  # shown before the table is asked (see NeedDice)
+        raise
     except (EvalError, RuleError, StoryRuntimeError, RecursionError) as e:
         msg = (
             "story error: effects nest too deeply"
@@ -624,6 +630,9 @@ def _gm_command(
         _settle(ctx)
     except _Ending:
         pass
+    except NeedDice as need:
+        need.events = list(ctx.events)  # shown before the table is asked (see NeedDice)
+        raise
     except G.Refused as e:
         return fail(e.code, str(e), **e.data)
     except (EvalError, RuleError, StoryRuntimeError, ValueError) as e:
@@ -687,6 +696,9 @@ def _rule_command(
         _settle(ctx)
     except _Ending:
         pass
+    except NeedDice as need:
+        need.events = list(ctx.events)  # shown before the table is asked (see NeedDice)
+        raise
     except (EvalError, RuleError, StoryRuntimeError, ValueError) as e:
         return _refused(
             story,

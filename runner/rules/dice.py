@@ -39,7 +39,10 @@ class NeedDice(Exception):
 
     ``expr`` is what is being rolled and ``sides`` the dice still needed, in order; ``label``
     (the check or roll's name, ``目星``) and ``target`` (the value to roll under) let the
-    front end say what the table is rolling for.
+    front end say what the table is rolling for. ``events`` are the events the command had
+    made before this roll (filled in by the engine as the exception leaves ``step()`` or
+    ``new_game()``): a front end shows them before it asks, since the same faces make the same
+    events again when it runs the command once more.
     """
 
     def __init__(
@@ -50,6 +53,7 @@ class NeedDice(Exception):
         self.sides = sides
         self.label = label
         self.target = target
+        self.events: list[Any] = []
 
 
 class DiceSource(Protocol):

@@ -40,7 +40,9 @@ class ConsoleBase:
         # What the parts call of each other (each is defined in the module named).
         # core.py: the loop
         def play(self, text: str) -> bool: ...
-        def step_asking(self, text: str) -> tuple[State, Events, list[int]] | None: ...
+        def step_asking(
+            self, text: str, *, kinds: tuple[str, ...] | None = None
+        ) -> tuple[State, Events, list[int], Events] | None: ...
         def on_wake(self, w: Wake) -> None: ...
 
         # session.py
@@ -255,7 +257,15 @@ class ConsoleBase:
             msg, self._warn_later = self._warn_later, None
             self.say(msg, "class:error")
 
-    def show(self, events: Events, command: str = "", *, public: bool = True) -> None:
+    def show(
+        self, events: Events, command: str = "", *, public: bool = True, early: Events | None = None
+    ) -> None:
+        """Writes a turn's ``events`` (and hands them to the players' view and the narrator).
+        ``early``: those already written while the table was asked for dice (step_asking);
+        when the turn begins with them, only the rest is written and spoken now."""
+        whole = events
+        if early and list(events[: len(early)]) == list(early):
+            events = events[len(early) :]
         present = getattr(self.io, "present", None)  # (the screen-reader console's own lines)
         self.io.write(
             present(self, events, command)
@@ -266,11 +276,11 @@ class ConsoleBase:
         if self.view is not None and public and self.tl is not None:
             # The players see what they may of the turn; a GM's override only by its effects.
             self.view.turn(
-                command if command and not command.startswith("!") else None, events, self.state
+                command if command and not command.startswith("!") else None, whole, self.state
             )
             self._view_failed()
         self.warn_later()
-        self._last_events = events
+        self._last_events = whole
         if self.narrator is not None and self.narrate_on and self._narrate_events is not None:
             try:
                 n = self._narrate_events(

@@ -247,7 +247,7 @@ class Console(
         ran = self.step_asking(text)
         if ran is None:
             return True
-        new, events, faces = ran
+        new, events, faces, early = ran
         changed = new is not self.state
         if changed:
             self.tl.push(Entry(text, faces or None, self.manual), new, events)
@@ -258,7 +258,7 @@ class Console(
         else:
             # Nothing happened: the error (and suggestions) is enough; the list is still on screen.
             events = [e for e in events if e.get("type") != "prompt"]
-        self.show(events, command=text)
+        self.show(events, command=text, early=early)
         if changed:
             self.misses = 0
         elif any(e.get("code") == "unknown_command" for e in events):
@@ -277,18 +277,33 @@ class Console(
             self.say(t("ended_already", self.lang), "class:hint")  # what can be done now
         return True
 
-    def step_asking(self, text: str) -> tuple[State, Events, list[int]] | None:
+    def step_asking(
+        self, text: str, *, kinds: tuple[str, ...] | None = None
+    ) -> tuple[State, Events, list[int], Events] | None:
         """Runs ``text`` through step(); with ``--dice manual`` every roll it makes (whatever
-        made it: an action, a GM's override, a timed event) asks the table. None if the roll
-        was cancelled (said so; nothing ran)."""
+        made it: an action, a GM's override, a timed event) asks the table. Before it asks,
+        what the command made so far is written (a check's verdict before the damage it
+        causes; only the events of ``kinds`` when given): the same faces make the same events
+        again, so the result is (state, events, faces, the events already written), for
+        ``show(..., early=)`` to write only the rest. None if the roll was cancelled (said so;
+        nothing ran)."""
         faces: list[int] = []
+        early: Events = []
         while True:
             try:
                 new, events = step(
                     self.story, self.state, text, dice=faces or None, manual=self.manual, gm=self.gm
                 )
-                return new, events, faces
+                return new, events, faces, early
             except NeedDice as nd:
+                made = list(getattr(nd, "events", []))
+                if made[: len(early)] == early and len(made) > len(early):
+                    part = made[len(early) :]
+                    if kinds is not None:
+                        part = [e for e in part if e.get("type") in kinds]
+                    if part:
+                        self.show(part, command=text, public=False)
+                    early = made
                 more = self.ask_dice(nd)
                 if more is None:
                     self.say(t("dice_cancel", self.lang), "class:hint")

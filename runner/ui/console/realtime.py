@@ -84,10 +84,11 @@ class RealTimePart(ConsoleBase):
         # Behind our own total (an undo or a load brought back an older State): the rule
         # system is told the whole count, not the step.
         cmd = rt.spec.report(delta, int(spent) + delta, spent + 0.5 < self._reported)
-        ran = self.step_asking(cmd)
+        kinds = ("narration", "roll", "ending", "override")
+        ran = self.step_asking(cmd, kinds=kinds)
         if ran is None or ran[0] is self.state:
             return False
-        new, events, faces = ran
+        new, events, faces, early = ran
         self._reported = max(self._reported, float(int(spent) + delta))
         self.tl.push(Entry(cmd, faces or None, self.manual) if faces else Entry(cmd), new, events)
         self._choices = None
@@ -96,12 +97,13 @@ class RealTimePart(ConsoleBase):
         if self.transcript_path is not None:
             self.write_transcript()
         ended = self.state.ending is not None
-        shown = [e for e in events if e.get("type") in ("narration", "roll", "ending", "override")]
+        shown = [e for e in events if e.get("type") in kinds]
+        before = [e for e in early if e.get("type") in kinds]  # (written while asking for dice)
         if ended:
-            self.show(shown)
+            self.show(shown, early=before)
             self.say(t("ended_already", self.lang), "class:hint")
         elif shown:
-            self.show(shown + [self.prompt_event()])
+            self.show(shown + [self.prompt_event()], early=before)
         return ended
 
     def cmd_pause(self, args: list[str]) -> None:

@@ -285,6 +285,7 @@ class SessionPart(ConsoleBase):
 
         seed = self.seed_arg if self.seed_arg is not None else secrets.randbits(31)
         faces: list[int] = []
+        early: list = []  # the opening's events written while asking for dice (as in play)
         while True:
             try:
                 tl, events = files.start(
@@ -292,6 +293,10 @@ class SessionPart(ConsoleBase):
                 )
                 break
             except NeedDice as nd:
+                made = list(getattr(nd, "events", []))
+                if not self.first_command and made[: len(early)] == early and made[len(early) :]:
+                    self.show(made[len(early) :], public=False)
+                    early = made
                 more = self.ask_dice(nd)
                 if more is None:
                     raise Quit from None
@@ -309,7 +314,7 @@ class SessionPart(ConsoleBase):
             if self.tl.pos == 0:
                 raise Quit  # refused (the error is on screen): no game without the carry
         else:
-            self.show(events)
+            self.show(events, early=early)
         if self.gm and not self.io.interactive:
             self.io.write(self.gm_panel(folded=not self.panel_is_open()))
 
