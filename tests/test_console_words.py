@@ -11,6 +11,7 @@ import io
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -140,9 +141,9 @@ def _play(story, lang: str, gm: bool, seed: int) -> tuple[str, list[dict]]:
     )
     real_show = repl.show
 
-    def show(events: list[dict], command: str = "") -> None:
+    def show(events: list[dict], command: str = "", **kw: Any) -> None:
         shown.extend(events)
-        real_show(events, command)
+        real_show(events, command, **kw)
 
     repl.show = show  # type: ignore[method-assign]
     repl.begin()
