@@ -756,19 +756,7 @@ def _finish(
         )
     if sk.unknown:
         notes.append(Note("unknown_skill", names=", ".join(sk.unknown[:12])))
-    for k in (
-        "hp",
-        "hp_max",
-        "mp",
-        "mp_max",
-        "san",
-        "san_max",
-        "san_start",
-        "luck",
-        "luck_start",
-        "mov",
-        "build",
-    ):
+    for k in pt.NUMBERS:
         out[k] = max(-999, min(999, int(out[k])))
     for c in sh.CHARS:
         out["chars"][c] = max(0, min(999, out["chars"][c]))

@@ -32,7 +32,7 @@ MAX_WEAPONS = 12
 MAX_VALUE = 999
 """Characteristics, skills and points of an imported investigator lie within 0..MAX_VALUE."""
 
-_NUMBERS = (
+NUMBERS = (
     "hp",
     "hp_max",
     "mp",
@@ -45,6 +45,7 @@ _NUMBERS = (
     "mov",
     "build",
 )
+"""The portable sheet's number fields (the CCFOLIA reader clamps the same ones)."""
 _TEXTS = ("name", "reading", "occupation", "era", "native", "db", "url", "from")
 _WEAPON_TEXT = ("name", "skill", "damage")
 _WEAPON_NUM = ("ammo", "capacity", "shots", "malfunction", "range")
@@ -156,7 +157,7 @@ def from_portable(data: Any) -> dict[str, Any]:
         native=_text(data.get("native", "日本語"), "native", MAX_NATIVE),
     )
     s["skills"] = sk  # the sheet's own names and values (already canonical)
-    for k in _NUMBERS:
+    for k in NUMBERS:
         if k in data:
             s[k] = _number(data[k], k)
     if "db" in data:
@@ -175,7 +176,7 @@ def to_portable(s: dict[str, Any]) -> dict[str, Any]:
     for k in ("occupation", "age", "native", "reading", "url", "from", "era"):
         if s.get(k) not in (None, ""):
             out[k] = s[k]
-    for k in (*_NUMBERS, "db"):
+    for k in (*NUMBERS, "db"):
         if k in s:
             out[k] = s[k]
     chars = s["chars"]
