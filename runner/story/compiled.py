@@ -152,15 +152,23 @@ def story_key(files: list[tuple[str, bytes]], check_hooks: bool) -> str:
     return h.hexdigest()
 
 
-def read(key: str) -> m.Story | None:
-    """The compiled story under ``key``, or None (absent, off, or not to be trusted)."""
+def _store() -> tuple[Path, bytes] | None:
+    """The private ``compiled`` folder and its hash key, or None (the cache off, or the
+    folder or its key not ours alone)."""
     folder = cache_dir()
     if folder is None or not _private(folder):
         return None
     d = folder / "compiled"
     mac_key = _key(d)
-    if mac_key is None:
+    return None if mac_key is None else (d, mac_key)
+
+
+def read(key: str) -> m.Story | None:
+    """The compiled story under ``key``, or None (absent, off, or not to be trusted)."""
+    found = _store()
+    if found is None:
         return None
+    d, mac_key = found
     p = d / f"{key}.kc"
     try:
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
@@ -194,13 +202,10 @@ def read(key: str) -> m.Story | None:
 
 def write(key: str, story: m.Story) -> bool:
     """Keeps ``story`` compiled under ``key``; False if it could not (the cache is a help only)."""
-    folder = cache_dir()
-    if folder is None or not _private(folder):
+    found = _store()
+    if found is None:
         return False
-    d = folder / "compiled"
-    mac_key = _key(d)
-    if mac_key is None:
-        return False
+    d, mac_key = found
     try:
         body = marshal.dumps(encode(story))
     except (ValueError, TypeError, RecursionError):
