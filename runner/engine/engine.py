@@ -47,7 +47,24 @@ from runner.rules.meta import as_command
 from runner.story import model as m
 from runner.story.effects import EffectError, compile_effects
 from runner.story.inline import parse as parse_inline
-from runner.story.model import Action, Effect, Narration, Story
+from runner.story.model import (
+    Action,
+    Add,
+    Advance,
+    Check,
+    Do,
+    Effect,
+    End,
+    Give,
+    Goto,
+    If,
+    Narration,
+    Say,
+    Set,
+    Story,
+    Take,
+)
+from runner.story.model import Roll as RollEffect
 
 MAX_EFFECTS = 100_000
 """Effects one command may run; a story that loops forever is stopped with an error."""
@@ -1022,60 +1039,62 @@ def _end(ctx: Ctx, ending_id: str) -> None:
 
 
 def _run(ctx: Ctx, effects: tuple[Effect, ...]) -> None:
+    # The commonest effects first: this runs for every effect of every command.
     for e in effects:
         ctx.budget -= 1
         if ctx.budget < 0:
             raise StoryRuntimeError("more than 100,000 effects in one command (an endless loop?)")
         st = ctx.state
-        match e:
-            case m.Goto(target=t):
-                if t in ctx.story.endings:
-                    _end(ctx, t)
-                ctx.goto = t
-            case m.Say(lines=lines):
-                _narrate(ctx, lines)
-            case m.Set(pairs=pairs):
-                for name, ex in pairs:
-                    st.vars[name] = _num(ctx.eval(ex))
-            case m.Add(pairs=pairs):
-                for name, ex in pairs:
-                    v = ctx.eval(ex)
-                    old = st.vars.get(name, 0)
-                    try:
-                        st.vars[name] = _num(old + v)
-                    except TypeError:
-                        raise EvalError(f"cannot add {v!r} to {name} ({old!r})") from None
-            case m.Give(counts=counts):
-                for item, n in counts:
-                    st.inventory[item] = min(st.inventory.get(item, 0) + n, MAX_ABS)
-            case m.Take(counts=counts):
-                for item, n in counts:
-                    left = st.inventory.get(item, 0) - n
-                    if left > 0:
-                        st.inventory[item] = left
-                    else:
-                        st.inventory.pop(item, None)
-            case m.End(ending=ending):
-                _end(ctx, ending)
-            case m.Do(calls=calls):
-                for ex in calls:
-                    ctx.eval(ex)
-            case m.If(cond=cond, then=then, other=other):
-                _run(ctx, then if (cond is None or ctx.eval(cond)) else other)
-            case m.Roll(dice=dice, into=into, label=label):
-                r = ctx.roll(dice, label=label)
-                if into:
-                    st.vars[into] = r.total
-            case m.Check(expr=ex, outcomes=outcomes):
-                since = len(ctx.events)
-                _outcome(ctx, ctx.eval(ex), outcomes, since)
-            case m.Advance(minutes=ex):
+        if isinstance(e, Set):
+            for name, ex in e.pairs:
+                st.vars[name] = _num(ctx.eval(ex))
+        elif isinstance(e, Goto):
+            if e.target in ctx.story.endings:
+                _end(ctx, e.target)
+            ctx.goto = e.target
+        elif isinstance(e, If):
+            cond = e.cond
+            _run(ctx, e.then if (cond is None or ctx.eval(cond)) else e.other)
+        elif isinstance(e, Say):
+            _narrate(ctx, e.lines)
+        elif isinstance(e, RollEffect):
+            r = ctx.roll(e.dice, label=e.label)
+            if e.into:
+                st.vars[e.into] = r.total
+        elif isinstance(e, Add):
+            for name, ex in e.pairs:
                 v = ctx.eval(ex)
-                if type(v) not in (int, float):
-                    raise EvalError(f"advance needs minutes, not {v!r}"[:200])
-                advance(ctx, int(v))
-            case _:  # pragma: no cover
-                raise StoryRuntimeError(f"unknown effect {e!r}"[:200])
+                old = st.vars.get(name, 0)
+                try:
+                    st.vars[name] = _num(old + v)
+                except TypeError:
+                    raise EvalError(f"cannot add {v!r} to {name} ({old!r})") from None
+        elif isinstance(e, Do):
+            for ex in e.calls:
+                ctx.eval(ex)
+        elif isinstance(e, Check):
+            since = len(ctx.events)
+            result = None if e.expr is None else ctx.eval(e.expr)  # (None: a story with errors)
+            _outcome(ctx, result, e.outcomes, since)
+        elif isinstance(e, Give):
+            for item, n in e.counts:
+                st.inventory[item] = min(st.inventory.get(item, 0) + n, MAX_ABS)
+        elif isinstance(e, Take):
+            for item, n in e.counts:
+                left = st.inventory.get(item, 0) - n
+                if left > 0:
+                    st.inventory[item] = left
+                else:
+                    st.inventory.pop(item, None)
+        elif isinstance(e, End):
+            _end(ctx, e.ending)
+        elif isinstance(e, Advance):
+            v = ctx.eval(e.minutes)
+            if type(v) not in (int, float):
+                raise EvalError(f"advance needs minutes, not {v!r}"[:200])
+            advance(ctx, int(v))
+        else:  # pragma: no cover
+            raise StoryRuntimeError(f"unknown effect {e!r}"[:200])
 
 
 def clock_text(story: Story, minutes: int) -> str:
