@@ -1,11 +1,15 @@
-"""Compiles expression ASTs into closures over a hook context. No ``eval``, no Python access."""
+"""Compiles expression ASTs into functions of a hook context. The story's text is never run as
+Python: a condition's generated function is written from its AST (names as dictionary keys,
+literals as constants), see ``_one_function``."""
 
 from __future__ import annotations
 
+import ast
 import operator
 import sys
 from collections.abc import Callable
-from typing import Any
+from types import CodeType, FunctionType
+from typing import Any, cast
 
 from runner.rules import find_hook
 from runner.rules.base import Hook, RuleError
@@ -147,7 +151,21 @@ def compile_expr(
 ) -> Fn:
     """Returns ``fn(ctx) -> value`` for an AST. ``conditions`` are the story's named
     conditions (``conditions: {rich: "coins >= 3"}``): a name among them stands for its
-    expression, compiled in place."""
+    expression, compiled in place.
+
+    A condition of ``and``/``or``/``not``/comparisons becomes one Python function (see
+    :func:`_one_function`); anything else, a tree of closures (:func:`closures`). Both give
+    the same value and the same errors (tests/test_evaluate_generated.py)."""
+    if node[0] in _LOGIC and not _one_closure(node, conditions) and not _has_attr(node, conditions):
+        return _one_function(node, rules, conditions)
+    return closures(node, rules, conditions)
+
+
+def closures(
+    node: tuple[Any, ...], rules: str, conditions: dict[str, tuple[Any, ...]] | None = None
+) -> Fn:
+    """:func:`compile_expr` as a tree of closures, one per node."""
+    compile_expr = closures  # (the parts, as closures too)
     k = node[0]
     if k == "lit":
         v = node[1]
@@ -335,6 +353,125 @@ def compile_expr(
 
         return call
     raise EvalError(f"bad expression node {k!r}")  # pragma: no cover
+
+
+# -- conditions as one function ------------------------------------------------
+# `light and (lit_at < 0 or sdiff != 'regular')` is asked after every command; as closures it
+# is five Python calls, as one generated function it is one. Only variables, literals,
+# and/or/not and comparisons are written out; any other part (a hook call, arithmetic) stays
+# its closure, called from the function. The function is built as a Python syntax tree from
+# the story's parsed expression (names become dictionary keys, literals constants): no text
+# of the story is parsed or run as Python.
+
+_LOGIC = frozenset({"and", "or", "not", "cmp"})
+_PY_CMP: dict[str, type[ast.cmpop]] = {
+    "==": ast.Eq,
+    "!=": ast.NotEq,
+    "<": ast.Lt,
+    "<=": ast.LtE,
+    ">": ast.Gt,
+    ">=": ast.GtE,
+}
+
+
+def _one_closure(node: tuple[Any, ...], conditions: dict[str, tuple[Any, ...]] | None) -> bool:
+    """``not flag``, ``hp > 0``: conditions the closures already make one function of."""
+    if conditions and any(
+        n[0] == "var" and n[1] in conditions for n in node[1:] if type(n) is tuple
+    ):
+        return False
+    if node[0] == "not":
+        return bool(node[1][0] == "var")
+    return (
+        node[0] == "cmp"
+        and len(node[1]) == 1
+        and node[2][0][0] == "var"
+        and node[2][1][0] == "lit"
+        and not (conditions and node[2][0][1] in conditions)
+    )
+
+
+def _has_attr(node: Any, conditions: dict[str, tuple[Any, ...]] | None) -> bool:
+    """Whether a ``pc.name``-style field is read anywhere in the condition (those stay
+    closures: a field's lookup may raise what a comparison would turn into its own error)."""
+    if type(node) is list:
+        return any(_has_attr(x, conditions) for x in node)
+    if type(node) is not tuple or not node:
+        return False
+    if node[0] == "attr":
+        return True
+    if node[0] == "var" and conditions and node[1] in conditions:
+        return _has_attr(conditions[node[1]], conditions)
+    return any(_has_attr(x, conditions) for x in node[1:])
+
+
+def _one_function(
+    node: tuple[Any, ...], rules: str, conditions: dict[str, tuple[Any, ...]] | None
+) -> Fn:
+    names: dict[str, Any] = {"EvalError": EvalError}  # the function's globals
+    at = _AT
+
+    def bound(value: Any) -> ast.expr:
+        name = f"_{len(names)}"
+        names[name] = value
+        return ast.Name(name, ast.Load(), **at)
+
+    def py(n: tuple[Any, ...]) -> ast.expr:
+        k = n[0]
+        if k == "lit":
+            v = n[1]
+            if type(v) in (str, int, bool) or v is None:
+                return ast.Constant(v, None, **at)
+            return bound(v)
+        if k == "var":
+            if conditions and n[1] in conditions:
+                return py(conditions[n[1]])
+            return ast.Subscript(_V, ast.Constant(n[1], None, **at), ast.Load(), **at)
+        if k == "not":
+            return ast.UnaryOp(ast.Not(), py(n[1]), **at)
+        if k in ("and", "or"):
+            op = ast.And() if k == "and" else ast.Or()
+            return ast.BoolOp(op, [py(n[1]), py(n[2])], **at)
+        if k == "cmp":
+            parts = [py(x) for x in n[2]]
+            return ast.Compare(parts[0], [_PY_CMP[o]() for o in n[1]], parts[1:], **at)
+        return ast.Call(bound(closures(n, rules, conditions)), [_CTX], [], **at)
+
+    try:
+        code = compile(_function(py(node)), "<condition>", "exec")
+    except (RecursionError, MemoryError, SyntaxError, ValueError):  # deeper than Python compiles
+        return closures(node, rules, conditions)
+    body = next(c for c in code.co_consts if isinstance(c, CodeType))
+    return cast(Fn, FunctionType(body, names, "condition"))
+
+
+_AT = {"lineno": 1, "col_offset": 0}
+_V = ast.Name("V", ast.Load(), **_AT)
+_CTX = ast.Name("ctx", ast.Load(), **_AT)
+_TEMPLATE = ast.parse("""
+def condition(ctx):
+    V = ctx.state.vars
+    try:
+        return ...
+    except KeyError as e:
+        raise EvalError(f"unknown variable {e.args[0]!r}") from None
+    except TypeError:
+        raise EvalError("cannot compare those values") from None
+""").body[0]
+"""The generated function; ``...`` becomes the condition's expression."""
+
+
+def _function(expr: ast.expr) -> ast.Module:
+    """The template with ``expr`` in place of its ``...`` (the template's own parts are
+    shared, never changed: compiling only reads them)."""
+    fn = _TEMPLATE
+    assert isinstance(fn, ast.FunctionDef)
+    first, guarded = fn.body
+    assert isinstance(guarded, ast.Try)
+    tried = ast.Try([ast.Return(expr, **_AT)], guarded.handlers, [], [], **_AT)
+    return ast.Module(
+        [ast.FunctionDef(fn.name, fn.args, [first, tried], [], None, None, **_AT)], []
+    )
 
 
 def character_value(ctx: Any, who: str, field: str) -> Any:
