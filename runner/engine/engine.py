@@ -192,24 +192,35 @@ class Ctx:
 
     # -- engine helpers ----------------------------------------------------
     def eval(self, node: tuple[Any, ...]) -> Any:
-        fn = self.story.cache.get(id(node))
-        if fn is None:
-            fn = _compiled(self.story, node)
-        return fn(self)
+        hit = self.story.cache.get(id(node))
+        if hit is None or hit[0] is not node:
+            return _compiled(self.story, node)(self)
+        return hit[1](self)
 
 
 def _compiled(story: Story, node: tuple[Any, ...]) -> Any:
-    """The compiled form of an expression of the (frozen) story, kept in its cache."""
-    fn = story.cache.get(id(node))
-    if fn is None:
-        fn = story.cache[id(node)] = compile_expr(node, story.rules, story.conditions)
-    return fn
+    """The compiled form of an expression, kept in the story's cache beside the expression
+    itself: an entry is found by the expression's ``id`` and holds the expression alive, so
+    an id is never taken over by another expression (a GM's ``!set`` value, effect data a
+    rule system built) while its entry is there."""
+    hit = story.cache.get(id(node))
+    if hit is None or hit[0] is not node:
+        hit = story.cache[id(node)] = (node, compile_expr(node, story.rules, story.conditions))
+    return hit[1]
+
+
+_MAX_RAW = 1024
+"""Effect data compiled and kept per story: a rule system's data taken from the story is
+compiled once; data it builds afresh each time (a new list per call) is compiled each time
+and not kept, so the cache cannot grow with the number of games played."""
 
 
 def _compile_raw(story: Story, effects: Any) -> tuple[Effect, ...]:
     """Compiles effect data that a rule system took from the story (obstacles and such)."""
-    key = ("raw", id(effects))
-    hit = story.cache.get(key)
+    kept = story.cache.get("_raw_effects")
+    if kept is None:
+        kept = story.cache["_raw_effects"] = {}
+    hit = kept.get(id(effects))
     if hit is not None and hit[0] is effects:
         done: tuple[Effect, ...] = hit[1]
         return done
@@ -217,7 +228,8 @@ def _compile_raw(story: Story, effects: Any) -> tuple[Effect, ...]:
         compiled = compile_effects(story, effects, "rule")
     except EffectError as e:
         raise StoryRuntimeError(f"bad effects in rule data: {e}") from None
-    story.cache[key] = (effects, compiled)
+    if len(kept) < _MAX_RAW:
+        kept[id(effects)] = (effects, compiled)
     return compiled
 
 
