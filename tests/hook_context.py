@@ -124,13 +124,21 @@ class HookContext:
         return self.system.hooks[name.removeprefix(f"{self.system.name}.")].fn(self, *args)
 
     def run_effects(self, effects: Any) -> None:
-        """Records the effects; of the engine's effects only ``goto`` and ``end`` are run."""
+        """Records the effects; of the engine's effects only ``goto`` and ``end`` are run.
+        Typed effects (``(Goto("goto", "room"),)``) are recorded as the data they stand for
+        (``{"goto": "room"}``)."""
+        if isinstance(effects, tuple):
+            effects = [{e.kind: e[1]} for e in effects]
         for e in effects if isinstance(effects, list) else [effects]:
             self.effects.append(e)
             if "goto" in e:
                 self.state.node = e["goto"]
             if "end" in e:
                 self.state.ending = e["end"]
+
+    def end(self, ending: str) -> None:
+        """Ends the game (``Context.end``), recorded as an ``end`` effect."""
+        self.run_effects([{"end": ending}])
 
     # conveniences for tests
     def h(self, name: str, *args: Any) -> Any:

@@ -7,6 +7,7 @@ from typing import Any
 from runner.rules.base import Context, RuleError
 from runner.rules.ureg import access as A
 from runner.rules.ureg import core as C
+from runner.story.model import Goto
 
 
 def campaign_carry(state: Any) -> dict[str, Any]:
@@ -110,4 +111,4 @@ def _meta_carry(ctx: Context, args: list[Any]) -> None:
     # ``ureg.chosen()`` is true takes the carried PC straight in.
     start = A.start_node(ctx.story)
     if start:
-        ctx.run_effects([{"goto": start}])
+        ctx.run_effects((Goto("goto", start),))

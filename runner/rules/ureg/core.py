@@ -16,6 +16,7 @@ from runner.rules.ureg.items import FLOWER_COLOURS
 
 # Optional rules (追加ルール) and their dependencies (UA-22) live in validate.py.
 from runner.rules.ureg.validate import DEPENDS, OPTIONS, SETTINGS  # noqa: E402,F401
+from runner.story.model import Goto
 
 IN, ESCAPED, VANISHED, NEUTRALISED = "in", "escaped", "vanished", "neutralised"
 NPC_KINDS = {"ally": "ally", "npc": "neutral", "neutral": "neutral", "enemy": "enemy"}
@@ -457,7 +458,7 @@ def do_continue(ctx: Context, reason: str = "wind", *, keep_time: bool = True) -
     ctx.say(msg, id=f"ureg.{'continue' if keep_time else 'restart'}")
     start = A.start_node(ctx.story)
     if start:
-        ctx.run_effects([{"goto": start}])
+        ctx.run_effects((Goto("goto", start),))
 
 
 def restart(ctx: Context) -> None:
@@ -579,7 +580,7 @@ def _set_spent(ctx: Context, spent: float) -> None:
         )
         ending = endings(ctx.story).get("time_up") or endings(ctx.story)["failure"]
         r["outcome"] = "failure"
-        ctx.run_effects([{"end": ending}])
+        ctx.end(ending)
 
 
 # ---- victory (UA-07, UA-21) ----
@@ -615,7 +616,7 @@ def finish(ctx: Context) -> str:
     """Ends the game with the story's ending for the outcome (options.endings)."""
     o = outcome(ctx)
     R(ctx)["outcome"] = o
-    ctx.run_effects([{"end": endings(ctx.story)[o]}])
+    ctx.end(endings(ctx.story)[o])
     return o
 
 

@@ -26,9 +26,16 @@ def solve_obstacle(ctx: Context, oid: str, ob: dict[str, Any], v: Verdict) -> No
     extra = ob.get("say_en" if C.lang(ctx) == "en" else "say") or ob.get("say")
     if extra:
         ctx.say(extra, id=f"ureg.obstacle.{oid}")
-    effects = list((v.way or {}).get("effects") or []) + list(ob.get("effects") or [])
-    if effects:
-        ctx.run_effects(effects)
+    run_story_effects(ctx, (v.way or {}).get("effects"), ob.get("effects"))
+
+
+def run_story_effects(ctx: Context, *lists: Any) -> None:
+    """Runs effect data the story holds, one list after the other, each passed as it is:
+    the engine compiles a list once and knows it again the next time (a list put together
+    afresh on each call would be compiled on each call)."""
+    for effects in lists:
+        if effects:
+            ctx.run_effects(effects if isinstance(effects, list) else list(effects))
 
 
 SAID = "said"
@@ -288,11 +295,9 @@ def fight_obstacle(ctx: Context, oid: str, ob: dict[str, Any], prop: Proposal) -
     if A.get(ctx.state, "ending") or C.value(ctx, "continues") != continues:
         return  # everyone vanished: the game is over, or the watch started it again
     if result == K.DISADVANTAGE:
-        effects = list(cfg.get("disadvantage") or [])
-        if effects:
-            ctx.run_effects(effects)
+        run_story_effects(ctx, cfg.get("disadvantage"))
         return
-    solve_obstacle(ctx, oid, ob, Verdict(True, "", "", {"effects": list(cfg.get(result) or [])}))
+    solve_obstacle(ctx, oid, ob, Verdict(True, "", "", {"effects": cfg.get(result)}))
 
 
 def give_hint(ctx: Context, about: str | None = None) -> bool:
