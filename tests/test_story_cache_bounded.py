@@ -54,3 +54,14 @@ def test_effect_data_built_afresh_each_time_is_not_kept() -> None:
         ctx.run_effects([{"set": {var: i % 2}}])
         assert ctx.state.vars[var] == i % 2
     assert len(story.cache["_raw_effects"]) <= _MAX_RAW
+
+
+def test_an_expression_the_story_does_not_hold_is_never_mistaken_for_another() -> None:
+    """Expressions made during play (a GM's ``!set`` value, effect data a rule system built)
+    are freed after use; their compiled form must not be found again by a later expression
+    that Python happens to put at the same address."""
+    story = load(ROOT / "stories" / "ureg_window_room")
+    state, _ = new_game(story, 1)
+    ctx = Ctx(story, state.fork(), False, SeededDice(0))
+    wrong = [i for i in range(3000) if ctx.eval(("lit", i)) != i]
+    assert wrong == []

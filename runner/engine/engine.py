@@ -192,21 +192,25 @@ class Ctx:
 
     # -- engine helpers ----------------------------------------------------
     def eval(self, node: tuple[Any, ...]) -> Any:
-        hit = self.story.cache.get(id(node))
-        if hit is None or hit[0] is not node:
-            return _compiled(self.story, node)(self)
-        return hit[1](self)
+        fn = self.story.cache.get(id(node))
+        if fn is None:
+            fn = _compiled(self.story, node)
+        return fn(self)
 
 
 def _compiled(story: Story, node: tuple[Any, ...]) -> Any:
-    """The compiled form of an expression, kept in the story's cache beside the expression
-    itself: an entry is found by the expression's ``id`` and holds the expression alive, so
-    an id is never taken over by another expression (a GM's ``!set`` value, effect data a
-    rule system built) while its entry is there."""
-    hit = story.cache.get(id(node))
-    if hit is None or hit[0] is not node:
-        hit = story.cache[id(node)] = (node, compile_expr(node, story.rules, story.conditions))
-    return hit[1]
+    """The compiled form of an expression, kept in the story's cache under the expression's
+    ``id``. The cache also keeps the expression itself alive, so that id is never taken over
+    by another expression (a GM's ``!set`` value, effect data a rule system built) while the
+    entry is there."""
+    fn = story.cache.get(id(node))
+    if fn is None:
+        fn = story.cache[id(node)] = compile_expr(node, story.rules, story.conditions)
+        alive = story.cache.get("_expressions")
+        if alive is None:
+            alive = story.cache["_expressions"] = []
+        alive.append(node)
+    return fn
 
 
 _MAX_RAW = 1024
