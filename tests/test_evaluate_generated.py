@@ -102,7 +102,7 @@ def test_a_condition_is_one_function_and_reads_no_text_as_code() -> None:
     assert fn(ctx) is True
     ctx.state.vars["sdiff"] = "regular"
     assert fn(ctx) is False
-    sneaky = compile_expr(parse("w == '__import__(\"os\").system(\"x\")' or not w"), "none")
+    sneaky = compile_expr(parse('w == \'__import__("os").system("x")\' or not w'), "none")
     ctx = SimpleNamespace(state=SimpleNamespace(vars={"w": "__import__('os')"}))
     assert sneaky(ctx) is False
 
