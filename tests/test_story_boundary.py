@@ -49,7 +49,7 @@ state, events = new_game(story, seed=1)
 for cmd in ["inspiration", "look_around", "take_ladder", "lean_ladder", "climb"]:
     state, events = step(story, state, cmd)
 print(json.dumps({{"yaml": "yaml" in sys.modules, "end": [e for e in events if e["type"] == "ending"],
-                  "raw": sum(1 for k in story.cache if isinstance(k, tuple) and k[0] == "raw")}}))
+                  "raw": len(story.cache.get("_raw_effects", {{}}))}}))
 """
     got = _fresh(code)
     assert got["end"] and got["end"][0]["id"] == "escaped"
