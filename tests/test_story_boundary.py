@@ -38,14 +38,17 @@ def test_importing_the_engine_imports_no_yaml_and_no_loader() -> None:
 
 
 def test_a_game_played_through_the_engine_api_never_imports_yaml() -> None:
-    # The window room's obstacle carries its effects as rule data: the engine compiles them
-    # at play time (ctx.run_effects), the path that reached into the loader before.
+    # A rule system hands the engine effects as data (an obstacle's ``effects:``): the engine
+    # compiles them at play time (ctx.run_effects), the path that reached into the loader before.
     code = f"""
 import json, sys
 from runner.engine import new_game, step
+from runner.engine.engine import Ctx
+from runner.rules.dice import SeededDice
 from runner.story import load
 story = load({str(ROOM)!r})
 state, events = new_game(story, seed=1)
+Ctx(story, state.fork(), False, SeededDice(0)).run_effects([{{"set": {{"ability_good": "ability_bad"}}}}])
 for cmd in ["inspiration", "look_around", "take_ladder", "lean_ladder", "climb"]:
     state, events = step(story, state, cmd)
 print(json.dumps({{"yaml": "yaml" in sys.modules, "end": [e for e in events if e["type"] == "ending"],
