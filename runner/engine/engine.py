@@ -1055,29 +1055,30 @@ def _end(ctx: Ctx, ending_id: str) -> None:
 
 
 def _run(ctx: Ctx, effects: tuple[Effect, ...]) -> None:
-    # The commonest effects first: this runs for every effect of every command.
+    # The commonest effects first: this runs for every effect of every command. (`type(e) is`
+    # rather than `isinstance`: an isinstance that fails asks the object its __class__.)
     for e in effects:
         ctx.budget -= 1
         if ctx.budget < 0:
             raise StoryRuntimeError("more than 100,000 effects in one command (an endless loop?)")
         st = ctx.state
-        if isinstance(e, Set):
+        if type(e) is Set:
             for name, ex in e.pairs:
                 st.vars[name] = _num(ctx.eval(ex))
-        elif isinstance(e, Goto):
+        elif type(e) is Goto:
             if e.target in ctx.story.endings:
                 _end(ctx, e.target)
             ctx.goto = e.target
-        elif isinstance(e, If):
+        elif type(e) is If:
             cond = e.cond
             _run(ctx, e.then if (cond is None or ctx.eval(cond)) else e.other)
-        elif isinstance(e, Say):
+        elif type(e) is Say:
             _narrate(ctx, e.lines)
-        elif isinstance(e, RollEffect):
+        elif type(e) is RollEffect:
             r = ctx.roll(e.dice, label=e.label)
             if e.into:
                 st.vars[e.into] = r.total
-        elif isinstance(e, Add):
+        elif type(e) is Add:
             for name, ex in e.pairs:
                 v = ctx.eval(ex)
                 old = st.vars.get(name, 0)
@@ -1085,26 +1086,26 @@ def _run(ctx: Ctx, effects: tuple[Effect, ...]) -> None:
                     st.vars[name] = _num(old + v)
                 except TypeError:
                     raise EvalError(f"cannot add {v!r} to {name} ({old!r})") from None
-        elif isinstance(e, Do):
+        elif type(e) is Do:
             for ex in e.calls:
                 ctx.eval(ex)
-        elif isinstance(e, Check):
+        elif type(e) is Check:
             since = len(ctx.events)
             result = None if e.expr is None else ctx.eval(e.expr)  # (None: a story with errors)
             _outcome(ctx, result, e.outcomes, since)
-        elif isinstance(e, Give):
+        elif type(e) is Give:
             for item, n in e.counts:
                 st.inventory[item] = min(st.inventory.get(item, 0) + n, MAX_ABS)
-        elif isinstance(e, Take):
+        elif type(e) is Take:
             for item, n in e.counts:
                 left = st.inventory.get(item, 0) - n
                 if left > 0:
                     st.inventory[item] = left
                 else:
                     st.inventory.pop(item, None)
-        elif isinstance(e, End):
+        elif type(e) is End:
             _end(ctx, e.ending)
-        elif isinstance(e, Advance):
+        elif type(e) is Advance:
             v = ctx.eval(e.minutes)
             if type(v) not in (int, float):
                 raise EvalError(f"advance needs minutes, not {v!r}"[:200])
