@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,3 +92,30 @@ def test_prose_as_an_unknown_key_says_to_quote(tmp_path: Path) -> None:
 def test_no_false_alarm_on_the_shipped_stories(story: str) -> None:
     out = check(ROOT / "runner" / "shipped" / "stories" / story)
     assert "K308" not in out and " lines (" not in out, out
+
+
+_BLANK = st.sampled_from(["", " ", "\t", "\u3000"])
+_FLOW_LINE = st.builds(
+    lambda key, b1, b2, body, end: f"{key}{b1}:{b2}[{body}{end}",
+    st.sampled_from(["narration", "say", "text", "- keeper", "{say", "xsay"]),
+    _BLANK,
+    _BLANK,
+    st.text(alphabet=list("aB ,.'#{\u2028\r"), max_size=12),
+    st.sampled_from(["]", "", "]]", "], x"]),
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(st.one_of(_FLOW_LINE, st.text(alphabet=list("a ,[]:"), max_size=8)), max_size=4),
+    st.sampled_from(["\n", "\r\n", "\u2028"]),
+)
+def test_the_whole_file_hint_is_in_every_line_that_could_be_warned(
+    lines: list[str], sep: str
+) -> None:
+    # _comma_splits reads a file line by line only where _FLOW_TEXT_HINT finds something.
+    from runner.authoring.lint import _FLOW_TEXT, _FLOW_TEXT_HINT
+
+    text = sep.join(lines)
+    listed = any("," in m.group(2) for line in text.splitlines() for m in _FLOW_TEXT.finditer(line))
+    assert not listed or _FLOW_TEXT_HINT.search(text)
