@@ -4,6 +4,7 @@ start; then the rule system checks its own data (K040)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 from runner.story.checker import Checker, closest, props_edges, props_speakers
@@ -100,19 +101,22 @@ def trapped(chk: Checker, seen: set[str], node_srcs: Sources) -> None:
     timed event or a rule system's ending that can fire anywhere is a way out of every node."""
     if not chk.endings or chk.endings & chk.global_edges:
         return  # a story without endings (a sandbox, a fixture) walks for ever on purpose
-    back: dict[str, set[str]] = {}
-    for src, targets in chk.edges.items():
+    # Ways out: the endings, and what is not a node (a goto to nowhere is reported as such,
+    # K031, so it counts as a way out here). A node with no way on of its own is reported as
+    # a dead end (K030) or is moved on by its rule system (a bomb module's one node): either
+    # way not a trap of this kind. Then whatever leads to a way out, walking edges backwards.
+    nodes, edges = chk.nodes, chk.edges
+    out = set(chk.endings)
+    back: defaultdict[str, list[str]] = defaultdict(list)
+    for src, targets in edges.items():
         for t in targets:
-            back.setdefault(t, set()).add(src)
-    # A node with no way on of its own is reported as a dead end (K030) or is moved on by
-    # its rule system (a bomb module's one node): either way not a trap of this kind.
-    # A goto to nowhere is reported as such (K031), so it counts as a way out here.
-    out = set(chk.endings) | {nid for _n, nid, _s, _p in node_srcs if not chk.edges.get(nid)}
-    out |= {t for ts in chk.edges.values() for t in ts if t not in chk.nodes}
+            back[t].append(src)
+            if t not in nodes:
+                out.add(t)
+    out.update(nid for _n, nid, _s, _p in node_srcs if not edges.get(nid))
     todo = list(out)
     while todo:
-        n = todo.pop()
-        for src in back.get(n, ()):
+        for src in back.get(todo.pop(), ()):
             if src not in out:
                 out.add(src)
                 todo.append(src)
@@ -121,7 +125,7 @@ def trapped(chk: Checker, seen: set[str], node_srcs: Sources) -> None:
     stuck = [
         (name, nid, parent)
         for name, nid, spec, parent in node_srcs
-        if nid in seen and nid not in out and chk.edges.get(nid) and not _passes_through(spec)
+        if nid not in out and nid in seen and edges.get(nid) and not _passes_through(spec)
     ]
     if not stuck:
         return
