@@ -157,19 +157,23 @@ def read_actions(chk: Checker, v: Any, pos: tuple[int, int] | None, nid: str) ->
         if "say" in a or "keeper" in a:
             effects = chk.folded(a, base) + effects
         after = chk.tail(a) if "goto" in a or "end" in a else ()
+        once, hidden = a.get("once", False), a.get("hidden", False)
+        if type(once) is not bool or type(hidden) is not bool:  # each said where it stands
+            once = chk.flag(a, "once", False, f"action {aid!r}")
+            hidden = chk.flag(a, "hidden", False, f"action {aid!r}")
         out.append(
             Action(
                 aid,
                 label,
                 tuple(map(str, aliases)),
                 when,
-                chk.flag(a, "once", False, f"action {aid!r}"),
+                once,
                 cost,
                 check,
                 outcomes or (),
                 effects,
                 after,
-                chk.flag(a, "hidden", False, f"action {aid!r}"),
+                hidden,
                 base,
             )
         )
