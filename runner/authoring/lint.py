@@ -18,9 +18,8 @@ from typing import Any
 
 from runner.story import Diagnostic, Story, story_files
 from runner.story import expr as X
+from runner.story.located import Map, Seq
 from runner.story.source import read_text, story_root
-from runner.story.yamlpos import Map, Seq
-from runner.story.yamlpos import load as yaml_load
 
 _BOOL = {"success", "failure"}
 # Core hooks whose first argument names something the story declares.
@@ -83,24 +82,30 @@ def _calls(node: X.Node) -> Iterator[tuple[str, tuple, int]]:
 def domain_problems(node: X.Node, story: Story, src: str = "") -> list[tuple[int, str]]:
     """(column in ``src``, message) for each literal argument of a hook call outside the
     domain its rule system declares for it (a misspelt skill, dice that cannot be read)."""
-    from runner.rules import find_hook
-
     out: list[tuple[int, str]] = []
     for n in X.nodes(node):
-        if n[0] != "call":
+        if n[0] == "call":
+            out += _call_problems(n, story, src)
+    return out
+
+
+def _call_problems(n: X.Node, story: Story, src: str = "") -> list[tuple[int, str]]:
+    """:func:`domain_problems` of the one call ``n`` (its arguments not looked into)."""
+    from runner.rules import find_hook
+
+    hook = find_hook(n[1], story.rules)
+    if hook is None or not hook.domains:
+        return []
+    out: list[tuple[int, str]] = []
+    given = [*zip(hook.args, n[2], strict=False), *((kw[0], kw[1]) for kw in n[4])]
+    for param, arg in given:
+        dom = hook.domains.get(param)
+        if dom is None or arg[0] != "lit":
             continue
-        hook = find_hook(n[1], story.rules)
-        if hook is None or not hook.domains:
-            continue
-        given = [*zip(hook.args, n[2], strict=False), *((kw[0], kw[1]) for kw in n[4])]
-        for param, arg in given:
-            dom = hook.domains.get(param)
-            if dom is None or arg[0] != "lit":
-                continue
-            msg = dom.check(arg[1], story)
-            if msg:
-                at = src.find(str(arg[1]), n[3]) if src and isinstance(arg[1], str) else -1
-                out.append((at - 1 if at > 0 else n[3], f"{n[1]}(): {msg}"))
+        msg = dom.check(arg[1], story)
+        if msg:
+            at = src.find(str(arg[1]), n[3]) if src and isinstance(arg[1], str) else -1
+            out.append((at - 1 if at > 0 else n[3], f"{n[1]}(): {msg}"))
     return out
 
 
@@ -148,10 +153,12 @@ def _suspect(story: Story, names: dict[str, set[str]]) -> bool:
         if node is None or id(node) in seen:
             return False
         seen.add(id(node))
-        if domain_problems(node, story):
-            return True
-        for name, args, _col in _calls(node):
-            kind = _NAME_ARGS.get(name)
+        for n in X.nodes(node):  # (most expressions, ``hp > 0``, call nothing)
+            if n[0] != "call":
+                continue
+            if _call_problems(n, story):
+                return True
+            kind, args = _NAME_ARGS.get(n[1]), n[2]
             if (
                 kind
                 and args
@@ -221,6 +228,9 @@ def lint(story: Story) -> list[Diagnostic]:
     untitled = any(e.at is not None and not e.title for e in story.events)
     if not untitled and not _suspect(story, names):
         return out
+    # Only now the YAML again, with positions (PyYAML: a clean story never imports it).
+    from runner.story.yamlpos import load as yaml_load
+
     node_pos: dict[str, tuple[str, int, int]] = {}
     texts: list[str] = []
     root = story_root(story.path)
