@@ -37,21 +37,22 @@ def check_references(
         near = closest(start, chk.nodes)
         hint = f" (did you mean {near!r}?)" if near else ""
         chk.err(chk.vpos(meta, "start"), f"start node {start!r} does not exist{hint}", "K031")
+    nodes, endings, items, edges = chk.nodes, chk.endings, chk.items, chk.edges
     for kind, target, file, pos, src in chk.refs:
-        if kind == "goto" and target not in chk.nodes and target not in chk.endings:
-            near = closest(target, chk.nodes | chk.endings)
+        if kind == "goto" and target not in nodes and target not in endings:
+            near = closest(target, nodes | endings)
             hint = f" (did you mean {near!r}?)" if near else ""
             chk.err(pos, f"goto {target!r}: no such node or ending{hint}", "K031", file)
-        elif kind == "end" and target not in chk.endings:
-            near = closest(target, chk.endings)
+        elif kind == "end" and target not in endings:
+            near = closest(target, endings)
             hint = f" (did you mean {near!r}?)" if near else ""
             chk.err(pos, f"end {target!r}: no such ending{hint}", "K032", file)
-        elif kind == "item" and target not in chk.items:
-            near = closest(target, chk.items)
+        elif kind == "item" and target not in items:
+            near = closest(target, items)
             hint = f" (did you mean {near!r}?)" if near else ""
             chk.err(pos, f"unknown item {target!r}{hint}", "K033", file)
         if kind in ("goto", "end") and src:
-            chk.edges.setdefault(src, set()).add(target)
+            edges.setdefault(src, set()).add(target)
     chk.check_expr_names()
 
     if start in chk.nodes:
@@ -104,16 +105,18 @@ def trapped(chk: Checker, seen: set[str], node_srcs: Sources) -> None:
     # Ways out: the endings, and what is not a node (a goto to nowhere is reported as such,
     # K031, so it counts as a way out here). A node with no way on of its own is reported as
     # a dead end (K030) or is moved on by its rule system (a bomb module's one node): either
-    # way not a trap of this kind. Then whatever leads to a way out, walking edges backwards.
+    # way not a trap of this kind. Most nodes lead straight to a way out (or to a node found
+    # to); the others are kept by what they lead to, and found by walking back from those.
     nodes, edges = chk.nodes, chk.edges
     out = set(chk.endings)
+    out.update(nid for _n, nid, _s, _p in node_srcs if not edges.get(nid))
     back: defaultdict[str, list[str]] = defaultdict(list)
     for src, targets in edges.items():
-        for t in targets:
-            back[t].append(src)
-            if t not in nodes:
-                out.add(t)
-    out.update(nid for _n, nid, _s, _p in node_srcs if not edges.get(nid))
+        if targets <= nodes and targets.isdisjoint(out):
+            for t in targets:
+                back[t].append(src)
+        else:
+            out.add(src)
     todo = list(out)
     while todo:
         for src in back.get(todo.pop(), ()):
