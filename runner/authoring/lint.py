@@ -150,7 +150,7 @@ def _suspect(story: Story, names: dict[str, set[str]]) -> bool:
     seen: set[int] = set()
 
     def bad_expr(node: X.Node | None) -> bool:
-        if node is None or id(node) in seen:
+        if node is None or node[0] == "lit" or id(node) in seen:
             return False
         seen.add(id(node))
         for n in X.nodes(node):  # (most expressions, ``hp > 0``, call nothing)

@@ -117,7 +117,8 @@ def read_actions(chk: Checker, v: Any, pos: tuple[int, int] | None, nid: str) ->
         label = a["label"]
         if type(label) is not str:
             label = chk.want_str(label, vpos(a, "label"), "label")
-        chk.inline(label, vpos(a, "label") or apos)
+        if "{" in label or "}" in label:  # (Checker.inline checks what is inside)
+            chk.inline(label, vpos(a, "label") or apos)
         aid = str(a.get("id", "")) or (
             re.sub(r"\W+", "_", label.lower()).strip("_") if label.isascii() else f"a{i + 1}"
         )
