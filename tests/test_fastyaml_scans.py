@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from runner.story import fastyaml as f
+from runner.story.text import CONTROL
 
 VALUE_INDICATOR = re.compile(
     r"(?:(?<=:)|(?<=\s-))[ \t]+(?:[@`%]|[|>](?![-+0-9]*[ \t]*(?:#[^\n]*)?(?:\r?\n|$)))"
@@ -72,6 +73,16 @@ def test_deep(before: list[str], run: list[str], breaks: list[int]) -> None:
     for text in ("".join(before) + "\n" + "".join(run), "\n" + "".join(plain)):
         deep = f._DEEP if "&" in text or "!" in text else f._DEEP_PLAIN
         assert bool(deep.search(text)) == bool(DEEP.search(text))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.text(alphabet=list("a :\t\n\r\x00\x07\x0b\x1b\x1f\x7f\x80\x85\x9f\xa0\u3000"), max_size=12)
+)
+def test_control(text: str) -> None:
+    # (the check needs_care made before: a control character, a lone \r included)
+    before = bool(CONTROL.search(text) and CONTROL.search(text.replace("\r\n", "\n")))
+    assert f._control(text) == before
 
 
 def test_examples() -> None:
