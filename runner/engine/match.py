@@ -145,14 +145,14 @@ def forms(story: Any, action: Any, shown: str | None = None) -> Forms:
     table = story.cache.get("_forms")
     if table is None:
         table = story.cache["_forms"] = {}
-    label = str(action.label)
     key: Any = id(action)
-    if shown is not None and shown != label:
-        label, key = shown, (id(action), shown)
+    if shown is not None and shown != action.label:
+        key = (key, shown)
     hit = table.get(key)
     if hit is not None and hit[0] is action:
         built: Forms = hit[1]
         return built
+    label = str(action.label) if shown is None else shown
     if len(table) > 20000:
         # Bounded: shown labels vary with the game, and a rule system may build its offers
         # afresh each turn (a push after a failed check), each a new action kept alive here.
@@ -181,6 +181,19 @@ def forms(story: Any, action: Any, shown: str | None = None) -> Forms:
     f = Forms(exact, frozenset(x for x in (plain, *kana) if x), parts, normalise(label))
     table[key] = (action, f)
     return f
+
+
+def forms_of(story: Any, choices: Iterable[Any]) -> list[tuple[Any, Forms]]:
+    """Each choice with its action's :func:`forms`, in one pass: a choice listed with its
+    action's own label (the very string) has them under the action, looked up here without
+    a call per choice; others (a label with ``{…}`` worked out) go through :func:`forms`."""
+    table = story.cache.get("_forms") or {}
+    out = []
+    for c in choices:
+        a = c.action
+        hit = table.get(id(a)) if c.label is a.label else None
+        out.append((c, hit[1] if hit is not None and hit[0] is a else forms(story, a, c.label)))
+    return out
 
 
 # ---- finding ---------------------------------------------------------------------------------
@@ -369,7 +382,7 @@ def find(
     key = normalise(text)
     if not key:
         return Found()
-    fs = [(c, forms(story, c.action, c.label)) for c in choices]
+    fs = forms_of(story, choices)
     for c, f in fs:
         if key in f.exact:
             if not c.n or key in (normalise(str(c.action.label)), normalise(str(c.action.id))):
@@ -380,7 +393,6 @@ def find(
             if not also:
                 return Found(c, (), "exact")
             return Found(None, tuple(sorted((c, *also), key=lambda x: x.n)), "exact")
-    keys = [key]
     keys = [key]
     if len(text) <= _CACHED_LEN and _IDEOGRAPH.search(text):
         k = reader(story)(text)  # 「眼鏡を掛ける」 read as 「めがねをかける」
@@ -422,19 +434,34 @@ def find(
     return Found()
 
 
+def _may_be_close(key: str, texts: Iterable[str], cutoff: float) -> list[str]:
+    """The ``texts`` that :func:`difflib.get_close_matches` could find close to ``key`` (the
+    rest it would turn down anyway). Its first tests count, one character at a time in
+    Python, the characters a text shares with ``key``; here the characters of a text found
+    in ``key`` at all (as many or more) are counted in C (what ``str.translate`` deletes),
+    and a text whose ratio cannot reach ``cutoff`` even so is dropped."""
+    of_key = dict.fromkeys(map(ord, key))
+    lk = len(key)
+    return [
+        x  # (the ratio as difflib works it out: 2 * shared / both lengths)
+        for x in texts
+        if 2.0 * min(len(x) - len(x.translate(of_key)), lk) / (len(x) + lk) >= cutoff
+    ]
+
+
 def suggestions(text: str, candidates: dict[str, str], n: int = 3) -> list[str]:
     """Labels whose normalised words are close to ``text`` (``candidates``: normalised → label)."""
     key = normalise(text)
     if not key:
         return []
-    hits = difflib.get_close_matches(key, list(candidates), n=n * 2, cutoff=0.55)
+    hits = difflib.get_close_matches(key, _may_be_close(key, candidates, 0.55), n * 2, 0.55)
     out: list[str] = []
     for h in hits:
         label = candidates[h]
         if label not in out:
             out.append(label)
-    if not out:
+    if not out and len(key) >= 2:
         for norm, label in candidates.items():
-            if len(key) >= 2 and (key in norm or norm in key) and label not in out:
+            if (key in norm or norm in key) and label not in out:
                 out.append(label)
     return out[:n]
