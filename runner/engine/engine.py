@@ -37,7 +37,7 @@ from runner.engine.gm import (
     take_force,
 )
 from runner.engine.inline import render as render_inline
-from runner.engine.match import MAX_COMMAND, Found, find, forms, normalise, suggestions
+from runner.engine.match import MAX_COMMAND, Found, find, forms_of, normalise, suggestions
 from runner.engine.state import State, _copy
 from runner.rules import system
 from runner.rules.base import RuleError
@@ -376,8 +376,10 @@ def _open(
         return False, ctx
 
 
-def available(story: Story, state: State) -> list[Choice]:
-    """The actions valid now, numbered from 1 as a player sees them (hidden ones last, unnumbered)."""
+def available(story: Story, state: State, *, labels: bool = True) -> list[Choice]:
+    """The actions valid now, numbered from 1 as a player sees them (hidden ones last, unnumbered).
+    With ``labels=False`` a label's ``{…}`` is left as written (for a caller that reads only
+    numbers: step() given a number)."""
     if state.ending is not None:
         return []
     na = _node_actions(story, state.node)
@@ -408,7 +410,7 @@ def available(story: Story, state: State) -> list[Choice]:
             hit = hit.copy()
     else:
         hit = hit.copy()
-    if na.spoken:
+    if na.spoken and labels:
         hit = _labels(story, state, hit, ctx)
     offer = system(story.rules).offer
     return hit if offer is None else offer(story, state, hit)
@@ -433,12 +435,11 @@ def _labels(story: Story, state: State, choices: list[Choice], ctx: Ctx | None) 
     return out
 
 
-def _by_id(story: Story, state: State, command: str) -> Choice | None:
-    """The action a command names by its exact id, if that action is open now: what
-    :func:`match` would find, without weighing every other action of the node."""
-    text = command.strip()
+def _by_id(story: Story, state: State, text: str) -> Choice | None:
+    """The action ``text`` (stripped, not a number) names by its exact id, if that action is
+    open now: what :func:`match` would find, without weighing every other action of the node."""
     na = _node_actions(story, state.node)
-    if na is None or state.ending is not None or _number(text) is not None:
+    if na is None or state.ending is not None:
         return None
     hit = na.by_id.get(text)
     if hit is None or not _open(story, state, hit[0], hit[1], None)[0]:
@@ -543,7 +544,8 @@ def step(
         # A choice that available() just gave for this very state (bots, simulations).
         choices: list[Choice] = []
         choice: Choice | None = command
-        command = command.id
+        command = text = command.id
+        number: int | None = None
     elif command.startswith("!"):
         return _gm_command(
             story, state, command, gm=gm, tail_events=tail_events, dice=dice, manual=manual
@@ -553,11 +555,14 @@ def step(
             story, state, command, dice=dice, manual=manual, gm=gm, tail_events=tail_events
         )
     else:
+        text = command.strip()
+        number = _number(text)
         choices = []
-        choice = _by_id(story, state, command)
+        choice = _by_id(story, state, text) if number is None else None
         if choice is None:
-            choices = available(story, state)
-            found = resolve(story, state, command, choices)
+            # A number is read against the numbers alone: no label's {…} is worked out for it.
+            choices = available(story, state, labels=number is None)
+            found = resolve(story, state, text, choices)
             choice = found.choice
             if found.candidates:  # several actions answer to it: the player says which
                 return state, [_ambiguous(command, found)] + (
@@ -576,7 +581,7 @@ def step(
                 else False
             )
             if not handled:
-                return state, [_no_match(story, state, command, choices)] + (
+                return state, [_no_match(story, state, text, number, choices)] + (
                     tail(story, state, gm=gm) if tail_events else []
                 )
             if handled == "said":  # only words (a look at something): nothing changes, no turn
@@ -786,11 +791,13 @@ def _known_closed(story: Story, state: State, choices: list[Choice]) -> list[Cho
     return out
 
 
-def _no_match(story: Story, state: State, command: str, choices: list[Choice]) -> ErrorEvent:
-    text = command.strip()
+def _no_match(
+    story: Story, state: State, text: str, number: int | None, choices: list[Choice]
+) -> ErrorEvent:
+    """Why nothing answers to ``text`` (stripped; ``number``: its :func:`_number`)."""
     if not text:
         return {"type": "error", "message": "empty command", "code": "empty"}
-    if _number(text) is not None:
+    if number is not None:
         visible = [c for c in choices if c.n]
         return {
             "type": "error",
@@ -799,7 +806,8 @@ def _no_match(story: Story, state: State, command: str, choices: list[Choice]) -
             if visible
             else f"no action {text}",
         }
-    known = find(story, _known_closed(story, state, choices), text, verbs=False)
+    closed = _known_closed(story, state, choices)
+    known = find(story, closed, text, verbs=False) if closed else Found()
     if known.choice is not None or known.candidates:
         ev: ErrorEvent = {
             "type": "error",
@@ -810,15 +818,9 @@ def _no_match(story: Story, state: State, command: str, choices: list[Choice]) -
             ev["label"] = _labels(story, state, [known.choice], None)[0].label  # as shown
         return ev
     cands: dict[str, str] = {}
-    for c in choices:
-        if not c.n:
-            continue
+    for c, f in forms_of(story, [c for c in choices if c.n]):
         cands[normalise(c.label)] = c.label
-        for form in (
-            *forms(story, c.action, c.label).plain,
-            normalise(c.id),
-            *(normalise(al) for al in c.aliases),
-        ):
+        for form in (*f.plain, normalise(c.id), *(normalise(al) for al in c.aliases)):
             cands.setdefault(form, c.label)
     near = suggestions(text, cands)
     ev = {
