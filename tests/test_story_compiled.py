@@ -8,6 +8,7 @@ import json
 import marshal
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -248,21 +249,92 @@ def test_the_encoding_writes_every_field_of_the_model() -> None:
         )
 
 
-def test_a_large_story_is_written_by_a_child_and_read_back(tmp_path: Path, cache: Path) -> None:
-    """The compiled form is written by a child process (the first load costs what it did
-    before the cache); flush() waits for it, and the next load reads it."""
+def test_the_first_load_forks_nothing_and_writes_nothing_before_flush(
+    tmp_path: Path, cache: Path
+) -> None:
+    """A first load costs what it did before the cache: no child process shares the story's
+    memory with the game (every page either touched would be copied), nothing is encoded;
+    flush() (at exit) writes the compiled form, and the next load reads it."""
+    room = _room(tmp_path)
+    first = _load_story(room)
+    assert not compiled._writers, "a child process was forked by the load"
+    assert _entries(cache) == []
+    compiled.flush()
+    [entry] = _entries(cache)
+    same(compiled.read(entry.stem), first)
+
+
+def test_a_large_story_is_written_by_a_child_at_flush_and_read_back(
+    tmp_path: Path, cache: Path
+) -> None:
+    """A large story's compiled form is written by a child process when flush() runs, not
+    before (the load and the play after it go on alone); flush() waits for it."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from ring import ring_story_yaml
 
     story = tmp_path / "ring.yaml"
     story.write_text(ring_story_yaml(compiled.SMALL + 10), encoding="utf-8")
     first = _load_story(story)
-    assert compiled._writers, "no child process writes the compiled form"
+    assert not compiled._writers and _entries(cache) == []
+    pid = os.getpid()
     compiled.flush()
+    assert os.getpid() == pid
     [entry] = _entries(cache)
     again = compiled.read(entry.stem)
     assert again is not None
     same(again, first)
+
+
+def test_a_command_keeps_the_compiled_form_at_exit_and_a_large_one_without_waiting(
+    tmp_path: Path, cache: Path
+) -> None:
+    """The compiled form is written as the process ends: a small story's by the process
+    itself, a large one's by a child that outlives it, on the null device (whoever reads the
+    command's output is not kept waiting for the writer)."""
+    import time
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from ring import ring_story_yaml
+
+    big = tmp_path / "ring.yaml"
+    big.write_text(ring_story_yaml(compiled.SMALL + 10), encoding="utf-8")
+    code = "import sys\nfrom runner.story import load\nfor p in sys.argv[1:]:\n    load(p)\n"
+    env = {**os.environ, "KATARI_CACHE": str(cache)}
+    r = subprocess.run(
+        [sys.executable, "-c", code, str(_room(tmp_path)), str(big)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0 and r.stdout == "" and r.stderr == "", r.stderr[-2000:]
+    deadline = time.monotonic() + 120
+    while len(_entries(cache)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert len(_entries(cache)) == 2
+    for entry in _entries(cache):
+        assert compiled.read(entry.stem) is not None
+
+
+def test_the_compiled_form_goes_where_the_cache_was_when_loaded(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Written later, it still goes to the folder the load looked in (a test's or a
+    command's KATARI_CACHE may be gone by the exit); at most MAX_PENDING stories wait."""
+    room = _room(tmp_path)
+    _load_story(room)
+    elsewhere = tmp_path / "elsewhere"
+    monkeypatch.setenv("KATARI_CACHE", str(elsewhere))
+    compiled.flush()
+    assert len(_entries(cache)) == 1 and not elsewhere.exists()
+    for i in range(compiled.MAX_PENDING + 2):
+        twin = tmp_path / f"twin{i}"
+        shutil.copytree(room, twin)
+        _load_story(twin)
+    assert len(compiled._pending) == compiled.MAX_PENDING
+    compiled.flush()
+    assert len(_entries(elsewhere)) == compiled.MAX_PENDING
 
 
 def test_a_stale_entry_written_by_us_is_ignored_and_rebuilt(tmp_path: Path, cache: Path) -> None:
@@ -346,11 +418,11 @@ def test_a_shipped_story_loads_in_one_fast_pass(path: Path) -> None:
     assert r.stdout.strip() == "False", f"{path.name} was read again by the careful pass"
 
 
-def test_without_a_fork_a_small_story_is_written_at_once_and_a_large_one_not_kept(
+def test_without_a_fork_a_small_story_is_written_and_a_large_one_not_kept(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A process that runs threads does not fork: a small story's compiled form is written
-    before load() returns; a large one is not kept (its first load costs what it did)."""
+    """A process that runs threads does not fork: flush() writes a small story's compiled
+    form itself; a large one is not kept (its next load reads the YAML, as before the cache)."""
     import threading
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -358,8 +430,10 @@ def test_without_a_fork_a_small_story_is_written_at_once_and_a_large_one_not_kep
 
     monkeypatch.setattr(threading, "active_count", lambda: 2)
     _load_story(_room(tmp_path))
+    compiled.flush()
     assert not compiled._writers and len(_entries(cache)) == 1
     big = tmp_path / "ring.yaml"
     big.write_text(ring_story_yaml(compiled.SMALL), encoding="utf-8")
     _load_story(big)
+    compiled.flush()
     assert not compiled._writers and len(_entries(cache)) == 1

@@ -29,14 +29,19 @@ else the user cache folder (``platformdirs.user_cache_dir("katari")``).
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import marshal
 import os
 import stat
 import sys
 from pathlib import Path
 from typing import Any
+
+try:  # BLAKE2 and the constant-time compare themselves: hashlib and hmac load OpenSSL (~3 ms)
+    from _blake2 import blake2b
+    from _operator import _compare_digest as compare_digest
+except ImportError:  # a Python built without them: the same, through hashlib and hmac
+    from hashlib import blake2b
+    from hmac import compare_digest  # type: ignore[no-redef]
 
 from runner.folders import cache_dir as cache_dir  # (the loader asks it too)
 from runner.story import model as m
@@ -52,18 +57,23 @@ CHUNK = 1000
 """Nodes marshalled together: a read decodes one chunk at a time, so the plain tuples of only
 one chunk live beside the story being built (peak memory), and marshal needs no sharing pass."""
 SMALL = 1000
-"""Nodes below which a story is written at once where no child process can write it
-(:func:`write_later`): a few milliseconds, against seconds for a story of 100,000 nodes."""
+"""Nodes below which :func:`flush` writes a story's compiled form itself (a few milliseconds),
+not by a child process (seconds for a story of 100,000 nodes)."""
 _CODE_DIRS = ("story", "rules")
 
 
 def _private(folder: Path) -> bool:
     """Makes ``folder/compiled`` (0700) if needed; False if it is not ours alone."""
+    d = folder / "compiled"
     try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        d = folder / "compiled"
-        d.mkdir(exist_ok=True, mode=0o700)
-        st = os.lstat(d)
+        st = os.lstat(d)  # there already (most loads): one look
+    except FileNotFoundError:
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            d.mkdir(exist_ok=True, mode=0o700)
+            st = os.lstat(d)
+        except OSError:
+            return False
     except OSError:
         return False
     if not stat.S_ISDIR(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
@@ -106,7 +116,7 @@ def _key(d: Path) -> bytes | None:
 def _code_stamp() -> bytes:
     import runner
 
-    h = hashlib.blake2b(digest_size=16)
+    h = blake2b(digest_size=16)
     h.update(
         f"{getattr(runner, '__version__', '')}|{sys.version}|{marshal.version}|{FORMAT}".encode()
     )
@@ -114,11 +124,25 @@ def _code_stamp() -> bytes:
 
     for name in rules.names():  # the installed rule systems, and where each comes from
         h.update(f"rules|{name}|{rules.source(name)}\n".encode())
-    base = os.path.dirname(runner.__file__)
-    for sub in _CODE_DIRS:
-        for line in sorted(_stamps(os.path.join(base, sub), sub)):
-            h.update(line.encode())
+    h.update(_modules_stamp())
     return h.digest()
+
+
+_walked: list[bytes] = []
+
+
+def _modules_stamp() -> bytes:
+    """The size and time of every module of the loader and the rule systems, as this process
+    first found them (walked once a process: the code it runs is the code it imported)."""
+    if not _walked:
+        import runner
+
+        base = os.path.dirname(runner.__file__)
+        lines = [
+            line for sub in _CODE_DIRS for line in sorted(_stamps(os.path.join(base, sub), sub))
+        ]
+        _walked.append("".join(lines).encode())
+    return _walked[0]
 
 
 def _stamps(folder: str, rel: str) -> list[str]:
@@ -143,7 +167,7 @@ def _stamps(folder: str, rel: str) -> list[str]:
 
 def story_key(files: list[tuple[str, bytes]], check_hooks: bool) -> str:
     """The name of a story's compiled form: a hash of its files and of the code that reads them."""
-    h = hashlib.blake2b(digest_size=20)
+    h = blake2b(digest_size=20)
     h.update(_code_stamp())
     h.update(b"hooks" if check_hooks else b"nohooks")
     for name, data in files:
@@ -152,9 +176,9 @@ def story_key(files: list[tuple[str, bytes]], check_hooks: bool) -> str:
     return h.hexdigest()
 
 
-def _store() -> tuple[Path, bytes] | None:
+def store() -> tuple[Path, bytes] | None:
     """The private ``compiled`` folder and its hash key, or None (the cache off, or the
-    folder or its key not ours alone)."""
+    folder or its key not ours alone). A load asks once, and reads and writes there."""
     folder = cache_dir()
     if folder is None or not _private(folder):
         return None
@@ -163,9 +187,10 @@ def _store() -> tuple[Path, bytes] | None:
     return None if mac_key is None else (d, mac_key)
 
 
-def read(key: str) -> m.Story | None:
-    """The compiled story under ``key``, or None (absent, off, or not to be trusted)."""
-    found = _store()
+def read(key: str, found: tuple[Path, bytes] | None = None) -> m.Story | None:
+    """The compiled story under ``key`` (in ``found``, the folder and key from :func:`store`;
+    else the cache's now), or None (absent, off, or not to be trusted)."""
+    found = found or store()
     if found is None:
         return None
     d, mac_key = found
@@ -186,8 +211,8 @@ def read(key: str) -> m.Story | None:
         _drop(p)
         return None
     body = memoryview(blob)[head:]
-    mac = hashlib.blake2b(body, key=mac_key, digest_size=32).digest()
-    if not hmac.compare_digest(mac, blob[len(MAGIC) : head]):
+    mac = blake2b(body, key=mac_key, digest_size=32).digest()
+    if not compare_digest(mac, blob[len(MAGIC) : head]):
         _drop(p)
         return None
     try:
@@ -200,9 +225,11 @@ def read(key: str) -> m.Story | None:
         return None
 
 
-def write(key: str, story: m.Story) -> bool:
-    """Keeps ``story`` compiled under ``key``; False if it could not (the cache is a help only)."""
-    found = _store()
+def write(key: str, story: m.Story, found: tuple[Path, bytes] | None = None) -> bool:
+    """Keeps ``story`` compiled under ``key`` (in ``found``, the folder and hash key from
+    :func:`store` when it was loaded; else the cache's now); False if it could not (the cache
+    is a help only)."""
+    found = found or store()
     if found is None:
         return False
     d, mac_key = found
@@ -212,7 +239,7 @@ def write(key: str, story: m.Story) -> bool:
         return False
     if len(body) > MAX_BYTES:
         return False
-    mac = hashlib.blake2b(body, key=mac_key, digest_size=32).digest()
+    mac = blake2b(body, key=mac_key, digest_size=32).digest()
     tmp = d / f".{key}.{os.getpid()}.tmp"
     try:
         fd = os.open(
@@ -229,59 +256,101 @@ def write(key: str, story: m.Story) -> bool:
     return True
 
 
+_pending: dict[str, tuple[tuple[Path, bytes], str, m.Story]] = {}
+"""Stories loaded from their YAML whose compiled form is still to be written, by path (the
+latest load of each): :func:`flush` writes them."""
+MAX_PENDING = 4
+"""Loaded stories kept for writing at most; the oldest beyond are not kept (their next load
+reads the YAML and keeps them then): a process that loads one story after another does not
+hold them all."""
 _writers: list[int] = []
 
 
-def write_later(key: str, story: m.Story) -> None:
-    """Keeps ``story`` compiled under ``key`` without making its load slower.
+def write_later(key: str, story: m.Story, found: tuple[Path, bytes] | None = None) -> None:
+    """Keeps ``story`` compiled under ``key`` without making anything before the exit slower.
 
-    A child process writes it (``os.fork``: it shares the story's memory, encodes it and
-    exits; forking costs a millisecond or two) while this one goes on to play; :func:`flush`,
-    run at exit, waits for it. Where there is no fork, or this process already runs threads
-    (a fork would copy their locks mid-use), a story under SMALL nodes is written at once
-    and a larger one is not kept: its next load reads the YAML again, as before the cache."""
+    Nothing is written now: neither the load nor what follows it pays for the writing (a child
+    process forked here would share the story's memory with the game, and every page either
+    touched would be copied while it ran). :func:`flush`, run at exit, writes it."""
     if story.translation is not None:
         return  # only the story as written is kept; a translation is laid over it on load
-    import threading
-
-    if not hasattr(os, "fork") or threading.active_count() > 1:
-        if len(story.nodes) < SMALL:
-            write(key, story)
+    found = found or store()  # the folder now (the environment may change before the exit)
+    if found is None:
         return
-    if cache_dir() is None:
-        return
-    if not _writers:
+    if not _pending and not _writers:
         import atexit
 
-        atexit.register(flush)
-    pid = os.fork()
-    if pid:
-        _writers.append(pid)
-        return
-    code = 1
-    try:  # the child: no signal from the terminal, no collector passes, no exit handlers
-        import gc
-        import signal
-
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        gc.disable()
-        try:
-            os.nice(10)
-        except OSError:
-            pass
-        code = 0 if write(key, story) else 1
-    finally:
-        os._exit(code)
+        atexit.register(flush, False)
+    _pending.pop(story.path, None)
+    _pending[story.path] = (found, key, story)
+    while len(_pending) > MAX_PENDING:
+        del _pending[next(iter(_pending))]
 
 
-def flush() -> None:
-    """Waits for the compiled forms being written by child processes (:func:`write_later`)."""
-    while _writers:
+def _can_fork() -> bool:
+    """Whether a child process may be forked: there is ``os.fork``, and no other thread runs
+    (a fork would copy their locks mid-use; a process that never imported threading runs none)."""
+    threading = sys.modules.get("threading")
+    return hasattr(os, "fork") and (threading is None or threading.active_count() <= 1)
+
+
+def flush(wait: bool = True) -> None:
+    """Writes the compiled forms of the stories loaded from their YAML (:func:`write_later`).
+
+    A story under SMALL nodes is written at once (a few milliseconds). A larger one is written
+    by a child process (``os.fork``: it shares the story's memory, encodes it and exits; the
+    seconds a story of 100,000 nodes takes are not spent before the exit), waited for unless
+    ``wait`` is False (at exit: the writer outlives the command, on its own session with no
+    terminal), or not kept where no child can be forked: its next load reads the YAML again.
+    """
+    import gc
+
+    while _pending:
+        _, (found, key, story) = _pending.popitem()
+        if len(story.nodes) < SMALL:
+            was_enabled = gc.isenabled()
+            gc.disable()  # many new tuples, none of them garbage
+            try:
+                write(key, story, found)
+            finally:
+                if was_enabled:
+                    gc.enable()
+        elif _can_fork():
+            pid = os.fork()
+            if pid == 0:
+                _child(key, story, found, detach=not wait)
+            _writers.append(pid)
+    while wait and _writers:
         pid = _writers.pop()
         try:
             os.waitpid(pid, 0)
         except (ChildProcessError, InterruptedError):
             pass
+
+
+def _child(key: str, story: m.Story, found: tuple[Path, bytes], detach: bool) -> None:
+    """The writer (in the forked child): no signal from the terminal, no collector passes, no
+    exit handlers; detached, a session of its own with its standard streams on the null
+    device (whoever waits for the command's output is not kept waiting for the writer)."""
+    code = 1
+    try:
+        import gc
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        gc.disable()
+        if detach:
+            os.setsid()
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+        try:
+            os.nice(10)
+        except OSError:
+            pass
+        code = 0 if write(key, story, found) else 1
+    finally:
+        os._exit(code)
 
 
 def _drop(p: Path) -> None:

@@ -56,7 +56,11 @@ class _Retry(Exception):
 
 
 def _read_files(
-    files: list[Path], chk: Checker, fast: bool = False, root: Path | None = None
+    files: list[Path],
+    chk: Checker,
+    fast: bool = False,
+    root: Path | None = None,
+    read: dict[Path, bytes] | None = None,
 ) -> list[tuple[str, Any]]:
     docs = []
     total = 0
@@ -64,7 +68,10 @@ def _read_files(
         name = str(f)
         chk.file = name
         try:
-            raw = read_bytes(f, root, limit=min(MAX_FILE_BYTES, MAX_STORY_BYTES - total))
+            if read is not None and f in read:
+                raw = read[f]  # as read for the cache's key, within the same bounds
+            else:
+                raw = read_bytes(f, root, limit=min(MAX_FILE_BYTES, MAX_STORY_BYTES - total))
             total += len(raw)
             text = decode(raw)
         except SourceError as e:
@@ -138,56 +145,64 @@ def load(path: str | os.PathLike[str], *, check_hooks: bool = True) -> Story:
 
     A story loaded before and unchanged since (its files, Katari's code) is read from its
     compiled form in the user cache (:mod:`runner.story.compiled`), which skips YAML and checks."""
-    key = _cache_key(path, check_hooks)
-    story = _from_cache(key) if key is not None else None
+    key, read = _cache_key(path, check_hooks)
+    found = None
+    if key is not None:
+        from runner.story import compiled
+
+        found = compiled.store()  # the folder and its hash key, asked once a load
+    story = _from_cache(key, found) if key is not None and found is not None else None
     if story is None:
-        story, diags = _load(path, check_hooks=check_hooks)
+        story, diags = _load(path, check_hooks=check_hooks, read=read)
         errors = [d for d in diags if d.severity == "error"]
         if errors or story is None:
             raise StoryError(errors or diags)
-        if key is not None:
-            from runner.story import compiled
-
-            compiled.write_later(key, story)
+        if key is not None and found is not None:
+            compiled.write_later(key, story, found)
     from runner import kana
 
     kana.attach(story)  # kana readings for matching what players type (pyopenjtalk, if installed)
     return story
 
 
-def _cache_key(path: str | os.PathLike[str], check_hooks: bool) -> str | None:
-    """The compiled form's name for the story at ``path`` as it is now, or None (no cache,
-    or files the loader must report on: it reads them again and says what is wrong)."""
+def _cache_key(
+    path: str | os.PathLike[str], check_hooks: bool
+) -> tuple[str | None, dict[Path, bytes] | None]:
+    """The compiled form's name for the story at ``path`` as it is now, with its files and
+    their bytes as read for it (a miss reads them from there, not from the disk again); or None
+    (no cache, or files the loader must report on: it reads them again and says what is wrong)."""
     from runner.story import compiled
 
     if compiled.cache_dir() is None:
-        return None
+        return None, None
     p = Path(path)
     try:
         if not p.exists():
-            return None
+            return None, None
         files = story_files(p)
         if not files or len(files) > MAX_FILES:
-            return None
+            return None, None
         root = story_root(p)
         got, total = [], 0
         for f in files:
             raw = read_bytes(f, root, limit=min(MAX_FILE_BYTES, MAX_STORY_BYTES - total))
             total += len(raw)
-            got.append((str(f), raw))
+            got.append((f, raw))
     except (SourceError, OSError):
-        return None
-    return compiled.story_key([("", str(p).encode("utf-8", "surrogateescape")), *got], check_hooks)
+        return None, None
+    named = [(str(f), raw) for f, raw in got]
+    key = compiled.story_key([("", str(p).encode("utf-8", "surrogateescape")), *named], check_hooks)
+    return key, dict(got)
 
 
-def _from_cache(key: str) -> Story | None:
+def _from_cache(key: str, found: tuple[Path, bytes]) -> Story | None:
     from runner.story import compiled
 
     was_enabled = gc.isenabled()
     gc.disable()  # as in _load: millions of new objects, none of them garbage
     story = None
     try:
-        story = compiled.read(key)
+        story = compiled.read(key, found)
         return story
     finally:
         if was_enabled:
@@ -202,7 +217,7 @@ def check(path: str | os.PathLike[str]) -> tuple[Story | None, list[Diagnostic]]
 
 
 def _load(
-    path: str | os.PathLike[str], *, check_hooks: bool
+    path: str | os.PathLike[str], *, check_hooks: bool, read: dict[Path, bytes] | None = None
 ) -> tuple[Story | None, list[Diagnostic]]:
     # Positions cost most of the loading time on large stories, and only a story with
     # problems needs them: load fast first, and again with positions if anything is wrong.
@@ -213,13 +228,13 @@ def _load(
     story: Story | None = None
     try:
         try:
-            story, diags = _load_pass(path, check_hooks=check_hooks, fast=True)
+            story, diags = _load_pass(path, check_hooks=check_hooks, fast=True, read=read)
         except _Retry:
             story, diags = None, []
         else:
             if not diags:
                 return story, diags
-        story, diags = _load_pass(path, check_hooks=check_hooks, fast=False)
+        story, diags = _load_pass(path, check_hooks=check_hooks, fast=False, read=read)
         return story, diags
     finally:
         if was_enabled:
@@ -247,7 +262,11 @@ FREEZE_NODES = 1000
 
 
 def _load_pass(
-    path: str | os.PathLike[str], *, check_hooks: bool, fast: bool
+    path: str | os.PathLike[str],
+    *,
+    check_hooks: bool,
+    fast: bool,
+    read: dict[Path, bytes] | None = None,
 ) -> tuple[Story | None, list[Diagnostic]]:
     find_hook = None
     if check_hooks:
@@ -260,14 +279,14 @@ def _load_pass(
     if not p.exists():
         chk.err(None, "no such file or folder", "K100", file=str(path))
         return None, chk.diags
-    files = story_files(p)
+    files = story_files(p) if read is None else list(read)
     if not files:
         chk.err(None, "no .yaml files in this folder", "K100", file=str(path))
         return None, chk.diags
     if len(files) > MAX_FILES:
         chk.err(None, f"more than {MAX_FILES} .yaml files in this folder", "K100", file=str(path))
         return None, chk.diags
-    docs = _read_files(files, chk, fast, story_root(p))
+    docs = _read_files(files, chk, fast, story_root(p), read)
 
     meta, meta_file, sections, extra = gather(chk, docs)
     if meta is None:
