@@ -8,10 +8,7 @@ precious: deleting it only costs time."""
 
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 OFF = ("off", "0", "no", "false")
@@ -41,6 +38,11 @@ def working_cache_dir() -> Path:
     if found is not None:
         return found
     if _scratch is None:
+        # Imported here: a story's load asks cache_dir() alone (shutil and tempfile: ~3 ms).
+        import atexit
+        import shutil
+        import tempfile
+
         _scratch = Path(tempfile.mkdtemp(prefix="katari-cache-"))
         atexit.register(shutil.rmtree, _scratch, ignore_errors=True)
     return _scratch
