@@ -187,6 +187,11 @@ def store() -> tuple[Path, bytes] | None:
     return None if mac_key is None else (d, mac_key)
 
 
+def has(key: str, found: tuple[Path, bytes]) -> bool:
+    """Whether a compiled form under ``key`` is there to be read (not yet whether it holds)."""
+    return os.path.lexists(found[0] / f"{key}.kc")
+
+
 def read(key: str, found: tuple[Path, bytes] | None = None) -> m.Story | None:
     """The compiled story under ``key`` (in ``found``, the folder and key from :func:`store`;
     else the cache's now), or None (absent, off, or not to be trusted)."""

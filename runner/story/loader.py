@@ -151,7 +151,10 @@ def load(path: str | os.PathLike[str], *, check_hooks: bool = True) -> Story:
         from runner.story import compiled
 
         found = compiled.store()  # the folder and its hash key, asked once a load
-    story = _from_cache(key, found) if key is not None and found is not None else None
+    story = None
+    if key is not None and found is not None and compiled.has(key, found):
+        read = None  # the YAML's bytes are not held while the compiled form is read (peak memory)
+        story = _from_cache(key, found)
     if story is None:
         story, diags = _load(path, check_hooks=check_hooks, read=read)
         errors = [d for d in diags if d.severity == "error"]
