@@ -144,9 +144,12 @@ def test_slot_names_cannot_escape_the_folder(home: Path, story) -> None:
         with pytest.raises(SaveError):
             files.slot_path(story.id, bad)
     assert files.valid_slot("セーブ1")
-    repl, out = _repl(story, "save ../../etc\nsave セーブ1\n", new=True)
+    repl, out = _repl(story, "save ../../etc\nsave " + "長" * 300 + "\nsave セーブ1\n", new=True)
     repl.run()
-    assert "セーブ名に使えない文字" in out.getvalue()
+    said = out.getvalue().replace("\n", "")  # (long lines wrap)
+    # Each refusal says what a save name may be (the characters and the length), once each.
+    assert said.count("セーブ名は文字・数字・_・- の40字まで") == 2
+    assert "'../../etc'" in said and "'" + "長" * 40 + "…'" in said
     assert files.slot_path(story.id, "セーブ1").exists()
 
 

@@ -136,7 +136,7 @@ class MetaCommands(ConsoleBase):
     def cmd_save(self, args: list[str]) -> None:
         slot = args[0] if args else "quick"
         if not files.valid_slot(slot):
-            self.say(t("bad_slot", self.lang, slot=slot[:40]), "class:error")
+            self.say(t("bad_slot", self.lang, slot=_shown(slot)), "class:error")
             return
         if files.is_autosave(slot):
             self.say(t("slot_reserved", self.lang, slot=slot), "class:error")
@@ -149,7 +149,7 @@ class MetaCommands(ConsoleBase):
             try:
                 path = files.save_path(self.story.id, name)
             except SaveError:
-                self.say(t("bad_slot", self.lang, slot=name[:40]), "class:error")
+                self.say(t("bad_slot", self.lang, slot=_shown(name)), "class:error")
                 return
             if not path.exists():
                 self.say(t("no_save", self.lang, slot=name), "class:error")
@@ -420,3 +420,8 @@ class MetaCommands(ConsoleBase):
 
     def cmd_quit(self, args: list[str]) -> None:
         raise Quit
+
+
+def _shown(name: str) -> str:
+    """A refused save name as the answer quotes it (a long one cut, and marked as cut)."""
+    return name if len(name) <= 40 else name[:40] + "…"
