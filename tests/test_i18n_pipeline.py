@@ -368,3 +368,12 @@ def test_proper_names_a_translation_keeps_survive_import_and_export(
     assert rows[1]["id"] == "#proper_names" and rows[1]["translation"] == "深海, アトリエ"
     assert run(capsys, "strings", "import", str(story_dir), str(tmp_path / "x.csv"))[0] == 0
     assert T.apply(load(story_dir), "en").translation.proper_names == {"深海", "アトリエ"}
+
+
+def test_export_into_a_folder_not_made_yet_makes_it(capsys, tmp_path) -> None:
+    """`-o translations/en.po` in a story with no translations/ folder yet writes the file."""
+    out = tmp_path / "new" / "translations" / "en.po"
+    rc, _, err = run(
+        capsys, "strings", "export", "deep_sea_atelier", "--lang", "en", "-o", str(out)
+    )
+    assert rc == 0 and out.exists() and 'msgid ""' in out.read_text(encoding="utf-8"), err

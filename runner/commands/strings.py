@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -79,6 +80,7 @@ def run_export(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     try:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # (translations/ may be new)
         with open(args.output, "w", encoding="utf-8", newline="") as f:
             f.write(text)
     except OSError as e:
