@@ -48,6 +48,18 @@ STAT_SYNONYMS: tuple[frozenset[str], ...] = tuple(
 NESTED = ("chars", "skills")
 """Sheet parts one level down whose numbers ``!stat`` may change (``!stat pc 目星=70``)."""
 
+SWITCH_WORDS = {
+    "はい": "true",
+    "オン": "true",
+    "yes": "true",
+    "on": "true",
+    "いいえ": "false",
+    "オフ": "false",
+    "no": "false",
+    "off": "false",
+}
+"""Words a GM types for a switch's value (``!set light yes``, 変数 天井の照明 はい): true or
+false, unless the story has a variable of that name."""
 _INT = re.compile(r"^[+-]?\d+$")
 _DICE = re.compile(r"^\d*[dD]\d+(?:[+-](?:\d*[dD])?\d+)*$")
 _STAT = re.compile(r"^(?:(.*?)\s+)?([^\s+=\-]+?)\s*([+=\-])\s*(\S+)$")
@@ -355,6 +367,8 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict[str, Any]:
         from runner.story.expr import ExprError, parse
 
         text = " ".join(rest)
+        if text.casefold() in SWITCH_WORDS and text not in story.variables:
+            text = SWITCH_WORDS[text.casefold()]
         try:
             value = ctx.eval(parse(text))
         except (ExprError, EvalError) as e:

@@ -125,19 +125,7 @@ class GmPart(ConsoleBase):
         if not args:
             return f"!{verb}"
         if verb == "set":
-            value = " ".join(args[1:])
-            words = {
-                "はい": "true",
-                "オン": "true",
-                "yes": "true",
-                "on": "true",
-                "いいえ": "false",
-                "オフ": "false",
-                "no": "false",
-                "off": "false",
-            }
-            value = words.get(value.casefold(), value)
-            return f"!set {args[0]} {value}".rstrip()
+            return f"!set {args[0]} {' '.join(args[1:])}".rstrip()  # (はい/yes: the engine's)
         if verb == "clock":
             return "!clock " + clock_words(" ".join(args), absolute=word in ("時刻",))
         if verb == "force":
