@@ -205,8 +205,10 @@ def test_the_clock_in_the_gms_words_and_times_past_midnight(deep) -> None:
         "時刻 13時",
         "時刻 25:00",
         "時刻 01:00",
+        "時計 -30",
     ]
     repl, out = _console(deep, lines)
+    assert "時計は戻せません（進めるだけです）：「-30」" in out
     assert "［GM 上書き］ 時計を30分進めました（10:00 → 10:30）" in out
     assert "［GM 上書き］ 時計を1時間00分進めました（10:30 → 11:30）" in out
     assert (

@@ -307,6 +307,10 @@ def clock_delta(story: Any, clock: int, raw: str) -> int:
     days (``25:00`` is the next day's 01:00). A time already past is refused, never read as
     tomorrow: the clock never goes back, and a slip of the finger must not skip a day."""
     text = raw.strip().lower()
+    if text.startswith(("-", "−", "－")) and text[1:].strip():
+        raise Refused(
+            "gm_clock_minus", f"the clock only moves forward ({raw!r} would turn it back)", text=raw
+        )
     if text.startswith("+"):
         m = _SPAN.match(text[1:])
         if text[1:] and m and (m.group(1) or m.group(2)):
