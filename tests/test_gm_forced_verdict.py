@@ -149,7 +149,7 @@ def test_a_forced_failure_on_an_extreme_roll_reads_as_the_ruling_on_both_screens
         timeout=120,
     )
     assert (
-        "🎲 目星 1d100<=60：[00] [5] → 5（目標 60） （GMの裁定で失敗）" in w.stdout
+        "🎲 目星 1d100<=60：[00] [5] → 5（目標 60）（GMの裁定で失敗）" in w.stdout
         and "特に目を引くものはない。" in w.stdout
     )
     assert (

@@ -206,6 +206,12 @@ def level_text(level: Any, lang: str) -> str:
     return str(level) if s == key else s
 
 
+def level_gap(level: str) -> str:
+    """What goes between a roll's line and its level: a space, none before a full-width
+    bracket (「（目標 50）（GMの裁定で失敗）」, not 「（目標 50） （…」)."""
+    return "" if level.startswith(("（", "【", "「")) else " "
+
+
 def roll_text(ev: RollEvent, lang: str, system: str | None = None) -> tuple[str, str]:
     """(the roll line without its level, the level text) for a ``roll`` event; a roll whose
     outcome the GM forced shows the ruling instead of the dice's level."""
@@ -302,7 +308,7 @@ class Renderer:
             line, level = roll_text(ev, lang, getattr(self.story, "rules", None))
             frags: Line = [("class:roll", line)]
             if level:
-                frags.append(("class:roll.level", " " + level))
+                frags.append(("class:roll.level", level_gap(level) + level))
             if ev.get("keeper") and not self.gm:
                 return []
             return [frags]
@@ -1153,7 +1159,7 @@ def markdown_turn(
             out.append("")
         elif ev["type"] == "roll":
             line, level = roll_text(ev, lang, getattr(story, "rules", None))
-            out.append(f"`{line}`" + (f" **{level}**" if level else ""))
+            out.append(f"`{line}`" + (f"{level_gap(level)}**{level}**" if level else ""))
             out.append("")
         elif ev["type"] == "ending":
             kname = t(f"kind_{ev.get('kind')}", lang)
