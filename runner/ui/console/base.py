@@ -262,10 +262,11 @@ class ConsoleBase:
     ) -> None:
         """Writes a turn's ``events`` (and hands them to the players' view and the narrator).
         ``early``: those already written while the table was asked for dice (step_asking);
-        when the turn begins with them, only the rest is written and spoken now."""
+        when the turn holds them all, in their order, only the rest is written and spoken now
+        (a GM's override puts its own line first, before the events it set off)."""
         whole = events
-        if early and list(events[: len(early)]) == list(early):
-            events = events[len(early) :]
+        if early:
+            events = not_yet_written(events, early)
         present = getattr(self.io, "present", None)  # (the screen-reader console's own lines)
         self.io.write(
             present(self, events, command)
@@ -341,3 +342,17 @@ class ConsoleBase:
             if names:
                 skill = t("help_roll_skill", self.lang, skill=names[0])
         return t("help_roll", self.lang, skill=skill)
+
+
+def not_yet_written(events: Events, early: Events) -> Events:
+    """``events`` without ``early`` (events written while dice were asked for): the same
+    faces make the same events again, so ``early`` is found in ``events`` in its order; if it
+    is not (nothing to go by), every event is written."""
+    rest: Events = []
+    i = 0
+    for e in events:
+        if i < len(early) and e == early[i]:
+            i += 1
+        else:
+            rest.append(e)
+    return rest if i == len(early) else list(events)
