@@ -144,11 +144,14 @@ def test_slot_names_cannot_escape_the_folder(home: Path, story) -> None:
         with pytest.raises(SaveError):
             files.slot_path(story.id, bad)
     assert files.valid_slot("セーブ1")
-    repl, out = _repl(story, "save ../../etc\nsave " + "長" * 300 + "\nsave セーブ1\n", new=True)
+    cmds = "save ../../etc\nsave " + "長" * 300 + "\nsave before door\nsave セーブ1\n"
+    repl, out = _repl(story, cmds, new=True)
     repl.run()
     said = out.getvalue().replace("\n", "")  # (long lines wrap)
-    # Each refusal says what a save name may be (the characters and the length), once each.
-    assert said.count("セーブ名は文字・数字・_・- の40字まで") == 2
+    # Each refusal says what a save name may be (the characters and the length), once each;
+    # a name with spaces is refused whole (it used to save as its first word).
+    assert said.count("セーブ名は文字・数字・_・- の40字まで") == 3
+    assert "'before door'" in said and not files.slot_path(story.id, "before").exists()
     assert "'../../etc'" in said and "'" + "長" * 40 + "…'" in said
     assert files.slot_path(story.id, "セーブ1").exists()
 

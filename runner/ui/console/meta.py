@@ -134,7 +134,7 @@ class MetaCommands(ConsoleBase):
             self.say(f"  {i:>3}. {e.command}{dice}")
 
     def cmd_save(self, args: list[str]) -> None:
-        slot = args[0] if args else "quick"
+        slot = " ".join(args) if args else "quick"  # (`save before door`: refused, not `before`)
         if not files.valid_slot(slot):
             self.say(t("bad_slot", self.lang, slot=_shown(slot)), "class:error")
             return
@@ -145,7 +145,7 @@ class MetaCommands(ConsoleBase):
 
     def cmd_load(self, args: list[str]) -> None:
         if args:
-            name = args[0]
+            name = " ".join(args)
             try:
                 path = files.save_path(self.story.id, name)
             except SaveError:
