@@ -993,7 +993,7 @@ def gm_people(ev: Mapping[str, Any], story: Any, lang: str) -> list[str]:
         cond: dict[str, Any] = found if isinstance(found, dict) else {}
         # A condition that is on, or of a kind (``insane: temporary``).
         marks = [
-            key_label(k, lang, system) + (f":{cond[k]}" if isinstance(cond[k], str) else "")
+            _condition_mark(k, cond[k], lang, system)
             for k in _display(system).conditions
             if cond.get(k)
         ]
@@ -1009,6 +1009,14 @@ def gm_people(ev: Mapping[str, Any], story: Any, lang: str) -> list[str]:
         )
         rows.append(f"{name}{kind}: " + (" ".join(vals) or compact(sheet)))
     return rows
+
+
+def _condition_mark(key: str, value: Any, lang: str, system: str | None) -> str:
+    """A condition on a character's row: its name (重傷), or the name of its kind
+    (``insane: temporary`` → 一時的狂気), or the key and the value as they are."""
+    if not isinstance(value, str):
+        return key_label(key, lang, system)
+    return value_name(key, value, lang, system) or f"{key_label(key, lang, system)}:{value}"
 
 
 def gm_lines(

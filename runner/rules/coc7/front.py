@@ -58,6 +58,12 @@ SYSTEM.display = Display(
             "stable": "安定",
             "insane": "狂気",
             "fighters": "戦闘中の敵の耐久力",
+            # The fight, in the GM panel's hidden values.
+            "combat": "戦闘",
+            "round": "ラウンド",
+            "order": "順番",
+            "awaiting": "待ち",
+            "actor": "手番",
         },
         "en": {
             "hp": "HP",
@@ -77,6 +83,11 @@ SYSTEM.display = Display(
             "stable": "stable",
             "insane": "insane",
             "fighters": "enemies' HP in the fight",
+            "combat": "fight",
+            "round": "round",
+            "order": "order",
+            "awaiting": "awaiting",
+            "actor": "actor",
             # A story's sheets written with the rules' Japanese keys (an enemy's 耐久力,
             # 移動), as an English panel names them.
             **_EN_SHEET_KEYS,
@@ -92,6 +103,12 @@ SYSTEM.display = Display(
         # the status's conditions (worded in the story's language) in the other language.
         "ja": {
             "conditions": {en: ja for ja, en in _CONDITION_WORDS},
+            "insane": {
+                "temporary": "一時的狂気",
+                "indefinite": "不定の狂気",
+                "permanent": "永久的狂気",
+            },
+            "awaiting": {"action": "行動", "response": "対応（回避か反撃）"},
             "outcome": {
                 "impossible": "行えない",
                 "dazed": "怯ませた",
@@ -120,6 +137,12 @@ SYSTEM.display = Display(
         },
         "en": {
             "conditions": dict(_CONDITION_WORDS),
+            "insane": {
+                "temporary": "temporary insanity",
+                "indefinite": "indefinite insanity",
+                "permanent": "permanent insanity",
+            },
+            "awaiting": {"action": "an action", "response": "a response (dodge or fight back)"},
             "outcome": {
                 "impossible": "impossible",
                 "dazed": "dazed",
