@@ -41,3 +41,17 @@ def test_jsonl_gm_set_yes(tmp_path: Path) -> None:
     ).stdout
     sets = [e for e in map(json.loads, out.splitlines()) if e.get("what") == "set"]
     assert sets and sets[0]["data"]["value"] is True, out[-500:]
+
+
+@pytest.mark.parametrize(
+    ("command", "holds"),
+    [("!set light 1", "switch"), ("!set light 'on'", "switch"), ("!set to_surface yes", "number")],
+)
+def test_a_value_of_another_kind_is_refused(command: str, holds: str) -> None:
+    """A switch stays a switch and a number a number (a GM's はい into 海面まで(m) made it
+    はい, and the story's distance to the surface a switch)."""
+    story = load(ROOT / "stories" / "deep_sea_atelier")
+    state, _ = new_game(story, 1)
+    new, events = step(story, state, command, gm=True, tail_events=False)
+    assert new is state
+    assert events[0]["code"] == "gm_bad_type" and events[0]["data"]["holds"] == holds

@@ -156,7 +156,7 @@ def test_overrides_in_japanese_and_english_go_through_step(story, tmp_path: Path
     st = repl.state
     assert [e.command for e in repl.tl.commands] == [
         "!set alarm 3",
-        "!set found true",
+        "!set found はい",  # (the engine reads はい as true: runner/engine/gm.py SWITCH_WORDS)
         "!clock +30",
         "!clock +35",
         "!damage 大ネズミ 2 耐久力",

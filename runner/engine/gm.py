@@ -354,6 +354,16 @@ def _roll_amount(ctx: Any, tok: str, label: str) -> int:
     return total
 
 
+def _kind(value: Any) -> str:
+    """What a variable holds, as ``!set`` keeps it: ``switch`` (true/false), ``number``,
+    ``text``, or "" (anything: a variable that starts empty)."""
+    if isinstance(value, bool):
+        return "switch"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "text" if isinstance(value, str) and value != "" else ""
+
+
 def run(ctx: Any, verb: str, args: list[str]) -> dict[str, Any]:
     """Runs ``!verb args`` on ``ctx`` (its state is the command's copy); returns the
     ``override`` event. Raises :class:`Refused`."""
@@ -371,6 +381,7 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict[str, Any]:
         from runner.story.expr import ExprError, parse
 
         text = " ".join(rest)
+        label = story.variables[var].label or var
         if text.casefold() in SWITCH_WORDS and text not in story.variables:
             text = SWITCH_WORDS[text.casefold()]
         try:
@@ -380,9 +391,19 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict[str, Any]:
                 "gm_bad_value",
                 f"!set {var}: cannot read {text!r} ({e})",
                 var=var,
-                label=story.variables[var].label or var,
+                label=label,
                 text=text,
             ) from None
+        kind = _kind(story.variables[var].value)
+        if kind and _kind(value) != kind:  # a switch stays a switch, a number a number
+            raise Refused(
+                "gm_bad_type",
+                f"!set {var}: {var} holds {kind}, not {value!r}",
+                var=var,
+                label=label,
+                text=" ".join(rest),
+                holds=kind,
+            )
         old = st.vars.get(var)
         st.vars[var] = value
         note["data"] = {

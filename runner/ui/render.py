@@ -857,6 +857,8 @@ def code_text(ev: ErrorEvent | OverrideEvent, lang: str = "ja", story: Any = Non
         key = f"{key}_{d.get('verb')}"
     if not has_text(key, lang):
         return None
+    if "holds" in d:
+        d["holds"] = t(f"holds_{d['holds']}", lang)
     if "kind" in d:
         d["kind"] = (
             t(f"named_{d['kind']}", lang) if has_text(f"named_{d['kind']}", lang) else d["kind"]
