@@ -218,7 +218,7 @@ def test_the_clock_in_the_gms_words_and_times_past_midnight(deep) -> None:
     assert "［GM 上書き］ 時計を1時間30分進めました（11:30 → 13:00）" in out
     # 25:00 is the next day's 01:00 (documented in docs/gm.md); then 01:00 is now, not ahead.
     assert "（13:00 → 01:00（翌日））" in out
-    assert "いまは 01:00 で、01:00 はもう過ぎています（翌日の同じ時刻なら「時刻 25:00」）" in out
+    assert "いまがちょうど 01:00 です（翌日の同じ時刻なら「時刻 25:00」）" in out
     assert "clock only moves forward" not in out
     assert [e.command for e in repl.tl.commands][-4:] == [
         "!clock +30",

@@ -326,7 +326,7 @@ def clock_delta(story: Any, clock: int, raw: str) -> int:
     if target <= now:
         h, mm = divmod(target - day * 24 * 60 + 24 * 60, 60)
         raise Refused(
-            "gm_clock_back",
+            "gm_clock_now" if target == now else "gm_clock_back",
             f"it is already past {raw} (the clock only moves forward; "
             f"{h:02d}:{mm:02d} is that time on the next day)",
             text=raw,
