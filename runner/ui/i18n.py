@@ -652,7 +652,7 @@ META: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, str]] = {
     "gm": (
         ("ＧＭ",),
         ("gm",),
-        "gm：GM 表示、gm set/clock/damage/force/give/take/goto：上書き",
+        "gm：GM 表示、上書き：変数・時計（時刻）・ダメージ・強制・与える・取り上げる・移動（gm set/clock/damage/force/give/take/goto）",
         "gm: the GM panel; gm set/clock/damage/force/give/take/goto: overrides",
     ),
     "quit": (
