@@ -41,7 +41,15 @@ from runner.engine.match import MAX_COMMAND, Found, find, forms_of, normalise, s
 from runner.engine.state import State, _copy
 from runner.rules import system
 from runner.rules.base import RuleError
-from runner.rules.dice import DiceSource, ManualDice, NeedDice, Roll, SeededDice, seed_state
+from runner.rules.dice import (
+    DiceError,
+    DiceSource,
+    ManualDice,
+    NeedDice,
+    Roll,
+    SeededDice,
+    seed_state,
+)
 from runner.rules.dice import roll as roll_dice
 from runner.rules.meta import as_command
 from runner.story import model as m
@@ -671,6 +679,8 @@ def _gm_command(
     except NeedDice as need:
         need.events = list(ctx.events)  # shown before the table is asked (see NeedDice)
         raise
+    except DiceError:  # a face its die cannot show: the front end says so (bad_dice)
+        raise
     except G.Refused as e:
         return fail(e.code, str(e), **e.data)
     except (EvalError, RuleError, StoryRuntimeError, ValueError) as e:
@@ -736,6 +746,8 @@ def _rule_command(
         pass
     except NeedDice as need:
         need.events = list(ctx.events)  # shown before the table is asked (see NeedDice)
+        raise
+    except DiceError:  # a face its die cannot show: the front end says so (bad_dice)
         raise
     except (EvalError, RuleError, StoryRuntimeError, ValueError) as e:
         return _refused(

@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from runner.rules import find_hook
 from runner.rules.base import Hook, RuleError
+from runner.rules.dice import DiceError
 
 MAX_ABS = 10**18
 MAX_STR = 10_000
@@ -131,8 +132,8 @@ def _hook_error(name: str, e: Exception) -> Exception:
     """A hook's failure as the story error the player sees (an EvalError passes through), or,
     when the hook's own code broke (anything but ``RuleError``/``ValueError`` or arguments
     that do not fit its signature), a :class:`HookFailure` naming the hook."""
-    if isinstance(e, (EvalError, HookFailure)):
-        return e
+    if isinstance(e, (EvalError, HookFailure, DiceError)):
+        return e  # (a table's face that its die cannot show is the table's, not the story's)
     if isinstance(e, ValueError) or (
         name.startswith("core.") and isinstance(e, (TypeError, KeyError))
     ):
