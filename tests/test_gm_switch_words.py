@@ -55,3 +55,16 @@ def test_a_value_of_another_kind_is_refused(command: str, holds: str) -> None:
     new, events = step(story, state, command, gm=True, tail_events=False)
     assert new is state
     assert events[0]["code"] == "gm_bad_type" and events[0]["data"]["holds"] == holds
+
+
+def test_a_room_lit_by_the_gm_before_waking_is_lit_on_waking() -> None:
+    """変数 天井の照明 はい while the investigator still chooses belongings: waking finds the
+    lit room, not the dark with the light switched on."""
+    story = load(ROOT / "stories" / "deep_sea_atelier")
+    state, _ = new_game(story, 1)
+    state, _ = step(story, state, "1", tail_events=False)
+    state, _ = step(story, state, "!set light はい", gm=True, tail_events=False)
+    state, _ = step(story, state, "wake", tail_events=False)
+    assert state.node == "room"
+    dark, _ = step(story, new_game(story, 1)[0], "1", tail_events=False)
+    assert step(story, dark, "wake", tail_events=False)[0].node == "dark"
