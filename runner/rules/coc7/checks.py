@@ -162,14 +162,8 @@ def bcdice_text(
     (``(1D100<=46) bonus/penalty dice[1] > 47, 37 > 37 > regular success``)."""
     expr = "1D100" if target is None else f"1D100<={target}"
     shown = str(cands[0]) if len(cands) == 1 else ", ".join(map(str, cands))
-    if en:
-        text = f"({expr}) bonus/penalty dice[{bonus}] > {shown} > {total}"
-        if result:
-            text = f"{text} > {result}"
-    else:
-        text = f"({expr}) ボーナス・ペナルティダイス[{bonus}] ＞ {shown} ＞ {total}"
-        if result:
-            text = f"{text} ＞ {result}"
+    dice, sep = ("bonus/penalty dice", " > ") if en else ("ボーナス・ペナルティダイス", " ＞ ")
+    text = sep.join([f"({expr}) {dice}[{bonus}]", shown, str(total)] + ([result] if result else []))
     return f"〈{label}〉 {text}" if label else text
 
 
