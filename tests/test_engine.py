@@ -245,7 +245,7 @@ def test_gm_overrides_are_commands_a_replay_keeps(clocked) -> None:
         "type": "override",
         "what": "set",
         "args": ["shakes", "5"],
-        "message": "GM: shakes = 5",
+        "message": "GM: shakes: 0 → 5",
         "code": "set",
         "data": {"var": "shakes", "label": "shakes", "old": 0, "value": 5},
     }

@@ -65,7 +65,7 @@ def test_the_gms_damage_reaches_the_enemy_in_the_fight() -> None:
 
 def test_a_name_several_fighters_share_lists_them_and_changes_nothing() -> None:
     repl, out = _gm(["ダメージ 触腕 2"])
-    assert "「触腕」に当てはまる人物がいくつもあります：触腕1、触腕2。" in out
+    assert "「触腕」に当てはまるキャラクターがいくつもあります：触腕1、触腕2。" in out
     assert all(r["sheet"]["hp"] == 30 for r in _fight(repl).values() if r["side"] == "enemy")
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from runner.engine.evaluate import EvalError
-from runner.engine.match import normalise
+from runner.engine.match import normalise, strip_note
 from runner.rules.base import RuleError
 from runner.story.model import Give, Take
 
@@ -100,7 +100,7 @@ def find(story: Any, kind: str, query: str, table: dict[str, list[str]]) -> str:
             if hits:
                 raise Refused(
                     "gm_ambiguous",
-                    f"{query!r} could be: " + ", ".join(shown[h] for h in hits),
+                    f"“{query}” could be: " + ", ".join(shown[h] for h in hits),
                     kind=kind,
                     query=query,
                     candidates=[shown[h] for h in hits[:MAX_CANDIDATES]],
@@ -108,7 +108,7 @@ def find(story: Any, kind: str, query: str, table: dict[str, list[str]]) -> str:
     known = [shown[k] for k in list(table)[:MAX_CANDIDATES]]
     raise Refused(
         "gm_not_found",
-        f"no {kind} {query!r}; known: " + ", ".join(known),
+        f"no {kind} “{query}”" + ("; known: " + ", ".join(known) if known else ""),
         kind=kind,
         query=query,
         known=known,
@@ -207,14 +207,14 @@ def stat_path(sheet: dict[str, Any], query: str | None) -> tuple[str, ...]:
     if hits:
         raise Refused(
             "gm_ambiguous",
-            f"stat {query!r} could be: " + ", ".join(flat[h] for h in hits),
+            f"stat “{query}” could be: " + ", ".join(flat[h] for h in hits),
             kind="stat",
             query=query,
             candidates=[flat[h] for h in hits[:MAX_CANDIDATES]],
         )
     raise Refused(
         "gm_not_found",
-        f"no stat {query!r}",
+        f"no stat “{query}”",
         kind="stat",
         query=query,
         known=_numbers(sheet)[:MAX_CANDIDATES],
@@ -325,13 +325,16 @@ def clock_delta(story: Any, clock: int, raw: str) -> int:
     target = day * 24 * 60 + int(m.group(1)) * 60 + int(m.group(2))
     if target <= now:
         h, mm = divmod(target - day * 24 * 60 + 24 * 60, 60)
+        then = f"{h:02d}:{mm:02d}"
         raise Refused(
             "gm_clock_now" if target == now else "gm_clock_back",
-            f"it is already past {raw} (the clock only moves forward; "
-            f"{h:02d}:{mm:02d} is that time on the next day)",
+            f"it is {_hhmm(now - day * 24 * 60)} now (the same time on the next day is {then})"
+            if target == now
+            else f"it is {_hhmm(now - day * 24 * 60)}: {raw} has passed (the clock only moves "
+            f"forward; {then} is that time on the next day)",
             text=raw,
             now=_hhmm(now - day * 24 * 60),
-            next=f"{h:02d}:{mm:02d}",
+            next=then,
         )
     return target - now
 
@@ -352,6 +355,21 @@ def _roll_amount(ctx: Any, tok: str, label: str) -> int:
         return int(tok)
     total: int = ctx.roll(tok, label=label).total
     return total
+
+
+KINDS_SAID = {"switch": "a switch (yes or no)", "number": "a number", "text": "text"}
+"""What a variable holds, in the English of an event's ``message`` (front ends word the
+``holds`` code in their language: runner/ui/i18n.py ``holds_*``)."""
+
+
+def said(value: Any) -> str:
+    """A value as the English ``message`` of an event says it: yes/no for a switch, a text
+    in quotes, never a Python spelling (True, None)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "(none)"
+    return f"“{value}”" if isinstance(value, str) else str(value)
 
 
 def _kind(value: Any) -> str:
@@ -389,7 +407,7 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict[str, Any]:
         except (ExprError, EvalError) as e:
             raise Refused(
                 "gm_bad_value",
-                f"!set {var}: cannot read {text!r} ({e})",
+                f"{label}: cannot read “{text}” ({e})",
                 var=var,
                 label=label,
                 text=text,
@@ -398,21 +416,24 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict[str, Any]:
         if kind and _kind(value) != kind:  # a switch stays a switch, a number a number
             raise Refused(
                 "gm_bad_type",
-                f"!set {var}: {var} holds {kind}, not {value!r}",
+                f"{label} holds {KINDS_SAID[kind]}: “{' '.join(rest)}” does not fit",
                 var=var,
                 label=label,
                 text=" ".join(rest),
                 holds=kind,
             )
         old = st.vars.get(var)
+        if type(old) is type(value) and old == value:  # nothing to override: nothing recorded
+            raise Refused(
+                "gm_same",
+                f"{label} already holds {said(value)}: nothing changed",
+                var=var,
+                label=label,
+                value=value,
+            )
         st.vars[var] = value
-        note["data"] = {
-            "var": var,
-            "label": story.variables[var].label or var,
-            "old": old,
-            "value": value,
-        }
-        note["message"] = f"GM: {var} = {value!r}"
+        note["data"] = {"var": var, "label": label, "old": old, "value": value}
+        note["message"] = f"GM: {label}: {said(old)} → {said(value)}"
     elif verb == "clock":
         if len(args) != 1:
             raise Refused("gm_usage", "!clock +MINUTES, !clock +1h30m or !clock HH:MM", verb=verb)
@@ -444,7 +465,7 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict[str, Any]:
         if value not in allowed:
             raise Refused(
                 "gm_force_unknown",
-                f"no check can have the outcome {value!r}; outcomes: " + ", ".join(allowed),
+                f"no check can have the outcome “{value}”; outcomes: " + ", ".join(allowed),
                 value=value,
                 allowed=list(allowed),
             )
@@ -472,9 +493,8 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict[str, Any]:
             except Refused:
                 raise missing from None
         if verb == "take" and not st.inventory.get(item):
-            raise Refused(
-                "gm_not_carried", f"{item} is not carried", item=item, name=story.items[item].name
-            )
+            name = story.items[item].name
+            raise Refused("gm_not_carried", f"“{name}” is not carried", item=item, name=name)
         E._run(ctx, (Give("give", ((item, 1),)) if verb == "give" else Take("take", ((item, 1),)),))
         note["args"] = [item]
         note["data"] = {
@@ -482,7 +502,7 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict[str, Any]:
             "name": story.items[item].name,
             "count": st.inventory.get(item, 0),
         }
-        note["message"] = f"GM: {verb} {item}"
+        note["message"] = f"GM: {'gave' if verb == 'give' else 'took'} “{story.items[item].name}”"
     elif verb == "goto":
         if not args:
             raise Refused("gm_usage", "!goto NODE", verb=verb)
@@ -495,7 +515,7 @@ def run(ctx: Any, verb: str, args: list[str]) -> dict[str, Any]:
         ctx.goto = node
         note["args"] = [node]
         note["data"] = {"node": node, "title": story.nodes[node].title or node}
-        note["message"] = f"GM: moved to {node}"
+        note["message"] = f"GM: moved to “{note['data']['title']}”"
     else:
         raise Refused(
             "gm_usage", "GM commands: " + ", ".join("!" + c for c in GM_COMMANDS), verb=""
@@ -508,15 +528,28 @@ def _prefix(
     story: Any, kind: str, args: list[str], table: dict[str, list[str]]
 ) -> tuple[str, list[str]]:
     """The thing named by the longest run of leading words that names one exactly (names may
-    have spaces), else by the first word; and the words after it."""
+    have spaces: ``!set To the surface 5`` names the label "To the surface (m)", its note at
+    the end optional), else by the first word, else by the longest run that picks out one
+    thing; and the words after it."""
     for k in range(len(args) - 1, 1, -1):
         try:
             hit = find(story, kind, " ".join(args[:k]), table)
         except Refused:
             continue
-        if normalise(" ".join(args[:k])) in {normalise(n) for n in (*table[hit], hit)}:
+        names = (*table[hit], hit)
+        if normalise(" ".join(args[:k])) in {
+            normalise(x) for n in names for x in (n, strip_note(n))
+        }:
             return hit, args[k:]
-    return find(story, kind, args[0], table), args[1:]
+    try:
+        return find(story, kind, args[0], table), args[1:]
+    except Refused:
+        for k in range(len(args) - 1, 1, -1):  # a name's first words (the first one alone is not)
+            try:
+                return find(story, kind, " ".join(args[:k]), table), args[k:]
+            except Refused:
+                continue
+        raise
 
 
 def _stat(ctx: Any, verb: str, args: list[str], note: dict[str, Any]) -> dict[str, Any]:
@@ -553,11 +586,12 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict[str, Any]) -> dict[st
         who = pc
     fighting = who in fight.get("sheets", {})
     sheet = fight["sheets"][who] if fighting else st.stats[who]
-    if not isinstance(sheet, dict):
-        raise Refused("gm_no_health", f"{who} has no sheet", known=[])
     name = str(
-        sheet.get("name") or (story.characters[who].name if who in story.characters else who)
+        (sheet.get("name") if isinstance(sheet, dict) else None)
+        or (story.characters[who].name if who in story.characters else who)
     )
+    if not isinstance(sheet, dict):
+        raise Refused("gm_no_health", f"{name} has no sheet", known=[], who=who, name=name)
     try:
         path = stat_path(sheet, stat_text)
     except Refused as e:
@@ -569,6 +603,15 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict[str, Any]) -> dict[st
     label_roll = f"{name} {key}"
     n = _roll_amount(ctx, amount_tok.lstrip("+") if op != "=" else amount_tok, label_roll)
     health = path[0] in HEALTH
+    if op == "=" and type(old) is type(n) and old == n:  # nothing to override: nothing recorded
+        raise Refused(
+            "gm_same_stat",
+            f"{name} {key} is already {n}: nothing changed",
+            who=who,
+            name=name,
+            stat=key,
+            value=n,
+        )
     if op == "-" and n < 0:
         op, n = "+", -n
     new: Any  # a sheet's number (an int, or what a GM's story keeps there)
@@ -601,7 +644,7 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict[str, Any]) -> dict[st
         "old": old,
         "new": holder[key],
     }
-    note["message"] = f"GM: {who} {key} {old} → {holder[key]}"
+    note["message"] = f"GM: {name} {key}: {old} → {holder[key]}"
     ctx.events.insert(0, note)
     return note
 

@@ -873,6 +873,10 @@ def code_text(ev: ErrorEvent | OverrideEvent, lang: str = "ja", story: Any = Non
         d["allowed"] = _names([_outcome_name(k, lang, system) for k in d["allowed"]], lang)
     if "value" in d and code.startswith("gm_force"):
         d["value"] = str(d["value"])
+    elif code in ("gm_same", "gm_same_stat"):
+        d["value"] = value_text(d.get("value"), lang)
+    if code == "gm_same_stat":
+        d["stat"] = key_label(str(d.get("stat", "")), lang, system)
     d.setdefault("allowed", "")
     try:
         return t(key, lang, **d)
