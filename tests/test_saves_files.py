@@ -151,8 +151,8 @@ def test_slot_names_cannot_escape_the_folder(home: Path, story) -> None:
     # Each refusal says what a save name may be (the characters and the length), once each;
     # a name with spaces is refused whole (it used to save as its first word).
     assert said.count("セーブ名は文字・数字・_・- の40字まで") == 3
-    assert "'before door'" in said and not files.slot_path(story.id, "before").exists()
-    assert "'../../etc'" in said and "'" + "長" * 40 + "…'" in said
+    assert "「before door」" in said and not files.slot_path(story.id, "before").exists()
+    assert "「../../etc」" in said and "「" + "長" * 40 + "…」" in said
     assert files.slot_path(story.id, "セーブ1").exists()
 
 

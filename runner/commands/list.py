@@ -78,13 +78,37 @@ def run(args: argparse.Namespace) -> int:
             f"{star} {r['id']:<22} {r['rules']:<6} {languages:<6} {nodes:<10} "
             f"{_pad(str(r['length']), 11)}{r['title']}"
         )
-    en = played_lang(getattr(args, "lang", None)) == "en"
-    print(
-        "(* = the default story: `katari play` with no STORY; ja+en: written in ja, translated into en)"
-        if en
-        else "（* = 既定の物語：STORY なしの `katari play`。ja+en：日本語で書かれ、英語の翻訳がある）"
-    )
+    lang = played_lang(getattr(args, "lang", None))
+    print(_key(rows, lang))
     return 0
+
+
+def _key(rows: list[dict[str, Any]], lang: str) -> str:
+    """The line under the list: the star, and each language column it shows, in words
+    (``ja+en: written in Japanese, translated into English``)."""
+    from runner.ui.i18n import has_text, t
+
+    def name(code: str) -> str:
+        return t(f"lang_{code}", lang) if has_text(f"lang_{code}", lang) else code
+
+    combos = dict.fromkeys((r["language"], *r.get("translations", [])) for r in rows)
+    parts = []
+    for first, *more in combos:
+        head = "+".join([first, *more])
+        if lang == "en":
+            into = " and ".join(name(m) for m in more)
+            parts.append(
+                f"{head}: written in {name(first)}" + (f", translated into {into}" if more else "")
+            )
+        else:
+            into = "と".join(name(m) for m in more)
+            parts.append(
+                f"{head}：{name(first)}で書かれ"
+                + (f"、{into}に翻訳されています" if more else "ています")
+            )
+    if lang == "en":
+        return "(* = the default story: `katari play` with no STORY; " + "; ".join(parts) + ")"
+    return "（* = 既定の物語：STORY なしの `katari play`。" + "。".join(parts) + "）"
 
 
 def _pad(text: str, cells: int) -> str:

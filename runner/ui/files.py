@@ -169,6 +169,14 @@ def valid_slot(slot: str) -> bool:
     return bool(_SLOT.fullmatch(slot)) and not slot.startswith("-")
 
 
+def slot_like(name: str) -> str | None:
+    """A save name a player may use in place of the refused ``name``: the characters a name
+    may not have (spaces, slashes, dots) made ``_`` (``before door`` -> ``before_door``), cut to
+    40; None when nothing usable is left or it is Katari's own (the autosave)."""
+    slot = re.sub(r"[^\w\-]+", "_", name).strip("_").lstrip("-")[:40].rstrip("_")
+    return slot if valid_slot(slot) and not is_autosave(slot) else None
+
+
 def slot_path(story_id: str, slot: str) -> Path:
     if not valid_slot(slot):
         raise FileError("bad_name", slot=slot)

@@ -182,6 +182,17 @@ class Character:
             parts.append(f"〈{BAD}{shown(self.bad, lang)}〉")
         return "".join(parts)
 
+    def described(self, lang: str = "ja") -> str:
+        """The abilities as a player of ``lang`` reads them: 〈○閃き〉〈×平凡〉 in Japanese, in
+        English words rather than the Japanese marks (``strength Inspiration, weakness
+        Ordinary``)."""
+        if lang != "en":
+            return self.tags(lang)
+        parts = [f"strength {shown(self.good, lang)}"] if self.good else []
+        if self.bad:
+            parts.append(f"weakness {shown(self.bad, lang)}")
+        return ", ".join(parts)
+
 
 def shown(name: str, lang: str = "ja") -> str:
     """An ability's name as a player of ``lang`` reads it (閃き → Inspiration in English);

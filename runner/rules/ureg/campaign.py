@@ -103,7 +103,7 @@ def _meta_carry(ctx: Context, args: list[Any]) -> None:
             C.t(
                 ctx,
                 f"前のシナリオから脱出者を引き継ぎます（持ち物は持ち越せません）。{c.label}：{c.tags()}",
-                f"Your escapee carries on from the last scenario (items stay behind). {c.label}: {c.tags('en')}",
+                f"Your escapee carries on from the last scenario (items stay behind). {c.label}: {c.described('en')}.",
             ),
             id="ureg.carry",
         )

@@ -214,14 +214,9 @@ def choose(ctx: Context, spec: str, who: str = "", name: str = "") -> str:
         r["pcs"].append(cid)
     r["chosen"] = True
     c = character(ctx, cid)
-    # the archetype's id is English (Inspiration): Japanese players see only the ○/× pair
+    # The pair is the archetype (its id names its strength): said once, in the player's words.
     ctx.say(
-        t(
-            ctx,
-            f"{c.label}：{c.tags()}",
-            f"{c.label}: {c.tags('en')}" + (f" ({arch})" if arch else ""),
-        ),
-        id="ureg.choose",
+        t(ctx, f"{c.label}：{c.described()}", f"{c.label}: {c.described('en')}."), id="ureg.choose"
     )
     return arch
 

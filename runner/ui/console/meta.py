@@ -136,12 +136,19 @@ class MetaCommands(ConsoleBase):
     def cmd_save(self, args: list[str]) -> None:
         slot = " ".join(args) if args else "quick"  # (`save before door`: refused, not `before`)
         if not files.valid_slot(slot):
-            self.say(t("bad_slot", self.lang, slot=_shown(slot)), "class:error")
+            self._bad_slot("save", slot)
             return
         if files.is_autosave(slot):
             self.say(t("slot_reserved", self.lang, slot=slot), "class:error")
             return
         self._save(slot)
+
+    def _bad_slot(self, cmd: str, name: str) -> None:
+        """A save name refused: what a name may be, and the name it could be instead."""
+        self.say(t("bad_slot", self.lang, slot=_shown(name)), "class:error")
+        like = files.slot_like(name)
+        if like is not None:
+            self.say(t("bad_slot_try", self.lang, cmd=cmd, slot=like), "class:hint")
 
     def cmd_load(self, args: list[str]) -> None:
         if args:
@@ -149,7 +156,7 @@ class MetaCommands(ConsoleBase):
             try:
                 path = files.save_path(self.story.id, name)
             except SaveError:
-                self.say(t("bad_slot", self.lang, slot=_shown(name)), "class:error")
+                self._bad_slot("load", name)
                 return
             if not path.exists():
                 self.say(t("no_save", self.lang, slot=name), "class:error")
