@@ -286,6 +286,7 @@ def new_game(
         pass
     except NeedDice as need:
         need.events = list(ctx.events)  # shown before the table is asked (see NeedDice)
+        need.state = ctx.state  # the game as of those events (a status bar shows it)
         raise
     except (EvalError, RuleError, StoryRuntimeError, RecursionError) as e:
         # As in step(): a start whose effects re-trigger themselves (a repeating timed event
@@ -605,6 +606,7 @@ def step(
         pass
     except NeedDice as need:
         need.events = list(ctx.events)  # shown before the table is asked (see NeedDice)
+        need.state = ctx.state  # the game as of those events (a status bar shows it)
         raise
     except (EvalError, RuleError, StoryRuntimeError, RecursionError) as e:
         msg = (
@@ -678,6 +680,7 @@ def _gm_command(
         pass
     except NeedDice as need:
         need.events = list(ctx.events)  # shown before the table is asked (see NeedDice)
+        need.state = ctx.state  # the game as of those events (a status bar shows it)
         raise
     except DiceError:  # a face its die cannot show: the front end says so (bad_dice)
         raise
@@ -746,6 +749,7 @@ def _rule_command(
         pass
     except NeedDice as need:
         need.events = list(ctx.events)  # shown before the table is asked (see NeedDice)
+        need.state = ctx.state  # the game as of those events (a status bar shows it)
         raise
     except DiceError:  # a face its die cannot show: the front end says so (bad_dice)
         raise

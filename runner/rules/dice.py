@@ -42,7 +42,9 @@ class NeedDice(Exception):
     front end say what the table is rolling for. ``events`` are the events the command had
     made before this roll (filled in by the engine as the exception leaves ``step()`` or
     ``new_game()``): a front end shows them before it asks, since the same faces make the same
-    events again when it runs the command once more.
+    events again when it runs the command once more. ``state`` is the game as of those events
+    (the command's own copy, half run: the clock a GM's ``!clock +70`` moved before the roll it
+    set off), for a status bar to show while the table rolls; never a state to play on.
     """
 
     def __init__(
@@ -54,6 +56,7 @@ class NeedDice(Exception):
         self.label = label
         self.target = target
         self.events: list[Any] = []
+        self.state: Any = None
 
 
 class DiceSource(Protocol):

@@ -18,10 +18,10 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from typing import Any
+from typing import Any, cast
 
 from runner.debug import hook_failure_line, show_trace
-from runner.engine import NeedDice, State, match, resolve, step
+from runner.engine import NeedDice, State, match, resolve, state_event, step
 from runner.engine.evaluate import HookFailure
 from runner.engine.match import MAX_COMMAND, is_verb_phrase
 from runner.rules.dice import DiceError
@@ -289,6 +289,30 @@ class Console(
         nothing ran)."""
         faces: list[int] = []
         early: Events = []
+        shown = (self.state_ev, self.player_ev)
+        try:
+            return self._step_asking(text, kinds, faces, early)
+        finally:  # the bar showed the game as of the events written: now the game's own again
+            if self.state_ev is not shown[0] or self.player_ev is not shown[1]:
+                self.state_ev, self.player_ev = shown
+                self._hidden_cache = None
+
+    def _bar_as_of(self, need: NeedDice) -> None:
+        """While the table rolls, the status bar (and a GM's panel) shows the game as of the
+        events already written (the time a GM's ``!clock +70`` moved to), not as it was
+        before the command."""
+        st = getattr(need, "state", None)
+        if st is None:
+            return
+        self.state_ev = cast(dict, state_event(self.story, st, gm=self.gm))
+        self.player_ev = (
+            cast(dict, state_event(self.story, st, gm=False)) if self.gm else self.state_ev
+        )
+        self._hidden_cache = None
+
+    def _step_asking(
+        self, text: str, kinds: tuple[str, ...] | None, faces: list[int], early: Events
+    ) -> tuple[State, Events, list[int], Events] | None:
         while True:
             try:
                 new, events = step(
@@ -304,6 +328,7 @@ class Console(
                     if part:
                         self.show(part, command=text, public=False)
                     early = made
+                self._bar_as_of(nd)
                 more = self.ask_dice(nd)
                 if more is None:
                     self.say(t("dice_cancel", self.lang), "class:hint")
