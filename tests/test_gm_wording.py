@@ -171,6 +171,7 @@ def test_every_gm_text_words_its_data_without_python_or_doubled_heads(lang: str)
         assert text, key
         # ('text' is how a GM types a text value: the one quote that is Katari's syntax)
         assert not PY.search(text.replace("'文字'", "").replace("'text'", "")), (key, text)
+        assert " a extreme" not in text and " a {" not in text, text  # (no "a" before a vowel)
         assert "候補：候補" not in text and "：候補：" not in text and ": Known:" not in text, text
         if lang == "ja":
             assert '"' not in text and "'" not in text.replace("'文字'", ""), (key, text)
@@ -229,3 +230,12 @@ def test_an_ambiguous_fighter_is_not_called_a_person(
     out = _console(stories[lang], lang, [*fight, line])
     assert answer in out, out[-600:]
     assert "人物" not in out.split(line)[-1] and "person" not in out.split(line)[-1]
+
+
+@pytest.mark.parametrize("code", ["force", "forced", "force_kept"])
+def test_a_forced_outcome_reads_right_for_every_level(code: str) -> None:
+    from runner.engine.gm import STANDARD_OUTCOMES
+
+    for level in STANDARD_OUTCOMES:
+        text = code_text({"type": "override", "code": code, "data": {"value": level}}, "en")
+        assert text and not re.search(r"\ba [aeiou]", text), text
