@@ -9,7 +9,6 @@ from dataclasses import replace
 from typing import Any
 
 from runner.rules.base import Display, Finding, Investigators
-from runner.rules.coc7.bcdice import bcdice
 from runner.rules.coc7.checks import ruled_text
 from runner.rules.coc7.condition import _NAMES
 from runner.rules.coc7.portable import active_sheet, command, creation_action, from_portable
@@ -244,7 +243,17 @@ SYSTEM.investigators = Investigators(
     active=active_sheet,
 )
 SYSTEM.skills = _skills
-SYSTEM.dice = bcdice
+
+
+def _dice(text: str, source: Any) -> Any:
+    """BCDice's CoC commands (CC<=50, CBR(50,30), RESB(60-50) ...). Imported on the first roll:
+    a story's load and play need none of them."""
+    from runner.rules.coc7.bcdice import bcdice
+
+    return bcdice(text, source)
+
+
+SYSTEM.dice = _dice
 SYSTEM.ruled_text = ruled_text
 
 SYSTEM.templates.update(TEMPLATES)
