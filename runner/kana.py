@@ -16,6 +16,7 @@ The story's ``readings:`` win over the dictionary, longest word first.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import io
 import re
@@ -29,8 +30,19 @@ MAX_KEPT = 8192
 """Readings remembered per story (least recently used go first): the story's own texts and
 what players typed."""
 
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆〇ー]+")
-_IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆〇]")
+
+# Their wide character classes take about a millisecond to compile, more than a small story's
+# whole load: compiled when a text is first read, not at import.
+@functools.cache
+def _japanese() -> re.Pattern[str]:
+    """A run of Japanese (kana, kanji, 々〆〇ー)."""
+    return re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆〇ー]+")
+
+
+@functools.cache
+def _ideograph() -> re.Pattern[str]:
+    """One kanji (what a reading is needed for)."""
+    return re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆〇]")
 
 
 def installed() -> bool:
@@ -58,19 +70,23 @@ class Readings(Mapping[str, str]):
 
     def __init__(self, author: Mapping[str, str] | None = None, g2p: Any = None) -> None:
         self.author = {str(k): str(v) for k, v in (author or {}).items() if k}
-        self._words = (
-            re.compile("|".join(re.escape(w) for w in sorted(self.author, key=len, reverse=True)))
-            if self.author
-            else None
-        )
         self._g2p = g2p
         """``text -> katakana`` for one run of Japanese; None until first needed."""
         self._broken = False
         self._kept: OrderedDict[str, str | None] = OrderedDict()
 
+    @functools.cached_property
+    def _words(self) -> re.Pattern[str] | None:
+        """The story's own words, longest first (compiled at the first reading, not at load)."""
+        if not self.author:
+            return None
+        return re.compile(
+            "|".join(re.escape(w) for w in sorted(self.author, key=len, reverse=True))
+        )
+
     # -- Mapping ---------------------------------------------------------
     def __getitem__(self, text: str) -> str:
-        if len(text) > MAX_TEXT or not _IDEOGRAPH.search(text):
+        if len(text) > MAX_TEXT or not _ideograph().search(text):
             raise KeyError(text)  # nothing to read (and nothing long is kept)
         if text in self._kept:
             hit = self._kept[text]
@@ -123,12 +139,12 @@ class Readings(Mapping[str, str]):
             pieces.append((text[pos:], False))
         out = []
         for piece, fixed in pieces:
-            g2p = None if fixed or not _IDEOGRAPH.search(piece) else self._dictionary()
+            g2p = None if fixed or not _ideograph().search(piece) else self._dictionary()
             if g2p is None:
                 out.append(piece)
                 continue
             try:
-                out.append(_JAPANESE.sub(_reader(g2p), piece))
+                out.append(_japanese().sub(_reader(g2p), piece))
             except Exception:  # noqa: BLE001 - a text the dictionary chokes on keeps its letters
                 out.append(piece)
         read = "".join(out)
