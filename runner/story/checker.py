@@ -8,6 +8,7 @@ a rule system's effect data with it too (:mod:`runner.story.effects`).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from collections.abc import Callable
@@ -325,8 +326,7 @@ class Checker:
                 pos, f"{name!r} changes the game and cannot be used in a condition", "K013", file
             )
         try:
-            sig = inspect.signature(hook.fn)
-            params = list(sig.parameters.values())[1:]
+            params = _parameters(hook.fn)
             named = [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
             for kw in kwargs:
                 if kw not in named:
@@ -766,3 +766,11 @@ def props_speakers(chk: Checker, props: Any) -> None:
     elif isinstance(props, list):
         for v in props:
             props_speakers(chk, v)
+
+
+@functools.cache
+def _parameters(fn: Callable[..., Any]) -> tuple[inspect.Parameter, ...]:
+    """A hook function's parameters after its context, read once per function (a story calls
+    the same hooks in many places; ``inspect.signature`` is slow). Bounded by the registered
+    hooks."""
+    return tuple(inspect.signature(fn).parameters.values())[1:]
