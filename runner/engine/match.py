@@ -45,8 +45,12 @@ _PUNCT = re.compile(r"[\s\u3000。、，．・！？!?「」『』（）()\[\]�
 _IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆〇]")
 
 
+_HIRAGANA = {k: k - 0x60 for k in range(ord("ァ"), ord("ヶ") + 1)}
+"""Katakana → hiragana (``str.translate``'s table)."""
+
+
 def _kata_to_hira(s: str) -> str:
-    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in s)
+    return s.translate(_HIRAGANA)
 
 
 def _fold(text: str) -> str:

@@ -191,10 +191,13 @@ TAKE_ONLY = {"take"}
 STRONG_INTENTS = {"shoulder", "jump", "climb", "squeeze", "break", "cross"}
 
 
+_HIRAGANA = {k: k - 0x60 for k in range(ord("ァ"), ord("ヶ") + 1)}
+"""Katakana → hiragana (``str.translate``'s table)."""
+
+
 def fold(text: str) -> str:
     """NFKC, lower case, katakana → hiragana: the form every match compares."""
-    t = unicodedata.normalize("NFKC", text).lower()
-    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in t)
+    return unicodedata.normalize("NFKC", text).lower().translate(_HIRAGANA)
 
 
 # 「鍵を開ける」 and the like name a lock, not a key in hand: (the noun, the phrase), folded.
