@@ -178,7 +178,9 @@ def _empty_block(text: str) -> bool:
     return False
 
 
-_COMMENT_LINE = re.compile(r"^[ \t]*#[^\n]*", re.M)
+_COMMENT_LINE = re.compile(r"\n[ \t]*#[^\n]*")
+"""A comment line with the line break before it (a regex that begins with a literal is tried
+only where that character stands; ``^`` with MULTILINE is tried at every character)."""
 
 
 def _uncommented(text: str) -> str:
@@ -186,7 +188,7 @@ def _uncommented(text: str) -> str:
     character after its indentation is ``#`` is a comment, or text inside a block or quoted
     scalar: both parsers read it alike, so an indicator in it (a story's comment that quotes
     ``{x: ...}`` after a comma) is no reason to load the file twice."""
-    return _COMMENT_LINE.sub("", text) if "#" in text else text
+    return _COMMENT_LINE.sub("\n", "\n" + text)[1:] if "#" in text else text
 
 
 _PRINTABLE_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n"
