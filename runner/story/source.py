@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import stat
-from itertools import islice
 from pathlib import Path
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -47,19 +46,36 @@ def story_root(path: str | os.PathLike[str]) -> Path | None:
 def story_files(path: str | os.PathLike[str]) -> list[Path]:
     """The YAML files of a story: the file itself, or a folder's ``*.yaml`` (not ``tests/``).
 
-    Lists at most :data:`MAX_FILES` + 1 names (the loader refuses a folder with more);
-    what each name is (a link, a device) is :func:`read_text`'s to judge."""
+    Lists at most :data:`MAX_FILES` + 1 names (the loader refuses a folder with more) and never
+    looks inside ``tests/``; what each name is (a link, a device) is :func:`read_text`'s to
+    judge. (``os.scandir``: the folder is listed at every load, and ``Path.rglob`` cost a
+    quarter of a small story's load.)"""
     p = Path(path)
-    if p.is_dir():
-        found = (
-            q
-            for q in p.rglob("*.y*ml")
-            if q.suffix in (".yaml", ".yml")
-            and "tests" not in q.relative_to(p).parts[:-1]
-            and not q.name.startswith(".")
-        )
-        return sorted(islice(found, MAX_FILES + 1))
-    return [p]
+    if not p.is_dir():
+        return [p]
+    found: list[Path] = []
+    folders = [p]
+    while folders and len(found) <= MAX_FILES:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError:  # (a folder that cannot be listed holds nothing: rglob's answer too)
+            continue
+        for e in listed:
+            if e.name.endswith((".yaml", ".yml")) and not e.name.startswith("."):
+                found.append(folder / e.name)
+            # Down into folders, not into links to them, nor into play-tests (tests/).
+            if e.name != "tests" and _is_folder(e):
+                folders.append(folder / e.name)
+    return sorted(found[: MAX_FILES + 1])
+
+
+def _is_folder(e: os.DirEntry[str]) -> bool:
+    try:
+        return e.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _inside(real: str, root: Path) -> bool:
