@@ -45,8 +45,10 @@ def _ideograph() -> re.Pattern[str]:
     return re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆〇]")
 
 
+@functools.cache
 def installed() -> bool:
-    """Whether pyopenjtalk can be imported (checked without importing it)."""
+    """Whether pyopenjtalk can be imported (checked without importing it; once a process:
+    every load asks, and the search of ``sys.path`` cost ~80 us a load)."""
     try:
         return importlib.util.find_spec("pyopenjtalk") is not None
     except (ImportError, ValueError):
