@@ -14,9 +14,10 @@ nothing outside the system's own package names it.
 
 from __future__ import annotations
 
+import inspect  # (dataclasses imports it: no cost)
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
+from types import FunctionType, MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from runner.rules.dice import Roll
@@ -104,6 +105,19 @@ class Hook:
     domains: dict[str, Domain] = field(default_factory=dict)
     """What some arguments may be (a skill, dice, a character): ``katari check`` tests the
     literal arguments of every call against them (RuleSystem.declare)."""
+
+
+def _arg_names(fn: Callable[..., Any]) -> tuple[str, ...]:
+    """The names of a hook's arguments after its context, as ``inspect.signature`` gives them.
+    A plain function with no ``*args`` or ``**kwargs`` has them in its code object, in that
+    order (positional, then keyword-only); the signature is read only for anything else (a
+    wrapped function, a partial, a method). A rule system registers dozens of hooks at every
+    start, and a signature costs ~300 bytecodes (tests/test_rules_hook_args.py)."""
+    if isinstance(fn, FunctionType) and not hasattr(fn, "__wrapped__"):
+        code = fn.__code__
+        if not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+            return code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
+    return tuple(inspect.signature(fn).parameters)[1:]
 
 
 Labels = Mapping[str, Mapping[str, str]]
@@ -339,15 +353,13 @@ class RuleSystem:
         keys it can give as a check."""
 
         def deco(fn: HookFn) -> HookFn:
-            import inspect
-
-            params = list(inspect.signature(fn).parameters)[1:]
+            params = _arg_names(fn)
             hname = name or fn.__name__.rstrip("_")
             self.hooks[hname] = Hook(
                 f"{self.name}.{hname}",
                 fn,
                 pure,
-                tuple(params),
+                params,
                 (fn.__doc__ or "").strip(),
                 frozenset(outcomes) if outcomes is not None else None,
                 skill_arg,
