@@ -289,7 +289,8 @@ def _load_pass(
     if len(files) > MAX_FILES:
         chk.err(None, f"more than {MAX_FILES} .yaml files in this folder", "K100", file=str(path))
         return None, chk.diags
-    docs = _read_files(files, chk, fast, story_root(p), read)
+    # (files already read for the cache's key were read inside the story's folder: no root)
+    docs = _read_files(files, chk, fast, story_root(p) if read is None else None, read)
 
     meta, meta_file, sections, extra = gather(chk, docs)
     if meta is None:
