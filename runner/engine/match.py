@@ -42,7 +42,13 @@ _CACHED_LEN = 200
 type); longer ones are folded each time and never kept."""
 
 _PUNCT = re.compile(r"[\s\u3000。、，．・！？!?「」『』（）()\[\]【】\"'`~…‥ー－\-_.,:;]+")
-_IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆〇]")
+
+
+@lru_cache(maxsize=1)
+def _ideograph() -> re.Pattern[str]:
+    """One kanji (a reading may be needed). Compiled at the first match, not at import: its
+    class of ~28,000 code points takes ~27 M instructions to compile, at every start."""
+    return re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆〇]")
 
 
 _HIRAGANA = {k: k - 0x60 for k in range(ord("ァ"), ord("ヶ") + 1)}
@@ -173,7 +179,7 @@ def forms(story: Any, action: Any, shown: str | None = None) -> Forms:
     )
     kana: list[str] = []
     for text in (plain_label, *aliases):
-        if not _IDEOGRAPH.search(text):
+        if not _ideograph().search(text):
             continue  # nothing a reading would change (kana, Latin): no look-up
         k = read(text)
         if k:
@@ -295,7 +301,7 @@ _STEMS = dict(_JA_STEMS)
 
 def _enough(key: str) -> bool:
     """Long enough for a part to name something: two characters, or one ideograph (窓, 火)."""
-    return len(key) >= 2 or bool(_IDEOGRAPH.match(key))
+    return len(key) >= 2 or bool(_ideograph().match(key))
 
 
 _PARTICLES = frozenset("をにでへとのがはも")
@@ -398,7 +404,7 @@ def find(
                 return Found(c, (), "exact")
             return Found(None, tuple(sorted((c, *also), key=lambda x: x.n)), "exact")
     keys = [key]
-    if len(text) <= _CACHED_LEN and _IDEOGRAPH.search(text):
+    if len(text) <= _CACHED_LEN and _ideograph().search(text):
         k = reader(story)(text)  # 「眼鏡を掛ける」 read as 「めがねをかける」
         nk = normalise(k) if k else ""
         if nk and nk != key:

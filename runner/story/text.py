@@ -11,22 +11,27 @@ control character, keeping newlines and tabs.
 
 from __future__ import annotations
 
+import functools
 import re
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """Control characters (Unicode category Cc) other than tab and newline."""
 
-_SEQUENCE = re.compile(
-    r"""\x1b\[[0-?]*[ -/]*[@-~]?              # CSI: cursor moves, erase, colours
-      | \x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?   # OSC: window title, clipboard (52), links
-      | \x1b[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?       # DCS, SOS, PM, APC strings
-      | \x1b[ -/]*[0-~]?                       # any other escape
-      | \x9b[0-?]*[ -/]*[@-~]?                 # CSI as one C1 character
-      | [\x90\x98\x9d\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?  # C1 string openers
-      | [\x00-\x08\x0b-\x1f\x7f-\x9f]         # any other control character
-    """,
-    re.VERBOSE,
-)
+
+@functools.cache
+def _sequence() -> re.Pattern[str]:
+    """A terminal escape sequence or a control character (compiled on first need: rare)."""
+    return re.compile(
+        r"""\x1b\[[0-?]*[ -/]*[@-~]?              # CSI: cursor moves, erase, colours
+          | \x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?   # OSC: window title, clipboard (52), links
+          | \x1b[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?       # DCS, SOS, PM, APC strings
+          | \x1b[ -/]*[0-~]?                       # any other escape
+          | \x9b[0-?]*[ -/]*[@-~]?                 # CSI as one C1 character
+          | [\x90\x98\x9d\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?  # C1 string openers
+          | [\x00-\x08\x0b-\x1f\x7f-\x9f]         # any other control character
+        """,
+        re.VERBOSE,
+    )
 
 
 def control_problem(text: str) -> tuple[int, str] | None:
@@ -52,4 +57,4 @@ def printable(text: str) -> str:
     tabs stay): safe to write to a terminal."""
     if not CONTROL.search(text):
         return text
-    return _SEQUENCE.sub("", text)
+    return _sequence().sub("", text)
