@@ -5,9 +5,10 @@
 For each size the ring story (benchmarks/ring.py) is written to a temporary folder and loaded
 by ``runner.story.load`` in fresh processes, each with its own empty cache folder:
 
-- ``yaml``: the first load (no compiled form yet: the YAML is read and checked; the compiled
-  form is written at once for a small story, by a child process for a large one, whose CPU
-  time is shown apart as ``writer``);
+- ``yaml``: the first load (no compiled form yet: the YAML is read and checked). The compiled
+  form is written after the timed load, as a command's exit would write it (``flush()``: by
+  the process for a small story, by a child process for a large one, whose CPU time is shown
+  apart as ``writer``);
 - ``cached``: the next load of the unchanged story (the compiled form is read).
 
 CPU time is ``time.process_time()`` around the load (the machine may be shared: wall time
