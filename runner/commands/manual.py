@@ -34,6 +34,9 @@ def manual_text(name: str, lang: str = "ja") -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from runner.ui.i18n import default_lang
+
+    args.lang = args.lang or default_lang()
     known = manuals()
     if not args.module:
         for name in known:
@@ -61,5 +64,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "expert reads while the player defuses.",
     )
     p.add_argument("module", nargs="?", help="its name, e.g. dungeon_2f; none: list them")
-    p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language (default ja)")
+    p.add_argument(
+        "--lang",
+        choices=("ja", "en"),
+        default=None,
+        help="language (default: $KATARI_LANG, else ja)",
+    )
     p.set_defaults(func=run)

@@ -20,19 +20,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("system", nargs="?", help="a rule system's name (see the list)")
     p.add_argument("topic", nargs="?", help="a topic of that rule system (e.g. items)")
-    p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language (default ja)")
+    p.add_argument(
+        "--lang",
+        choices=("ja", "en"),
+        default=None,
+        help="language (default: $KATARI_LANG, else ja)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from runner.rules import BrokenRules, ignored, names, source, system
+    from runner.ui.i18n import default_lang
 
+    args.lang = args.lang or default_lang()
     out = sys.stdout
     known = names()
     if not args.system:
         for name in known:
             try:
-                title = system(name).title or name
+                title = system(name).title_in(args.lang)
             except BrokenRules as e:  # a rule system that cannot load must not break the list
                 title = (
                     ("(cannot be loaded: " if args.lang == "en" else "（読み込めません：")
@@ -69,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         listed = ", ".join(t for t in topics if t != "rules") or "none"
         sys.stderr.write(f"katari rules {rs.name}: unknown topic {args.topic!r} ({listed})\n")
         return 2
-    out.write(f"{rs.name}: {rs.title}\n")
+    out.write(f"{rs.name}: {rs.title_in(args.lang)}\n")
     for h in rs.hooks.values():
         out.write(f"  {h.name}({', '.join(_arguments(h))})\n")
         for line in textwrap.wrap(_first_paragraph(h.doc), 84):

@@ -261,6 +261,9 @@ class RuleSystem:
     name: str
     title: str = ""
     hooks: dict[str, Hook] = field(default_factory=dict)
+    titles: dict[str, str] = field(default_factory=dict)
+    """The title in other languages (``{"en": "Call of Cthulhu 7th edition"}``); ``title``
+    where one is missing (:meth:`title_in`)."""
     init: Callable[[Context], None] | None = None
     """Called once when a game starts, before the start node's narration."""
     view: Callable[[Any, Any, bool], dict[str, Any]] | None = None
@@ -367,6 +370,10 @@ class RuleSystem:
             return fn
 
         return deco
+
+    def title_in(self, lang: str) -> str:
+        """The system's title in ``lang`` (its ``title`` where it has none in that language)."""
+        return self.titles.get(lang) or self.title or self.name
 
     def label(self, key: str, lang: str) -> str | None:
         """The name of a view or sheet key in ``lang`` (falling back to Japanese), or None."""

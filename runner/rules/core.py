@@ -8,7 +8,8 @@ from runner.rules.base import Context, RuleError, RuleSystem
 
 SYSTEM = RuleSystem("core", "built-in hooks")
 
-NONE = RuleSystem("none", "no rule system (only the built-in hooks)")
+NONE = RuleSystem("none", "ルールシステムなし（組み込みのフックだけ）")
+NONE.titles["en"] = "no rule system (only the built-in hooks)"
 """``rules: none``: a story with the built-in hooks alone (declared as ``none`` in
 Katari's ``katari.rules`` entry points, like every other rule system)."""
 

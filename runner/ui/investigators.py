@@ -57,12 +57,12 @@ def refusal(story: Any, what: str, lang: str) -> str:
 
     name = getattr(story, "rules", "") or "none"
     try:
-        title = system(name).title or name
+        title = system(name).title_in(lang)
     except (UnknownRules, BrokenRules):
         title = name
     ja = lang == "ja"
     others = [
-        f"{rs.name}「{rs.title}」" if ja else f"{rs.name} ({rs.title})"
+        f"{rs.name}「{rs.title_in(lang)}」" if ja else f"{rs.name} ({rs.title_in(lang)})"
         for rs in installed()
         if rs.investigators is not None
     ]

@@ -20,7 +20,8 @@ from runner.rules.base import Context, RuleError, RuleSystem
 from runner.rules.ktane import dungeon, edgework
 from runner.rules.meta import MAX_SECONDS, Arg, MetaCommand
 
-SYSTEM = RuleSystem("ktane", "Keep Talking and Nobody Explodes modules (ダンジョン・2F)")
+SYSTEM = RuleSystem("ktane", "Keep Talking and Nobody Explodes モジュール（ダンジョン・2F）")
+SYSTEM.titles["en"] = "Keep Talking and Nobody Explodes modules (Dungeon 2F)"
 
 KEY = "ktane"
 

@@ -8,6 +8,7 @@ SOURCE = "Un Realistic Escape Game ベーシックシステム ver.1.5（保田�
 
 
 SYSTEM = RuleSystem("ureg", "UREG ベーシックシステム ver.1.5")
+SYSTEM.titles["en"] = "UREG Basic System ver.1.5"
 
 
 hook = SYSTEM.hook
