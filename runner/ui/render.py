@@ -611,7 +611,7 @@ def status_fields(
             # A rule system's view under its own name: show its useful parts flat.
             shown = _display(key)
             for k2, v2 in v.items():
-                if v2 in (None, "", [], {}, False) or k2 in shown.status_skip:
+                if _nothing(v2) or k2 in shown.status_skip:
                     continue
                 if k2 in shown.same_as_stats and ev.get("stats"):
                     continue  # the same people as in ``stats``, already shown
@@ -629,6 +629,12 @@ def status_fields(
             label = key_label(key, lang, system if isinstance(system, str) else None)
             items.append((label, c, RULES_FIELD))
     return items
+
+
+def _nothing(v: Any) -> bool:
+    """A view value the bar leaves out: none, False, an empty text or list. A zero is a value
+    (``grit 0``): ``0 in (None, "", False)`` is true in Python, which hid it."""
+    return v is None or v is False or (isinstance(v, (str, list, dict)) and not v)
 
 
 STATUS_KEEP = ("place", "time", "left", "real_left", "turn")
