@@ -293,7 +293,7 @@ def _resume_lang(story: Any, args: argparse.Namespace) -> None:
     else:
         args.lang = played
         msg = t("resume_lang", played, played=t(f"lang_{played}", played))
-    print(msg, file=sys.stderr)
+    _err(msg)
 
 
 def investigator_command(story: Any, source: str, lang: str | None = None) -> str | None:
@@ -425,6 +425,14 @@ def campaign_command(story: Any, prev: str, lang: str = "ja") -> tuple[str | Non
 
 
 def _err(text: str) -> None:
+    """One notice before the game, on standard error; on a terminal, wrapped at its width
+    between words (as the console wraps), not cut mid-word by the terminal."""
+    if sys.stderr.isatty():
+        import shutil
+
+        from runner.ui.render import wrap
+
+        text = "\n".join(wrap(text, shutil.get_terminal_size().columns - 1))
     sys.stderr.write(text + "\n")
 
 
@@ -477,7 +485,9 @@ def make_listener(
     except Exception as e:  # noqa: BLE001
         listener, problem = None, str(e)
     if listener is None:
-        _err(t("voice_none", lang, why=problem))
+        # The listener's own reasons already begin "音声入力:" / "Voice input:"; others do not.
+        own = str(problem).startswith(("音声入力", "Voice input"))
+        _err(str(problem) if own else t("voice_none", lang, why=problem))
     return listener
 
 

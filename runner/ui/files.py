@@ -604,6 +604,16 @@ def _place(story: Any, state: State) -> str:
     return (node.title if node is not None and node.title else state.node) or ""
 
 
+def place_of(story: Any, info: SaveInfo) -> str:
+    """Where a saved game is, named by ``story`` as loaded now (in the language played now:
+    a game saved in Japanese and listed in English says Darkness, not 暗闇); the name the save
+    recorded where the story has no such place (or the save did not record it)."""
+    if info.ended or not info.node or story is None:
+        return info.place
+    node = story.nodes.get(info.node)
+    return node.title if node is not None and node.title else info.place
+
+
 def _time(story: Any, state: State) -> str:
     from runner.engine import clock_text
 
@@ -618,6 +628,7 @@ def _meta(story: Any, st: State, now: _dt.datetime | None = None) -> dict:
     return {
         "saved_at": now.isoformat(timespec="seconds"),
         "place": _place(story, st),
+        "node": st.node,
         "time": _time(story, st),
         "turn": st.turn,
         "ending": st.ending,
@@ -1340,6 +1351,8 @@ class SaveInfo:
     lang: str | None = None
     """The language the game was played in (None: a save from before Katari recorded it,
     played in the story's own language)."""
+    node: str = ""
+    """Where the game was (its node's id; "" in a save from before Katari recorded it)."""
 
 
 def save_info(path: Path, story_id: str | None = None) -> SaveInfo:
@@ -1366,6 +1379,7 @@ def save_info(path: Path, story_id: str | None = None) -> SaveInfo:
         len(body["commands"]),
         sha=sha,
         lang=body.get("lang"),
+        node=str(body.get("node") or ""),
     )
 
 

@@ -261,7 +261,7 @@ class MetaCommands(ConsoleBase):
                 self.lang,
                 slot=slot,
                 when=i.when,
-                place=i.place,
+                place=files.place_of(self.story, i),
                 time=when,
                 ended=ended,
             )
@@ -275,7 +275,7 @@ class MetaCommands(ConsoleBase):
                 "save_line", self.lang, slot="", when=i.when, place="", time=when, ended=ended
             ).strip()
             room = cols - 4 - width(rest)
-            if room >= 8 or room >= width(i.place):
+            if room >= 8 or room >= width(files.place_of(self.story, i)):
                 rows.append(
                     "    "
                     + t(
@@ -285,7 +285,7 @@ class MetaCommands(ConsoleBase):
                         when=i.when,
                         time=when,
                         ended=ended,
-                        place=_fit(i.place, max(room, 1)),
+                        place=_fit(files.place_of(self.story, i), max(room, 1)),
                     ).strip()
                 )
             else:
@@ -302,7 +302,7 @@ class MetaCommands(ConsoleBase):
                         when="",
                         time=when,
                         ended=ended,
-                        place=_fit(i.place, max(cols - 4 - width(rest), 1)),
+                        place=_fit(files.place_of(self.story, i), max(cols - 4 - width(rest), 1)),
                     ).strip(),
                 ]
             for row in rows:

@@ -184,7 +184,7 @@ class SessionPart(ConsoleBase):
                     "resume_q",
                     self.lang,
                     when=info.when[5:],
-                    place=info.place,
+                    place=files.place_of(self.story, info),
                     time=self.when(info.time, info.turn),
                 ),
                 t("resume_again", self.lang),
@@ -224,7 +224,7 @@ class SessionPart(ConsoleBase):
             return False
         self.lock, self.saver = lock, files.AutoSaver(info.path, adopted=sha)
         self._adopt(tl, changed)
-        self.say(t("resumed", self.lang, place=info.place), "class:hint")
+        self.say(t("resumed", self.lang, place=files.place_of(self.story, info)), "class:hint")
         self.show(describe(self.story, self.state, gm=self.gm) + [self.prompt_event()])
         return True
 
