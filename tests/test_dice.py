@@ -201,7 +201,7 @@ def test_katari_roll_seed_repeats_and_errors_are_one_line() -> None:
         and "Traceback" not in r.stderr
     )
     r = katari("roll", "1d6+1d4", "--dice", "3")
-    assert r.returncode == 2 and "1 more needed (d4)" in r.stderr
+    assert r.returncode == 2 and "あと 1 個（d4）" in r.stderr  # (KATARI_LANG unset: Japanese)
 
 
 def test_misspelt_commands_and_options_get_one_clear_line() -> None:

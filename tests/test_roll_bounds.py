@@ -3,6 +3,7 @@ parentheses read in linear time, errors quoting a short prefix, never a tracebac
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -24,6 +25,7 @@ def roll(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
         text=True,
         cwd=ROOT,
         timeout=timeout,
+        env={**os.environ, "KATARI_LANG": "en"},  # (its English lines; ja: test_roll_lang.py)
     )
 
 

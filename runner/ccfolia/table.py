@@ -74,10 +74,11 @@ def active_sheet(state: Any, rules: str | None = None) -> dict | None:
 
 
 def table_roll(
-    expr: str, source: DiceSource, sheet: dict | None = None
+    expr: str, source: DiceSource, sheet: dict | None = None, lang: str | None = None
 ) -> tuple[BCResult | None, tuple[str, str]]:
     """(the result, ("", "")) or (None, (why, label)) with why one of missing, no_sheet,
-    not_dice, dice_error (``label`` then says what is wrong with the notation)."""
+    not_dice, dice_error (``label`` then says what is wrong with the notation, in ``lang``:
+    default $KATARI_LANG, else Japanese)."""
     from runner.rules import dice_command
 
     cmd = expr.strip()
@@ -97,7 +98,9 @@ def table_roll(
             try:  # dice notation gone wrong: say where (the dice module's one line)
                 parse(word)
             except DiceError as e:
-                return None, ("dice_error", str(e))
+                from runner.ui.i18n import default_lang, dice_reason
+
+                return None, ("dice_error", dice_reason(e, lang or default_lang()))
         return None, ("not_dice", "")
     return res, ("", "")
 

@@ -71,24 +71,16 @@ def _is_dice(word: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from runner.rules.dice import MAX_DICE, MAX_SIDES, DiceError, NeedDice, quote
+    from runner.rules.dice import MAX_DICE, MAX_SIDES, DiceError, NeedDice, short
 
     text = " ".join(args.expr)
     if len(text) > MAX_EXPR:
-        print(
-            f"katari roll: too long to be dice ({len(text)} characters; at most {MAX_EXPR}): "
-            f"{quote(text)}",
-            file=sys.stderr,
-        )
+        _say("roll_too_long", n=len(text), most=MAX_EXPR, text=short(text))
         return 2
     try:
         source, faces = _source(args)
     except ValueError:
-        print(
-            f"katari roll: --dice takes at most {MAX_DICE} faces from 0 to {MAX_SIDES} separated by "
-            f"commas, not {quote(args.dice)}",
-            file=sys.stderr,
-        )
+        _say("roll_dice_usage", most=MAX_DICE, sides=MAX_SIDES, text=short(args.dice))
         return 2
     sheet = None
     if args.investigator:
@@ -97,10 +89,7 @@ def run(args: argparse.Namespace) -> int:
 
         inv = investigators.first()  # (no story here: the rule system that has investigators)
         if inv is None:
-            print(
-                "katari roll: --investigator: no installed rule system has investigators",
-                file=sys.stderr,
-            )
+            _say("roll_no_investigators")
             return 2
         ad = investigators.adapter(inv)
         from runner.ui.i18n import default_lang
@@ -122,24 +111,31 @@ def run(args: argparse.Namespace) -> int:
         try:
             n = _roll_one(expr, source, args.json, sheet)
         except NeedDice as e:
-            print(
-                f"katari roll: not enough dice given for {expr!r}: {len(e.sides)} more needed "
-                f"({', '.join('d' + str(s) for s in e.sides)})",
-                file=sys.stderr,
-            )
+            dice = ", ".join("d" + str(s) for s in e.sides)
+            _say("roll_need_dice", expr=short(expr), n=len(e.sides), dice=dice)
             return 2
         except DiceError as e:
-            hint = ""
-            if faces is not None and "cannot show" in str(e):
-                hint = " (--dice takes one number per die: for 1d100 or CC the tens die, then the units die, e.g. 3,5)"
-            _refused(expr, f"{e}{hint}", args.json)
+            from runner.ui.i18n import default_lang, dice_reason, t
+
+            lang = default_lang()
+            why = dice_reason(e, lang)
+            if faces is not None and e.code == "face":
+                why += t("roll_faces_hint", lang)
+            _refused(expr, why, args.json)
             return 2
         if n is None:
             return 2
         used += n
     if faces is not None and used and len(faces) > used:
-        print(f"katari roll: {len(faces) - used} die face(s) left over", file=sys.stderr)
+        _say("roll_left_over", n=len(faces) - used)
     return 0
+
+
+def _say(key: str, **kw: object) -> None:
+    """One line on standard error in the language of KATARI_LANG (else Japanese)."""
+    from runner.ui.i18n import default_lang, t
+
+    print(f"katari roll: {t(key, default_lang(), **kw)}", file=sys.stderr)
 
 
 def _roll_one(text: str, source, as_json: bool, sheet: dict | None = None) -> int | None:  # noqa: ANN001

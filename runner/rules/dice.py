@@ -26,12 +26,38 @@ _MASK = (1 << 64) - 1
 
 
 class DiceError(ValueError):
-    """A dice expression that cannot be read."""
+    """A dice expression that cannot be read (or a face its die cannot show).
+
+    ``code`` names the problem and ``values`` fill its words, so a front end can say it in the
+    player's language (runner/ui/i18n.py ``dice_<code>``); ``str()`` is the English."""
+
+    ENGLISH = {
+        "face": "a d{sides} cannot show {face}",
+        "empty": "empty dice expression",
+        "read": "cannot read dice expression {text!r} at {rest!r}",
+        "ends": "cannot read dice expression {text!r}: it stops too soon",
+        "count": "{text!r}: between 1 and {most} dice, please",
+        "sides": "{text!r}: dice have between 1 and {most} sides",
+        "many": "{text!r}: more than {most} dice",
+        "zero": "{text!r}: division by zero",
+        "divisor": "{text!r}: the divisor is or may be 0",
+        "nested": "{text!r}: parentheses nested too deeply",
+        "keep": "{text!r}: keep or drop at most {most} dice",
+    }
+
+    def __init__(self, code: str, **values: Any) -> None:
+        self.code, self.values = code, values
+        super().__init__(self.ENGLISH[code].format(**values))
+
+
+def short(text: str, n: int = 40) -> str:
+    """``text`` for a message: at most ``n`` characters of it."""
+    return text[:n] + "…" if len(text) > n else text
 
 
 def quote(text: str, n: int = 40) -> str:
     """``text`` for a message: at most ``n`` characters of it, quoted."""
-    return repr(text[:n] + "…" if len(text) > n else text)
+    return repr(short(text, n))
 
 
 class NeedDice(Exception):
@@ -123,7 +149,7 @@ class ManualDice:
             if sides == 100 and f == 0:
                 f = 100
             if not 1 <= f <= sides:
-                raise DiceError(f"a d{sides} cannot show {f}")
+                raise DiceError("face", sides=sides, face=f)
             return f
         if self.then is not None:
             return self.then.face(sides)
@@ -301,7 +327,7 @@ def parse(text: str) -> DiceExpr:
         return hit
     s = normalise(text)
     if not s:
-        raise DiceError("empty dice expression")
+        raise DiceError("empty")
     if not _ARITH.isdisjoint(s):
         expr = _Arith(text, s).parse()
         if len(_cache) < 4096:
@@ -311,7 +337,7 @@ def parse(text: str) -> DiceExpr:
     while pos < len(s):
         m = _TERM.match(s, pos)
         if not m or m.end() == pos or (pos > 0 and not m.group(1)):
-            raise DiceError(f"cannot read dice expression {quote(text)} at {quote(s[pos:])}")
+            raise DiceError("read", text=short(text), rest=short(s[pos:]))
         sign = -1 if m.group(1) == "-" else 1
         if m.group(4) is not None:
             terms.append(Term(sign, 0, int(m.group(4))))
@@ -319,9 +345,9 @@ def parse(text: str) -> DiceExpr:
             count = int(m.group(2)) if m.group(2) else 1
             sides = int(m.group(3))
             if not 1 <= count <= MAX_DICE:
-                raise DiceError(f"{quote(text)}: between 1 and {MAX_DICE} dice, please")
+                raise DiceError("count", text=short(text), most=MAX_DICE)
             if not 1 <= sides <= MAX_SIDES:
-                raise DiceError(f"{quote(text)}: dice have between 1 and {MAX_SIDES} sides")
+                raise DiceError("sides", text=short(text), most=MAX_SIDES)
             terms.append(Term(sign, count, sides))
         pos = m.end()
     if any(t.sides == D66 and t.count for t in terms):
@@ -330,7 +356,7 @@ def parse(text: str) -> DiceExpr:
             _cache[text] = expr
         return expr
     if sum(t.count for t in terms) > MAX_DICE:
-        raise DiceError(f"{quote(text)}: more than {MAX_DICE} dice")
+        raise DiceError("many", text=short(text), most=MAX_DICE)
     expr = DiceExpr(text, tuple(terms))
     if len(_cache) < 4096:
         _cache[text] = expr
@@ -342,7 +368,7 @@ def parse_tree(text: str) -> DiceExpr:
     printing an expression back as BCDice does (:mod:`runner.rules.bcdice`). Not cached."""
     s = normalise(text)
     if not s:
-        raise DiceError("empty dice expression")
+        raise DiceError("empty")
     return _Arith(text, s).parse()
 
 
@@ -382,7 +408,7 @@ def _divide(a: int, b: int, how: str, text: str) -> int:
     halves away from zero (``/R``). Ruby's integer division, like Python's ``//``, rounds
     towards −∞ (BCDice rounds ``/U`` and ``/R`` through a float; exact here)."""
     if b == 0:
-        raise DiceError(f"{quote(text)}: division by zero")
+        raise DiceError("zero", text=short(text))
     if how in ("/", "/F"):
         return a // b
     if how in ("/U", "/C"):
@@ -448,16 +474,18 @@ class _Arith:
         self.text, self.s, self.pos, self.depth = text, s, 0, 0
         self.terms: list[Term] = []
 
-    def fail(self, why: str = "") -> DiceError:
-        rest = self.s[self.pos :] or "the end"
-        return DiceError(why or f"cannot read dice expression {quote(self.text)} at {quote(rest)}")
+    def fail(self) -> DiceError:
+        rest = self.s[self.pos :]
+        if not rest:
+            return DiceError("ends", text=short(self.text))
+        return DiceError("read", text=short(self.text), rest=short(rest))
 
     def parse(self) -> DiceExpr:
         tree = self.sum()
         if self.pos != len(self.s):
             raise self.fail()
         if sum(t.faces for t in self.terms) > MAX_DICE:
-            raise DiceError(f"{quote(self.text)}: more than {MAX_DICE} dice")
+            raise DiceError("many", text=short(self.text), most=MAX_DICE)
         return DiceExpr(self.text, tuple(self.terms), tree)
 
     def peek(self) -> str:
@@ -483,7 +511,7 @@ class _Arith:
             if op.startswith("/"):
                 lo, hi = _range(right, tuple(self.terms))
                 if lo <= 0 <= hi:
-                    raise DiceError(f"{quote(self.text)}: the divisor is or may be 0")
+                    raise DiceError("divisor", text=short(self.text))
             node = (op, node, right)
         return node
 
@@ -496,7 +524,7 @@ class _Arith:
         if c == "(":
             self.depth += 1
             if self.depth > MAX_NESTING:
-                raise DiceError(f"{quote(self.text)}: parentheses nested too deeply")
+                raise DiceError("nested", text=short(self.text))
             self.pos += 1
             node = self.sum()
             if self.peek() != ")":
@@ -513,9 +541,9 @@ class _Arith:
         count = int(m.group(1)) if m.group(1) else 1
         sides = int(m.group(2))
         if not 1 <= count <= MAX_DICE:
-            raise DiceError(f"{quote(self.text)}: between 1 and {MAX_DICE} dice, please")
+            raise DiceError("count", text=short(self.text), most=MAX_DICE)
         if not 1 <= sides <= MAX_SIDES:
-            raise DiceError(f"{quote(self.text)}: dice have between 1 and {MAX_SIDES} sides")
+            raise DiceError("sides", text=short(self.text), most=MAX_SIDES)
         keep, n = "", 0
         if m.group(3):
             keep, n = m.group(3).upper(), int(m.group(4) or 1)  # KH alone keeps one, as BCDice
@@ -523,7 +551,7 @@ class _Arith:
             keep, n = ("KH" if m.group(5).upper() == "MAX" else "KL"), 1
         if keep:
             if n > MAX_DICE:
-                raise DiceError(f"{quote(self.text)}: keep or drop at most {MAX_DICE} dice")
+                raise DiceError("keep", text=short(self.text), most=MAX_DICE)
         self.terms.append(Term(1, count, sides, keep, n))
         return ("dice", len(self.terms) - 1)
 

@@ -77,6 +77,24 @@ _TEXT: dict[str, dict[str, str]] = {
         "roll_usage": "使い方：roll 1d100 / roll CC<=50 など",
         "roll_err": "「{expr}」は振れません（例：roll 1d100、roll 2d6+1、roll CC<=50）",
         "dice_error": "その出目は使えません。コマンドは実行されていません。",
+        # A dice expression that cannot be read (runner.rules.dice.DiceError's codes).
+        "dice_face": "{sides}面ダイスに {face} の目はありません",
+        "dice_empty": "ダイスの式がありません",
+        "dice_read": "ダイスの式「{text}」の「{rest}」から先が読めません",
+        "dice_ends": "ダイスの式「{text}」が途中で終わっています",
+        "dice_count": "「{text}」：ダイスは 1〜{most} 個にしてください",
+        "dice_sides": "「{text}」：ダイスの面は 1〜{most} です",
+        "dice_many": "「{text}」：ダイスが {most} 個を超えています",
+        "dice_zero": "「{text}」：0 で割っています",
+        "dice_divisor": "「{text}」：割る数が 0 になるかもしれません",
+        "dice_nested": "「{text}」：かっこが深すぎます",
+        "dice_keep": "「{text}」：残す・除くダイスは {most} 個までです",
+        "roll_too_long": "ダイスにしては長すぎます（{n} 文字、{most} 文字まで）：「{text}」",
+        "roll_dice_usage": "--dice には 0〜{sides} の目をカンマ区切りで {most} 個まで書きます（「{text}」は読めません）",
+        "roll_no_investigators": "--investigator：探索者を扱うルールシステムが入っていません",
+        "roll_need_dice": "「{expr}」にはダイスが足りません：あと {n} 個（{dice}）",
+        "roll_faces_hint": "（--dice はダイス 1 個に 1 つの目：1d100 や CC は十の位のダイス、一の位のダイスの順。例 3,5）",
+        "roll_left_over": "使われなかった目が {n} 個あります",
         "narrate_none": "読み上げは使えません：{why}",
         "narrate_on": "読み上げ：オン",
         "narrate_off": "読み上げ：オフ",
@@ -217,7 +235,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "resumed": "Resumed ({place}).",
         "new_game": "Starting a new game.",
         "prompt": "> ",
-        "dice_prompt": "🎲 {what}{expr}: enter the faces of {dice} ({n}) > ",
+        "dice_prompt": "🎲 {what}{expr}: enter the faces of {dice} ({n} {n_dice}) > ",
         "dice_for": "{label} ",
         "dice_for_target": "{label} {target}: ",
         "dice_percentile": " (tens 00-90, then units 0-9)",
@@ -272,6 +290,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "roll_usage": "Usage: roll 1d100, roll CC<=50, ...",
         "roll_err": "Cannot roll “{expr}” (e.g. roll 1d100, roll 2d6+1, roll CC<=50)",
         "dice_error": "Those faces cannot be used; the command was not run.",
+        "roll_too_long": "too long to be dice ({n} characters; at most {most}): {text!r}",
+        "roll_dice_usage": "--dice takes at most {most} faces from 0 to {sides} separated by commas, not {text!r}",
+        "roll_no_investigators": "--investigator: no installed rule system has investigators",
+        "roll_need_dice": "not enough dice given for {expr!r}: {n} more needed ({dice})",
+        "roll_faces_hint": " (--dice takes one number per die: for 1d100 or CC the tens die, then the units die, e.g. 3,5)",
+        "roll_left_over": "{n} die face(s) left over",
         "narrate_none": "Narration is not available: {why}",
         "narrate_on": "Narration on",
         "narrate_off": "Narration off",
@@ -886,3 +910,12 @@ def t(key: str, lang: str = "ja", /, **kw: object) -> str:
     if text is None:
         text = _TEXT["ja"].get(key, key)
     return text.format(**kw) if kw else text
+
+
+def dice_reason(e: Exception, lang: str) -> str:
+    """Why dice cannot be read (a DiceError), in ``lang``: its code's words here, else (English,
+    or an error without a code) the exception's own English."""
+    code = getattr(e, "code", "")
+    if lang != "en" and code and f"dice_{code}" in _TEXT.get(lang, {}):
+        return t(f"dice_{code}", lang, **getattr(e, "values", {}))
+    return str(e)

@@ -61,6 +61,7 @@ class ManualDicePart(ConsoleBase):
                         expr=need.expr,
                         dice=" ".join(groups) + hint,
                         n=len(sides),
+                        n_dice="die" if len(sides) == 1 else "dice",  # (English only)
                     )
                 )
             except (KeyboardInterrupt, EOFError):
