@@ -7,6 +7,7 @@ can reuse it. Widths are measured with prompt_toolkit's ``get_cwidth`` so that J
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -79,6 +80,24 @@ def tidy(text: str) -> str:
     return "".join(out)
 
 
+_CELL = 24
+"""Columns a cell of a line of cells may take (:func:`_cells`)."""
+
+
+def _cells(text: str) -> list[str] | None:
+    """A line of cells, items two or more spaces apart, each short (a sheet's
+    「筋力STR 80  体力CON 60  精神力POW 50」), as its cells and the spaces between them: the line
+    then wraps between cells, never inside one (「精神」 and 「力POW 50」 on two lines). None for
+    any other text (prose wraps as :func:`_tokens` cuts it)."""
+    body = text.strip(" ")
+    if "  " not in body:
+        return None
+    parts = [p for p in re.split(r"( {2,})", text) if p]
+    if any(not p.isspace() and width(p) > _CELL for p in parts):
+        return None
+    return parts
+
+
 def _tokens(text: str) -> list[str]:
     """Breakable units: a Latin word, one wide character, or a run of spaces; with kinsoku glue."""
     toks: list[str] = []
@@ -141,7 +160,7 @@ def wrap(
             first = indent = lead  # an indented line keeps its indent when it wraps
         line, w = first if not lines else indent, width(first if not lines else indent)
         start_w = w
-        for tok in _tokens(para):
+        for tok in _cells(para) or _tokens(para):
             tw = width(tok)
             if tok.isspace():
                 if w > start_w:
