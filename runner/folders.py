@@ -16,6 +16,18 @@ OFF = ("off", "0", "no", "false")
 _scratch: Path | None = None
 
 
+def home() -> Path:
+    """The user's Katari folder (``$KATARI_HOME`` wins, for tests and portable installs):
+    the saves, the installed voice models. Here, not in runner.ui.files, so that finding a
+    model (``katari check``'s voice-word warnings) does not import the game's front end."""
+    env = os.environ.get("KATARI_HOME")
+    if env:
+        return Path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("katari", appauthor=False))
+
+
 def cache_dir() -> Path | None:
     """The cache folder, or None when ``KATARI_CACHE`` turns caching off."""
     env = os.environ.get("KATARI_CACHE", "").strip()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -48,3 +49,47 @@ def test_unknown_spoken_words_are_reported_once_with_their_place(tmp_path: Path)
         timeout=120,
     )
     assert "(warning)" not in quiet.stdout
+
+
+# What the voice-word check may import: where models live and their vocabulary, never the
+# listener's recogniser, audio or matching code, nor the game's front end (whose import of
+# the engine alone cost ~400 M instructions on every `katari check`).
+_HEAVY = (
+    "runner.ui.listener.core",
+    "runner.ui.listener.vosk_listener",
+    "runner.ui.listener.audio",
+    "runner.ui.listener.microphone",
+    "runner.ui.files",
+)
+_INSTALLING = ("zipfile", "tempfile")
+"""Only ``katari voice install`` needs these (vosk itself imports them, once a model is read)."""
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_check_imports_only_the_vocabulary_not_the_listener(tmp_path: Path, lang: str) -> None:
+    """ja: no model installed (the common case: only the search); ko: the model package's
+    vocabulary is read, and vosk loaded to read it, but still none of the listener."""
+    p = tmp_path / "s.yaml"
+    p.write_text(
+        STORY if lang == "ko" else STORY.replace("language: ko", "language: ja"), encoding="utf-8"
+    )
+    probe = (
+        "import sys\n"
+        "from runner.cli import main\n"
+        f"code = main(['check', {str(p)!r}])\n"
+        f"heavy = {_HEAVY + (_INSTALLING if lang == 'ja' else ())!r}\n"
+        "print('LOADED', sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    home = tmp_path / "home"
+    r = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**os.environ, "KATARI_HOME": str(home), "KATARI_MODEL_DIR": str(home)},
+    )
+    loaded = [ln for ln in r.stdout.splitlines() if ln.startswith("LOADED")]
+    assert loaded == ["LOADED []"], r.stdout + r.stderr
+    if lang == "ko":
+        assert "'xyzzy'" in r.stdout  # the check did run against the model

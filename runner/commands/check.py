@@ -123,12 +123,11 @@ def voice_warnings(story, model_arg: str | None) -> list:  # noqa: ANN001
     from runner.story import Diagnostic, story_files
     from runner.story.source import SourceError, read_text, story_root
 
-    try:
-        from runner.ui.listener.models import find_model
-        from runner.ui.listener.vocab import unknown_words
-        from runner.ui.listener.vosk_listener import ModelError, load_model
-    except ImportError:
-        return []
+    # Only where the models live and the vocabulary look-up: the listener's audio and
+    # recogniser code, and vosk itself, are imported only when there is a model to read.
+    from runner.ui.listener.models import ModelError, find_model, load_model
+    from runner.ui.listener.vocab import unknown_words
+
     path = Path(model_arg) if model_arg else find_model(story.language)
     if path is None:
         return []

@@ -136,12 +136,9 @@ def culprit(e: OSError) -> Path | None:
 
 def home() -> Path:
     """The user's Katari folder (``$KATARI_HOME`` wins, for tests and portable installs)."""
-    env = os.environ.get("KATARI_HOME")
-    if env:
-        return Path(env)
-    from platformdirs import user_data_dir
+    from runner.folders import home as katari_home
 
-    return Path(user_data_dir("katari", appauthor=False))
+    return katari_home()
 
 
 def _safe(name: str) -> str:

@@ -20,23 +20,41 @@ Tests use ``ScriptedListener([...texts...])``, which decides exactly like the re
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from runner.ui.listener.core import (
-    ACT_AT,
-    CONFIRM_AT,
-    META,
-    YES_NO,
-    Heard,
-    Listener,
-    Phrase,
-    PhraseBook,
-    ScriptedListener,
-    did_you_mean,
-    normalise,
-    phrases_for,
-    story_phrases,
-)
-from runner.ui.listener.vocab import split_words, unknown_words
+if TYPE_CHECKING:
+    from runner.ui.listener.core import (
+        ACT_AT,
+        CONFIRM_AT,
+        META,
+        YES_NO,
+        Heard,
+        Listener,
+        Phrase,
+        PhraseBook,
+        ScriptedListener,
+        did_you_mean,
+        normalise,
+        phrases_for,
+        story_phrases,
+    )
+    from runner.ui.listener.vocab import split_words, unknown_words
+
+_FROM = {"split_words": "vocab", "unknown_words": "vocab"}
+"""Where each exported name lives (core, unless named here). They are imported on first use:
+``katari check`` reads a model's vocabulary through runner.ui.listener.vocab and models
+without paying for the listener's matching code."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__ and name != "make_listener":
+        from importlib import import_module
+
+        value = getattr(import_module(f"runner.ui.listener.{_FROM.get(name, 'core')}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ACT_AT",

@@ -13,18 +13,17 @@ half-unpacked behind.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import re
-import shutil
 import sys
-import tempfile
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import zipfile
 
 from runner.ui.listener import messages
 
@@ -94,7 +93,7 @@ def models_dir() -> Path:
     env = os.environ.get("KATARI_MODEL_DIR")
     if env:
         return Path(env)
-    from runner.ui.files import home
+    from runner.folders import home
 
     return home() / "models"
 
@@ -167,10 +166,11 @@ def installed_models() -> list[Installed]:
 
 def find_model(lang: str) -> Path | None:
     """The model to use for ``lang``: the data folder's first, then a package's."""
-    for m in installed_models():
+    found = installed_models()
+    for m in found:
         if m.lang == lang and m.grammar:
             return m.path
-    for m in installed_models():
+    for m in found:
         if m.lang == lang:
             return m.path
     return None
@@ -202,6 +202,7 @@ def progress_bar(stream=None, width: int = 30) -> Progress:
 def _download(
     url: str, dest: Path, expect_size: int | None, progress: Progress | None, timeout: float
 ) -> tuple[int, str]:
+    import hashlib
     import urllib.request
 
     h = hashlib.sha256()
@@ -257,6 +258,10 @@ def install(
 
     With ``lang`` alone: the official small model (known size and sha256). ``url`` replaces
     the address (a mirror or a local file server); ``sha256`` then is the one to check."""
+    import shutil
+    import tempfile
+    import zipfile
+
     off = OFFICIAL.get(lang or "")
     if url is None:
         if off is None:
