@@ -167,3 +167,69 @@ def test_ring_benchmark_story_has_the_ink_shape(tmp_path: Path) -> None:
     ]
     rep = simulate(s, 30, seed=0)
     assert rep.endings == {"end": 30} and rep.rolls[0]["label"] == "1d6"
+
+
+def _simulate_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+    assert main(["simulate", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _simulate_text(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(["simulate", *args]) == 0
+    return capsys.readouterr().out
+
+
+def test_an_ending_the_rules_reach_is_explained_by_the_rules_not_a_when(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """dungeon_2f's `defused`: every button ends there `if: ktane.solved()` (the module's
+    state, which the ktane rules keep); no action has a `when`. The reason names those ways
+    and the rules' condition, and never a 'when' the story does not have."""
+    rep = _simulate_json(capsys, "dungeon_2f", "-n", "30")
+    (u,) = [x for x in rep["unreached_endings"] if x["id"] == "defused"]
+    assert u["reason"] == "needs_rules_input", u
+    ways = {(w["kind"], w["src"], w["action"], w["cond"]) for w in u["how"]}
+    assert ways == {
+        ("action", "module", a, "ktane.solved()")
+        for a in ("forward", "left", "right", "sword", "shield")
+    }
+    for lang, when in (("en", "'when'"), ("ja", "when が")):
+        text = _simulate_text(capsys, "dungeon_2f", "-n", "30", "--lang", lang)
+        (line,) = [ln for ln in text.splitlines() if ln.strip().startswith("defused:")]
+        assert when not in line, line
+        assert "ktane.solved()" in line and "module.forward" in line, line
+
+
+def test_an_ending_only_the_rules_fire_says_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    """ureg_glass_greenhouse's `time_up` is declared under options: endings (the rules end the
+    game there, from anywhere): its way is the rules, its reason the rules' own."""
+    rep = _simulate_json(capsys, "ureg_glass_greenhouse", "-n", "5")
+    (u,) = [x for x in rep["unreached_endings"] if x["id"] == "time_up"]
+    assert u["reason"] == "rules_never_ended" and [w["kind"] for w in u["how"]] == ["rules"]
+    text = _simulate_text(capsys, "ureg_glass_greenhouse", "-n", "5", "--lang", "en")
+    (line,) = [ln for ln in text.splitlines() if ln.strip().startswith("time_up:")]
+    assert "the rules never ended the game here" in line and "the rules (ureg)" in line, line
+
+
+def test_an_action_without_when_never_offered_is_not_said_to_have_one(tmp_path: Path) -> None:
+    """A hidden action (typed only, never offered) has no `when`: the reason does not say it
+    has; one with a `when` that never holds is said to."""
+    text = """\
+story: {id: t, title: t, start: a}
+nodes:
+  a:
+    actions:
+      - {label: secret, hidden: true, end: win}
+      - {label: quit, end: lose}
+endings: {win: good, lose: bad}
+"""
+    rep = simulate(story(tmp_path, text), 20, seed=0)
+    (win,) = rep.unreached_endings
+    assert win["reason"] == "never_offered_other" and win["detail"] == "a.secret", win
+    line = format_report(rep, "en").split("win: ")[1].splitlines()[0]
+    assert "'when'" not in line and "action a.secret" in line, line
+    rep = simulate(story(tmp_path, text.replace("hidden: true", 'when: "false"')), 20, seed=0)
+    (win,) = rep.unreached_endings
+    assert win["reason"] == "never_offered", win
+    line = format_report(rep, "en").split("win: ")[1].splitlines()[0]
+    assert "'when' was never true" in line and "action a.secret if false" in line, line

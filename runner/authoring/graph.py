@@ -304,8 +304,11 @@ def _node_info(n: Node) -> dict:
     }
 
 
-def build(story: Story) -> Graph:
-    """Reads the story's nodes, endings, timed events and every move between them."""
+def build(story: Story, *, merge: bool = True) -> Graph:
+    """Reads the story's nodes, endings, timed events and every move between them.
+
+    ``merge``: many arrows between the same two boxes become one (for drawing); simulate's
+    explanations take every move with its action and condition (``merge=False``)."""
     nodes: dict[str, GNode] = {}
     for i, n in enumerate(story.nodes.values()):
         nodes[n.id] = GNode(
@@ -397,9 +400,8 @@ def build(story: Story) -> Graph:
         for key, t in ends.items():
             if isinstance(t, str) and t in story.endings:
                 edges.append(Edge("@rules", t, str(key), "", "rules"))
-    return Graph(
-        story.title, story.start, nodes, merge_parallel([e for e in edges if e.dst in nodes])
-    )
+    kept = [e for e in edges if e.dst in nodes]
+    return Graph(story.title, story.start, nodes, merge_parallel(kept) if merge else kept)
 
 
 def merge_parallel(edges: list[Edge], keep: int = MAX_PARALLEL) -> list[Edge]:

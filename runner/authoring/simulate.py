@@ -46,7 +46,11 @@ class Report:
     untaken_actions: list[str] = field(default_factory=list)
     """``node.action`` never taken, in nodes that games did reach."""
     unreached_endings: list[dict] = field(default_factory=list)
-    """``{id, reason, detail}``: reason is a code (see REASONS) and detail its evidence."""
+    """``{id, reason, detail, how}``: reason is a code (see REASONS), detail its evidence,
+    how the ways the story reaches that ending (``{kind, src, action, cond}``, kind
+    ``action``, ``enter``, ``event`` or ``rules``)."""
+    rules: str = ""
+    """The story's rule system (``none``)."""
     stuck: list[dict] = field(default_factory=list)
     """``{node, why, games}``: why is ``no_action`` or ``turn_cap``."""
     errors: list[dict] = field(default_factory=list)
@@ -518,6 +522,7 @@ def merge(
 
     rep = Report(story.id, runs, seed, policy, max_turns)
     rep.chunk = chunk
+    rep.rules = story.rules
     rep.endings = dict(sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0])))
     rep.ending_kinds = {k: e.kind for k, e in story.endings.items()}
     rep.turns = stats(turns)
@@ -532,9 +537,9 @@ def merge(
         f"{n}.{a}" for n, a in all_actions if n in visited and f"{n}.{a}" not in taken
     ]
     missing = [e for e in story.endings if e not in reached]
-    g = build(story) if missing else None
+    g = build(story, merge=False) if missing else None
     rep.unreached_endings = [
-        {"id": e, **_why_unreached(g, e, visited, offered, taken, fired)} for e in missing
+        {"id": e, **_why_unreached(g, e, visited, offered, taken, fired, story)} for e in missing
     ]
     rep.stuck = [
         {"node": n, "why": why, "games": c}
@@ -652,6 +657,10 @@ REASONS = {
         "行動が一度も選べなかった（when が真にならなかった）",
         "the action was never offered (its 'when' was never true)",
     ),
+    "never_offered_other": (
+        "行動が一度も選べなかった",
+        "the action was never offered",
+    ),
     "never_chosen": (
         "行動は選べたが一度も選ばれなかった（回数や方針を変えて）",
         "the action was offered but never chosen (more runs or another policy)",
@@ -665,7 +674,24 @@ REASONS = {
         "ルールの入力次第（ランダムな選択では出にくい）",
         "depends on rule-system input that random play does not produce",
     ),
+    "rules_never_ended": (
+        "ルールがこのエンディングで終わらせなかった（ルールの状態次第で、ランダムな選択では出なかった）",
+        "the rules never ended the game here (it depends on the rules' state, which random "
+        "play never brought about)",
+    ),
 }
+"""Why an ending was never reached, in Japanese and English. ``never_offered`` says 'when'
+only of an action that has one; an ending the rules reach is said to be the rules'."""
+
+WAYS = {
+    "action": ("行動 {src}.{action}", "action {src}.{action}"),
+    "enter": ("{src} に入ったとき", "entering {src}"),
+    "event": ("時間イベント {src}", "timed event {src}"),
+    "rules": ("ルール（{rules}）", "the rules ({rules})"),
+    "cond": ("（{cond} のとき）", " if {cond}"),
+}
+"""How an ending is reached, one way: by an action, on entering a node, by a timed event,
+or by the rule system (its node data or ``options: endings``)."""
 
 
 def _why_unreached(
@@ -675,22 +701,39 @@ def _why_unreached(
     offered: dict[str, set[str]],
     taken: set[str],
     fired: set[str],
+    story: Any = None,
 ) -> dict:
-    """Guesses why no game reached ``ending``: the furthest any path to it got."""
+    """Guesses why no game reached ``ending``: the furthest any path to it got. ``how``
+    lists the ways there as found in the story (``{kind, src, action, cond}``: an action, a
+    node's on_enter, a timed event, the rules), never a condition the story does not have."""
     assert g is not None
     rank = {
         "no_move": 0,
         "source_unreached": 1,
         "event_never_fired": 2,
+        "never_offered_other": 3,
         "never_offered": 3,
         "never_chosen": 4,
         "condition_never_true": 5,
         "needs_rules_input": 6,
+        "rules_never_ended": 6,
     }
+    whens: dict[str, bool] = {}
+    if story is not None:
+        whens = {
+            f"{n.id}.{a.id}": a.when is not None for n in story.nodes.values() for a in n.actions
+        }
     best = ("no_move", "")
+    how: list[dict] = []
     for e in g.edges:
         if e.dst != ending:
             continue
+        src = e.src[1:] if e.kind == "event" else e.src
+        way = {"kind": e.kind, "src": src, "action": e.action, "cond": e.cond}
+        if e.kind == "rules":
+            way["src"] = "" if e.src == "@rules" else e.src
+        if way not in how:
+            how.append(way)
         if e.kind == "event":
             ev = e.src[1:]
             r = (
@@ -698,25 +741,48 @@ def _why_unreached(
                 if ev not in fired
                 else ("condition_never_true", f"event {ev}: {e.cond}")
             )
+        elif e.kind == "rules":
+            r = (
+                "rules_never_ended",
+                e.src if e.src != "@rules" else f"options: endings: {e.label}",
+            )
         elif e.src not in visited:
             r = ("source_unreached", e.src)
         elif e.kind == "action":
             key = f"{e.src}.{e.action}"
             if e.action not in offered.get(e.src, ()) and key not in taken:
-                r = ("never_offered", key)
+                r = ("never_offered" if whens.get(key, True) else "never_offered_other", key)
             elif key not in taken:
                 r = ("never_chosen", key)
             elif "." in e.cond and "(" in e.cond:
                 r = ("needs_rules_input", f"{key}: {e.cond}")
             else:
                 r = ("condition_never_true", f"{key}: {e.cond}" if e.cond else key)
-        elif e.kind == "rules":
-            r = ("needs_rules_input", f"{e.src} (rule data)")
         else:
             r = ("condition_never_true", f"{e.src} (enter): {e.cond}")
         if rank[r[0]] > rank[best[0]]:
             best = r
-    return {"reason": best[0], "detail": best[1]}
+    return {"reason": best[0], "detail": best[1], "how": how}
+
+
+def _ways(how: Any, li: int, t: dict, rules: str) -> str:
+    """``; reached by: …`` for the text report (the first three ways, and how many more)."""
+    if not how:
+        return ""
+    shown = [way_text(w, li, rules) for w in how[:3]]
+    more = f" (+{len(how) - 3})" if len(how) > 3 else ""
+    return t["ways"] + t["way_sep"].join(shown) + more
+
+
+def way_text(way: dict, li: int, rules: str = "") -> str:
+    """One way to an ending, as the report says it (``action module.forward if
+    ktane.solved()``, ``the rules (ktane)``)."""
+    text = WAYS[way["kind"]][li].format(rules=rules or "?", **way)
+    if way["kind"] == "rules" and way["src"]:
+        text += f" {way['src']}"
+    if way["cond"]:
+        text += WAYS["cond"][li].format(cond=way["cond"])
+    return text
 
 
 # ----------------------------------------------------------------- text report
@@ -732,6 +798,8 @@ _T = {
         "unreached_nodes": "一度も着かなかったノード",
         "actions": "選ばれなかった行動（着いたノードで）",
         "unreached_endings": "一度も出なかったエンディング",
+        "ways": "。ここへ来る道：",
+        "way_sep": "、",
         "stuck": "行き詰まり",
         "no_action": "選べる行動がない",
         "turn_cap": "手数の上限（ループ？）",
@@ -764,6 +832,8 @@ _T = {
         "unreached_nodes": "nodes never reached",
         "actions": "actions never taken (in reached nodes)",
         "unreached_endings": "endings never reached",
+        "ways": "; reached by: ",
+        "way_sep": ", ",
         "stuck": "stuck",
         "no_action": "no valid action",
         "turn_cap": "turn cap reached (a loop?)",
@@ -833,7 +903,9 @@ def format_report(
     listing(
         t["unreached_endings"],
         [
-            f"{u['id']}: {REASONS[u['reason']][li]}" + (f" — {u['detail']}" if u["detail"] else "")
+            f"{u['id']}: {REASONS[u['reason']][li]}"
+            + (f" — {u['detail']}" if u["detail"] else "")
+            + _ways(u.get("how", ()), li, t, rep.rules)
             for u in rep.unreached_endings
         ],
     )
