@@ -674,7 +674,7 @@ def tidy(text: str) -> str:
     goes on) it becomes an ideographic space U+3000, whether the author typed it or a fold
     made it. Any other space, and a U+3000 the author wrote, stay as written."""
     text = text.strip("\n")
-    if " " not in text:
+    if " " not in text or text.isascii():  # (no Japanese: nothing to fold, in C)
         return text
     parts = text.split(" ")
     out = [parts[0]]
