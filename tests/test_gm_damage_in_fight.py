@@ -58,7 +58,7 @@ def test_the_gms_damage_reaches_the_enemy_in_the_fight() -> None:
     assert (
         repl.state.stats["tentacle"]["耐久力"] == 30
     )  # the story's sheet, the template, is untouched
-    assert "［GM 上書き］ 触腕1のHP：30 → 28" in out and "触腕1に 2 ダメージ。" in out
+    assert "［GM 上書き］ 触腕1の耐久力：30 → 28" in out and "触腕1に 2 ダメージ。" in out
     # The panel shows the fight's copies.
     assert f"戦闘中の敵の耐久力 触腕1 28/30・触腕2 {c['tentacle2']['sheet']['hp']}/30" in out
 

@@ -164,7 +164,7 @@ def test_damage_takes_hp_by_default_and_names_as_people_say_them(deep) -> None:
     assert st.stats["pc"]["san"] == st.stats["pc"]["san_start"] - 1
     # The rule system took the damage (its own line), and the override says what changed.
     assert "三浦 美月に 3 ダメージ" in out
-    assert "［GM 上書き］ 三浦 美月のHP：" in out
+    assert "［GM 上書き］ 三浦 美月の耐久力：" in out
     assert "［GM 上書き］ 蠢く触腕の耐久力：30 → 28" in out
     assert "has no HP" not in out and "GM:" not in out
 
@@ -235,7 +235,7 @@ def test_ccfolia_status_lines_for_the_gm(deep) -> None:
     # The undo took back the MP line; HP went down through the rules.
     assert "黒田 剛に 3 ダメージ（耐久力 12 → 9）。" in out
     assert (
-        "［GM 上書き］ 黒田 剛のSAN：50 → 48" in out
+        "［GM 上書き］ 黒田 剛の正気度：50 → 48" in out
         and "［GM 上書き］ 黒田 剛の幸運：50 → 45" in out
     )
     _, player = _console(deep, [*START, ":HP-3"], gm=False)

@@ -21,6 +21,7 @@ from typing import Any
 from runner.engine.evaluate import EvalError
 from runner.engine.match import normalise, strip_note
 from runner.rules.base import RuleError
+from runner.rules.dice import NeedDice
 from runner.story.model import Give, Take
 
 GM_COMMANDS = ("set", "clock", "damage", "stat", "force", "give", "take", "goto")
@@ -62,10 +63,12 @@ SWITCH_WORDS = {
 false, unless the story has a variable of that name."""
 _INT = re.compile(r"^[+-]?\d+$")
 _DICE = re.compile(r"^\d*[dD]\d+(?:[+-](?:\d*[dD])?\d+)*$")
-_STAT = re.compile(r"^(?:(.*?)\s+)?([^\s+=\-]+?)\s*([+=\-])\s*(\S+)$")
+_STAT = re.compile(r"^(?:(.*?)\s+)?([^\s+=\-]+?)\s*([+=\-])\s*(\S*)$")
 _HHMM = re.compile(r"^(\d{1,3}):(\d{2})$")
 _SPAN = re.compile(r"^(?:(\d+)h)?(?:(\d+)(?:m|min)?)?$")
 MAX_CANDIDATES = 8
+MAX_AMOUNT = 99_999
+"""The largest number an override adds, takes or sets (no sheet of any system holds more)."""
 
 
 class Refused(Exception):
@@ -556,6 +559,8 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict[str, Any]) -> dict[st
     """``!damage [WHO] N [STAT]`` (health by default, through the rule system's ``damage``
     hook for a player character) and ``!stat [WHO] STAT±N`` / ``STAT=N`` (CCFOLIA's
     ``:HP-3``)."""
+    from runner.engine import engine as E
+
     story, st = ctx.story, ctx.state
     if verb == "damage":
         at = next((i for i, a in enumerate(args) if _amount(a)), None)
@@ -566,7 +571,7 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict[str, Any]) -> dict[st
         op = "-"
     else:
         m = _STAT.match(" ".join(args))
-        if not m or not _amount(m.group(4).lstrip("+-") or "x"):
+        if not m:
             raise Refused("gm_usage", "!stat [WHO] STAT-N | STAT+N | STAT=N", verb=verb)
         who_text, stat_text, op, amount_tok = m.group(1) or "", m.group(2), m.group(3), m.group(4)
     ctx.own()
@@ -600,9 +605,13 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict[str, Any]) -> dict[st
     holder = sheet if len(path) == 1 else sheet[path[0]]
     key = path[-1]
     old = holder[key]
-    label_roll = f"{name} {key}"
-    n = _roll_amount(ctx, amount_tok.lstrip("+") if op != "=" else amount_tok, label_roll)
     health = path[0] in HEALTH
+    floor = (
+        health or key.casefold() in ("san", "luck", "mp") or normalise(key) in ("正気度", "幸運")
+    )
+    _check_amount(amount_tok, op, key, stat_text or stat_word(story, key), floor)
+    label_roll = f"{name} {stat_word(story, key)}"
+    n = _roll_amount(ctx, amount_tok.lstrip("+") if op != "=" else amount_tok, label_roll)
     if op == "=" and type(old) is type(n) and old == n:  # nothing to override: nothing recorded
         raise Refused(
             "gm_same_stat",
@@ -614,39 +623,71 @@ def _stat(ctx: Any, verb: str, args: list[str], note: dict[str, Any]) -> dict[st
         )
     if op == "-" and n < 0:
         op, n = "+", -n
+    # The line saying what the GM did comes after the roll that decides its amount and before
+    # everything it causes (a dazed tentacle's 1D10, a major wound's CON roll): it is written
+    # here, and its figures filled in once the change is made (docs/gm.md, "Order").
+    note["args"] = [who, *(path), op, str(n)]
+    note["data"] = {"who": who, "name": name, "stat": key, "op": op, "amount": n, "old": old}
+    ctx.events.append(note)
     new: Any  # a sheet's number (an int, or what a GM's story keeps there)
-    if (
-        op == "-"
-        and health
-        and (fighting or _is_pc(story, who, sheet))
-        and _rule_damage(ctx, who, n)
-    ):
+    if op == "-" and health and (fighting or _is_pc(story, who, sheet)):
+        try:
+            ruled = _rule_damage(ctx, who, n)
+        except (NeedDice, E._Ending):
+            # The table is asked for a die the damage caused (what is shown before it asks
+            # already says what the damage did), or the blow ended the game: the line is whole.
+            note["data"]["new"] = holder[key]
+            note["message"] = f"GM: {name} {key}: {old} → {holder[key]}"
+            raise
+    else:
+        ruled = False
+    if ruled:
         new = holder[key]
     else:
         new = old - n if op == "-" else old + n if op == "+" else n
         mx = holder.get(f"{key}_max")
         if op == "+" and _number(mx):
             new = min(new, mx)
-        if (
-            health
-            or key.casefold() in ("san", "luck", "mp")
-            or normalise(key) in ("正気度", "幸運")
-        ):
+        if floor:
             new = max(0, new)
         holder[key] = new
-    note["args"] = [who, *(path), op, str(n)]
-    note["data"] = {
-        "who": who,
-        "name": name,
-        "stat": key,
-        "op": op,
-        "amount": n,
-        "old": old,
-        "new": holder[key],
-    }
+    note["data"]["new"] = holder[key]
     note["message"] = f"GM: {name} {key}: {old} → {holder[key]}"
-    ctx.events.insert(0, note)
     return note
+
+
+def stat_word(story: Any, key: str) -> str:
+    """A sheet key as the story's language names it in a roll's label (``san``: 正気度 / SAN;
+    ``hp``: 耐久力 / HP): the rule system's name for the stat, else its label, else the key."""
+    from runner.rules import system
+
+    lang = "en" if str(getattr(story, "language", "") or "").startswith("en") else "ja"
+    try:
+        shown = system(story.rules).display
+    except (KeyError, ValueError, RuleError):
+        return key
+    if shown is None:
+        return key
+    word = ((shown.values.get(lang) or {}).get("stat") or {}).get(key)
+    return str(word or (shown.labels.get(lang) or {}).get(key) or key)
+
+
+def _check_amount(tok: str, op: str, key: str, typed: str, floor: bool) -> None:
+    """Refuses an amount no sheet can take, in one line that says what fits: not a whole
+    number or dice (``abc``, ``1.5``, nothing), below 0 for a stat that stops at 0 (``=-3``
+    for Luck), or more than :data:`MAX_AMOUNT`."""
+    bare = tok[1:] if tok[:1] in "+-" and op != "=" else tok
+    data = {"stat": key, "typed": typed, "text": tok, "max": MAX_AMOUNT}
+    if not bare.strip("+-"):
+        raise Refused("gm_no_amount", f"{typed}: no amount", **data)
+    if not _amount(bare):
+        raise Refused("gm_bad_amount", f"{typed}: {tok!r} is not a whole number or dice", **data)
+    if _INT.match(bare):
+        n = int(bare)
+        if abs(n) > MAX_AMOUNT:
+            raise Refused("gm_amount_too_big", f"{typed}: {tok} is more than {MAX_AMOUNT}", **data)
+        if op == "=" and n < 0 and floor:
+            raise Refused("gm_amount_negative", f"{typed}: {tok} is below 0", **data)
 
 
 def _fighters(ctx: Any) -> dict[str, Any]:

@@ -868,7 +868,8 @@ def code_text(ev: ErrorEvent | OverrideEvent, lang: str = "ja", story: Any = Non
                 }
             )
         elif code in ("stat", "damage"):
-            d["stat"] = key_label(str(d.get("stat", "")), lang, system)
+            sk = str(d.get("stat", ""))  # the sheet's word for it (耐久力), else its label
+            d["stat"] = value_name("stat", sk, lang, system) or key_label(sk, lang, system)
         elif code in ("force", "forced", "force_kept"):
             d["value"] = _outcome_name(d.get("value", ev.get("value", "")), lang, system)
         try:

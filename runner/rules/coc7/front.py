@@ -108,6 +108,8 @@ SYSTEM.display = Display(
                 "permanent": "永久的狂気",
             },
             "awaiting": {"action": "行動", "response": "対応（回避か反撃）"},
+            # A stat as a line names it (a GM's damage, its roll): the sheet's own words.
+            "stat": {"hp": "耐久力", "san": "正気度", "luck": "幸運", "mp": "MP"},
             "outcome": {
                 "impossible": "行えない",
                 "dazed": "怯ませた",
@@ -142,6 +144,7 @@ SYSTEM.display = Display(
                 "permanent": "permanent insanity",
             },
             "awaiting": {"action": "an action", "response": "a response (dodge or fight back)"},
+            "stat": {"hp": "HP", "san": "SAN", "luck": "Luck", "mp": "MP", **_EN_SHEET_KEYS},
             "outcome": {
                 "impossible": "impossible",
                 "dazed": "dazed",

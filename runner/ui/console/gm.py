@@ -12,7 +12,9 @@ from runner.ui.console.words import _META
 from runner.ui.i18n import FORCE_WORDS, GM_VERBS, t
 from runner.ui.render import Line, gm_hidden, gm_lines, outcome_key
 
-_STATUS_LINE = re.compile(r"^\s*([^\s+\-=]+)\s*([+\-=])\s*(\d+|\d*[dD]\d+)\s*$")
+_STATUS_LINE = re.compile(r"^\s*([^\s+\-=]+)\s*([+\-=])\s*(.*?)\s*$")
+"""``:STAT±N`` / ``:STAT=N``: any value, so the engine says in one line why ``:幸運=abc`` does
+not fit (never "unknown command")."""
 _JA_SPAN = re.compile(r"^\+?(?:(\d+)時間)?(?:(\d+)分)?$")
 _JA_TIME = re.compile(r"^(\d{1,3})時(?:(\d{1,2})分?|半)?$")
 
@@ -116,7 +118,7 @@ class GmPart(ConsoleBase):
         if not self.gm:
             self.say(t("gm_only", self.lang), "class:error")
             return True
-        self.play(f"!stat {m.group(1)}{m.group(2)}{m.group(3)}")
+        self.play(f"!stat {m.group(1)}{m.group(2)}{m.group(3).replace(' ', '')}")
         return True
 
     def _override(self, verb: str, args: list[str], word: str = "") -> str:
