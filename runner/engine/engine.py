@@ -903,7 +903,10 @@ def _outcome(ctx: Ctx, result: Any, outcomes: Iterable[Any], since: int | None =
             )
         elif forced is not None and fk is not None:
             keys = fk
-            _mark_forced(ctx, since, forced)
+            marked = _mark_forced(ctx, since, forced)
+            ruled = system(ctx.story.rules).ruled
+            if ruled is not None:  # the rules' memory of the check follows the ruling
+                ruled(ctx, forced, marked)
             ctx.events.append(
                 {
                     "type": "override",
@@ -924,7 +927,7 @@ def _outcome(ctx: Ctx, result: Any, outcomes: Iterable[Any], since: int | None =
         _run(ctx, o.effects)
 
 
-def _mark_forced(ctx: Ctx, since: int | None, forced: str) -> None:
+def _mark_forced(ctx: Ctx, since: int | None, forced: str) -> RollEvent | None:
     """The check's roll, told that the GM ruled ``forced``: ``forced`` names the outcome that
     runs and ``rolled`` keeps what the dice said (``level`` and ``success`` become the ruling's
     where it is a rule level, so nothing reads the dice's verdict as the result)."""
@@ -950,7 +953,8 @@ def _mark_forced(ctx: Ctx, since: int | None, forced: str) -> None:
                 text = f"{ev['text']} → GM: {forced}"
             marked["text"] = text
         evs[i] = marked
-        return
+        return marked
+    return None
 
 
 def advance(ctx: Ctx, minutes: int) -> None:

@@ -329,6 +329,10 @@ class RuleSystem:
     """``texts(lang) -> {key: text}``: the rule system's own words in ``lang`` ("" when it
     has none), by stable key, for translators. A story's translation may reword them
     (``rules.<system>.<key>``: ``Story.translation.rule_texts``)."""
+    ruled: Callable[[Any, str, Any], None] | None = None
+    """``ruled(ctx, forced, roll_event)``: the GM ruled the check just made ``forced`` (its
+    roll event, marked, or None): what the rules remember of the check follows the ruling
+    (Call of Cthulhu offers a push and Luck only after a check that failed as ruled)."""
     ruled_text: Callable[[Any, str, str], str | None] | None = None
     """``ruled_text(roll_event, forced, language) -> text | None``: a check's roll line once
     the GM forced ``forced``, naming the ruling and never the dice's own verdict (None: the

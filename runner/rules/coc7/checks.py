@@ -524,14 +524,49 @@ def check(
         "hidden": bool(hidden),
         "pushable": pushable,
     }
-    if pushable:  # the story action whose check this is, and when: what a push refers back to
-        act = getattr(ctx, "checking", None)
-        last["action"] = act.key if act is not None else ""
-        last["turn"] = getattr(ctx.state, "turn", 0)
+    # The story action whose check this is, and when: what a push refers back to (kept for
+    # a check the dice passed too, in case the GM rules it a failure: ``ruled``).
+    act = getattr(ctx, "checking", None)
+    last["action"] = act.key if act is not None else ""
+    last["turn"] = getattr(ctx.state, "turn", 0)
     keys = outcome_keys(r["level"], ok)
     if pushed and not ok:
         keys = ["pushed_failure", *keys]
     return keys
+
+
+def ruled(ctx: Context, forced: str, roll: Any) -> None:
+    """The GM ruled the check just made ``forced`` (RuleSystem.ruled): a push and a Luck
+    spend follow only a check that FAILED as ruled (7e). A check ruled a success, or any
+    outcome of the story's that is not a failure, offers neither; a check ruled a failure
+    (or a fumble) is offered them exactly as a rolled failure (or fumble) is: a push unless
+    it is a fumble, Luck for the margin the dice missed by (none when the dice passed)."""
+    last = peek(ctx).get("last")
+    if (
+        not last
+        or not isinstance(roll, dict)
+        or last.get("turn") != getattr(ctx.state, "turn", 0)
+        or last.get("total") != roll.get("total")
+        or last.get("who") != roll.get("who")
+    ):
+        return  # not a check the rules remember (an opposed roll, a Sanity roll, ...)
+    last = data(ctx)["last"]
+    if forced in ("failure", "fumble"):
+        last["level"], last["success"] = forced, False
+        last["pushable"] = (
+            not last.get("pushed")
+            and last.get("skill") not in NO_PUSH
+            and forced != "fumble"
+            and not data(ctx).get("combat")
+        )
+    else:
+        if forced in LEVEL_JA:  # a rule level: the check succeeded
+            if forced != "success":
+                last["level"] = forced
+            elif not last.get("success"):
+                last["level"] = "regular"
+            last["success"] = True
+        last["pushable"] = False
 
 
 def push(ctx: Context) -> list[str]:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from runner.rules.base import Display, Finding, Investigators
-from runner.rules.coc7.checks import ruled_text
+from runner.rules.coc7.checks import ruled, ruled_text
 from runner.rules.coc7.condition import _NAMES
 from runner.rules.coc7.portable import active_sheet, command, creation_action, from_portable
 from runner.rules.coc7.sheet import SKILLS, pregens
@@ -258,6 +258,7 @@ def _dice(text: str, source: Any) -> Any:
 
 SYSTEM.dice = _dice
 SYSTEM.ruled_text = ruled_text
+SYSTEM.ruled = ruled
 
 SYSTEM.templates.update(TEMPLATES)
 
