@@ -145,6 +145,11 @@ class Ctx:
     def faces(
         self, sides: list[int], *, expr: str, label: str = "", target: int | None = None
     ) -> list[int]:
+        if expr == "1d100" and len(sides) >= 2 and sides.count(10) == len(sides):
+            read = getattr(self.dice, "percentile", None)  # a table's 90 for the two d10s
+            got = read(len(sides)) if read is not None else None
+            if got is not None:
+                return got
         out = []
         try:
             for s in sides:

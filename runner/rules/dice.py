@@ -128,17 +128,79 @@ def seed_state(seed: int) -> int:
     return splitmix64(seed & _MASK)[1]
 
 
+def percentile_faces(given: list[int], count: int) -> tuple[list[int], int]:
+    """The d10 faces (1-10; 10 shows 0) of a percentile roll of ``count`` d10s, the tens dice
+    then the units die, from the numbers a table read off its dice; and how many of ``given``
+    it used. The console's ``--dice manual`` answer and ``--jsonl``'s ``:dice`` read alike
+    (docs/gm.md, docs/jsonl.md):
+
+    - the usual two dice: one number is the roll, ``47``; ``00``, ``0`` and ``100`` are 100,
+      ``5`` is 05. Two numbers are the tens die and the units die when they can be: a tens die
+      ``0``-``9`` or ``20``-``90`` as it is printed, a units die ``0``-``9``; ``10`` is a
+      d10's 0, as in the faces a roll event lists (``9 0`` is 90, ``40 7`` is 47, ``1 10`` is
+      10, ``10 10`` is 100);
+    - with bonus or penalty dice, one number a die, read the same way (fewer than ``count``
+      when ``given`` runs out).
+
+    Raises :class:`DiceError` (with ``face`` and ``sides``) for a number no die shows."""
+    if not given:
+        return [], 0
+
+    def tens(f: int) -> int | None:
+        return f if 0 <= f <= 10 else f // 10 if f % 10 == 0 and 20 <= f <= 90 else None
+
+    if count == 2:
+        f = given[0]
+        t = tens(f)
+        if t is not None and len(given) > 1 and 0 <= given[1] <= 10:
+            return [t or 10, given[1] or 10], 2
+        if not 0 <= f <= 100:
+            raise _bad_face(f, 100)
+        v = f or 100
+        return [v // 10 % 10 or 10, v % 10 or 10], 1
+    out = []
+    for i, f in enumerate(given[:count]):
+        t = tens(f) if i < count - 1 else f
+        if t is None or not 0 <= t <= 10:
+            raise _bad_face(f, 10)
+        out.append(t or 10)
+    return out, len(out)
+
+
+def _bad_face(face: int, sides: int) -> DiceError:
+    e = DiceError(f"a d{sides} cannot show {face}")
+    e.face, e.sides = face, sides  # type: ignore[attr-defined]
+    return e
+
+
+class TableFaces(list[int]):
+    """Faces as a table read them off its dice (``--jsonl``'s ``:dice``): a percentile roll's
+    two d10s may be one number, as at the console (:func:`percentile_faces`)."""
+
+
 class ManualDice:
     """Faces given by a person (or a test) in the order they are rolled.
 
     With ``then`` set, dice past the given faces come from it; otherwise running out
-    raises :class:`NeedDice` so the front end can ask for them.
+    raises :class:`NeedDice` so the front end can ask for them. Given as
+    :class:`TableFaces`, a percentile roll reads them as the table does (:meth:`percentile`).
     """
 
     def __init__(self, faces: list[int] | None = None, then: DiceSource | None = None) -> None:
+        self.table = isinstance(faces, TableFaces)
         self.faces = list(faces or [])
         self.used = 0
         self.then = then
+
+    def percentile(self, count: int) -> list[int] | None:
+        """The faces of a percentile roll of ``count`` d10s read from numbers a table gave
+        (:func:`percentile_faces`); None when the faces are one a die (saves, replays, the
+        console's answers) or none are left: then each die is read with :meth:`face`."""
+        if not self.table or self.used >= len(self.faces):
+            return None
+        got, n = percentile_faces(self.faces[self.used :], count)
+        self.used += n
+        return got + [self.face(10) for _ in range(count - len(got))]
 
     def face(self, sides: int) -> int:
         if self.used < len(self.faces):

@@ -22,7 +22,7 @@ from runner.engine import new_game, step, tail
 from runner.engine.evaluate import HookFailure
 from runner.engine.events import ErrorEvent, Event
 from runner.engine.state import State
-from runner.rules.dice import MAX_DICE, MAX_SIDES, DiceError
+from runner.rules.dice import MAX_DICE, MAX_SIDES, DiceError, TableFaces
 from runner.story import Story, load
 
 MAX_LINE = 16384
@@ -218,7 +218,7 @@ def turns(
         # The faces given are for this command only: whether it uses them all, runs, or
         # fails (a typo, or a face its die cannot show: a 9 for a d6), the rest are dropped,
         # so one bad face never spoils the rolls after it.
-        used, pending = pending or None, []
+        used, pending = (TableFaces(pending) if pending else None), []
         try:
             new, events = step(story, state, line, dice=used, gm=gm)
         except DiceError as e:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import unicodedata
 
 from runner.engine import NeedDice
+from runner.rules.dice import DiceError, percentile_faces
 from runner.ui.console.base import ConsoleBase
 from runner.ui.console.words import _META, Quit, is_quit
 from runner.ui.i18n import t
@@ -86,19 +87,25 @@ class ManualDicePart(ConsoleBase):
                     t("dice_bad", self.lang, text=clip(raw, 40), example=example), "class:error"
                 )
                 continue
-            if natural and len(raw.split()) == 1:
-                v = faces[0] if faces else -1
-                if not 0 <= v <= 100:
-                    self.say(t("dice_range_d100", self.lang, face=v), "class:error")
-                    continue
-                v = v or 100  # 00 is 100
-                return [v // 10 % 10 or 10, v % 10 or 10]
             if percentile:
-                # Tens dice read 00-90 (or 0-9), the units die 0-9: as d10 faces, 0 is 10.
-                faces = [
-                    (f // 10 or 10) if i < len(sides) - 1 and f % 10 == 0 and 0 <= f <= 90 else f
-                    for i, f in enumerate(faces)
-                ]
+                # Read as --jsonl's :dice reads the same numbers (runner.rules.dice): 47 is the
+                # roll, 00 is 100, 9 0 is tens and units; tens dice 00-90 with bonus dice.
+                numbers = [int(x) for x in raw.split()]
+                try:
+                    faces, used = percentile_faces(numbers, len(sides))
+                except DiceError as e:
+                    face, of = getattr(e, "face", 0), getattr(e, "sides", 10)
+                    if of == 100:
+                        self.say(t("dice_range_d100", self.lang, face=face), "class:error")
+                    else:
+                        self.say(t("dice_range", self.lang, face=face, sides=of), "class:error")
+                    continue
+                if used < len(numbers) and natural:  # 40 7: one roll is one number or two digits
+                    self.say(
+                        t("dice_bad", self.lang, text=clip(raw, 40), example=example),
+                        "class:error",
+                    )
+                    continue
             bad = next(
                 (
                     (f, s)
