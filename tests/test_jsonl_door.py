@@ -171,9 +171,9 @@ def test_unusable_faces_are_refused_and_dropped_and_every_line_is_answered(tmp_p
     assert len(turns) == 1 + len(lines)
     # `:dice 500` is kept (some die might show it) and answered with what is pending.
     assert turns[3][0] == {"type": "dice", "pending": [500]}
-    # Used on a d10 it cannot be: the command does not run, the faces are dropped...
+    # Used on a percentile roll it cannot be: the command does not run, the faces are dropped...
     bad = turns[4][0]
-    assert bad["type"] == "error" and "a d10 cannot show 500" in bad["message"]
+    assert bad["type"] == "error" and "a d100 cannot show 500" in bad["message"]
     assert bad["code"] == "bad_dice"  # (the table's face, not the story's error: docs/jsonl.md)
     assert turns[4][-2]["turn"] == turns[3][-2]["turn"]
     # ... so the next command rolls as usual.

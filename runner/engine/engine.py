@@ -147,7 +147,7 @@ class Ctx:
     ) -> list[int]:
         if expr == "1d100" and len(sides) >= 2 and sides.count(10) == len(sides):
             read = getattr(self.dice, "percentile", None)  # a table's 90 for the two d10s
-            got = read(len(sides)) if read is not None else None
+            got: list[int] | None = read(len(sides)) if read is not None else None
             if got is not None:
                 return got
         out = []
