@@ -157,7 +157,7 @@ def test_every_gm_text_words_its_data_without_python_or_doubled_heads(lang: str)
         "now": "10:00", "next": "34:00", "value": True, "allowed": ["success"], "name": "N",
         "item": "i", "who": "w", "stat": "hp", "detail": "d", "old": False, "minutes": 5,
         "from": "10:00", "to": "10:05", "op": "-", "amount": 1, "new": 3, "title": "T",
-        "var": "light", "count": 1,
+        "var": "light", "count": 1, "typed": "Luck", "max": 99999,
     }  # fmt: skip
     keys = [k for k in _TEXT[lang] if k.startswith(("err_gm_", "ov_"))]
     assert {"err_gm_same", "err_gm_same_stat", "err_gm_clock_now"} <= set(keys)
