@@ -142,7 +142,8 @@ def percentile_faces(given: list[int], count: int) -> tuple[list[int], int]:
     - with bonus or penalty dice, one number a die, read the same way (fewer than ``count``
       when ``given`` runs out).
 
-    Raises :class:`DiceError` (with ``face`` and ``sides``) for a number no die shows."""
+    Raises :class:`DiceError` (code ``face``, with ``face`` and ``sides``) for a number no
+    die shows."""
     if not given:
         return [], 0
 
@@ -168,9 +169,7 @@ def percentile_faces(given: list[int], count: int) -> tuple[list[int], int]:
 
 
 def _bad_face(face: int, sides: int) -> DiceError:
-    e = DiceError(f"a d{sides} cannot show {face}")
-    e.face, e.sides = face, sides  # type: ignore[attr-defined]
-    return e
+    return DiceError("face", sides=sides, face=face)
 
 
 class TableFaces(list[int]):

@@ -94,7 +94,7 @@ class ManualDicePart(ConsoleBase):
                 try:
                     faces, used = percentile_faces(numbers, len(sides))
                 except DiceError as e:
-                    face, of = getattr(e, "face", 0), getattr(e, "sides", 10)
+                    face, of = e.values.get("face", 0), e.values.get("sides", 10)
                     if of == 100:
                         self.say(t("dice_range_d100", self.lang, face=face), "class:error")
                     else:
