@@ -22,6 +22,20 @@ def hook_failure_line(e: Any, lang: str = "en") -> str:
     """The one line for a failed hook: which hook, what it raised, how to see more."""
     what = f"{type(e.error).__name__}: {e.error}"
     more = "" if debugging() else " (KATARI_DEBUG=1 で詳細なトレースバックを表示)"
+    whose = getattr(e, "system", "")
+    if whose:  # one of the rule system's own functions (init, after_command...), not a hook
+        start = e.hook == "init"
+        if lang == "ja":
+            return (
+                f"ルールシステム '{whose}' の {e.hook} が失敗しました（{what}）：ルールシステムの"
+                f"不具合です。{'ゲームは始まっていません' if start else 'コマンドは実行されていません'}"
+                f"{more}"
+            )
+        more = "" if debugging() else " (KATARI_DEBUG=1 prints the traceback)"
+        return (
+            f"rule system {whose!r}: {e.hook} failed ({what}): a bug in the rule system, not the"
+            f" story; {'the game did not start' if start else 'the command did not run'}{more}"
+        )
     if lang == "ja":
         return (
             f"ルールのフック {e.hook}() が失敗しました（{what}）：ルールシステムの不具合です。"

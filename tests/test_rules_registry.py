@@ -179,16 +179,17 @@ def test_dice_commands_ask_the_systems_in_order_loading_each_only_at_its_turn(
     """The first system in name order that reads a command answers it (one declared with
     ``RuleSystem.dice`` alone, as before ``katari.dice`` existed, too); the systems after it
     are not loaded, so `katari roll` does not import their hooks."""
+    from runner.rules.bcdice import BCResult
     from runner.rules.dice import ManualDice
 
     first = RuleSystem("aaa_first", "reads 'mine'")
-    first.dice = lambda text, source: "first's" if text == "mine" else None
+    first.dice = lambda text, source: BCResult("first's") if text == "mine" else None
     asked: list[str] = []
 
     def load_last() -> RuleSystem:
         asked.append("zzz_last")
         rs = RuleSystem("zzz_last", "reads 'late'")
-        rs.dice = lambda text, source: "last's" if text == "late" else None
+        rs.dice = lambda text, source: BCResult("last's") if text == "late" else None
         return rs
 
     found = dict(registry._found())
@@ -196,10 +197,10 @@ def test_dice_commands_ask_the_systems_in_order_loading_each_only_at_its_turn(
     found["zzz_last"] = SimpleNamespace(value="z:S", load=load_last, dist=None)
     monkeypatch.setattr(registry, "_entries", found)
     monkeypatch.setattr(registry, "_loaded", {})
-    assert registry.dice_command("mine", ManualDice([])) == "first's"
+    assert registry.dice_command("mine", ManualDice([])) == BCResult("first's")
     assert registry.dice_command("1d6", ManualDice([4])).text == "(1D6) ＞ 4"  # coc7's BCDice
     assert asked == []
-    assert registry.dice_command("late", ManualDice([])) == "last's"
+    assert registry.dice_command("late", ManualDice([])) == BCResult("last's")
     assert asked == ["zzz_last"]
 
 
@@ -214,7 +215,7 @@ def test_a_dice_entry_from_another_distribution_is_not_the_systems(
     stranger = SimpleNamespace(load=lambda: lambda text, source: "a stranger's", dist="other 2.0")
     monkeypatch.setattr(registry, "_entries", found)
     monkeypatch.setattr(registry, "_loaded", {})
-    monkeypatch.setitem(registry._dice_entries, "own_dice", stranger)
+    monkeypatch.setitem(registry._dice_entries, ("own_dice", "other 2.0"), stranger)
     assert registry._dice("own_dice")("x", None) == "its own"
 
 

@@ -313,6 +313,27 @@ def offered() -> list[str]:
     return [n for n in names() if templates(n)]
 
 
+def no_template(rules: str) -> str:
+    """Why ``katari new --rules RULES`` has no template to write, in one line: the system is
+    installed but brings none, it cannot be loaded (and why), or none has that name."""
+    from runner.rules import BrokenRules, UnknownRules, names, system
+    from runner.story.checker import closest
+
+    with_one = ", ".join(offered())
+    try:
+        system(rules)
+    except BrokenRules as e:
+        return f"{e}; the systems with a template: {with_one}"
+    except UnknownRules:
+        near = closest(rules, names())
+        hint = f" (did you mean {near!r}?)" if near else ""
+        return f"unknown rule system {rules!r}{hint}; the systems with a template: {with_one}"
+    return (
+        f"rule system {rules!r} is installed but has no template for katari new;"
+        f" the systems with one: {with_one}"
+    )
+
+
 def new_story(
     name: str, *, rules: str = "none", parent: str | Path = ".", title: str = "", lang: str = "ja"
 ) -> Path:
@@ -321,7 +342,7 @@ def new_story(
     the language it has); returns the folder."""
     found = templates(rules)
     if not found:
-        raise ScaffoldError(f"unknown rules {rules!r}: one of {', '.join(offered())}")
+        raise ScaffoldError(no_template(rules))
     if lang not in LANGS:
         raise ScaffoldError(f"unknown language {lang!r}: one of {', '.join(LANGS)}")
     # `katari new stories/my_story` means that folder, not ./my_story: the id is the last part.

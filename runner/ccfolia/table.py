@@ -24,6 +24,7 @@ TEXTS = {
         "no_sheet": "「{{{label}}}」を読む探索者がまだいません（探索者を選んでから振ってください）",
         "not_dice": "「{expr}」は振れません（例：roll 1d100、roll CC<=50 目星、roll x3 2D6、roll choice[a,b]）",
         "dice_error": "{label}",
+        "dice_failed": "ルールシステム {label}：ルールシステムの不具合のため振れませんでした",
     },
     "en": {
         "secret": "{command}: a secret roll (“reveal” shows the result)",
@@ -35,6 +36,7 @@ TEXTS = {
         "no_sheet": "No investigator yet to read “{{{label}}}” from (choose one first)",
         "not_dice": "Cannot roll “{expr}” (e.g. roll 1d100, roll CC<=50 Spot Hidden, roll x3 2D6, roll choice[a,b])",
         "dice_error": "{label}",
+        "dice_failed": "rule system {label}: a bug in the rule system, not the roll",
     },
 }
 
@@ -78,8 +80,9 @@ def table_roll(
 ) -> tuple[BCResult | None, tuple[str, str]]:
     """(the result, ("", "")) or (None, (why, label)) with why one of missing, no_sheet,
     not_dice, dice_error (``label`` then says what is wrong with the notation, in ``lang``:
-    default $KATARI_LANG, else Japanese)."""
-    from runner.rules import dice_command
+    default $KATARI_LANG, else Japanese), dice_failed (a rule system's ``dice`` broke:
+    ``label`` names it and how)."""
+    from runner.rules import DiceFailure, dice_command
 
     cmd = expr.strip()
     if sheet is not None or "{" in cmd:  # a chat palette's {SAN} (plain dice need no palette)
@@ -91,7 +94,10 @@ def table_roll(
                 return None, ("missing", missing)
         elif m := _REF.search(cmd):
             return None, ("no_sheet", m.group(1))
-    res = dice_command(_squeeze(cmd), source)  # the rule systems' own commands (BCDice's)
+    try:
+        res = dice_command(_squeeze(cmd), source)  # the rule systems' own commands (BCDice's)
+    except DiceFailure as e:  # a rule system's dice broke: its one line, the game goes on
+        return None, ("dice_failed", e.detail)
     if res is None:
         word = (cmd.split() or [""])[0]
         if re.search(r"\d", word) and re.search(r"[dD]", word):

@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from runner.rules import BrokenRules, ignored, names, source, system
+    from runner.rules import BrokenRules, ignored, names, refused, system
     from runner.ui.i18n import default_lang
 
     args.lang = args.lang or default_lang()
@@ -47,12 +47,12 @@ def run(args: argparse.Namespace) -> int:
                     + (")" if args.lang == "en" else "）")
                 )
             out.write(f"{name:8} {title}\n")
-        for name, values in ignored().items():
-            out.write(
-                f"  ({name} is also declared by {', '.join(values)}: ignored; "
-                f"{source(name)} is used)\n"
-            )
+        for line in (*ignored().values(), *refused().values()):
+            out.write(f"  ({line})\n")  # one line each, never silently
         return 0
+    if args.system in refused():
+        sys.stderr.write(f"katari rules: {refused()[args.system]}\n")
+        return 2
     if args.system not in known:
         sys.stderr.write(
             f"katari rules: unknown rule system {args.system!r} (installed: {', '.join(known)})\n"

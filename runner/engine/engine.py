@@ -86,6 +86,21 @@ class _Ending(Exception):
     pass
 
 
+_PASSED = (
+    _Ending,
+    NeedDice,
+    EvalError,
+    RuleError,
+    StoryRuntimeError,
+    HookFailure,
+    DiceError,
+    RecursionError,
+)
+"""What a rule system's ``init`` or ``after_command`` raises that is not its own bug: the
+game ending, dice asked of the table, a story error (``RuleError``), a failing hook it
+called. Anything else is a :class:`HookFailure` naming the system and the function."""
+
+
 class Choice(NamedTuple):
     """An action valid now, as a front end lists it."""
 
@@ -280,7 +295,12 @@ def new_game(
     try:
         rs = system(story.rules)
         if rs.init is not None:
-            rs.init(ctx)
+            try:
+                rs.init(ctx)
+            except _PASSED:
+                raise
+            except Exception as e:  # noqa: BLE001 - the rule system's own bug: say whose
+                raise HookFailure("init", e, rs.name) from e
         # Characters the rule system did not make a sheet for keep the story's stats.
         for c in story.characters.values():
             if c.stats and c.id not in state.stats:
@@ -390,10 +410,17 @@ def _open(
         return False, ctx
 
 
-def available(story: Story, state: State, *, labels: bool = True) -> list[Choice]:
+def available(
+    story: Story,
+    state: State,
+    *,
+    labels: bool = True,
+    failed: list[HookFailure] | None = None,
+) -> list[Choice]:
     """The actions valid now, numbered from 1 as a player sees them (hidden ones last, unnumbered).
     With ``labels=False`` a label's ``{…}`` is left as written (for a caller that reads only
-    numbers: step() given a number)."""
+    numbers: step() given a number). When the rule system's ``offer`` fails, the story's own
+    open actions are given (the game goes on) and the failure is added to ``failed``."""
     if state.ending is not None:
         return []
     na = _node_actions(story, state.node)
@@ -426,8 +453,15 @@ def available(story: Story, state: State, *, labels: bool = True) -> list[Choice
         hit = hit.copy()
     if na.spoken and labels:
         hit = _labels(story, state, hit, ctx)
-    offer = system(story.rules).offer
-    return hit if offer is None else offer(story, state, hit)
+    rs = system(story.rules)
+    if rs.offer is None:
+        return hit
+    try:
+        return rs.offer(story, state, hit)
+    except Exception as e:  # noqa: BLE001 - the rule system's own bug: the story's actions
+        if failed is not None:
+            failed.append(HookFailure("offer", e, rs.name))
+        return hit
 
 
 def _labels(story: Story, state: State, choices: list[Choice], ctx: Ctx | None) -> list[Choice]:
@@ -461,8 +495,11 @@ def _by_id(story: Story, state: State, text: str) -> Choice | None:
     a = hit[0]
     choice = Choice(0, a.id, a.label, a.aliases, a)
     offer = system(story.rules).offer
-    if offer is not None and choice not in offer(story, state, [choice]):
-        return None  # the rules do not allow it now (a character who cannot act)
+    try:
+        if offer is not None and choice not in offer(story, state, [choice]):
+            return None  # the rules do not allow it now (a character who cannot act)
+    except Exception:  # noqa: BLE001 - a failing offer allows the story's actions (available())
+        pass
     return choice
 
 
@@ -605,7 +642,12 @@ def step(
         rs = system(story.rules)
         if rs.after_command is not None and new.ending is None:
             ctx.own()
-            rs.after_command(ctx, command)
+            try:
+                rs.after_command(ctx, command)
+            except _PASSED:
+                raise
+            except Exception as e:  # noqa: BLE001 - the rule system's own bug: say whose
+                raise HookFailure("after_command", e, rs.name) from e
         _settle(ctx)
     except _Ending:
         pass
@@ -1149,8 +1191,11 @@ def clock_text(story: Story, minutes: int) -> str:
     return s if not day else f"{s} (+{day}d)"
 
 
-def state_event(story: Story, state: State, *, gm: bool = False) -> StateEvent:
-    """What the player can see of the state (and, for a GM, the hidden parts)."""
+def state_event(
+    story: Story, state: State, *, gm: bool = False, failed: list[HookFailure] | None = None
+) -> StateEvent:
+    """What the player can see of the state (and, for a GM, the hidden parts). When the rule
+    system's ``view`` fails, the event goes without it and the failure is added to ``failed``."""
     node = story.nodes.get(state.node)
     ev: dict[str, Any] = {
         "type": "state",
@@ -1186,7 +1231,11 @@ def state_event(story: Story, state: State, *, gm: bool = False) -> StateEvent:
         }
     rs = system(story.rules)
     if rs.view is not None:
-        ev.update(rs.view(story, state, gm))
+        try:
+            ev.update(rs.view(story, state, gm))
+        except Exception as e:  # noqa: BLE001 - the rule system's own bug: the game goes on
+            if failed is not None:
+                failed.append(HookFailure("view", e, rs.name))
     if gm:
         ev["gm"] = {
             "pending_events": [_pending(story, e) for e in story.events if e.id not in state.fired],
@@ -1220,8 +1269,12 @@ def _holds(ctx: Ctx | None, when: Any) -> bool:
 
 
 def tail(story: Story, state: State, *, gm: bool = False) -> list[Event]:
-    """The turn's closing events: one ``state``, then one ``prompt`` or ``ending``."""
-    out: list[Event] = [state_event(story, state, gm=gm)]
+    """The turn's closing events: one ``state``, then one ``prompt`` or ``ending``; before
+    them, an ``error`` event (code ``internal``) for each of the rule system's ``view`` and
+    ``offer`` that failed (the state goes without its view, the prompt with the story's own
+    actions)."""
+    failed: list[HookFailure] = []
+    out: list[Event] = [state_event(story, state, gm=gm, failed=failed)]
     if state.ending is not None:
         e = story.endings[state.ending]
         out.append({"type": "ending", "id": e.id, "kind": e.kind, "title": e.title})
@@ -1230,11 +1283,26 @@ def tail(story: Story, state: State, *, gm: bool = False) -> list[Event]:
             {
                 "type": "prompt",
                 "actions": [
-                    {"id": c.id, "label": c.label, "n": c.n} for c in available(story, state) if c.n
+                    {"id": c.id, "label": c.label, "n": c.n}
+                    for c in available(story, state, failed=failed)
+                    if c.n
                 ],
             }
         )
+    if failed:
+        return [_failure_event(f) for f in failed] + out
     return out
+
+
+def _failure_event(f: HookFailure) -> ErrorEvent:
+    """A rule system's ``view`` or ``offer`` that failed, as one ``internal`` error."""
+    what = "its view is left out" if f.hook == "view" else "the story's own actions are offered"
+    return {
+        "type": "error",
+        "code": "internal",
+        "message": f"{f}: a bug in the rule system, not the story; {what}",
+        "data": {"system": f.system, "function": f.hook},
+    }
 
 
 def describe(story: Story, state: State, *, gm: bool = False) -> list[Event]:

@@ -29,15 +29,23 @@ class HookFailure(Exception):
     """A rule system's hook failed on its own (a ``KeyError``, an ``AttributeError`` in its
     code): a bug in the rule system, not in the story. The command does not run; front ends
     say in one line which hook failed and how, and show the traceback (``error``'s) only
-    when asked (``KATARI_DEBUG=1``)."""
+    when asked (``KATARI_DEBUG=1``).
 
-    def __init__(self, hook: str, error: BaseException) -> None:
-        super().__init__(f"{hook}() raised {type(error).__name__}: {error}")
+    With ``system``, ``hook`` is one of that rule system's own functions (``init``,
+    ``after_command``, ``view``, ``offer``...), not a hook a story calls."""
+
+    def __init__(self, hook: str, error: BaseException, system: str = "") -> None:
+        super().__init__(
+            f"rule system {system!r}: {hook} failed ({type(error).__name__}: {error})"
+            if system
+            else f"{hook}() raised {type(error).__name__}: {error}"
+        )
         self.hook = hook
         self.error = error
+        self.system = system
 
     def __reduce__(self) -> tuple[Any, ...]:  # from a simulate worker to the parent
-        return (HookFailure, (self.hook, self.error))
+        return (HookFailure, (self.hook, self.error, self.system))
 
 
 _HOOK_ERRORS = (

@@ -12,6 +12,7 @@ without a prefix, and no story picks ``core`` as its rules.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from runner.rules.base import Hook, RuleSystem
@@ -20,10 +21,15 @@ GROUP = "katari.rules"
 DICE_GROUP = "katari.dice"
 """Optional: ``NAME = "module:function"``, the ``RuleSystem.dice`` of the system ``NAME`` in a
 module that imports without its hooks, so that ``katari roll`` starts at once."""
+_NAME = re.compile(r"[^\W\d]\w*")
+"""A name a story's expression reads before a dot (runner/story/expr.py's names)."""
 _loaded: dict[str, RuleSystem] = {}
 _entries: dict[str, Any] | None = None
-_dice_entries: dict[str, Any] = {}
-_doubles: dict[str, list[str]] = {}
+_dice_entries: dict[tuple[str, str], Any] = {}
+_refused: dict[str, str] = {}
+_notes: list[tuple[str, str]] = []
+KATARI = "katari"
+"""The distribution whose systems are Katari's own: a name it declares is always its."""
 
 
 class UnknownRules(KeyError):
@@ -38,27 +44,56 @@ class BrokenRules(ValueError):
     RuleSystem of that name); the message says which and why, in one line."""
 
 
+def _dist_name(ep: Any) -> str:
+    """``katari`` of ``katari 0.1.0``: the distribution's normalized name."""
+    return str(getattr(ep, "dist", "")).split(" ")[0].lower().replace("_", "-").replace(".", "-")
+
+
 def _found() -> dict[str, Any]:
-    """Name -> entry point, read once: the first declaration of a name on the path wins."""
-    global _entries, _dice_entries
+    """Name -> entry point, read once. Katari's own names (and ``core``) are always Katari's;
+    a name declared by two other distributions is neither's (:func:`refused`), so which
+    system a story gets never depends on the order distributions sort or sit on the path."""
+    global _entries
     if _entries is None:
         from runner.plugins import (
             entry_points_of,  # (importlib.metadata's reading, without its import cost)
         )
 
         read = entry_points_of((GROUP, DICE_GROUP))
-        _dice_entries = {}
+        _dice_entries.clear()
         for ep in read[DICE_GROUP]:
-            _dice_entries.setdefault(ep.name, ep)
-        found: dict[str, Any] = {}
+            _dice_entries.setdefault((ep.name, ep.dist), ep)
+        _refused.clear()
+        del _notes[:]
+        own = {ep.name: ep for ep in read[GROUP] if _dist_name(ep) == KATARI}
+        found: dict[str, Any] = dict(own)
+        others: dict[str, list[Any]] = {}
         for ep in read[GROUP]:
-            if ep.name == "core":
-                continue  # built in
-            if ep.name in found:
-                if found[ep.name].value != ep.value:
-                    _doubles.setdefault(ep.name, []).append(ep.value)
-                continue
-            found[ep.name] = ep
+            if _dist_name(ep) != KATARI:
+                others.setdefault(ep.name, []).append(ep)
+        for name, eps in others.items():
+            by = ", ".join(f"{ep.dist} ({ep.value})" for ep in eps)
+            if name == "core" or name in own:
+                _notes.append(
+                    (
+                        name,
+                        f"rule system {name!r} is Katari's own; {by} declares it too and is"
+                        " ignored (rename it in that distribution)",
+                    )
+                )
+            elif not _NAME.fullmatch(name):
+                _refused[name] = (
+                    f"rule system {name!r} ({by}) is refused: a story writes the name before"
+                    " a dot (NAME.hook()), so it is a word: letters, digits and _, not"
+                    " starting with a digit"
+                )
+            elif len({ep.value for ep in eps}) > 1:
+                _refused[name] = (
+                    f"rule system {name!r} is declared by {' and '.join(ep.dist for ep in eps)}:"
+                    " neither is used (uninstall one, or rename its entry point)"
+                )
+            else:
+                found[name] = eps[0]
         _entries = found
     return _entries
 
@@ -68,10 +103,18 @@ def names() -> tuple[str, ...]:
     return tuple(sorted(_found(), key=lambda n: (n == "none", n)))
 
 
-def ignored() -> dict[str, list[str]]:
-    """Names declared again by another distribution with another value: those are ignored."""
+def ignored() -> dict[str, str]:
+    """Names another distribution declares that are Katari's own: name -> the one line
+    saying so (the other declaration is ignored)."""
     _found()
-    return dict(_doubles)
+    return dict(_notes)
+
+
+def refused() -> dict[str, str]:
+    """Declared names no story can use: not identifiers, or declared by two distributions
+    with different values. Name -> the one line saying why."""
+    _found()
+    return dict(_refused)
 
 
 def source(name: str) -> str:
@@ -94,6 +137,8 @@ def system(name: str) -> RuleSystem:
         else:
             ep = _found().get(name)
             if ep is None:
+                if name in _refused:
+                    raise BrokenRules(_refused[name])
                 raise UnknownRules(name)
             try:
                 loaded = ep.load()
@@ -146,8 +191,8 @@ def _dice(name: str) -> Any:
     """The system ``name``'s dice function: from its ``katari.dice`` entry point when its
     distribution declares one (without loading the system), else ``RuleSystem.dice``."""
     declared = _found().get(name)  # (reads the katari.dice entry points too)
-    ep = _dice_entries.get(name)
-    if ep is not None and declared is not None and ep.dist == declared.dist:  # its own
+    ep = None if declared is None else _dice_entries.get((name, declared.dist))
+    if ep is not None:  # its own distribution's
         try:
             return ep.load()
         except Exception:  # noqa: BLE001 - a stranger's package: its system says why, or not
@@ -158,16 +203,52 @@ def _dice(name: str) -> Any:
         return None
 
 
+class DiceFailure(ValueError):
+    """A rule system's ``dice`` raised or gave something that is not a roll's result: one
+    line naming the system and what went wrong (a bug in the rule system, not the roll).
+    ``detail`` is the part after "rule system " (for a front end's own wording)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"rule system {detail}: a bug in the rule system, not the roll")
+        self.detail = detail
+
+
 def dice_command(text: str, source: Any) -> Any:
     """A roll in an installed rule system's own dice syntax (``RuleSystem.dice``: BCDice's
     commands for one game), rolled with ``source``; None when no rule system reads ``text``.
-    The systems are asked in :func:`names` order, each loaded only when it is its turn."""
+    The systems are asked in :func:`names` order, each loaded only when it is its turn.
+
+    A system's ``dice`` gives None (not its syntax) or a :class:`runner.rules.bcdice.BCResult`.
+    One that raises or gives anything else is passed over; when no other system reads the
+    text, :class:`DiceFailure` says which failed and how (a table's dice error, a
+    ``DiceError``, is the roll's own and passes through)."""
+    from runner.rules.dice import DiceError, NeedDice
+
+    failure = None
     for name in names():
         dice = _dice(name)
-        if dice is not None:
+        if dice is None:
+            continue
+        try:
             res = dice(text, source)
-            if res is not None:
-                return res
+        except (DiceError, NeedDice):
+            raise
+        except Exception as e:  # noqa: BLE001 - a stranger's package: one line, never a trace
+            failure = failure or DiceFailure(
+                f"{name!r}: dice({text[:40]!r}) failed ({type(e).__name__}: {e})"
+            )
+            continue
+        if res is None:
+            continue
+        from runner.rules.bcdice import BCResult
+
+        if isinstance(res, BCResult):
+            return res
+        failure = failure or DiceFailure(
+            f"{name!r}: dice({text[:40]!r}) gave a {type(res).__name__}, not None nor a BCResult"
+        )
+    if failure is not None:
+        raise failure
     return None
 
 
@@ -175,6 +256,7 @@ __all__ = [
     "DICE_GROUP",
     "GROUP",
     "BrokenRules",
+    "DiceFailure",
     "UnknownRules",
     "dice_command",
     "find_hook",
@@ -182,6 +264,7 @@ __all__ = [
     "installed",
     "is_system",
     "names",
+    "refused",
     "source",
     "system",
 ]

@@ -18,7 +18,7 @@ import inspect  # (dataclasses imports it: no cost)
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import FunctionType, MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
 from runner.rules.dice import Roll
 
@@ -253,6 +253,41 @@ class Domain:
     check: Callable[[Any, Any], str | None]
 
 
+_CONTEXT_NAMES = ("ctx", "context", "_ctx", "_context", "_")
+
+
+def _no_context(fn: HookFn) -> str:
+    """Why ``fn``'s first parameter cannot be a hook's context ("" when it can): there is
+    none, it is keyword-only or ``*args``, or it is named as an argument (``def
+    test(target)``: the story's first argument would land in the context's place). The
+    context is the first parameter named ``ctx``/``context`` or annotated ``Context``. A
+    plain function is read from its code object, as :func:`_arg_names` does (no signature)."""
+    if isinstance(fn, FunctionType) and not hasattr(fn, "__wrapped__"):
+        code = fn.__code__
+        if code.co_argcount == 0:
+            if code.co_flags & inspect.CO_VARARGS:
+                return f"its first parameter is *{code.co_varnames[code.co_kwonlyargcount]}"
+            if code.co_kwonlyargcount:
+                return f"its first parameter is {code.co_varnames[0]} (keyword-only)"
+            return "it has no parameters"
+        first = code.co_varnames[0]
+        note: Any = fn.__annotations__.get(first, "")
+    else:
+        try:
+            params = list(inspect.signature(fn).parameters.values())
+        except (TypeError, ValueError):
+            return "its signature cannot be read"
+        if not params:
+            return "it has no parameters"
+        if params[0].kind not in (params[0].POSITIONAL_ONLY, params[0].POSITIONAL_OR_KEYWORD):
+            return f"its first parameter is {params[0]}"
+        first, note = params[0].name, params[0].annotation
+    named = note if isinstance(note, str) else getattr(note, "__name__", "")
+    if first in _CONTEXT_NAMES or named.rsplit(".", 1)[-1] == "Context":
+        return ""
+    return f"its first parameter {first!r} is not named ctx nor annotated Context"
+
+
 @dataclass
 class RuleSystem:
     """A rule system: named hooks plus optional life-cycle functions, and what front ends
@@ -348,6 +383,10 @@ class RuleSystem:
             raise TypeError(f"{self.name}.{hook} has no argument {sorted(unknown)}")
         self.hooks[hook] = replace(h, domains={**h.domains, **domains})
 
+    @overload
+    def hook(self, name: HookFn, /) -> HookFn: ...
+
+    @overload
     def hook(
         self,
         name: str | None = None,
@@ -355,13 +394,31 @@ class RuleSystem:
         pure: bool = False,
         outcomes: Iterable[str] | None = None,
         skill_arg: bool = False,
-    ) -> Callable[[HookFn], HookFn]:
+    ) -> Callable[[HookFn], HookFn]: ...
+
+    def hook(
+        self,
+        name: str | HookFn | None = None,
+        *,
+        pure: bool = False,
+        outcomes: Iterable[str] | None = None,
+        skill_arg: bool = False,
+    ) -> Any:
         """Registers a function as a hook: ``@SYSTEM.hook(pure=True)``; ``outcomes``: the
-        keys it can give as a check."""
+        keys it can give as a check. ``@SYSTEM.hook`` without parentheses registers it with
+        the defaults. The function's first parameter is the context (``def test(ctx,
+        target)``): a function without one is refused here, with a TypeError that says so
+        (the system then cannot be loaded, and ``katari rules``/``check`` show that line)."""
 
         def deco(fn: HookFn) -> HookFn:
+            hname = (name if isinstance(name, str) else None) or fn.__name__.rstrip("_")
+            why = _no_context(fn)
+            if why:
+                raise TypeError(
+                    f"hook {self.name}.{hname}: a hook's first parameter is the context"
+                    f" (def {fn.__name__}(ctx, ...)); {why}"
+                )
             params = _arg_names(fn)
-            hname = name or fn.__name__.rstrip("_")
             self.hooks[hname] = Hook(
                 f"{self.name}.{hname}",
                 fn,
@@ -373,6 +430,8 @@ class RuleSystem:
             )
             return fn
 
+        if callable(name):  # the bare @SYSTEM.hook
+            return deco(name)
         return deco
 
     def title_in(self, lang: str) -> str:

@@ -124,6 +124,8 @@ def _code_stamp() -> bytes:
 
     for name in rules.names():  # the installed rule systems, and where each comes from
         h.update(f"rules|{name}|{rules.source(name)}\n".encode())
+    for name, why in {**rules.ignored(), **rules.refused()}.items():  # (check warns of these)
+        h.update(f"rules!{name}|{why}\n".encode())
     h.update(_modules_stamp())
     return h.digest()
 

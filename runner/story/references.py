@@ -175,8 +175,20 @@ def check_rule_data(
             "endings": {k: {"kind": e.kind, "title": e.title} for k, e in endings.items()},
             **extra,
         }
-        for where, msg in rs.validate(raw):
+        try:
+            found = [(str(where), str(msg)) for where, msg in rs.validate(raw)]
+        except Exception as e:  # noqa: BLE001 - the rule system's own bug: one line, at rules:
+            found = [("story.rules", f"{rule_system_failed(rules, 'validate', e)}")]
+        for where, msg in found:
             chk.err(locate(docs, where), msg, "K040", file_of(docs, where) or meta_file)
+
+
+def rule_system_failed(rules: str, part: str, e: BaseException) -> str:
+    """The one line for a rule system's own function that raised while checking a story."""
+    return (
+        f"rule system {rules!r}: {part} failed ({type(e).__name__}: {e}): a bug in the rule"
+        " system, not the story (its checks are left out)"
+    )
 
 
 def _passes_through(spec: Any) -> bool:

@@ -190,7 +190,12 @@ def turns(
     Every line, whatever it holds, is answered by its events, one ``state`` and one ``prompt``
     or ``ending``."""
     pending = list(dice or [])
-    state, events = new_game(story, seed, gm=gm)
+    try:
+        state, events = new_game(story, seed, gm=gm)
+    except HookFailure as e:  # the rule system's init failed: one line, and no game
+        show_trace(e)
+        yield _failed(e)
+        return
     yield from events
     for raw in lines:
         if isinstance(raw, BadLine):
@@ -227,7 +232,7 @@ def turns(
             continue
         except HookFailure as e:  # a rule system's bug: name the hook, trace on request
             show_trace(e)
-            yield {"type": "error", "code": "internal", "message": hook_failure_line(e)}
+            yield _failed(e)
             yield from tail(story, state, gm=gm)
             continue
         except Exception as e:  # noqa: BLE001 - a bug must cost the command, not the session
@@ -242,6 +247,14 @@ def turns(
             continue
         state = new
         yield from events
+
+
+def _failed(e: HookFailure) -> ErrorEvent:
+    """A failed hook or rule-system function as an ``internal`` error event."""
+    ev: ErrorEvent = {"type": "error", "code": "internal", "message": hook_failure_line(e)}
+    if e.system:
+        ev["data"] = {"system": e.system, "function": e.hook}
+    return ev
 
 
 def run(
@@ -276,8 +289,9 @@ def play(
     state_out: list[State] | None = None,
 ) -> int:
     """Plays from ``inp`` (a byte stream, read with :func:`read_lines`, or lines already
-    read), writing JSON lines to ``out`` (bytes, or text); returns 0. ``first`` is a line
-    sent before the input (``--campaign-from``'s ``@carry``)."""
+    read), writing JSON lines to ``out`` (bytes, or text). ``first`` is a line
+    sent before the input (``--campaign-from``'s ``@carry``). Returns 1 when the game
+    could not start (the rule system's ``init`` failed: one ``internal`` error event)."""
     lines: Iterable[str | BadLine] = (
         read_lines(cast(IO[bytes], inp))
         if hasattr(inp, "readline") and not isinstance(inp, io.TextIOBase)
@@ -289,8 +303,10 @@ def play(
     byte_out = cast(IO[bytes], out)
     # A game master's view of a translated story marks the lines still in the source language.
     fallback = story.translation.fallback if gm and story.translation is not None else ()
+    started = False
     try:
         for ev in turns(story, lines, seed=seed, gm=gm):
+            started = started or ev["type"] == "state"
             if fallback and ev["type"] == "narration" and ev.get("id") in fallback:
                 ev = {**ev, "untranslated": True}
             line = encode(ev)
@@ -310,7 +326,7 @@ def play(
             os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
         except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
             pass
-    return 0
+    return 0 if started else 1  # (the rule system's init failed: no game)
 
 
 def _chain(first: str, rest: Iterable[str | BadLine]) -> Iterator[str | BadLine]:

@@ -71,6 +71,12 @@ def read_story(chk: Checker, meta: Any, meta_file: str, default_id: str) -> Head
         chk.err(chk.vpos(meta, "rules"), why, "K005")
         rules = "none"
         chk.find_hook = None  # every hook call would be reported again: the one mistake is enough
+    else:
+        from runner.rules import ignored
+
+        clash = ignored().get(rules) or ignored().get("core")
+        if clash:  # another distribution declares this name: say it is not the one used
+            chk.err(chk.vpos(meta, "rules"), clash, "K005", severity="warning")
     chk.rules = rules
     language = str(meta.get("language", "ja"))
     if not LANGUAGE_RE.match(language):
@@ -92,9 +98,11 @@ def read_story(chk: Checker, meta: Any, meta_file: str, default_id: str) -> Head
 
 def rules_problem(rules: str) -> str:
     """Why ``rules: RULES`` cannot be used ("" when it can): not installed, or broken."""
-    from runner.rules import BrokenRules, names, system
+    from runner.rules import BrokenRules, names, refused, system
 
     known = names()
+    if rules in refused():
+        return refused()[rules]
     if rules not in known:
         if not known:
             return (

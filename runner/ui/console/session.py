@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from runner.debug import hook_failure_line, show_trace
 from runner.engine import NeedDice, SaveError, describe
+from runner.engine.evaluate import HookFailure
 from runner.ui import files
 from runner.ui.console.base import ConsoleBase
 from runner.ui.console.terminal import PUSH_KEY
@@ -301,6 +303,12 @@ class SessionPart(ConsoleBase):
                 if more is None:
                     raise Quit from None
                 faces += more
+            except HookFailure as e:  # the rule system's init failed: its one line
+                if self.tl is None:
+                    raise  # no game yet: katari says it and stops (runner/cli.py)
+                show_trace(e)
+                self.say(hook_failure_line(e, self.lang), "class:error")
+                return  # the game in play goes on, its autosave untouched
         self.tl = tl
         if self.rt is not None:
             self.rt.set(0.0)  # a new game (or a restart) starts the real time afresh
