@@ -456,9 +456,7 @@ def _rules_lint(story: Story, texts: list[str]) -> list[Diagnostic]:
     except Exception as e:  # noqa: BLE001 - the rule system's own bug: one line, not a trace
         from runner.story.references import rule_system_failed
 
-        return [
-            Diagnostic(first, 1, 1, rule_system_failed(story.rules, "lint", e), "K300", "error")
-        ]
+        found = [(rule_system_failed(story.rules, "lint", e), "K300", "error")]
     for msg, code, severity in found:
         # Every diagnostic has a code (K3xx for lint); a rule system's that has none is K300.
         code = code if isinstance(code, str) and re.fullmatch(r"K3\d\d", code) else "K300"
