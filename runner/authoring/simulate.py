@@ -775,8 +775,8 @@ def _ways(how: Any, li: int, t: dict, rules: str) -> str:
 
 
 def way_text(way: dict, li: int, rules: str = "") -> str:
-    """One way to an ending, as the report says it (``action module.forward if
-    ktane.solved()``, ``the rules (ktane)``)."""
+    """One way to an ending, as the report says it (``action door.open if
+    bomb.solved()``, ``the rules (bomb)``)."""
     text = WAYS[way["kind"]][li].format(rules=rules or "?", **way)
     if way["kind"] == "rules" and way["src"]:
         text += f" {way['src']}"
