@@ -29,6 +29,7 @@ from runner.engine.events import Event
 from runner.rules.dice import DiceError
 from runner.story.model import Story
 from runner.story.source import SourceError, read_text, story_root
+from runner.story.switches import meant, switch_problem, yaml11_word
 from runner.story.yamlpos import Map, Refused, Seq
 from runner.story.yamlpos import load as yaml_load
 
@@ -135,6 +136,47 @@ def _faces(v: Any, where: str) -> list[int]:
         raise PlaytestError(where, f"dice must be whole numbers, not {v!r}") from None
 
 
+def _switch(raw: Any, key: str, shown: str) -> bool:
+    """A true/false key of a case (``gm``, ``allow_errors``): only true or false. YAML 1.2
+    reads ``no`` as text, which would count as true (#14 item 3)."""
+    v = raw.get(key, False)
+    problem = switch_problem(key, v)
+    if problem is not None:
+        raise PlaytestError(f"{shown}:{_line(raw, key)}", problem)
+    return bool(v)
+
+
+def _skip(raw: Any, shown: str) -> str:
+    """``skip``: true/false, or the reason to skip the case. A yes/no word (``skip: no``) is
+    refused: as a reason it would skip the case the author meant to run."""
+    v = raw.get("skip", False)
+    if v is True:
+        return "skipped"
+    if v is False or v is None:
+        return ""
+    if isinstance(v, str) and (yaml11_word(v) or v.strip().lower() in ("true", "false")):
+        fix = "false" if meant(v) is False else "true"
+        raise PlaytestError(
+            f"{shown}:{_line(raw, 'skip')}",
+            f"'skip' is true, false or a reason, not {v!r}; write 'skip: {fix}'"
+            f" (YAML 1.2 reads {v!r} as text: as a reason, it would skip the case)",
+        )
+    if not isinstance(v, (str, int, float)):
+        raise PlaytestError(f"{shown}:{_line(raw, 'skip')}", "'skip' is true, false or a reason")
+    return str(v)
+
+
+def _seed(raw: Any, shown: str) -> int:
+    v = raw.get("seed", 0)
+    if v is None:
+        return 0
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise PlaytestError(
+            f"{shown}:{_line(raw, 'seed')}", f"seed must be a whole number, not {v!r}"
+        )
+    return v
+
+
 def _near(word: str, options: set[str]) -> str:
     hit = difflib.get_close_matches(word, sorted(options), n=1, cutoff=0.6)
     return f" (did you mean {hit[0]!r}?)" if hit else ""
@@ -190,10 +232,10 @@ def load_cases(
             name,
             shown,
             line,
-            seed=int(raw.get("seed", 0) or 0),
-            gm=bool(raw.get("gm", False)),
-            allow_errors=bool(raw.get("allow_errors", False)),
-            skip=str(raw.get("skip") or ""),
+            seed=_seed(raw, shown),
+            gm=_switch(raw, "gm", shown),
+            allow_errors=_switch(raw, "allow_errors", shown),
+            skip=_skip(raw, shown),
             lang=str(raw.get("lang") or ""),
         )
         case.dice = _faces(raw.get("dice"), f"{shown}:{_line(raw, 'dice')}")
@@ -308,7 +350,13 @@ def check_expectation(
                 if name not in state.vars:
                     bad.append(f"no variable {name!r}" + _near(str(name), set(state.vars)))
                 elif not _same(state.vars[name], value):
-                    bad.append(f"expected {name} = {value!r}, got {state.vars[name]!r}")
+                    hint = ""
+                    if isinstance(state.vars[name], bool) and yaml11_word(value):
+                        hint = (
+                            f" (write {name}: {str(meant(value)).lower()}: YAML 1.2 reads"
+                            f" {value!r} as text)"
+                        )
+                    bad.append(f"expected {name} = {value!r}, got {state.vars[name]!r}{hint}")
         elif key == "has":
             for item in _as_list(want):
                 if isinstance(item, dict):

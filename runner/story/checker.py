@@ -21,6 +21,7 @@ from runner.story.durations import BIG, duration_problem, minutes
 from runner.story.keys import EFFECT_COMPANIONS, EFFECT_KEYS
 from runner.story.located import Map, Seq
 from runner.story.model import Narration, Outcome
+from runner.story.switches import switch_problem
 
 
 def _prose(key: Any) -> bool:
@@ -120,23 +121,10 @@ class Checker:
         YAML 1.2 reads ``no``, ``yes``, ``on`` and ``off`` as text, which Python would take as
         true, so a story never gets a yes/no it did not mean."""
         v = m.get(key, default)
-        if v is True or v is False:
-            return v
-        word = str(v).strip().lower() if isinstance(v, (str, int, float)) else ""
-        fix = "true" if word in _TRUE_WORDS else "false" if word in _FALSE_WORDS else None
-        hint = f"; write '{key}: {fix}'" if fix else f"; write '{key}: true' or '{key}: false'"
-        if isinstance(v, str):
-            hint += (
-                " (without quotes)"
-                if word in ("true", "false")
-                else f" (YAML 1.2 reads {short(v)} as text, not as yes or no)"
-            )
-        self.err(
-            self.vpos(m, key) or self.kpos(m, key),
-            f"{where}: '{key}' must be true or false, not "
-            f"{short(v) if isinstance(v, (str, int, float)) else kind_of(v)}{hint}",
-            "K001",
-        )
+        problem = switch_problem(key, v)
+        if problem is None:
+            return bool(v)
+        self.err(self.vpos(m, key) or self.kpos(m, key), f"{where}: {problem}", "K001")
         return default
 
     # -- free-form data ----------------------------------------------------
@@ -646,9 +634,6 @@ class Checker:
                     out.append(e)
         return tuple(out)
 
-
-_TRUE_WORDS = frozenset(("true", "yes", "y", "on", "1", "はい"))
-_FALSE_WORDS = frozenset(("false", "no", "n", "off", "0", "いいえ"))
 
 _SPACED_AFTER = frozenset("？！")
 """Full-width marks a Japanese sentence goes on after with a full-width space (「待って！　こちらに」)."""

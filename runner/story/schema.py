@@ -446,7 +446,9 @@ def playtest_schema() -> dict[str, Any]:
             },
             "expect": {"anyOf": [expect, {"type": "array", "items": expect}]},
             "allow_errors": {"type": "boolean"},
-            "skip": {"type": "string"},
+            "skip": _d(
+                {"type": ["string", "boolean"]}, "true, or the reason to skip the case for now."
+            ),
         },
         required=["commands"],
     )
