@@ -356,6 +356,11 @@ class RuleSystem:
     """``dice(text, source) -> result | None``: a roll in this system's own dice syntax
     (``katari roll``, the console's ``roll``), or None when ``text`` is not one. The result
     has ``text`` and ``to_json()``."""
+    switches: frozenset[str] = frozenset()
+    """The ``story.options`` this system reads as on/off (``luck_spending``): ``katari
+    check`` takes only true or false there and refuses ``no``, ``yes``, ``on``, ``off`` (text
+    in YAML 1.2, hence true) with the fix, in ``options``, ``options.NAME`` and the section
+    ``NAME:``."""
     text_keys: frozenset[str] = frozenset()
     """Keys of the rule data a story writes (node ``props``, ``story.options``, the rule
     section) whose text values (or lists of text) players read or type: an obstacle's

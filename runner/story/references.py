@@ -11,6 +11,7 @@ from runner.story.checker import Checker, closest, props_edges, props_speakers
 from runner.story.located import file_of, locate
 from runner.story.model import Character, Ending, Item, Node, Variable
 from runner.story.sections.nodes import Sources
+from runner.story.switches import switch_problem
 
 
 def option_references(chk: Checker, options: dict[str, Any]) -> None:
@@ -162,6 +163,7 @@ def check_rule_data(
     from runner.rules import system
 
     rs = system(rules)
+    check_switches(chk, rs.name, rs.switches, meta, docs, meta_file)
     if rs.validate is not None:
         raw = {
             "story": {**meta, "options": options},
@@ -189,6 +191,36 @@ def rule_system_failed(rules: str, part: str, e: BaseException) -> str:
         f"rule system {rules!r}: {part} failed ({type(e).__name__}: {e}): a bug in the rule"
         " system, not the story (its checks are left out)"
     )
+
+
+def check_switches(
+    chk: Checker,
+    name: str,
+    switches: frozenset[str],
+    meta: Any,
+    docs: list[tuple[str, Any]],
+    meta_file: str,
+) -> None:
+    """The options a rule system reads as on/off (``RuleSystem.switches``) take only true or
+    false, where the system reads them: ``story.options``, ``story.options.NAME`` and the
+    section ``NAME:``. ``luck_spending: no`` is the text "no" in YAML 1.2, which is true."""
+    if not switches:
+        return
+    opts = meta.get("options")
+    section = next((d[name] for _, d in docs if isinstance(d, dict) and name in d), None)
+    places = [
+        (opts, "story.options", meta_file),
+        (opts.get(name) if isinstance(opts, dict) else None, f"story.options.{name}", meta_file),
+        (section, name, file_of(docs, name) or meta_file),
+    ]
+    for m, path, file in places:
+        if not isinstance(m, dict):
+            continue
+        for key in [k for k in m if k in switches]:
+            problem = switch_problem(key, m[key])
+            if problem is not None:
+                pos = chk.vpos(m, key) or chk.kpos(m, key) or locate(docs, f"{path}.{key}")
+                chk.err(pos, f"{path}: {problem}", "K001", file)
 
 
 def _passes_through(spec: Any) -> bool:

@@ -32,6 +32,7 @@ SYSTEM.on_unmatched = _on_unmatched
 SYSTEM.validate = _validate
 # Rule data a story writes that players read (katari strings exports it): a monster's short name.
 SYSTEM.text_keys = frozenset({"short", "attacks"})
+SYSTEM.switches = frozenset({"luck_spending", "san_cap"})
 """A monster's short name and its attacks' names (``attacks: [{name: 叩く}]``) are words players read."""
 SYSTEM.meta_commands["sheet"] = MetaCommand(_meta_sheet, (Arg("who", "word", ""),), player=True)
 

@@ -26,13 +26,14 @@ from runner.rules.ureg.session import (
 )
 from runner.rules.ureg.system import SOURCE, SYSTEM
 from runner.rules.ureg.text import CREDIT
-from runner.rules.ureg.validate import validate
+from runner.rules.ureg.validate import OPTIONS, validate
 
 SYSTEM.init = _init
 SYSTEM.view = view
 SYSTEM.on_unmatched = _on_unmatched
 SYSTEM.after_command = _after_command
 SYSTEM.validate = validate
+SYSTEM.switches = frozenset(OPTIONS) - {"combat"}  # combat: about, numeric, true or false
 # Rule data a story writes that players read or type (katari strings exports it): an
 # obstacle's or a way's words. The ``*_en`` spellings are the story's own English.
 SYSTEM.text_keys = frozenset(
