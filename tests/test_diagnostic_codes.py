@@ -106,6 +106,7 @@ ROWS = [
     Row("K006", OK.replace("id: t,", "id: 't t',"), r"('t t')"),
     Row("K007", _act("{label: go, cost: soon, end: out}"), r"(soon)"),
     Row("K008", OK.replace("[hi]", "[{speaker: bob, text: hi}]"), r"(bob)"),
+    Row("K009", OK + "variables: {lit: no}\n", r"lit: (no)", severity="warning"),
     Row("K010", _act("{label: go, when: 'a +', end: out}"), r"'a \+(')"),
     Row("K011", _act("{label: go, when: 'coinz > 1', end: out}"), r"(coinz)"),
     Row("K012", _act("{label: go, when: 'frob()', end: out}"), r"(frob)"),

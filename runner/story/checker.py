@@ -21,7 +21,7 @@ from runner.story.durations import BIG, duration_problem, minutes
 from runner.story.keys import EFFECT_COMPANIONS, EFFECT_KEYS
 from runner.story.located import Map, Seq
 from runner.story.model import Narration, Outcome
-from runner.story.switches import switch_problem
+from runner.story.switches import meant, switch_problem, yaml11_word
 
 
 def _prose(key: Any) -> bool:
@@ -222,6 +222,8 @@ class Checker:
                 if k == "var" and n[1] not in known:
                     near = closest(n[1], known)
                     hint = f" (did you mean {near!r}?)" if near else ""
+                    if yaml11_word(n[1]):
+                        hint = f" (true or false? write {str(meant(n[1])).lower()}: {n[1]!r} is a name here)"
                     self.err((line, start + n[2]), f"unknown variable {n[1]!r}{hint}", "K011", file)
                 elif k == "attr":
                     self.check_attr(n, (line, start + n[3]), file)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from runner.story import expr as X
 from runner.story.checker import Checker
 from runner.story.keys import ID_RE
 from runner.story.model import Variable
 from runner.story.sections import Entries
+from runner.story.switches import meant, yaml11_word
 
 
 def read_variables(chk: Checker, entries: Entries) -> dict[str, Variable]:
@@ -46,6 +49,7 @@ def read_variables(chk: Checker, entries: Entries) -> dict[str, Variable]:
                 value = chk.plain(
                     spec.get("value", 0), chk.vpos(spec, "value") or chk.vpos(val, vname)
                 )
+                yes_no_text(chk, value, chk.vpos(spec, "value") or chk.vpos(val, vname), vname)
                 variables[vname] = Variable(
                     vname,
                     value,
@@ -62,5 +66,27 @@ def read_variables(chk: Checker, entries: Entries) -> dict[str, Variable]:
                 )
             else:
                 variables[vname] = Variable(vname, chk.plain(spec, chk.vpos(val, vname)))
+                yes_no_text(chk, spec, chk.vpos(val, vname), vname)
     chk.variables = set(variables)
     return variables
+
+
+def yes_no_text(chk: Checker, value: Any, pos: tuple[int, int] | None, name: str) -> None:
+    """Warns of a first value that is one of YAML 1.1's true/false words as text
+    (``lamp_lit: no``): YAML 1.2 reads it as the text "no", which ``when: lamp_lit`` takes as
+    true. A quoted word (``"no"``) is text on purpose and is not warned of (the careful pass
+    sees the quote; the fast one, without positions, warns and so hands over to it)."""
+    if yaml11_word(value):
+        lines = chk.texts.get(chk.file)
+        if lines and pos and 0 < pos[0] <= len(lines):
+            if lines[pos[0] - 1][pos[1] - 1 : pos[1]] in ("'", '"'):
+                return
+        fix = str(meant(value)).lower()
+        chk.err(
+            pos,
+            f"variable {name!r} starts as the text {value!r}, which counts as true in a "
+            f"condition; for a switch write '{name}: {fix}' (YAML 1.2 reads {value!r} as text, "
+            "not as yes or no)",
+            "K009",
+            severity="warning",
+        )
