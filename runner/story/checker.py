@@ -330,16 +330,29 @@ class Checker:
                     )
                 elif named.index(kw) < argc:
                     self.err(pos, f"{name}(): argument {kw!r} is given twice", "K014", file)
-            if not any(p.kind == p.VAR_POSITIONAL for p in params):
-                most = len(params)
-                least = sum(
-                    1
-                    for p in params
-                    if p.default is p.empty and p.kind != p.KEYWORD_ONLY and p.name not in kwargs
+            # A required argument left out fails in play (a check: story_error; a `when:`:
+            # the action vanishes), so it is reported here as too many are.
+            for p in params:
+                if p.kind == p.KEYWORD_ONLY and p.default is p.empty and p.name not in kwargs:
+                    self.err(
+                        pos,
+                        f"{name}() needs the argument {p.name!r}; write {name}(…, {p.name}=…)",
+                        "K014",
+                        file,
+                    )
+            placed = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            least = sum(1 for p in placed if p.default is p.empty and p.name not in kwargs)
+            spread = any(p.kind == p.VAR_POSITIONAL for p in params)
+            most = max(argc, least) if spread else len(placed)
+            if not least <= argc <= most:
+                want = (
+                    f"at least {least}"
+                    if spread
+                    else f"{least}"
+                    if least == most
+                    else f"{least} to {most}"
                 )
-                if not least <= argc <= most:
-                    want = f"{least}" if least == most else f"{least} to {most}"
-                    self.err(pos, f"{name}() takes {want} argument(s), got {argc}", "K014", file)
+                self.err(pos, f"{name}() takes {want} argument(s), got {argc}", "K014", file)
         except (TypeError, ValueError):
             pass
 
