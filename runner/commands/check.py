@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 SHOWN = 100
 """Problems printed before a count of the rest: a generated story with thousands of errors
-should not flood the terminal (its first problems are usually the cause of the rest)."""
+should not flood the terminal (its first problems are usually the cause of the rest). Past
+SHOWN, errors come first: a hundred warnings once hid the only error behind "... and 2 more"."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -87,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
             if any(d.severity == "error" for d in diags):
                 bad += 1
             continue
-        shown = diags if args.all else diags[:SHOWN]
+        shown = diags if args.all else cut(diags)
         for d in shown:
             print(printable(str(d)), file=sys.stdout)
         if len(shown) < len(diags):
@@ -111,6 +113,16 @@ def run(args: argparse.Namespace) -> int:
 
         print(json.dumps(document(results), ensure_ascii=False, indent=1))
     return 1 if bad else 0
+
+
+def cut(diags: list[Any]) -> list[Any]:
+    """The diagnostics printed without ``--all``: all of them, in the order found, when they
+    fit in :data:`SHOWN` lines; else errors first, then warnings, the first SHOWN of them. A
+    hundred warnings never hide an error."""
+    if len(diags) <= SHOWN:
+        return diags
+    errors = [d for d in diags if d.severity == "error"]
+    return (errors + [d for d in diags if d.severity != "error"])[:SHOWN]
 
 
 def voice_warnings(story, model_arg: str | None) -> list:  # noqa: ANN001
