@@ -27,6 +27,7 @@ import yaml
 from runner.engine import NeedDice, available, clock_text, new_game, step
 from runner.engine.events import Event
 from runner.rules.dice import DiceError
+from runner.story.keys import MERGE_KEY_HINT
 from runner.story.model import Story
 from runner.story.source import SourceError, read_text, story_root
 from runner.story.switches import meant, switch_problem, yaml11_word
@@ -178,6 +179,8 @@ def _seed(raw: Any, shown: str) -> int:
 
 
 def _near(word: str, options: set[str]) -> str:
+    if word == "<<":
+        return MERGE_KEY_HINT
     hit = difflib.get_close_matches(word, sorted(options), n=1, cutoff=0.6)
     return f" (did you mean {hit[0]!r}?)" if hit else ""
 

@@ -18,7 +18,7 @@ from runner.story import model as M
 from runner.story.bounds import MAX_NUMBER, MAX_YAML_DEPTH, number_problem, short
 from runner.story.diagnostics import Diagnostic
 from runner.story.durations import BIG, duration_problem, minutes
-from runner.story.keys import EFFECT_COMPANIONS, EFFECT_KEYS
+from runner.story.keys import EFFECT_COMPANIONS, EFFECT_KEYS, MERGE_KEY_HINT
 from runner.story.located import Map, Seq
 from runner.story.model import Narration, Outcome
 from runner.story.switches import meant, switch_problem, yaml11_word
@@ -92,7 +92,9 @@ class Checker:
             if k not in allowed:
                 near = closest(str(k), allowed)
                 hint = f" (did you mean {near!r}?)" if near else ""
-                if not near and _prose(k):
+                if k == "<<":
+                    hint = MERGE_KEY_HINT
+                elif not near and _prose(k):
                     # `{say: Behind a crate, a can of oil.}`: the comma ended the text and
                     # the rest became a key. Text with a comma inside {…} or […] needs quotes.
                     hint = (

@@ -73,3 +73,10 @@ EFFECT_KEYS = {
 }
 EFFECT_COMPANIONS = {"if": {"then", "else"}, "check": {"outcomes"}}
 ID_RE = re.compile(r"^[^\W\d][\w\-]*$")
+
+
+MERGE_KEY_HINT = (
+    " (a merge key: Katari reads YAML 1.2, which has no merge keys; write the keys out here,"
+    " or, when nothing in it changes, give the whole mapping by its alias: 'KEY: *NAME')"
+)
+"""Said after "unknown key '<<'": ``<<: *base`` is YAML 1.1's merge, text in YAML 1.2."""

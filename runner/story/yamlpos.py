@@ -265,9 +265,30 @@ def load(text: str) -> tuple[Any, list[tuple[Any, tuple[int, int]]]]:
         data = loader.get_single_data()
     except yaml.reader.ReaderError as e:
         raise _reader_refused(text, e) from None
+    except yaml.scanner.ScannerError as e:
+        raise _tab_refused(text, e) or e from None
     finally:
         loader.dispose()
     return data, loader.dups
+
+
+def _tab_refused(text: str, e: yaml.scanner.ScannerError) -> Refused | None:
+    """A tab in a line's indentation, said so with the fix: the parser's own words ("found
+    character that cannot start any token") never name the tab. None: not a tab's fault."""
+    mark = e.problem_mark
+    if mark is None:
+        return None
+    lines = text.splitlines()
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    indent = line[: len(line) - len(line.lstrip(" \t"))]
+    if "\t" not in indent:
+        return None
+    col = indent.index("\t")
+    return _refuse(
+        yaml.Mark("<story>", mark.index, mark.line, col, None, None),
+        "a tab in the indentation: YAML indents with spaces, not tabs "
+        "(replace the tab with spaces, as many as the lines around it use)",
+    )
 
 
 def _reader_refused(text: str, e: yaml.reader.ReaderError) -> Refused:
