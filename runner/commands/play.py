@@ -227,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
             args.seed = seed if seed is not None else 0
         args.replay_commands_list = cmds
         args.replay_commands_version = version
-    story = open_story(args.story, "play")
+    story = open_story(args.story, "play", events=sys.stdout.buffer if args.jsonl else None)
     if story is None:
         return 1
     from runner.commands._common import translated
@@ -236,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.jsonl and not args.new and not getattr(args, "replay_commands", None):
         _resume_lang(story, args)
     args.lang = played_lang(args.lang, story.language)
-    story = translated(story, args.lang)
+    story = translated(story, args.lang, events=sys.stdout.buffer if args.jsonl else None)
     if story is None:
         return 1
     first = None
