@@ -74,9 +74,13 @@ def read_variables(chk: Checker, entries: Entries) -> dict[str, Variable]:
 def yes_no_text(chk: Checker, value: Any, pos: tuple[int, int] | None, name: str) -> None:
     """Warns of a first value that is one of YAML 1.1's true/false words as text
     (``lamp_lit: no``): YAML 1.2 reads it as the text "no", which ``when: lamp_lit`` takes as
-    true. A quoted word (``"no"``) is text on purpose and is not warned of (the careful pass
-    sees the quote; the fast one, without positions, warns and so hands over to it)."""
+    true. A quoted word (``"no"``) is text on purpose and is not warned of: only the careful
+    pass sees the quote, so the fast one hands such a story over to it."""
     if yaml11_word(value):
+        if chk.fast:
+            from runner.story.loader import _Retry  # loaded by now: it is our caller
+
+            raise _Retry
         lines = chk.texts.get(chk.file)
         if lines and pos and 0 < pos[0] <= len(lines):
             if lines[pos[0] - 1][pos[1] - 1 : pos[1]] in ("'", '"'):
