@@ -39,3 +39,9 @@ class StoryError(Exception):
         first = str(diagnostics[0]) if diagnostics else "story error"
         more = f" (and {len(diagnostics) - 1} more)" if len(diagnostics) > 1 else ""
         super().__init__(first + more)
+
+
+class Declined(Exception):
+    """The fast pass (no positions) met something only the careful pass can place or judge
+    (a YAML it cannot read, a yes/no variable that may have been quoted): load again with
+    positions. The loader knows it as ``_Retry``."""

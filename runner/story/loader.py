@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.story.checker import Checker, kind_of
+from runner.story.diagnostics import Declined as _Retry
 from runner.story.diagnostics import Diagnostic, StoryError
 from runner.story.keys import (  # noqa: F401 - the story format's words, as they always were here
     ACTION_KEYS,
@@ -49,10 +50,6 @@ from runner.story.source import (
     story_files,
     story_root,
 )
-
-
-class _Retry(Exception):
-    """The fast loader met something it cannot place: load again with positions."""
 
 
 def _read_files(

@@ -6,6 +6,7 @@ from typing import Any
 
 from runner.story import expr as X
 from runner.story.checker import Checker
+from runner.story.diagnostics import Declined
 from runner.story.keys import ID_RE
 from runner.story.model import Variable
 from runner.story.sections import Entries
@@ -78,9 +79,7 @@ def yes_no_text(chk: Checker, value: Any, pos: tuple[int, int] | None, name: str
     pass sees the quote, so the fast one hands such a story over to it."""
     if yaml11_word(value):
         if chk.fast:
-            from runner.story.loader import _Retry  # loaded by now: it is our caller
-
-            raise _Retry
+            raise Declined
         lines = chk.texts.get(chk.file)
         if lines and pos and 0 < pos[0] <= len(lines):
             if lines[pos[0] - 1][pos[1] - 1 : pos[1]] in ("'", '"'):
