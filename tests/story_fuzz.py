@@ -184,10 +184,13 @@ def check_one(story: Path) -> None:
         )
     rc, out, err = cli(["play", "--jsonl", str(story)], stdin="1\n2\nlook\n")
     assert rc in (0, 1), (rc, out, err)
-    for line in out.splitlines():
-        json.loads(line, parse_constant=_no_constant)
+    events = [json.loads(line, parse_constant=_no_constant) for line in out.splitlines()]
     if rc == 1:
-        assert not out, out
+        # A story that cannot be played is said in error events, for a bot (docs/jsonl.md),
+        # and in words on stderr, for a person.
+        assert events and all(
+            e["type"] == "error" and e["code"] in ("bad_story", "no_story") for e in events
+        ), out
         assert err.strip(), "play refused the story without saying why"
 
 
