@@ -8,6 +8,7 @@ precious: deleting it only costs time."""
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -29,14 +30,22 @@ def home() -> Path:
 
 
 def cache_dir() -> Path | None:
-    """The cache folder, or None when ``KATARI_CACHE`` turns caching off."""
-    env = os.environ.get("KATARI_CACHE", "").strip()
-    if env:
-        return None if env.lower() in OFF else Path(env)
-    home = os.environ.get("KATARI_HOME")
+    """The cache folder, or None when ``KATARI_CACHE`` turns caching off (asked at every load:
+    worked out once for each setting of the variables it reads)."""
+    env = os.environ
+    return _cache_dir(
+        env.get("KATARI_CACHE", ""), env.get("KATARI_HOME", ""), env.get("XDG_CACHE_HOME", "")
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _cache_dir(cache: str, home: str, xdg: str) -> Path | None:
+    cache = cache.strip()
+    if cache:
+        return None if cache.lower() in OFF else Path(cache)
     if home:
         return Path(home) / "cache"
-    from platformdirs import user_cache_dir
+    from platformdirs import user_cache_dir  # (XDG_CACHE_HOME: one of its inputs)
 
     return Path(user_cache_dir("katari", appauthor=False))
 

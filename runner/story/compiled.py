@@ -134,8 +134,9 @@ _walked: list[bytes] = []
 
 
 def _modules_stamp() -> bytes:
-    """The size and time of every module of the loader and the rule systems, as this process
-    first found them (walked once a process: the code it runs is the code it imported)."""
+    """A hash of the size and time of every module of the loader and the rule systems, as this
+    process first found them (walked and hashed once a process: the code it runs is the code
+    it imported; hashing the ~6 KB of lines at every load was most of a small story's key)."""
     if not _walked:
         import runner
 
@@ -143,7 +144,7 @@ def _modules_stamp() -> bytes:
         lines = [
             line for sub in _CODE_DIRS for line in sorted(_stamps(os.path.join(base, sub), sub))
         ]
-        _walked.append("".join(lines).encode())
+        _walked.append(blake2b("".join(lines).encode(), digest_size=16).digest())
     return _walked[0]
 
 
@@ -191,7 +192,7 @@ def store() -> tuple[Path, bytes] | None:
 
 def has(key: str, found: tuple[Path, bytes]) -> bool:
     """Whether a compiled form under ``key`` is there to be read (not yet whether it holds)."""
-    return os.path.lexists(found[0] / f"{key}.kc")
+    return os.path.lexists(os.path.join(found[0], f"{key}.kc"))
 
 
 def read(key: str, found: tuple[Path, bytes] | None = None) -> m.Story | None:
