@@ -35,9 +35,10 @@ def katari(
     home: Path | None = None,
     env: dict[str, str] | None = None,
     timeout: float = 120,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """``katari ARGS`` in a child process from the repository, as a user runs it; with
-    ``home``, in that Katari folder."""
+    """``katari ARGS`` in a child process from the repository (or ``cwd``), as a user runs
+    it; with ``home``, in that Katari folder."""
     e = dict(os.environ if env is None else env)
     if home is not None:
         e["KATARI_HOME"] = str(home)
@@ -46,7 +47,8 @@ def katari(
         input=stdin,
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        encoding="utf-8",
+        cwd=cwd or ROOT,
         env=e,
         timeout=timeout,
     )

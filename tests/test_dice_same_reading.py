@@ -43,9 +43,7 @@ TABLE = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
+pytestmark = pytest.mark.usefixtures("home")  # (conftest: KATARI_HOME in a fresh folder)
 
 
 @pytest.fixture(scope="module")

@@ -31,9 +31,7 @@ FIGHT = [*LIT, "!set enc_at 'door'", "!goto fight_start"]
 FIGHT_WORDS = [*LIT, "変数 enc_at 'door'", "移動 fight_start"]
 
 
-@pytest.fixture(autouse=True)
-def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("KATARI_HOME", str(tmp_path / "home"))
+pytestmark = pytest.mark.usefixtures("home")  # (conftest: KATARI_HOME in a fresh folder)
 
 
 @pytest.fixture(scope="module")

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import katari
 
 from runner.rules.dice import DiceError, parse
 from runner.ui.i18n import _TEXT, dice_reason
@@ -19,15 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 _BAD = ["1d0", "1d6+", "1d6+(2", "1d6/0", "2000d6", "(" * 80 + "1d6" + ")" * 80, "5d6kh2000"]
 
 
-def _roll(lang: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "runner", "roll", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        env={**os.environ, "KATARI_LANG": lang},
-    )
+def _roll(lang: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return katari("roll", *args, env={**os.environ, "KATARI_LANG": lang}, timeout=60)
 
 
 def test_every_dice_error_code_has_japanese_words() -> None:

@@ -22,11 +22,10 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import katari as run_katari
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,16 +43,8 @@ def install(site: Path, dist: str, entry_points: str, modules: dict[str, str]) -
 def katari(site: Path, *args: str, stdin: str = "", cwd: Path | None = None):  # noqa: ANN201
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "KATARI_DEBUG")}
     env.update(PYTHONPATH=str(site), KATARI_HOME=str(site / "home"), KATARI_LANG="en")
-    return subprocess.run(
-        [sys.executable, "-m", "runner", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        cwd=cwd or site,  # (not the checkout: its own katari.egg-info would come first)
-        timeout=300,
-    )
+    # (run from the site, not the checkout: its own katari.egg-info would come first)
+    return run_katari(*args, stdin=stdin, env=env, cwd=cwd or site, timeout=300)
 
 
 def story(folder: Path, rules: str, action: str = "say: went") -> Path:
